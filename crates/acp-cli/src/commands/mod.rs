@@ -1,0 +1,3 @@
+//! One module per `acp` subcommand.
+
+pub mod schema;

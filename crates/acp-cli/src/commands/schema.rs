@@ -1,0 +1,29 @@
+//! `acp schema`: print the JSON Schema of a protocol version.
+
+use std::io::Write;
+
+use acp_schema::schema::{Protocol, generate};
+
+/// Arguments of `acp schema`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Protocol version: 1 or 2.
+    #[arg(long, value_parser = ["1", "2"], default_value = "1")]
+    protocol: String,
+    /// Include unstable parts (session notices).
+    #[arg(long)]
+    unstable: bool,
+}
+
+/// Prints the schema as pretty JSON followed by a newline.
+pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let protocol = match args.protocol.as_str() {
+        "2" => Protocol::V2,
+        _ => Protocol::V1,
+    };
+    let schema = generate(protocol, args.unstable);
+    let mut text = serde_json::to_string_pretty(&schema)?;
+    text.push('\n');
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(())
+}

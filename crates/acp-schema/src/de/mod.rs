@@ -1,0 +1,131 @@
+//! Decoding helpers shared by every wire type.
+//!
+//! ACP marks many optional fields with "a malformed value is treated as absent". The helpers here
+//! implement that rule without buffering the surrounding object: only the one field value is
+//! looked at, and for strings not even that is copied twice.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+
+pub(crate) mod tagged;
+
+/// `deserialize_with` for an optional field whose malformed value means "absent".
+///
+/// The value is read once as JSON and then converted; a conversion failure yields `None`.
+pub(crate) fn lenient<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    let value = Value::deserialize(deserializer)?;
+    if value.is_null() {
+        return Ok(None);
+    }
+    Ok(T::deserialize(value).ok())
+}
+
+/// `deserialize_with` for a field with a default value whose malformed value means "default".
+pub(crate) fn lenient_or_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    Ok(lenient(deserializer)?.unwrap_or_default())
+}
+
+/// `deserialize_with` for an optional string (or string newtype) whose malformed value means
+/// "absent". Strings are taken without an intermediate JSON value; other values are skipped.
+pub(crate) fn lenient_string<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: From<String>,
+{
+    deserializer.deserialize_any(LenientString(PhantomData))
+}
+
+/// `deserialize_with` for `_meta`: an object is kept, anything else is absent.
+pub(crate) fn meta<'de, D>(deserializer: D) -> Result<Option<crate::Meta>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    match Value::deserialize(deserializer)? {
+        Value::Object(map) => Ok(Some(map)),
+        _ => Ok(None),
+    }
+}
+
+struct LenientString<T>(PhantomData<T>);
+
+impl<'de, T: From<String>> Visitor<'de> for LenientString<T> {
+    type Value = Option<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value (a string is kept, anything else is treated as absent)")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(T::from(v.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(T::from(v)))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
+
+
+/// `deserialize_with` for a field where `null` means the default value.
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+/// `deserialize_with` for a list whose malformed value means "empty" and whose malformed
+/// items are skipped one by one (the rest of the list is kept).
+pub(crate) fn lenient_items<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    match Value::deserialize(deserializer)? {
+        Value::Array(items) => {
+            Ok(items.into_iter().filter_map(|item| T::deserialize(item).ok()).collect())
+        }
+        _ => Ok(Vec::new()),
+    }
+}

@@ -1,0 +1,141 @@
+//! Decoding of internally tagged unions (`{"<tag>": "<name>", ...payload}`).
+//!
+//! The tag is read first. When it is the first key of the object, which is how every known ACP
+//! implementation writes it, the payload is decoded straight from the remaining entries without
+//! buffering. Otherwise the object is buffered once, the tag taken out, and the payload decoded
+//! from the buffer.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// The rest of a tagged object once its tag has been read.
+pub(crate) enum Payload<A> {
+    /// The tag came first: the payload entries are still in the input.
+    Stream(A),
+    /// The tag came later: the payload entries were buffered (tag removed).
+    Buffered(Map<String, Value>),
+}
+
+impl<'de, A: MapAccess<'de>> Payload<A> {
+    /// Decodes the payload as `T`.
+    pub(crate) fn decode<T: Deserialize<'de>>(self) -> Result<T, A::Error> {
+        match self {
+            Payload::Stream(map) => T::deserialize(MapAccessDeserializer::new(map)),
+            Payload::Buffered(fields) => {
+                T::deserialize(Value::Object(fields)).map_err(de::Error::custom)
+            }
+        }
+    }
+
+    /// Collects the payload as raw JSON entries (for unknown tags of open unions).
+    pub(crate) fn into_fields(self) -> Result<Map<String, Value>, A::Error> {
+        match self {
+            Payload::Stream(mut map) => {
+                let mut fields = Map::new();
+                while let Some((key, value)) = map.next_entry::<String, Value>()? {
+                    fields.insert(key, value);
+                }
+                Ok(fields)
+            }
+            Payload::Buffered(fields) => Ok(fields),
+        }
+    }
+}
+
+/// Reads the tag named `key` from a map and returns it with the remaining payload.
+pub(crate) fn read_tag<'de, A: MapAccess<'de>>(
+    mut map: A,
+    key: &'static str,
+) -> Result<(Cow<'de, str>, Payload<A>), A::Error> {
+    match map.next_key_seed(KeySeed(key))? {
+        None => Err(de::Error::missing_field(key)),
+        Some(Key::Tag) => {
+            let tag = map.next_value_seed(TagSeed(key))?;
+            Ok((tag, Payload::Stream(map)))
+        }
+        Some(Key::Other(first)) => {
+            let mut fields = Map::new();
+            fields.insert(first, map.next_value::<Value>()?);
+            while let Some((name, value)) = map.next_entry::<String, Value>()? {
+                fields.insert(name, value);
+            }
+            match fields.remove(key) {
+                Some(Value::String(tag)) => Ok((Cow::Owned(tag), Payload::Buffered(fields))),
+                Some(other) => Err(de::Error::custom(format_args!(
+                    "expected `{key}` to be a string naming the variant, found {}",
+                    json_kind(&other)
+                ))),
+                None => Err(de::Error::missing_field(key)),
+            }
+        }
+    }
+}
+
+/// A short description of a JSON value's kind, for error messages.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+enum Key {
+    Tag,
+    Other(String),
+}
+
+struct KeySeed(&'static str);
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+        Ok(if v == self.0 { Key::Tag } else { Key::Other(v.to_owned()) })
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Key, E> {
+        Ok(if v == self.0 { Key::Tag } else { Key::Other(v) })
+    }
+}
+
+struct TagSeed(&'static str);
+
+impl<'de> DeserializeSeed<'de> for TagSeed {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TagSeed {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` to be a string naming the variant", self.0)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}

@@ -1,0 +1,286 @@
+//! Method tables: marker types and routing enums from one list per direction.
+
+/// Declares the request methods one side handles: a marker type per method, the routing enum
+/// of requests (params keyed by method) and the routing enum of their responses (results keyed
+/// by method).
+///
+/// ```text
+/// request_table! {
+///     /// docs of the request enum
+///     ClientRequest -> AgentResponse {
+///         /// docs of the method
+///         Initialize = "initialize" (InitializeRequest) -> InitializeResponse;
+///     }
+/// }
+/// ```
+macro_rules! request_table {
+    (
+        $(#[doc = $doc:expr])*
+        $requests:ident -> $responses:ident {
+            $(
+                $(#[doc = $mdoc:expr])*
+                $marker:ident = $method:literal ($params:ty) -> $result:ty;
+            )+
+        }
+    ) => {
+        $(
+            $(#[doc = $mdoc])*
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            pub struct $marker;
+
+            impl $crate::method::RequestMethod for $marker {
+                const METHOD: &'static str = $method;
+                type Params = $params;
+                type Result = $result;
+            }
+        )+
+
+        $(#[doc = $doc])*
+        ///
+        /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
+        /// variant from the method name. Encoding writes the params only.
+        // Variants hold params by value: boxing the large ones would cost an allocation per
+        // decoded message on the hot path, for a smaller enum that is rarely stored.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum $requests {
+            $(
+                #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                $marker($params),
+            )+
+            /// An extension method (name starting with `_`), params kept raw.
+            Extension($crate::method::Extension),
+        }
+
+        impl $requests {
+            /// Every method of this table, in declaration order.
+            pub const METHODS: &'static [&'static str] = &[$($method),+];
+
+            /// The method name this value is sent with.
+            pub fn method(&self) -> &str {
+                match self {
+                    $( Self::$marker(_) => $method, )+
+                    Self::Extension(extension) => &extension.method,
+                }
+            }
+
+            /// Decodes the params of a request for `method`. Absent params decode as `{}`.
+            ///
+            /// Fails with [`crate::Error::UnknownMethod`] for a method outside the table that
+            /// is not an extension, and with [`crate::Error::InvalidParams`] (naming the path
+            /// inside the params) when the params do not fit the method.
+            pub fn decode(
+                method: &str,
+                params: Option<&serde_json::value::RawValue>,
+            ) -> Result<Self, $crate::Error> {
+                match method {
+                    $(
+                        $method => $crate::method::decode_payload(
+                            method,
+                            $crate::method::params_or_empty(params),
+                        )
+                        .map(Self::$marker),
+                    )+
+                    other if $crate::method::is_extension(other) => Ok(Self::Extension(
+                        $crate::method::Extension::new(other, $crate::method::raw_or_null(params)),
+                    )),
+                    other => Err($crate::Error::UnknownMethod { method: other.to_owned() }),
+                }
+            }
+        }
+
+        impl serde::Serialize for $requests {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $( Self::$marker(params) => params.serialize(serializer), )+
+                    Self::Extension(extension) => extension.serialize(serializer),
+                }
+            }
+        }
+
+        #[doc = concat!("The results of [`", stringify!($requests), "`] methods, keyed by method.")]
+        ///
+        /// A response carries no method name, so [`Self::decode`] takes the method of the
+        /// request it answers (known from the request id). Encoding writes the result only.
+        // Variants hold params by value: boxing the large ones would cost an allocation per
+        // decoded message on the hot path, for a smaller enum that is rarely stored.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum $responses {
+            $(
+                #[doc = concat!("Result of `", $method, "`.")]
+                $marker($result),
+            )+
+            /// The result of an extension method, kept raw.
+            Extension($crate::method::Extension),
+        }
+
+        impl $responses {
+            /// The method whose result this is.
+            pub fn method(&self) -> &str {
+                match self {
+                    $( Self::$marker(_) => $method, )+
+                    Self::Extension(extension) => &extension.method,
+                }
+            }
+
+            /// Decodes the `result` of a response to a request for `method`.
+            pub fn decode(
+                method: &str,
+                result: &serde_json::value::RawValue,
+            ) -> Result<Self, $crate::Error> {
+                match method {
+                    $( $method => $crate::method::decode_payload(method, result.get()).map(Self::$marker), )+
+                    other if $crate::method::is_extension(other) => Ok(Self::Extension(
+                        $crate::method::Extension::new(other, result.to_owned()),
+                    )),
+                    other => Err($crate::Error::UnknownMethod { method: other.to_owned() }),
+                }
+            }
+        }
+
+        impl serde::Serialize for $responses {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $( Self::$marker(result) => result.serialize(serializer), )+
+                    Self::Extension(extension) => extension.serialize(serializer),
+                }
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $requests {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($requests).into()
+            }
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let params = vec![
+                    $( $crate::schema::titled(stringify!($params), generator.subschema_for::<$params>()), )+
+                    $crate::schema::titled("ExtMethodRequest", generator.subschema_for::<ExtRequest>()),
+                ];
+                $crate::schema::request_envelope(generator.subschema_for::<RequestId>(), params)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $responses {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($responses).into()
+            }
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let results = vec![
+                    $( $crate::schema::titled(stringify!($result), generator.subschema_for::<$result>()), )+
+                    $crate::schema::titled("ExtMethodResponse", generator.subschema_for::<ExtResponse>()),
+                ];
+                $crate::schema::response_envelope(
+                    generator.subschema_for::<RequestId>(),
+                    generator.subschema_for::<Error>(),
+                    results,
+                )
+            }
+        }
+    };
+}
+
+/// Declares the notification methods one side handles: a marker type per method and the
+/// routing enum of their params.
+macro_rules! notification_table {
+    (
+        $(#[doc = $doc:expr])*
+        $notifications:ident {
+            $(
+                $(#[doc = $mdoc:expr])*
+                $marker:ident = $method:literal ($params:ty);
+            )+
+        }
+    ) => {
+        $(
+            $(#[doc = $mdoc])*
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            pub struct $marker;
+
+            impl $crate::method::NotificationMethod for $marker {
+                const METHOD: &'static str = $method;
+                type Params = $params;
+            }
+        )+
+
+        $(#[doc = $doc])*
+        ///
+        /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
+        /// variant from the method name. Encoding writes the params only.
+        // Variants hold params by value: boxing the large ones would cost an allocation per
+        // decoded message on the hot path, for a smaller enum that is rarely stored.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum $notifications {
+            $(
+                #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                $marker($params),
+            )+
+            /// An extension notification (name starting with `_`), params kept raw.
+            Extension($crate::method::Extension),
+        }
+
+        impl $notifications {
+            /// Every method of this table, in declaration order.
+            pub const METHODS: &'static [&'static str] = &[$($method),+];
+
+            /// The method name this value is sent with.
+            pub fn method(&self) -> &str {
+                match self {
+                    $( Self::$marker(_) => $method, )+
+                    Self::Extension(extension) => &extension.method,
+                }
+            }
+
+            /// Decodes the params of a notification for `method`. Absent params decode as `{}`.
+            ///
+            /// Fails with [`crate::Error::UnknownMethod`] or [`crate::Error::InvalidParams`].
+            pub fn decode(
+                method: &str,
+                params: Option<&serde_json::value::RawValue>,
+            ) -> Result<Self, $crate::Error> {
+                match method {
+                    $(
+                        $method => $crate::method::decode_payload(
+                            method,
+                            $crate::method::params_or_empty(params),
+                        )
+                        .map(Self::$marker),
+                    )+
+                    other if $crate::method::is_extension(other) => Ok(Self::Extension(
+                        $crate::method::Extension::new(other, $crate::method::raw_or_null(params)),
+                    )),
+                    other => Err($crate::Error::UnknownMethod { method: other.to_owned() }),
+                }
+            }
+        }
+
+        impl serde::Serialize for $notifications {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $( Self::$marker(params) => params.serialize(serializer), )+
+                    Self::Extension(extension) => extension.serialize(serializer),
+                }
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $notifications {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($notifications).into()
+            }
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let params = vec![
+                    $( $crate::schema::titled(stringify!($params), generator.subschema_for::<$params>()), )+
+                    $crate::schema::titled("ExtNotification", generator.subschema_for::<ExtNotification>()),
+                ];
+                $crate::schema::notification_envelope(params)
+            }
+        }
+    };
+}

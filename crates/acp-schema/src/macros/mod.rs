@@ -1,0 +1,17 @@
+//! Declarative macros that say each wire convention once.
+//!
+//! * [`wire_struct!`]: the derive and serde stanza of an ACP object, plus its `_meta` field.
+//! * [`setters!`]: `#[must_use]` builder setters for optional fields.
+//! * [`string_newtype!`]: a string identifier (`SessionId`, `ToolCallId`, ...).
+//! * [`open_enum!`]: an open string enum that keeps unknown values verbatim.
+//! * [`tagged_union!`]: an internally tagged union, closed or open, whose tag list is the
+//!   variant list itself.
+
+#[macro_use]
+mod structs;
+#[macro_use]
+mod open_enum;
+#[macro_use]
+mod tagged_union;
+#[macro_use]
+mod methods;

@@ -1,0 +1,138 @@
+//! Macros for ACP objects and identifiers.
+
+/// Declares an ACP object: camelCase fields, `#[non_exhaustive]`, the usual derives, JSON
+/// Schema (with the `schemars` feature) and a trailing `_meta` field with its setter.
+///
+/// The body must end with a trailing comma. Write `no_meta` before the attributes for the
+/// few types that have no `_meta`.
+macro_rules! wire_struct {
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        $(#[$attr])*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        #[serde(rename_all = "camelCase")]
+        #[non_exhaustive]
+        $vis struct $name {
+            $($body)*
+            /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+            #[serde(
+                rename = "_meta",
+                default,
+                deserialize_with = "crate::de::meta",
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub meta: Option<crate::Meta>,
+        }
+
+        impl $name {
+            /// Sets the `_meta` extension object.
+            #[must_use]
+            pub fn meta(mut self, meta: crate::Meta) -> Self {
+                self.meta = Some(meta);
+                self
+            }
+        }
+    };
+    (
+        no_meta
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        $(#[$attr])*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        #[serde(rename_all = "camelCase")]
+        #[non_exhaustive]
+        $vis struct $name {
+            $($body)*
+        }
+    };
+}
+
+/// Builder setters. `opt name: T` sets an `Option<T>` field from `impl Into<T>`;
+/// `set name: T` replaces a plain field (a list, a flag) from `impl Into<T>`.
+macro_rules! setters {
+    ($name:ident { $($kind:ident $field:ident : $ty:ty),* $(,)? }) => {
+        impl $name {
+            $( setters!(@one $kind $field $ty); )*
+        }
+    };
+    (@one opt $field:ident $ty:ty) => {
+        #[doc = concat!("Sets `", stringify!($field), "` (absent until set).")]
+        #[must_use]
+        pub fn $field(mut self, value: impl Into<$ty>) -> Self {
+            self.$field = Some(value.into());
+            self
+        }
+    };
+    (@one set $field:ident $ty:ty) => {
+        #[doc = concat!("Replaces `", stringify!($field), "`.")]
+        #[must_use]
+        pub fn $field(mut self, value: impl Into<$ty>) -> Self {
+            self.$field = value.into();
+            self
+        }
+    };
+}
+
+/// Declares a string identifier newtype with conversions, `Display` and a JSON Schema of its
+/// own name (a plain string).
+macro_rules! string_newtype {
+    ($(#[doc = $doc:expr])* $name:ident) => {
+        $(#[doc = $doc])*
+        #[derive(
+            Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(transparent)]
+        pub struct $name(pub String);
+
+        impl $name {
+            /// Wraps a string.
+            pub fn new(value: impl Into<String>) -> Self {
+                Self(value.into())
+            }
+
+            /// The identifier as a string slice.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(value: String) -> Self {
+                Self(value)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(value: &str) -> Self {
+                Self(value.to_owned())
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "string" })
+            }
+        }
+    };
+}

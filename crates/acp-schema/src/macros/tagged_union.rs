@@ -1,0 +1,141 @@
+//! Internally tagged unions (`{"<tag>": "<name>", ...payload}`).
+
+/// Declares an internally tagged union whose variants each wrap one payload struct.
+///
+/// ```text
+/// tagged_union! {
+///     /// docs
+///     pub enum SessionUpdate("sessionUpdate") open(Other) {
+///         /// docs
+///         AgentMessageChunk(ContentChunk) = "agent_message_chunk",
+///         /// docs
+///         #[cfg(feature = "unstable_session_notices")]
+///         Notice(Notice) = "notice",
+///     }
+/// }
+/// ```
+///
+/// The variant list is the only list of tags: `TAGS`, the decoder, the encoder and the JSON
+/// Schema all come from it. With `open(Name)` an unknown tag decodes to `Name(UnknownVariant)`;
+/// without it an unknown tag is an error. A known tag whose payload does not decode is an error
+/// either way.
+macro_rules! tagged_union {
+    (
+        $(#[doc = $doc:expr])*
+        $vis:vis enum $name:ident ($tag:literal) $(open($other:ident))? {
+            $(
+                $(#[doc = $vdoc:expr])*
+                $(#[cfg($cfg:meta)])?
+                $variant:ident($payload:ty) = $value:literal,
+            )+
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+        #[serde(tag = $tag)]
+        #[non_exhaustive]
+        $vis enum $name {
+            $(
+                $(#[doc = $vdoc])*
+                $(#[cfg($cfg)])?
+                #[serde(rename = $value)]
+                $variant($payload),
+            )+
+            $(
+                /// A variant whose tag this crate does not know, kept verbatim.
+                #[serde(untagged)]
+                $other($crate::UnknownVariant),
+            )?
+        }
+
+        impl $name {
+            /// The name of the JSON field holding the tag.
+            pub const TAG_KEY: &'static str = $tag;
+
+            /// Every tag this union knows with the enabled cargo features, in declaration order.
+            pub const TAGS: &'static [&'static str] = &[$( $(#[cfg($cfg)])? $value, )+];
+
+            /// The tag this value is written with.
+            pub fn tag(&self) -> &str {
+                match self {
+                    $( $(#[cfg($cfg)])? Self::$variant(_) => $value, )+
+                    $( Self::$other(unknown) => unknown.tag(), )?
+                }
+            }
+        }
+
+        $(
+            impl $name {
+                /// Builds the fallback variant for a tag this crate does not know. Fails with
+                /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`], since such a
+                /// value would decode as the known variant.
+                pub fn unknown(
+                    tag: impl Into<String>,
+                    fields: $crate::Meta,
+                ) -> Result<Self, $crate::Error> {
+                    let tag = tag.into();
+                    if Self::TAGS.contains(&tag.as_str()) {
+                        return Err($crate::Error::KnownTag { tag });
+                    }
+                    Ok(Self::$other($crate::UnknownVariant::new($tag, tag, fields)))
+                }
+            }
+        )?
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> serde::de::Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str(concat!("an object tagged by `", $tag, "` (", stringify!($name), ")"))
+                    }
+                    #[allow(unreachable_code)]
+                    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<$name, A::Error> {
+                        let (tag, payload) = $crate::de::tagged::read_tag(map, $tag)?;
+                        match &*tag {
+                            $( $(#[cfg($cfg)])? $value => payload.decode().map($name::$variant), )+
+                            _ => {
+                                $(
+                                    return Ok($name::$other($crate::UnknownVariant::new(
+                                        $tag,
+                                        tag.into_owned(),
+                                        payload.into_fields()?,
+                                    )));
+                                )?
+                                Err(serde::de::Error::unknown_variant(&tag, $name::TAGS))
+                            }
+                        }
+                    }
+                }
+                deserializer.deserialize_map(V)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let mut alternatives: Vec<serde_json::Value> = Vec::with_capacity(Self::TAGS.len() + 1);
+                $(
+                    $(#[cfg($cfg)])?
+                    alternatives.push($crate::schema::tagged_alternative(
+                        $tag,
+                        $value,
+                        generator.subschema_for::<$payload>(),
+                        None $(.or(Some(stringify!($cfg))))?,
+                    ));
+                )+
+                $(
+                    let _ = stringify!($other);
+                    let other = $crate::schema::other_alternative_of($tag, &alternatives);
+                    alternatives.push(other);
+                )?
+                let open: &[&str] = &[$(stringify!($other))?];
+                $crate::schema::union_schema(alternatives, $tag, open.is_empty())
+            }
+        }
+    };
+}

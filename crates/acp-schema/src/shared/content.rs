@@ -1,0 +1,247 @@
+//! Content shared by both versions: text, embedded resources, the `content` wrapper, and the
+//! conversions that make [`ContentBlock`] easy to build.
+//!
+//! The version-specific content types (images, audio, resource links, annotations) live in
+//! this version's own content module.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// Plain text content: `{"type": "text", "text": "Hello"}` inside a [`ContentBlock`].
+    ///
+    /// Every agent and client supports text. Clients commonly render agent text as Markdown.
+    pub struct TextContent {
+        /// Display hints (audience, priority, last change). Absent when there are none; a
+        /// malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub annotations: Option<Annotations>,
+        /// The text itself.
+        pub text: String,
+    }
+}
+
+impl TextContent {
+    /// Text content with no annotations.
+    pub fn new(text: impl Into<String>) -> Self {
+        Self { text: text.into(), annotations: None, meta: None }
+    }
+}
+
+setters!(TextContent { opt annotations: Annotations });
+
+/// The contents carried by an [`EmbeddedResource`]: either text or binary data.
+///
+/// The wire form has no tag; the variant is chosen by which key is present:
+///
+/// ```json
+/// {"uri": "file:///src/main.rs", "mimeType": "text/x-rust", "text": "fn main() {}"}
+/// {"uri": "file:///logo.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="}
+/// ```
+///
+/// An object with a `text` key is decoded as [`TextResourceContents`] (strictly: a malformed
+/// one is an error, never retried as a blob); otherwise an object with a `blob` key is decoded
+/// as [`BlobResourceContents`]; an object with neither is an error.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum EmbeddedResourceResource {
+    /// Textual contents (a `text` field).
+    TextResourceContents(TextResourceContents),
+    /// Binary contents, base64-encoded (a `blob` field).
+    BlobResourceContents(BlobResourceContents),
+}
+
+impl EmbeddedResourceResource {
+    /// The URI of the resource, whichever kind it is.
+    pub fn uri(&self) -> &str {
+        match self {
+            Self::TextResourceContents(text) => &text.uri,
+            Self::BlobResourceContents(blob) => &blob.uri,
+        }
+    }
+}
+
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        // The deciding key may come after `uri` and `mimeType`, so the (small) object is
+        // buffered once and then decoded as the one shape its keys select.
+        let fields = serde_json::Map::<String, serde_json::Value>::deserialize(deserializer)?;
+        if fields.contains_key("text") {
+            TextResourceContents::deserialize(serde_json::Value::Object(fields))
+                .map(Self::TextResourceContents)
+                .map_err(D::Error::custom)
+        } else if fields.contains_key("blob") {
+            BlobResourceContents::deserialize(serde_json::Value::Object(fields))
+                .map(Self::BlobResourceContents)
+                .map_err(D::Error::custom)
+        } else {
+            Err(D::Error::custom(
+                "expected embedded resource contents with a `text` or a `blob` field",
+            ))
+        }
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for EmbeddedResourceResource {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EmbeddedResourceResource".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "anyOf": [
+                crate::schema::titled(
+                    "TextResourceContents",
+                    generator.subschema_for::<TextResourceContents>(),
+                ),
+                crate::schema::titled(
+                    "BlobResourceContents",
+                    generator.subschema_for::<BlobResourceContents>(),
+                ),
+            ]
+        })
+    }
+}
+
+wire_struct! {
+    /// A resource whose contents are included in the message itself, for example a file the
+    /// user mentioned in a prompt: `{"type": "resource", "resource": {"uri": ..., "text": ...}}`
+    /// inside a [`ContentBlock`].
+    ///
+    /// Agents accept embedded resources in prompts only when they advertise embedded-context
+    /// support in their prompt capabilities.
+    pub struct EmbeddedResource {
+        /// Display hints for the resource. Absent when there are none; a malformed value is
+        /// treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub annotations: Option<Annotations>,
+        /// The resource's URI and its text or binary contents.
+        pub resource: EmbeddedResourceResource,
+    }
+}
+
+impl EmbeddedResource {
+    /// An embedded resource with the given contents and no annotations.
+    pub fn new(resource: impl Into<EmbeddedResourceResource>) -> Self {
+        Self { resource: resource.into(), annotations: None, meta: None }
+    }
+}
+
+setters!(EmbeddedResource { opt annotations: Annotations });
+
+wire_struct! {
+    /// Ordinary displayable content inside a tool call: `{"type": "content", "content": {...}}`
+    /// wraps one [`ContentBlock`].
+    pub struct Content {
+        /// The content block to show.
+        pub content: ContentBlock,
+    }
+}
+
+impl Content {
+    /// Wraps a content block (anything convertible, such as a `&str` for text).
+    pub fn new(content: impl Into<ContentBlock>) -> Self {
+        Self { content: content.into(), meta: None }
+    }
+}
+
+impl ContentBlock {
+    /// A text block: `ContentBlock::text("hi")` is `{"type": "text", "text": "hi"}`.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::Text(TextContent::new(text))
+    }
+
+    /// The text of a text block; `None` for any other kind of block.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Self::Text(text) => Some(&text.text),
+            _ => None,
+        }
+    }
+}
+
+/// A plain string becomes a text block.
+impl From<&str> for ContentBlock {
+    fn from(value: &str) -> Self {
+        Self::text(value)
+    }
+}
+
+/// A plain string becomes a text block.
+impl From<String> for ContentBlock {
+    fn from(value: String) -> Self {
+        Self::text(value)
+    }
+}
+
+impl From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+
+impl From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+
+impl From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(value)
+    }
+}
+
+impl From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(value)
+    }
+}
+
+impl From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::Resource(value)
+    }
+}
+
+/// `deserialize_with` for an optional, nullable list marked "malformed means absent, invalid
+/// items are skipped": `null`, an absent field or a non-array value give `None`; an array gives
+/// `Some` with every item that decodes (items that do not are dropped, the rest kept).
+///
+/// Used by the content, message and compaction types of this version; it lives here until
+/// `crate::de` has an `Option<Vec<_>>` form.
+pub(crate) fn lenient_opt_list<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    match <serde_json::Value as serde::Deserialize>::deserialize(deserializer)? {
+        serde_json::Value::Array(items) => {
+            Ok(Some(items.into_iter().filter_map(|item| T::deserialize(item).ok()).collect()))
+        }
+        _ => Ok(None),
+    }
+}

@@ -1,0 +1,588 @@
+//! Elicitation: the agent asks the user, through the client, for structured input
+//! (`elicitation/create`) or to complete an interaction at a URL.
+//!
+//! This file holds the parts whose shape is the same in every protocol version: the request
+//! and response envelopes and the scope; the property schemas of a form are in the child
+//! module `form` (file `elicitation_form.rs`). Version-specific parts (the form schema itself,
+//! string formats, answer values) live beside it.
+
+#[allow(unused_imports)]
+use super::*;
+
+use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+// The form field schemas live in their own file (this one would be too long otherwise).
+#[path = "elicitation_form.rs"]
+mod form;
+pub use form::*;
+
+// ---------------------------------------------------------------------------------------------
+// Scope
+
+/// What an elicitation is about: a session (optionally one tool call in it) or a pending
+/// JSON-RPC request (for example an `initialize` or `authenticate` that needs user input).
+///
+/// On the wire the scope's fields sit directly in the enclosing object. The key decides the
+/// variant: `sessionId` makes a session scope, `requestId` a request scope; neither is an
+/// error. In protocol v1 an object with both keys is a session scope; from v2 on the two
+/// scopes exclude each other (and `toolCallId` may not accompany `requestId`).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ElicitationScope {
+    /// About a session, and possibly one of its tool calls.
+    Session(ElicitationSessionScope),
+    /// About an outstanding request that cannot finish without the user.
+    Request(ElicitationRequestScope),
+}
+
+impl From<ElicitationSessionScope> for ElicitationScope {
+    fn from(scope: ElicitationSessionScope) -> Self {
+        Self::Session(scope)
+    }
+}
+
+impl From<ElicitationRequestScope> for ElicitationScope {
+    fn from(scope: ElicitationRequestScope) -> Self {
+        Self::Request(scope)
+    }
+}
+
+impl Serialize for ElicitationScope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Session(scope) => scope.serialize(serializer),
+            Self::Request(scope) => scope.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ElicitationScope {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ElicitationScope;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object with `sessionId` or `requestId` (ElicitationScope)")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<ElicitationScope, A::Error> {
+                let mut session_id: Option<SessionId> = None;
+                let mut tool_call_id: Option<Value> = None;
+                let mut request_id: Option<RequestId> = None;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match &*key {
+                        "sessionId" if session_id.is_none() => session_id = Some(map.next_value()?),
+                        "toolCallId" if tool_call_id.is_none() => {
+                            tool_call_id = Some(map.next_value()?)
+                        }
+                        "requestId" if request_id.is_none() => request_id = Some(map.next_value()?),
+                        "sessionId" | "toolCallId" | "requestId" => {
+                            return Err(A::Error::custom(format_args!("duplicate field `{key}`")));
+                        }
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                let exclusive = ELICITATION_SCOPES_EXCLUSIVE;
+                match (session_id, request_id) {
+                    (Some(_), Some(_)) if exclusive => Err(A::Error::custom(
+                        "an elicitation scope has either `sessionId` or `requestId`, not both",
+                    )),
+                    (Some(session_id), _) => {
+                        Ok(ElicitationScope::Session(ElicitationSessionScope {
+                            session_id,
+                            tool_call_id: tool_call_id
+                                .and_then(|value| ToolCallId::deserialize(value).ok()),
+                        }))
+                    }
+                    (None, Some(_)) if exclusive && tool_call_id.is_some() => {
+                        Err(A::Error::custom(
+                            "`toolCallId` belongs to a session scope and cannot accompany `requestId`",
+                        ))
+                    }
+                    (None, Some(request_id)) => {
+                        Ok(ElicitationScope::Request(ElicitationRequestScope {
+                            request_id,
+                        }))
+                    }
+                    (None, None) => Err(A::Error::custom(
+                        "expected an elicitation scope: `sessionId` (session) or `requestId` (request)",
+                    )),
+                }
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl ElicitationScope {
+    /// The schema keyword joining the two scopes and the alternatives themselves.
+    fn schema_alternatives(generator: &mut schemars::SchemaGenerator) -> (&'static str, Value) {
+        let keyword = if ELICITATION_SCOPES_EXCLUSIVE {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
+        let alternatives = serde_json::json!([
+            { "title": "Session", "allOf": [generator.subschema_for::<ElicitationSessionScope>()] },
+            { "title": "Request", "allOf": [generator.subschema_for::<ElicitationRequestScope>()] },
+        ]);
+        (keyword, alternatives)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for ElicitationScope {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ElicitationScope".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let (keyword, alternatives) = Self::schema_alternatives(generator);
+        let mut schema = serde_json::Map::new();
+        schema.insert(keyword.into(), alternatives);
+        schema_parts::finish(Value::Object(schema))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modes and the request
+
+/// Form mode: the client shows a form built from [`Self::requested_schema`] and sends the
+/// answers back in the response. Only for non-sensitive data.
+///
+/// ```json
+/// {"mode": "form", "message": "Which branch?", "sessionId": "sess_1",
+///  "requestedSchema": {"type": "object", "properties": {"branch": {"type": "string"}}}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ElicitationFormMode {
+    /// What the elicitation is about; written as `sessionId`/`toolCallId` or `requestId`.
+    #[serde(flatten)]
+    pub scope: ElicitationScope,
+    /// The form to show: a restricted JSON Schema of a flat object.
+    pub requested_schema: ElicitationSchema,
+}
+
+impl ElicitationFormMode {
+    /// A form for `scope`.
+    pub fn new(scope: impl Into<ElicitationScope>, requested_schema: ElicitationSchema) -> Self {
+        Self {
+            scope: scope.into(),
+            requested_schema,
+        }
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for ElicitationFormMode {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ElicitationFormMode".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let (keyword, alternatives) = ElicitationScope::schema_alternatives(generator);
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "requestedSchema": schema_parts::field::<ElicitationSchema>(generator),
+            },
+        });
+        schema[keyword] = alternatives;
+        schema["required"] = serde_json::json!(["requestedSchema"]);
+        schema_parts::finish(schema)
+    }
+}
+
+/// URL mode: the client asks the user's consent and opens [`Self::url`] for an interaction
+/// outside the client (sign-in, payment, entering secrets). The data never passes through the
+/// client; the agent later sends `elicitation/complete` with the same
+/// [`Self::elicitation_id`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ElicitationUrlMode {
+    /// What the elicitation is about; written as `sessionId`/`toolCallId` or `requestId`.
+    #[serde(flatten)]
+    pub scope: ElicitationScope,
+    /// Identifies this interaction in the later `elicitation/complete` notification.
+    pub elicitation_id: ElicitationId,
+    /// The address to open (a URI).
+    pub url: String,
+}
+
+impl ElicitationUrlMode {
+    /// A URL interaction for `scope`.
+    pub fn new(
+        scope: impl Into<ElicitationScope>,
+        elicitation_id: impl Into<ElicitationId>,
+        url: impl Into<String>,
+    ) -> Self {
+        Self {
+            scope: scope.into(),
+            elicitation_id: elicitation_id.into(),
+            url: url.into(),
+        }
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for ElicitationUrlMode {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ElicitationUrlMode".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let (keyword, alternatives) = ElicitationScope::schema_alternatives(generator);
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "elicitationId": schema_parts::field::<ElicitationId>(generator),
+                "url": { "type": "string", "format": "uri" },
+            },
+        });
+        schema[keyword] = alternatives;
+        schema["required"] = serde_json::json!(["elicitationId", "url"]);
+        schema_parts::finish(schema)
+    }
+}
+
+tagged_union! {
+    /// The mode of an [`CreateElicitationRequest`], tagged by `mode`; its fields sit directly in
+    /// the request object.
+    ///
+    /// Open: an unknown mode is kept verbatim in `Other` (it must still carry a scope to
+    /// decode as part of a request).
+    pub enum ElicitationMode("mode") open(Other) {
+        /// Ask for structured input through a form.
+        Form(ElicitationFormMode) = "form",
+        /// Send the user to a URL.
+        Url(ElicitationUrlMode) = "url",
+    }
+}
+
+impl From<ElicitationFormMode> for ElicitationMode {
+    fn from(mode: ElicitationFormMode) -> Self {
+        Self::Form(mode)
+    }
+}
+
+impl From<ElicitationUrlMode> for ElicitationMode {
+    fn from(mode: ElicitationUrlMode) -> Self {
+        Self::Url(mode)
+    }
+}
+
+/// `elicitation/create` parameters: the agent asks the user for input through the client.
+///
+/// The client answers with a [`CreateElicitationResponse`]. Send it only if the client
+/// advertised the mode in its elicitation capabilities.
+///
+/// ```json
+/// {"message": "Sign in to continue", "mode": "url", "requestId": 3,
+///  "elicitationId": "el_1", "url": "https://example.com/login"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct CreateElicitationRequest {
+    /// What is being asked and why, shown to the user.
+    pub message: String,
+    /// The mode, its scope and its mode-specific fields.
+    #[serde(flatten)]
+    pub mode: ElicitationMode,
+    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<crate::Meta>,
+}
+
+impl CreateElicitationRequest {
+    /// A request showing `message` in the given mode.
+    pub fn new(message: impl Into<String>, mode: impl Into<ElicitationMode>) -> Self {
+        Self {
+            message: message.into(),
+            mode: mode.into(),
+            meta: None,
+        }
+    }
+
+    /// A form-mode request.
+    pub fn form(
+        message: impl Into<String>,
+        scope: impl Into<ElicitationScope>,
+        requested_schema: ElicitationSchema,
+    ) -> Self {
+        Self::new(message, ElicitationFormMode::new(scope, requested_schema))
+    }
+
+    /// A URL-mode request.
+    pub fn url(
+        message: impl Into<String>,
+        scope: impl Into<ElicitationScope>,
+        elicitation_id: impl Into<ElicitationId>,
+        url: impl Into<String>,
+    ) -> Self {
+        Self::new(message, ElicitationUrlMode::new(scope, elicitation_id, url))
+    }
+
+    /// Sets the `_meta` extension object.
+    #[must_use]
+    pub fn meta(mut self, meta: crate::Meta) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+impl<'de> Deserialize<'de> for CreateElicitationRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut fields = serde_json::Map::<String, Value>::deserialize(deserializer)?;
+        let message = match fields.remove("message") {
+            Some(value) => String::deserialize(value).map_err(D::Error::custom)?,
+            None => return Err(D::Error::missing_field("message")),
+        };
+        let meta = match fields.remove("_meta") {
+            Some(Value::Object(meta)) => Some(meta),
+            _ => None,
+        };
+        let rest = Value::Object(fields);
+        // An unknown mode is kept verbatim, but it must still name a valid scope.
+        if let Some(Value::String(mode)) = rest.get(ElicitationMode::TAG_KEY) {
+            if !ElicitationMode::TAGS.contains(&mode.as_str()) {
+                ElicitationScope::deserialize(&rest).map_err(D::Error::custom)?;
+            }
+        }
+        let mode = ElicitationMode::deserialize(rest).map_err(D::Error::custom)?;
+        Ok(Self {
+            message,
+            mode,
+            meta,
+        })
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for CreateElicitationRequest {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateElicitationRequest".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let tag = ElicitationMode::TAG_KEY;
+        let (keyword, scopes) = ElicitationScope::schema_alternatives(generator);
+        let known: Vec<Value> = ElicitationMode::TAGS
+            .iter()
+            .map(|value| schema_parts::tagged(tag, value))
+            .collect();
+        let mut other = serde_json::json!({
+            "title": "other",
+            "type": "object",
+            "properties": { tag: { "type": "string" } },
+            "required": [tag],
+        });
+        other[keyword] = scopes;
+        other["unevaluatedProperties"] = Value::Bool(true);
+        other["not"] = serde_json::json!({ "anyOf": known });
+        schema_parts::finish(serde_json::json!({
+            "type": "object",
+            "properties": {
+                "message": { "type": "string" },
+                "_meta": schema_parts::meta(),
+            },
+            "anyOf": [
+                schema_parts::tagged_payload::<ElicitationFormMode>(generator, tag, "form"),
+                schema_parts::tagged_payload::<ElicitationUrlMode>(generator, tag, "url"),
+                other,
+            ],
+            "required": ["message"],
+        }))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response
+
+/// What the user did with an elicitation, tagged by `action`.
+///
+/// Open: an unknown action is kept verbatim in [`ElicitationAction::Other`]; a known action
+/// with a malformed payload is an error.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ElicitationAction {
+    /// The user submitted the form (or finished the URL interaction).
+    Accept(ElicitationAcceptAction),
+    /// The user explicitly said no.
+    Decline,
+    /// The user dismissed the request without choosing.
+    Cancel,
+    /// An action this crate does not know, kept verbatim.
+    #[serde(untagged)]
+    Other(crate::UnknownVariant),
+}
+
+impl ElicitationAction {
+    /// The name of the JSON field holding the tag.
+    pub const TAG_KEY: &'static str = "action";
+
+    /// Every action this union knows, in declaration order.
+    pub const TAGS: &'static [&'static str] = &["accept", "decline", "cancel"];
+
+    /// The tag this value is written with.
+    pub fn tag(&self) -> &str {
+        match self {
+            Self::Accept(_) => "accept",
+            Self::Decline => "decline",
+            Self::Cancel => "cancel",
+            Self::Other(unknown) => unknown.tag(),
+        }
+    }
+
+    /// Builds the fallback variant for an action this crate does not know. Fails with
+    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
+    pub fn unknown(tag: impl Into<String>, fields: crate::Meta) -> Result<Self, crate::Error> {
+        let tag = tag.into();
+        if Self::TAGS.contains(&tag.as_str()) {
+            return Err(crate::Error::KnownTag { tag });
+        }
+        Ok(Self::Other(crate::UnknownVariant::new(
+            Self::TAG_KEY,
+            tag,
+            fields,
+        )))
+    }
+}
+
+impl<'de> Deserialize<'de> for ElicitationAction {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ElicitationAction;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object tagged by `action` (ElicitationAction)")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ElicitationAction, A::Error> {
+                let (tag, payload) = crate::de::tagged::read_tag(map, ElicitationAction::TAG_KEY)?;
+                match &*tag {
+                    "accept" => payload.decode().map(ElicitationAction::Accept),
+                    "decline" => payload
+                        .decode::<IgnoredAny>()
+                        .map(|_| ElicitationAction::Decline),
+                    "cancel" => payload
+                        .decode::<IgnoredAny>()
+                        .map(|_| ElicitationAction::Cancel),
+                    _ => Ok(ElicitationAction::Other(crate::UnknownVariant::new(
+                        ElicitationAction::TAG_KEY,
+                        tag.into_owned(),
+                        payload.into_fields()?,
+                    ))),
+                }
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
+
+/// The client's answer to `elicitation/create`.
+///
+/// ```json
+/// {"action": "accept", "content": {"branch": "main"}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CreateElicitationResponse {
+    /// What the user did, with the answers when accepted.
+    #[serde(flatten)]
+    pub action: ElicitationAction,
+    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+    #[serde(
+        rename = "_meta",
+        default,
+        deserialize_with = "crate::de::meta",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub meta: Option<crate::Meta>,
+}
+
+impl CreateElicitationResponse {
+    /// A response with the given action.
+    pub fn new(action: impl Into<ElicitationAction>) -> Self {
+        Self {
+            action: action.into(),
+            meta: None,
+        }
+    }
+
+    /// The user accepted; `content` holds the form answers (none for URL mode).
+    pub fn accept(content: ElicitationAcceptAction) -> Self {
+        Self::new(ElicitationAction::Accept(content))
+    }
+
+    /// The user declined.
+    pub fn decline() -> Self {
+        Self::new(ElicitationAction::Decline)
+    }
+
+    /// The user cancelled.
+    pub fn cancel() -> Self {
+        Self::new(ElicitationAction::Cancel)
+    }
+
+    /// Sets the `_meta` extension object.
+    #[must_use]
+    pub fn meta(mut self, meta: crate::Meta) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+impl From<ElicitationAcceptAction> for ElicitationAction {
+    fn from(accept: ElicitationAcceptAction) -> Self {
+        Self::Accept(accept)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for CreateElicitationResponse {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateElicitationResponse".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let tag = ElicitationAction::TAG_KEY;
+        schema_parts::finish(serde_json::json!({
+            "type": "object",
+            "properties": { "_meta": schema_parts::meta() },
+            "anyOf": [
+                schema_parts::tagged_payload::<ElicitationAcceptAction>(generator, tag, "accept"),
+                schema_parts::tagged(tag, "decline"),
+                schema_parts::tagged(tag, "cancel"),
+                crate::schema::other_alternative(tag, ElicitationAction::TAGS),
+            ],
+        }))
+    }
+}
+
+wire_struct! {
+    no_meta
+    /// The payload of an `accept` action: the user's answers.
+    #[derive(Default)]
+    pub struct ElicitationAcceptAction {
+        /// The answers by form property name; absent for URL mode or an empty form.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub content: Option<std::collections::BTreeMap<String, ElicitationContentValue>>,
+    }
+}
+
+impl ElicitationAcceptAction {
+    /// An accept payload without answers.
+    pub fn new() -> Self {
+        <Self as Default>::default()
+    }
+}
+
+setters!(ElicitationAcceptAction { opt content: std::collections::BTreeMap<String, ElicitationContentValue> });

@@ -1,0 +1,104 @@
+//! Messages between sessions, such as between a parent session and its subagents, as they
+//! appear in one session's transcript.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// The `session_message` session update: creates or updates a message exchanged between
+    /// sessions, keyed by `messageId` within the session the update is sent on.
+    ///
+    /// Fields that are present replace the stored ones; absent fields leave them as they were.
+    /// (ACP also lets `null` clear a field; this type reads `null` like an absent field.)
+    /// Malformed optional fields are treated as absent.
+    ///
+    /// ```json
+    /// {"sessionUpdate": "session_message", "messageId": "m7", "senderSessionId": "sess_child_1", "content": [{"type": "text", "text": "Tests pass."}]}
+    /// ```
+    pub struct SessionMessage {
+        /// Identifies the message within this session's transcript.
+        pub message_id: MessageId,
+        /// The session that sent the message.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub sender_session_id: Option<SessionId>,
+        /// The session the message is addressed to.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub recipient_session_id: Option<SessionId>,
+        /// On the receiving side, the id the same message has in the sender's transcript.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub sender_message_id: Option<MessageId>,
+        /// On the sending side, the id the same message has in the recipient's transcript.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub recipient_message_id: Option<MessageId>,
+        /// The whole message content, replacing any content shown so far. Blocks that do not
+        /// decode are skipped.
+        #[serde(
+            default,
+            deserialize_with = "lenient_opt_list",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub content: Option<Vec<ContentBlock>>,
+    }
+}
+
+impl SessionMessage {
+    /// An update for message `message_id` that changes nothing yet; add fields with the
+    /// setters.
+    pub fn new(message_id: impl Into<MessageId>) -> Self {
+        Self {
+            message_id: message_id.into(),
+            sender_session_id: None,
+            recipient_session_id: None,
+            sender_message_id: None,
+            recipient_message_id: None,
+            content: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(SessionMessage {
+    opt sender_session_id: SessionId,
+    opt recipient_session_id: SessionId,
+    opt sender_message_id: MessageId,
+    opt recipient_message_id: MessageId,
+    opt content: Vec<ContentBlock>,
+});
+
+wire_struct! {
+    /// The `session_message_chunk` session update: the next piece of a message between
+    /// sessions, to be appended to that message's content.
+    ///
+    /// ```json
+    /// {"sessionUpdate": "session_message_chunk", "messageId": "m7", "content": {"type": "text", "text": "Tests "}}
+    /// ```
+    pub struct SessionMessageChunk {
+        /// The message this piece belongs to.
+        pub message_id: MessageId,
+        /// The piece of content.
+        pub content: ContentBlock,
+    }
+}
+
+impl SessionMessageChunk {
+    /// A piece of message `message_id`.
+    pub fn new(message_id: impl Into<MessageId>, content: impl Into<ContentBlock>) -> Self {
+        Self { message_id: message_id.into(), content: content.into(), meta: None }
+    }
+}

@@ -1,0 +1,193 @@
+//! Session lifecycle messages that look the same in every protocol version: deleting and
+//! closing a session, and the system-prompt mode.
+//!
+//! The end of the file holds small decoding and JSON Schema helpers used by this version's
+//! session-area types (elicitation, config options, MCP servers).
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// The agent's answer to `session/delete`: the session and its stored history are gone.
+    #[derive(Default)]
+    pub struct DeleteSessionResponse {
+    }
+}
+
+impl DeleteSessionResponse {
+    /// An empty response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// The agent's answer to `session/close`: the session is no longer active on this
+    /// connection (it may still be resumed or loaded later).
+    #[derive(Default)]
+    pub struct CloseSessionResponse {
+    }
+}
+
+impl CloseSessionResponse {
+    /// An empty response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+open_enum! {
+    /// How a client-supplied [`SystemPrompt`] combines with the agent's own system prompt.
+    pub enum SystemPromptMode {
+        /// Add the client's text after the agent's built-in system prompt.
+        Append = "append",
+        /// Use the client's text instead of the agent's built-in system prompt.
+        Override = "override",
+    }
+}
+
+wire_struct! {
+    /// `session/delete` parameters: the client asks the agent to forget a session for good.
+    pub struct DeleteSessionRequest {
+        /// The session to delete.
+        pub session_id: SessionId,
+    }
+}
+
+impl DeleteSessionRequest {
+    /// A request to delete `session_id`.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// `session/close` parameters: the client is done with a session on this connection and
+    /// the agent may release what it holds for it.
+    pub struct CloseSessionRequest {
+        /// The session to close.
+        pub session_id: SessionId,
+    }
+}
+
+impl CloseSessionRequest {
+    /// A request to close `session_id`.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            meta: None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding and schema helpers (candidates for `crate::de` / `crate::schema`).
+
+/// `deserialize_with` for an optional, nullable list whose malformed value means "absent" and
+/// whose malformed items are skipped one by one.
+pub(crate) fn lenient_items_opt<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::Deserialize;
+    match serde_json::Value::deserialize(deserializer)? {
+        serde_json::Value::Array(items) => Ok(Some(
+            items
+                .into_iter()
+                .filter_map(|item| T::deserialize(item).ok())
+                .collect(),
+        )),
+        _ => Ok(None),
+    }
+}
+
+/// Reads the optional tag `key` of a union that has a default variant for objects without
+/// it. Like [`crate::de::tagged::read_tag`], the payload is streamed when the tag comes
+/// first and buffered otherwise; a tag that is present but not a string is an error.
+pub(crate) fn read_optional_tag<'de, A: serde::de::MapAccess<'de>>(
+    mut map: A,
+    key: &'static str,
+) -> Result<(Option<String>, crate::de::tagged::Payload<A>), A::Error> {
+    use crate::de::tagged::{Payload, json_kind};
+    use serde::de::Error as _;
+    use serde_json::{Map, Value};
+
+    let Some(first) = map.next_key::<String>()? else {
+        return Ok((None, Payload::Buffered(Map::new())));
+    };
+    let mut fields = Map::new();
+    if first == key {
+        match map.next_value::<Value>()? {
+            Value::String(tag) => return Ok((Some(tag), Payload::Stream(map))),
+            other => {
+                return Err(A::Error::custom(format_args!(
+                    "expected `{key}` to be a string naming the variant, found {}",
+                    json_kind(&other)
+                )));
+            }
+        }
+    }
+    fields.insert(first, map.next_value::<Value>()?);
+    while let Some((name, value)) = map.next_entry::<String, Value>()? {
+        fields.insert(name, value);
+    }
+    match fields.remove(key) {
+        None => Ok((None, Payload::Buffered(fields))),
+        Some(Value::String(tag)) => Ok((Some(tag), Payload::Buffered(fields))),
+        Some(other) => Err(A::Error::custom(format_args!(
+            "expected `{key}` to be a string naming the variant, found {}",
+            json_kind(&other)
+        ))),
+    }
+}
+
+/// JSON Schema building blocks that mirror the shapes of the reference schema.
+#[cfg(feature = "schemars")]
+pub(crate) mod schema_parts {
+    use serde_json::{Value, json};
+
+    /// `{"allOf": [{"$ref": ...}]}` for a field of type `T`.
+    pub(crate) fn field<T: schemars::JsonSchema>(
+        generator: &mut schemars::SchemaGenerator,
+    ) -> Value {
+        json!({ "allOf": [generator.subschema_for::<T>()] })
+    }
+
+    /// The schema of the `_meta` property.
+    pub(crate) fn meta() -> Value {
+        json!({
+            "type": ["object", "null"],
+            "x-deserialize-default-on-error": true,
+            "additionalProperties": true,
+        })
+    }
+
+    /// An object whose `tag` property is the string `value`.
+    pub(crate) fn tagged(tag: &str, value: &str) -> Value {
+        json!({
+            "type": "object",
+            "properties": { tag: { "type": "string", "const": value } },
+            "required": [tag],
+        })
+    }
+
+    /// [`tagged`], further constrained to the payload type `T`.
+    pub(crate) fn tagged_payload<T: schemars::JsonSchema>(
+        generator: &mut schemars::SchemaGenerator,
+        tag: &str,
+        value: &str,
+    ) -> Value {
+        let mut schema = tagged(tag, value);
+        schema["allOf"] = json!([generator.subschema_for::<T>()]);
+        schema
+    }
+
+    /// Converts a JSON object into a schema.
+    pub(crate) fn finish(value: Value) -> schemars::Schema {
+        schemars::Schema::try_from(value).unwrap_or_default()
+    }
+}

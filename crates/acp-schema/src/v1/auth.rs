@@ -1,0 +1,312 @@
+//! Authentication in ACP v1: the methods an agent offers, `authenticate` and `logout`.
+
+#[allow(unused_imports)]
+use super::*;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, MapAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// A way for the user to authenticate with the agent, listed in
+/// [`InitializeResponse::auth_methods`].
+///
+/// The `type` field selects the kind. An object *without* `type` is an
+/// [`AuthMethod::Agent`]; `"type": "terminal"` is an [`AuthMethod::Terminal`]. Any other
+/// `type` is an error (v1 defines no fallback), which drops that entry from the list in
+/// `InitializeResponse`.
+///
+/// ```json
+/// [{"id": "oauth", "name": "Sign in with a browser"},
+///  {"type": "terminal", "id": "tui", "name": "Log in in a terminal", "args": ["--login"]}]
+/// ```
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "type")]
+#[non_exhaustive]
+pub enum AuthMethod {
+    /// The client runs the agent's login flow in an interactive terminal (`"type": "terminal"`).
+    #[serde(rename = "terminal")]
+    Terminal(AuthMethodTerminal),
+    /// The agent handles authentication itself once the client calls `authenticate` (written
+    /// without a `type`).
+    #[serde(untagged)]
+    Agent(AuthMethodAgent),
+}
+
+const TERMINAL: &str = "terminal";
+
+impl AuthMethod {
+    /// The name of the JSON field holding the tag.
+    pub const TAG_KEY: &'static str = "type";
+
+    /// Every `type` value this union knows. The agent variant has no tag.
+    pub const TAGS: &'static [&'static str] = &[TERMINAL];
+
+    /// The `type` this value is written with; `None` for [`AuthMethod::Agent`].
+    pub fn tag(&self) -> Option<&'static str> {
+        match self {
+            Self::Terminal(_) => Some(TERMINAL),
+            Self::Agent(_) => None,
+        }
+    }
+
+    /// The method's id, to pass to `authenticate`.
+    pub fn id(&self) -> &AuthMethodId {
+        match self {
+            Self::Terminal(method) => &method.id,
+            Self::Agent(method) => &method.id,
+        }
+    }
+
+    /// The method's display name.
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Terminal(method) => &method.name,
+            Self::Agent(method) => &method.name,
+        }
+    }
+
+    /// Decodes the variant for `tag` (`None`: no `type` field) from buffered fields.
+    fn from_buffered<E: de::Error>(
+        tag: Option<&str>,
+        fields: Map<String, Value>,
+    ) -> Result<Self, E> {
+        let payload = Value::Object(fields);
+        let decoded = match tag {
+            None => AuthMethodAgent::deserialize(payload).map(Self::Agent),
+            Some(TERMINAL) => AuthMethodTerminal::deserialize(payload).map(Self::Terminal),
+            Some(other) => return Err(E::unknown_variant(other, Self::TAGS)),
+        };
+        decoded.map_err(E::custom)
+    }
+}
+
+impl From<AuthMethodTerminal> for AuthMethod {
+    fn from(method: AuthMethodTerminal) -> Self {
+        Self::Terminal(method)
+    }
+}
+
+impl From<AuthMethodAgent> for AuthMethod {
+    fn from(method: AuthMethodAgent) -> Self {
+        Self::Agent(method)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AuthMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AuthMethod;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an auth method object (`type` absent or \"terminal\")")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AuthMethod, A::Error> {
+                let Some(first) = map.next_key::<String>()? else {
+                    return AuthMethod::from_buffered(None, Map::new());
+                };
+                if first == AuthMethod::TAG_KEY {
+                    // The usual case: the tag comes first and the payload is decoded in place.
+                    let tag = map.next_value::<String>()?;
+                    return match tag.as_str() {
+                        TERMINAL => {
+                            AuthMethodTerminal::deserialize(MapAccessDeserializer::new(map))
+                                .map(AuthMethod::Terminal)
+                        }
+                        other => Err(de::Error::unknown_variant(other, AuthMethod::TAGS)),
+                    };
+                }
+                let mut fields = Map::new();
+                fields.insert(first, map.next_value::<Value>()?);
+                while let Some((key, value)) = map.next_entry::<String, Value>()? {
+                    fields.insert(key, value);
+                }
+                match fields.remove(AuthMethod::TAG_KEY) {
+                    None => AuthMethod::from_buffered(None, fields),
+                    Some(Value::String(tag)) => AuthMethod::from_buffered(Some(&tag), fields),
+                    Some(_) => Err(de::Error::custom(
+                        "expected `type` to be a string naming the auth method kind",
+                    )),
+                }
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for AuthMethod {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AuthMethod".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let terminal = generator.subschema_for::<AuthMethodTerminal>();
+        let agent = generator.subschema_for::<AuthMethodAgent>();
+        schemars::json_schema!({
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": { "type": { "type": "string", "const": TERMINAL } },
+                    "required": ["type"],
+                    "allOf": [terminal]
+                },
+                { "title": "agent", "allOf": [agent] }
+            ]
+        })
+    }
+}
+
+wire_struct! {
+    /// An auth method where the client starts the agent's own program in an interactive
+    /// terminal so that the user can log in there (for example a TUI login flow).
+    ///
+    /// The client runs the same agent command it launched the agent with, adding `args` and
+    /// `env`.
+    pub struct AuthMethodTerminal {
+        /// The method's id, passed to `authenticate`.
+        pub id: AuthMethodId,
+        /// A short name to show to the user.
+        pub name: String,
+        /// A longer explanation for the user. A non-string value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub description: Option<String>,
+        /// Extra command-line arguments for the login run. `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub args: Vec<String>,
+        /// Extra environment variables for the login run, by name. `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "BTreeMap::is_empty",
+        )]
+        pub env: BTreeMap<String, String>,
+    }
+}
+
+impl AuthMethodTerminal {
+    /// Builds a terminal method with an id and a display name, and no extra arguments.
+    pub fn new(id: impl Into<AuthMethodId>, name: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            description: None,
+            args: Vec::new(),
+            env: BTreeMap::new(),
+            meta: None,
+        }
+    }
+}
+
+setters!(AuthMethodTerminal {
+    opt description: String,
+    set args: Vec<String>,
+    set env: BTreeMap<String, String>,
+});
+
+wire_struct! {
+    /// An auth method that the agent carries out itself (for example by opening a browser)
+    /// when the client calls `authenticate` with its id.
+    pub struct AuthMethodAgent {
+        /// The method's id, passed to `authenticate`.
+        pub id: AuthMethodId,
+        /// A short name to show to the user.
+        pub name: String,
+        /// A longer explanation for the user. A non-string value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub description: Option<String>,
+    }
+}
+
+impl AuthMethodAgent {
+    /// Builds an agent-handled method with an id and a display name.
+    pub fn new(id: impl Into<AuthMethodId>, name: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            description: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(AuthMethodAgent { opt description: String });
+
+wire_struct! {
+    /// The agent's answer to `authenticate`: the user is now authenticated.
+    #[derive(Default)]
+    pub struct AuthenticateResponse {
+    }
+}
+
+impl AuthenticateResponse {
+    /// An empty success response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// The agent's answer to `logout`: the credentials are gone.
+    #[derive(Default)]
+    pub struct LogoutResponse {
+    }
+}
+
+impl LogoutResponse {
+    /// An empty success response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// Asks the agent to authenticate the user with one of the methods it advertised in
+    /// `initialize` (`authenticate`).
+    ///
+    /// ```json
+    /// {"methodId": "oauth"}
+    /// ```
+    pub struct AuthenticateRequest {
+        /// The id of the chosen [`AuthMethod`].
+        pub method_id: AuthMethodId,
+    }
+}
+
+impl AuthenticateRequest {
+    /// Asks to authenticate with the method `method_id`.
+    pub fn new(method_id: impl Into<AuthMethodId>) -> Self {
+        Self {
+            method_id: method_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// Asks the agent to forget the user's credentials (`logout`).
+    #[derive(Default)]
+    pub struct LogoutRequest {
+    }
+}
+
+impl LogoutRequest {
+    /// An empty logout request.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}

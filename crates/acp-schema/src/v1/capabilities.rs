@@ -1,0 +1,502 @@
+//! Capabilities exchanged in `initialize` (ACP v1): what the agent supports
+//! (`agentCapabilities`) and what the client supports (`clientCapabilities`).
+//!
+//! Omitted fields take their default (unsupported); a malformed value is treated like an
+//! omitted one.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// What the agent supports, sent in its `initialize` response as `agentCapabilities`.
+    ///
+    /// ```json
+    /// {"loadSession": true, "promptCapabilities": {"image": true}, "mcpCapabilities": {"http": true}}
+    /// ```
+    #[derive(Default)]
+    pub struct AgentCapabilities {
+        /// Whether the agent implements `session/load` (resuming a stored session with a
+        /// replay of its history). Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub load_session: bool,
+        /// Which content kinds, beyond text and resource links, prompts may contain.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub prompt_capabilities: PromptCapabilities,
+        /// Which MCP server transports, beyond stdio, the agent can connect to.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub mcp_capabilities: McpCapabilities,
+        /// Optional session methods and session setup options the agent supports.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub session_capabilities: SessionCapabilities,
+        /// Authentication features of the agent.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub auth: AgentAuthCapabilities,
+    }
+}
+
+impl AgentCapabilities {
+    /// Capabilities with every optional feature unsupported.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+setters!(AgentCapabilities {
+    set load_session: bool,
+    set prompt_capabilities: PromptCapabilities,
+    set mcp_capabilities: McpCapabilities,
+    set session_capabilities: SessionCapabilities,
+    set auth: AgentAuthCapabilities,
+});
+
+wire_struct! {
+    /// The content kinds an agent accepts in `session/prompt` besides text and resource links,
+    /// which every agent accepts. Clients must not send a kind whose flag is `false`.
+    #[derive(Default)]
+    pub struct PromptCapabilities {
+        /// Image blocks are accepted. Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub image: bool,
+        /// Audio blocks are accepted. Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub audio: bool,
+        /// Embedded resource blocks (`type: "resource"`, contents inline) are accepted.
+        /// Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub embedded_context: bool,
+    }
+}
+
+impl PromptCapabilities {
+    /// Text and resource links only.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+setters!(PromptCapabilities { set image: bool, set audio: bool, set embedded_context: bool });
+
+wire_struct! {
+    /// The MCP server transports an agent can use besides stdio, which every agent supports.
+    /// Clients must not offer servers over a transport whose flag is `false`.
+    #[derive(Default)]
+    pub struct McpCapabilities {
+        /// Streamable HTTP MCP servers are supported. Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub http: bool,
+        /// SSE MCP servers (a transport deprecated by MCP) are supported. Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub sse: bool,
+    }
+}
+
+impl McpCapabilities {
+    /// Stdio only.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+setters!(McpCapabilities { set http: bool, set sse: bool });
+
+wire_struct! {
+    /// Optional session methods and setup options an agent supports. Each field is an object
+    /// (normally `{}`) when supported and absent otherwise.
+    #[derive(Default)]
+    pub struct SessionCapabilities {
+        /// `session/list` is supported.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub list: Option<SessionListCapabilities>,
+        /// `session/delete` is supported.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub delete: Option<SessionDeleteCapabilities>,
+        /// Session setup accepts `additionalDirectories`.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub additional_directories: Option<SessionAdditionalDirectoriesCapabilities>,
+        /// Session setup accepts a client-supplied system prompt.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub system_prompt: Option<SessionSystemPromptCapabilities>,
+        /// `session/resume` is supported (reattaching to a session without replaying its
+        /// history).
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub resume: Option<SessionResumeCapabilities>,
+        /// `session/close` is supported.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub close: Option<SessionCloseCapabilities>,
+    }
+}
+
+impl SessionCapabilities {
+    /// No optional session features.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+setters!(SessionCapabilities {
+    opt list: SessionListCapabilities,
+    opt delete: SessionDeleteCapabilities,
+    opt additional_directories: SessionAdditionalDirectoriesCapabilities,
+    opt system_prompt: SessionSystemPromptCapabilities,
+    opt resume: SessionResumeCapabilities,
+    opt close: SessionCloseCapabilities,
+});
+
+wire_struct! {
+    /// Marks that `session/list` is supported. Sent as `{}`.
+    #[derive(Default)]
+    pub struct SessionListCapabilities {
+    }
+}
+
+impl SessionListCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// Marks that `session/resume` is supported. Sent as `{}`.
+    #[derive(Default)]
+    pub struct SessionResumeCapabilities {
+    }
+}
+
+impl SessionResumeCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// Marks that `session/close` is supported. Sent as `{}`.
+    #[derive(Default)]
+    pub struct SessionCloseCapabilities {
+    }
+}
+
+impl SessionCloseCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// Authentication features of the agent.
+    #[derive(Default)]
+    pub struct AgentAuthCapabilities {
+        /// The agent implements `logout`, ending the current authentication. Absent: it does
+        /// not.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub logout: Option<LogoutCapabilities>,
+    }
+}
+
+impl AgentAuthCapabilities {
+    /// No authentication features.
+    pub fn new() -> Self {
+        Self { logout: None, meta: None }
+    }
+}
+
+setters!(AgentAuthCapabilities { opt logout: LogoutCapabilities });
+
+wire_struct! {
+    /// Marks that the `logout` method is supported. Sent as `{}`.
+    #[derive(Default)]
+    pub struct LogoutCapabilities {
+    }
+}
+
+impl LogoutCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// What the client supports, sent in the `initialize` request as `clientCapabilities`.
+    ///
+    /// ```json
+    /// {"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": true, "session": {"notices": {}}}
+    /// ```
+    ///
+    /// Agents must not call a client method, or send an update kind, that the client did not
+    /// advertise here.
+    #[derive(Default)]
+    pub struct ClientCapabilities {
+        /// Which `fs/*` methods the client implements.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub fs: FileSystemCapabilities,
+        /// Whether the client implements the `terminal/*` methods. Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub terminal: bool,
+        /// Session-level extensions the client understands. Absent: none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub session: Option<ClientSessionCapabilities>,
+        /// Present when the client can show subagent sessions (subagent updates and messages
+        /// between sessions).
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub subagents: Option<SubagentCapabilities>,
+        /// Present when the client understands plan operations (`plan_update` and
+        /// `plan_removed` updates), in addition to the whole-plan `plan` update.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub plan: Option<PlanCapabilities>,
+        /// Authentication features of the client.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub auth: AuthCapabilities,
+        /// Present when the client can answer `elicitation/create`; says which kinds.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub elicitation: Option<ElicitationCapabilities>,
+    }
+}
+
+impl ClientCapabilities {
+    /// Capabilities with every optional feature unsupported.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+setters!(ClientCapabilities {
+    set fs: FileSystemCapabilities,
+    set terminal: bool,
+    opt session: ClientSessionCapabilities,
+    opt subagents: SubagentCapabilities,
+    opt plan: PlanCapabilities,
+    set auth: AuthCapabilities,
+    opt elicitation: ElicitationCapabilities,
+});
+
+wire_struct! {
+    /// The file system methods a client implements, so the agent can read and write files as
+    /// the editor sees them (including unsaved changes).
+    #[derive(Default)]
+    pub struct FileSystemCapabilities {
+        /// `fs/read_text_file` is available. Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub read_text_file: bool,
+        /// `fs/write_text_file` is available. Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub write_text_file: bool,
+    }
+}
+
+impl FileSystemCapabilities {
+    /// Neither method available.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+setters!(FileSystemCapabilities { set read_text_file: bool, set write_text_file: bool });
+
+wire_struct! {
+    /// Session-level extensions a client understands (`clientCapabilities.session`).
+    ///
+    /// Each field is an object (normally `{}`) when supported; omitted, `null` or malformed
+    /// means not supported.
+    #[derive(Default)]
+    pub struct ClientSessionCapabilities {
+        /// Present when the client understands context compaction updates
+        /// (`compaction_update`, `compaction_summary_chunk`).
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub compaction: Option<CompactionCapabilities>,
+        /// Which extra kinds of session config options the client can show.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub config_options: Option<SessionConfigOptionsCapabilities>,
+        /// Set when the client can present session notices (an object, normally `{}`).
+        /// Absent, `null` or a value that is not an object all mean "not advertised".
+        /// See [`ClientCapabilities::advertises_notices`].
+        #[cfg(feature = "unstable_session_notices")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_session_notices"))
+        )]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub notices: Option<NoticeCapabilities>,
+    }
+}
+
+impl ClientSessionCapabilities {
+    /// No session extensions.
+    pub fn new() -> Self {
+        Self {
+            compaction: None,
+            config_options: None,
+            #[cfg(feature = "unstable_session_notices")]
+            notices: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ClientSessionCapabilities {
+    opt compaction: CompactionCapabilities,
+    opt config_options: SessionConfigOptionsCapabilities,
+});
+
+#[cfg(feature = "unstable_session_notices")]
+setters!(ClientSessionCapabilities { opt notices: NoticeCapabilities });
+
+wire_struct! {
+    no_meta
+    /// Marks that the client understands context compaction updates. Sent as `{}`; unlike
+    /// most capability objects it has no `_meta`.
+    #[derive(Default)]
+    pub struct CompactionCapabilities {
+    }
+}
+
+impl CompactionCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self {}
+    }
+}
+
+wire_struct! {
+    /// The kinds of session config options a client can show beyond the baseline select
+    /// options.
+    #[derive(Default)]
+    pub struct SessionConfigOptionsCapabilities {
+        /// Present when the client can show boolean (on/off) options.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub boolean: Option<BooleanConfigOptionCapabilities>,
+    }
+}
+
+impl SessionConfigOptionsCapabilities {
+    /// Select options only.
+    pub fn new() -> Self {
+        Self { boolean: None, meta: None }
+    }
+}
+
+setters!(SessionConfigOptionsCapabilities { opt boolean: BooleanConfigOptionCapabilities });
+
+wire_struct! {
+    /// Marks that the client can show boolean (on/off) session config options. Sent as `{}`.
+    #[derive(Default)]
+    pub struct BooleanConfigOptionCapabilities {
+    }
+}
+
+impl BooleanConfigOptionCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// Marks that the client can show subagent sessions. Sent as `{}`.
+    #[derive(Default)]
+    pub struct SubagentCapabilities {
+    }
+}
+
+impl SubagentCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// Marks that the client understands plan operations (`plan_update`, `plan_removed`). Sent as `{}`.
+    #[derive(Default)]
+    pub struct PlanCapabilities {
+    }
+}
+
+impl PlanCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// Authentication features of the client.
+    #[derive(Default)]
+    pub struct AuthCapabilities {
+        /// The client can run terminal-based authentication methods (starting the agent's
+        /// login command in a terminal for the user). Default `false`.
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub terminal: bool,
+    }
+}
+
+impl AuthCapabilities {
+    /// No authentication features.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+setters!(AuthCapabilities { set terminal: bool });

@@ -1,0 +1,126 @@
+//! Slash commands that an agent advertises to the client (`available_commands_update`).
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// A command the user can run by typing `/name` in the prompt.
+    ///
+    /// ```json
+    /// {"name": "web", "description": "Search the web", "input": {"hint": "query"}}
+    /// ```
+    pub struct AvailableCommand {
+        /// The command name, without the leading `/`.
+        pub name: String,
+        /// What the command does, for the user.
+        pub description: String,
+        /// How the command takes input, if it takes any. A malformed value is treated as
+        /// absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub input: Option<AvailableCommandInput>,
+    }
+}
+
+impl AvailableCommand {
+    /// Builds a command without input.
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            input: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(AvailableCommand { opt input: AvailableCommandInput });
+
+/// How a command takes input. ACP v1 knows one form, free text after the command name; the
+/// object carries no tag.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AvailableCommandInput {
+    /// Free text typed after the command, with a hint about what to type.
+    Unstructured(UnstructuredCommandInput),
+}
+
+impl From<UnstructuredCommandInput> for AvailableCommandInput {
+    fn from(input: UnstructuredCommandInput) -> Self {
+        Self::Unstructured(input)
+    }
+}
+
+impl serde::Serialize for AvailableCommandInput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Unstructured(input) => serde::Serialize::serialize(input, serializer),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AvailableCommandInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <UnstructuredCommandInput as serde::Deserialize>::deserialize(deserializer)
+            .map(Self::Unstructured)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for AvailableCommandInput {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AvailableCommandInput".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let unstructured = generator.subschema_for::<UnstructuredCommandInput>();
+        schemars::json_schema!({
+            "anyOf": [{ "title": "unstructured", "allOf": [unstructured] }]
+        })
+    }
+}
+
+wire_struct! {
+    /// Free-text input for a command.
+    pub struct UnstructuredCommandInput {
+        /// Placeholder text shown while the user has not typed any input yet.
+        pub hint: String,
+    }
+}
+
+impl UnstructuredCommandInput {
+    /// Builds free-text input with a placeholder hint.
+    pub fn new(hint: impl Into<String>) -> Self {
+        Self {
+            hint: hint.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// A session update that replaces the list of commands the agent offers.
+    ///
+    /// ```json
+    /// {"sessionUpdate": "available_commands_update",
+    ///  "availableCommands": [{"name": "plan", "description": "Make a plan first"}]}
+    /// ```
+    pub struct AvailableCommandsUpdate {
+        /// The complete new list. Entries that do not decode are skipped; a value that is not
+        /// a list is treated as empty.
+        #[serde(deserialize_with = "crate::de::lenient_items")]
+        pub available_commands: Vec<AvailableCommand>,
+    }
+}
+
+impl AvailableCommandsUpdate {
+    /// Builds the update from the complete list of commands.
+    pub fn new(available_commands: impl Into<Vec<AvailableCommand>>) -> Self {
+        Self {
+            available_commands: available_commands.into(),
+            meta: None,
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Context compaction updates (ACP v1), sent to clients that advertise compaction support in
+//! their session capabilities.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// The `compaction_update` session update: a compaction run started, progressed or ended.
+    ///
+    /// The first update for a new `compactionId` announces the run; later ones for the same id
+    /// report its new status.
+    ///
+    /// ```json
+    /// {"sessionUpdate": "compaction_update", "compactionId": "c1", "status": "in_progress"}
+    /// ```
+    pub struct CompactionUpdate {
+        /// The compaction run this update is about.
+        pub compaction_id: CompactionId,
+        /// Where the run stands now.
+        pub status: CompactionStatus,
+        /// The whole summary that replaces the compacted history, usually sent once the run
+        /// has completed. Absent: not given in this update. Blocks that do not decode are
+        /// skipped; a malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "lenient_opt_list",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub summary: Option<Vec<ContentBlock>>,
+        /// What went wrong, for a failed run. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub error: Option<String>,
+    }
+}
+
+impl CompactionUpdate {
+    /// An update reporting `status` for run `compaction_id`.
+    pub fn new(
+        compaction_id: impl Into<CompactionId>,
+        status: impl Into<CompactionStatus>,
+    ) -> Self {
+        Self {
+            compaction_id: compaction_id.into(),
+            status: status.into(),
+            summary: None,
+            error: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(CompactionUpdate { opt summary: Vec<ContentBlock>, opt error: String });

@@ -1,0 +1,286 @@
+//! Content blocks (ACP v1): the text, images, audio and resources that make up prompts,
+//! agent messages and tool call output.
+
+#[allow(unused_imports)]
+use super::*;
+
+tagged_union! {
+    /// One piece of content, tagged by `type`.
+    ///
+    /// Content blocks make up user prompts, streamed agent messages and thoughts, and tool call
+    /// output. The set of kinds follows MCP content. Text and resource links are always
+    /// allowed in a prompt; images, audio and embedded resources only when the agent
+    /// advertised the matching prompt capability.
+    ///
+    /// ```json
+    /// {"type": "text", "text": "Can you explain this function?"}
+    /// ```
+    ///
+    /// In v1 this union is closed: an unknown `type` is an error. Build text blocks with
+    /// [`ContentBlock::text`] or `From<&str>`.
+    pub enum ContentBlock("type") {
+        /// Plain text.
+        Text(TextContent) = "text",
+        /// An image, base64-encoded.
+        Image(ImageContent) = "image",
+        /// An audio clip, base64-encoded.
+        Audio(AudioContent) = "audio",
+        /// A reference to a resource (such as a file) the agent can fetch itself.
+        ResourceLink(ResourceLink) = "resource_link",
+        /// A resource whose contents are included inline.
+        Resource(EmbeddedResource) = "resource",
+    }
+}
+
+wire_struct! {
+    /// Optional hints on how content should be used or shown (MCP annotations).
+    ///
+    /// All fields are optional, and a malformed field is treated as absent.
+    #[derive(Default)]
+    pub struct Annotations {
+        /// Who the content is meant for (the user, the model, or both). Absent means no
+        /// preference; entries that are not a known role are skipped.
+        #[serde(
+            default,
+            deserialize_with = "lenient_opt_list",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub audience: Option<Vec<Role>>,
+        /// When the underlying resource last changed, as an ISO 8601 timestamp.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub last_modified: Option<String>,
+        /// Importance from 0.0 (least) to 1.0 (most important).
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub priority: Option<f64>,
+    }
+}
+
+impl Annotations {
+    /// Annotations with every hint absent.
+    pub fn new() -> Self {
+        Self { audience: None, last_modified: None, priority: None, meta: None }
+    }
+}
+
+setters!(Annotations { opt audience: Vec<Role>, opt last_modified: String, opt priority: f64 });
+
+/// A conversation role, used in [`Annotations::audience`].
+///
+/// Closed in v1: any other string is not a role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Role {
+    /// The AI side of the conversation (the agent and its model).
+    Assistant,
+    /// The human user.
+    User,
+}
+
+wire_struct! {
+    /// An image: `{"type": "image", "data": "<base64>", "mimeType": "image/png"}` inside a
+    /// [`ContentBlock`].
+    ///
+    /// Agents accept images in prompts only when they advertise image support in their prompt
+    /// capabilities.
+    pub struct ImageContent {
+        /// Display hints. Absent when there are none; a malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub annotations: Option<Annotations>,
+        /// The image bytes, base64-encoded.
+        pub data: String,
+        /// The image's MIME type, such as `image/png`.
+        pub mime_type: String,
+        /// Where the image came from, if known. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub uri: Option<String>,
+    }
+}
+
+impl ImageContent {
+    /// An image from base64 `data` and its MIME type.
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            uri: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ImageContent { opt annotations: Annotations, opt uri: String });
+
+wire_struct! {
+    /// An audio clip: `{"type": "audio", "data": "<base64>", "mimeType": "audio/wav"}` inside a
+    /// [`ContentBlock`].
+    ///
+    /// Agents accept audio in prompts only when they advertise audio support in their prompt
+    /// capabilities.
+    pub struct AudioContent {
+        /// Display hints. Absent when there are none; a malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub annotations: Option<Annotations>,
+        /// The audio bytes, base64-encoded.
+        pub data: String,
+        /// The audio's MIME type, such as `audio/wav`.
+        pub mime_type: String,
+    }
+}
+
+impl AudioContent {
+    /// An audio clip from base64 `data` and its MIME type.
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self { data: data.into(), mime_type: mime_type.into(), annotations: None, meta: None }
+    }
+}
+
+setters!(AudioContent { opt annotations: Annotations });
+
+wire_struct! {
+    /// A link to a resource the receiver can read itself, without its contents:
+    /// `{"type": "resource_link", "name": "main.rs", "uri": "file:///src/main.rs"}` inside a
+    /// [`ContentBlock`].
+    ///
+    /// Every agent accepts resource links in prompts. Optional fields that are malformed are
+    /// treated as absent.
+    pub struct ResourceLink {
+        /// Display hints. Absent when there are none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub annotations: Option<Annotations>,
+        /// What the resource is, for people and models.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub description: Option<String>,
+        /// The resource's MIME type, if known.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub mime_type: Option<String>,
+        /// A short name for the resource, such as a file name.
+        pub name: String,
+        /// The resource's size in bytes, if known.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub size: Option<i64>,
+        /// A human-friendly title to show instead of `name`.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub title: Option<String>,
+        /// Where the resource lives.
+        pub uri: String,
+    }
+}
+
+impl ResourceLink {
+    /// A link with a `name` and a `uri`; everything else absent.
+    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            uri: uri.into(),
+            annotations: None,
+            description: None,
+            mime_type: None,
+            size: None,
+            title: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ResourceLink {
+    opt annotations: Annotations,
+    opt description: String,
+    opt mime_type: String,
+    opt size: i64,
+    opt title: String,
+});
+
+wire_struct! {
+    /// The text contents of a resource, with its URI: `{"uri": ..., "text": ...}`.
+    pub struct TextResourceContents {
+        /// The MIME type of the text, if known. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub mime_type: Option<String>,
+        /// The text.
+        pub text: String,
+        /// Which resource this is.
+        pub uri: String,
+    }
+}
+
+impl TextResourceContents {
+    /// Text contents of the resource at `uri`.
+    pub fn new(text: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self { text: text.into(), uri: uri.into(), mime_type: None, meta: None }
+    }
+}
+
+setters!(TextResourceContents { opt mime_type: String });
+
+wire_struct! {
+    /// The binary contents of a resource, with its URI: `{"uri": ..., "blob": "<base64>"}`.
+    pub struct BlobResourceContents {
+        /// The bytes, base64-encoded.
+        pub blob: String,
+        /// The MIME type of the data, if known. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub mime_type: Option<String>,
+        /// Which resource this is.
+        pub uri: String,
+    }
+}
+
+impl BlobResourceContents {
+    /// Base64 `blob` contents of the resource at `uri`.
+    pub fn new(blob: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self { blob: blob.into(), uri: uri.into(), mime_type: None, meta: None }
+    }
+}
+
+setters!(BlobResourceContents { opt mime_type: String });

@@ -1,0 +1,211 @@
+//! MCP servers in v1: the Model Context Protocol servers a client asks the agent to connect to
+//! when it creates, loads or resumes a session.
+
+#[allow(unused_imports)]
+use super::*;
+
+use serde::de::{MapAccess, Visitor};
+
+/// How the agent reaches one MCP server, tagged by `type`, where stdio has no tag.
+///
+/// ```json
+/// {"name": "fs", "command": "/usr/bin/mcp-fs", "args": [], "env": []}
+/// {"type": "http", "name": "docs", "url": "https://example.com/mcp", "headers": []}
+/// ```
+///
+/// The tag is read first: no `type` (or `"type": "stdio"`) is [`McpServer::Stdio`], `http` and
+/// `sse` are the remote transports. A known tag with a malformed payload is an error, and so is
+/// any other tag (the union is closed in v1). The HTTP and SSE transports may only be used
+/// when the agent advertised them in its MCP capabilities.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "type")]
+#[non_exhaustive]
+pub enum McpServer {
+    /// Streamable HTTP transport (`"type": "http"`).
+    #[serde(rename = "http")]
+    Http(McpServerHttp),
+    /// Server-sent events transport (`"type": "sse"`).
+    #[serde(rename = "sse")]
+    Sse(McpServerSse),
+    /// A local process spoken to over stdin/stdout (written without `type`).
+    #[serde(untagged)]
+    Stdio(McpServerStdio),
+}
+
+impl McpServer {
+    /// The name of the JSON field holding the tag.
+    pub const TAG_KEY: &'static str = "type";
+
+    /// Every tag this union knows. An object without a tag is [`McpServer::Stdio`].
+    pub const TAGS: &'static [&'static str] = &["http", "sse"];
+
+    /// The tag this value is written with; `None` for [`McpServer::Stdio`].
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Http(_) => Some("http"),
+            Self::Sse(_) => Some("sse"),
+            Self::Stdio(_) => None,
+        }
+    }
+
+    /// The server's name, whatever the transport.
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Http(server) => &server.name,
+            Self::Sse(server) => &server.name,
+            Self::Stdio(server) => &server.name,
+        }
+    }
+}
+
+impl From<McpServerHttp> for McpServer {
+    fn from(server: McpServerHttp) -> Self {
+        Self::Http(server)
+    }
+}
+
+impl From<McpServerSse> for McpServer {
+    fn from(server: McpServerSse) -> Self {
+        Self::Sse(server)
+    }
+}
+
+impl From<McpServerStdio> for McpServer {
+    fn from(server: McpServerStdio) -> Self {
+        Self::Stdio(server)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for McpServer {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = McpServer;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object, optionally tagged by `type` (McpServer)")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<McpServer, A::Error> {
+                let (tag, payload) = read_optional_tag(map, McpServer::TAG_KEY)?;
+                match tag.as_deref() {
+                    None | Some("stdio") => payload.decode().map(McpServer::Stdio),
+                    Some("http") => payload.decode().map(McpServer::Http),
+                    Some("sse") => payload.decode().map(McpServer::Sse),
+                    Some(other) => Err(serde::de::Error::unknown_variant(
+                        other,
+                        &["http", "sse", "stdio (or no `type`)"],
+                    )),
+                }
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for McpServer {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "McpServer".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schema_parts::finish(serde_json::json!({
+            "anyOf": [
+                schema_parts::tagged_payload::<McpServerHttp>(generator, "type", "http"),
+                schema_parts::tagged_payload::<McpServerSse>(generator, "type", "sse"),
+                { "title": "stdio", "allOf": [generator.subschema_for::<McpServerStdio>()] },
+            ]
+        }))
+    }
+}
+
+wire_struct! {
+    /// An MCP server reached over streamable HTTP.
+    pub struct McpServerHttp {
+        /// Human-readable name of the server.
+        pub name: String,
+        /// The server's endpoint.
+        pub url: String,
+        /// HTTP headers to send with every request (for example authorization). Required;
+        /// `null` means none.
+        #[serde(deserialize_with = "crate::de::null_as_default")]
+        pub headers: Vec<HttpHeader>,
+    }
+}
+
+impl McpServerHttp {
+    /// An HTTP server `name` at `url`.
+    pub fn new(
+        name: impl Into<String>,
+        url: impl Into<String>,
+        headers: impl Into<Vec<HttpHeader>>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            url: url.into(),
+            headers: headers.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// An MCP server reached over server-sent events (the older MCP remote transport).
+    pub struct McpServerSse {
+        /// Human-readable name of the server.
+        pub name: String,
+        /// The server's endpoint.
+        pub url: String,
+        /// HTTP headers to send with every request. Required; `null` means none.
+        #[serde(deserialize_with = "crate::de::null_as_default")]
+        pub headers: Vec<HttpHeader>,
+    }
+}
+
+impl McpServerSse {
+    /// An SSE server `name` at `url`.
+    pub fn new(
+        name: impl Into<String>,
+        url: impl Into<String>,
+        headers: impl Into<Vec<HttpHeader>>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            url: url.into(),
+            headers: headers.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// An MCP server the agent starts as a local process and talks to over stdin/stdout.
+    pub struct McpServerStdio {
+        /// Human-readable name of the server.
+        pub name: String,
+        /// The program to run (a path).
+        pub command: String,
+        /// Command-line arguments. Required; `null` means none.
+        #[serde(deserialize_with = "crate::de::null_as_default")]
+        pub args: Vec<String>,
+        /// Environment variables to set for the process. Required; `null` means none.
+        #[serde(deserialize_with = "crate::de::null_as_default")]
+        pub env: Vec<EnvVariable>,
+    }
+}
+
+impl McpServerStdio {
+    /// A stdio server `name` started with `command args...` and the extra environment `env`.
+    pub fn new(
+        name: impl Into<String>,
+        command: impl Into<String>,
+        args: impl Into<Vec<String>>,
+        env: impl Into<Vec<EnvVariable>>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            command: command.into(),
+            args: args.into(),
+            env: env.into(),
+            meta: None,
+        }
+    }
+}

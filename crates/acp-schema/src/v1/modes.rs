@@ -1,0 +1,117 @@
+//! Session modes in v1: named ways an agent can work (for example "ask" or "code"). The
+//! agent lists them when a session starts, the client switches with `session/set_mode`, and
+//! the agent reports its own switches with a `current_mode_update`. Config options are the
+//! newer, preferred mechanism.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// The modes of a session and the one in effect.
+    pub struct SessionModeState {
+        /// The mode in effect.
+        pub current_mode_id: SessionModeId,
+        /// Every mode the session can switch to. A malformed list decodes as empty and
+        /// malformed entries are dropped.
+        #[serde(deserialize_with = "crate::de::lenient_items")]
+        pub available_modes: Vec<SessionMode>,
+    }
+}
+
+impl SessionModeState {
+    /// A state with `current_mode_id` in effect out of `available_modes`.
+    pub fn new(
+        current_mode_id: impl Into<SessionModeId>,
+        available_modes: impl Into<Vec<SessionMode>>,
+    ) -> Self {
+        Self {
+            current_mode_id: current_mode_id.into(),
+            available_modes: available_modes.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// One mode a session can be in.
+    pub struct SessionMode {
+        /// Identifies the mode in `session/set_mode`.
+        pub id: SessionModeId,
+        /// Label shown to the user.
+        pub name: String,
+        /// Longer explanation of the mode; a malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub description: Option<String>,
+    }
+}
+
+impl SessionMode {
+    /// A mode `id` labelled `name`.
+    pub fn new(id: impl Into<SessionModeId>, name: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            description: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(SessionMode { opt description: String });
+
+wire_struct! {
+    /// The agent's answer to `session/set_mode`: the mode is now in effect.
+    #[derive(Default)]
+    pub struct SetSessionModeResponse {
+    }
+}
+
+impl SetSessionModeResponse {
+    /// An empty response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// The `current_mode_update` session update: the agent switched mode on its own.
+    pub struct CurrentModeUpdate {
+        /// The mode now in effect.
+        pub current_mode_id: SessionModeId,
+    }
+}
+
+impl CurrentModeUpdate {
+    /// An update to `current_mode_id`.
+    pub fn new(current_mode_id: impl Into<SessionModeId>) -> Self {
+        Self {
+            current_mode_id: current_mode_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// `session/set_mode` parameters: the client switches a session to another mode.
+    pub struct SetSessionModeRequest {
+        /// The session to switch.
+        pub session_id: SessionId,
+        /// The mode to switch to (one of the available modes).
+        pub mode_id: SessionModeId,
+    }
+}
+
+impl SetSessionModeRequest {
+    /// A request switching `session_id` to `mode_id`.
+    pub fn new(session_id: impl Into<SessionId>, mode_id: impl Into<SessionModeId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            mode_id: mode_id.into(),
+            meta: None,
+        }
+    }
+}

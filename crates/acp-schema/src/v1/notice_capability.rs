@@ -1,0 +1,90 @@
+//! The v1 client capability that advertises session notices.
+
+use std::fmt;
+
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+
+/// The client can present session notices (`clientCapabilities.session.notices`).
+///
+/// On the wire this is an object, normally `{}`. A v1 agent must not send a `notice` session
+/// update unless the client's `initialize` request carried it; without it the agent may send an
+/// ordinary agent message instead, which then is conversation content like any other message.
+///
+/// Only an object counts: decoding `true`, `"yes"` or `[]` fails here, which makes the
+/// enclosing [`ClientSessionCapabilities::notices`](super::ClientSessionCapabilities::notices) field decode as "not advertised". Unknown
+/// keys inside the object are ignored.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct NoticeCapabilities {
+    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<crate::Meta>,
+}
+
+impl NoticeCapabilities {
+    /// The capability with no metadata (`{}` on the wire).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the `_meta` extension object.
+    #[must_use]
+    pub fn meta(mut self, meta: crate::Meta) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for NoticeCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectOnly;
+        impl<'de> Visitor<'de> for ObjectOnly {
+            type Value = NoticeCapabilities;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object (NoticeCapabilities)")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut meta = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "_meta" {
+                        meta = map.next_value::<serde_json::Value>()?.as_object().cloned();
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(NoticeCapabilities { meta })
+            }
+        }
+        deserializer.deserialize_map(ObjectOnly)
+    }
+}
+
+/// The schema is a bare object, as in the ACP schema: any keys are allowed, `_meta` included.
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for NoticeCapabilities {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NoticeCapabilities".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "object" })
+    }
+}
+
+impl ClientCapabilities {
+    /// Whether these capabilities advertise session notices, that is whether
+    /// `session.notices` is present as an object. Only then may a v1 agent send `notice`
+    /// session updates to this client.
+    pub fn advertises_notices(&self) -> bool {
+        self.session.as_ref().is_some_and(|session| session.notices.is_some())
+    }
+
+    /// Sets `session.notices`, keeping any other session capabilities already set.
+    #[must_use]
+    pub fn with_notices(mut self) -> Self {
+        let session = self.session.take().unwrap_or_default();
+        self.session = Some(session.notices(NoticeCapabilities::new()));
+        self
+    }
+}
+
+use super::ClientCapabilities;

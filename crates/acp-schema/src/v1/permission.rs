@@ -1,0 +1,140 @@
+//! Permission requests in v1: before running a tool call the agent may ask the user, through
+//! the client, to allow or reject it (`session/request_permission`).
+
+#[allow(unused_imports)]
+use super::*;
+
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+
+wire_struct! {
+    /// `session/request_permission` parameters: the agent asks the user whether a tool call
+    /// may run, offering a set of choices.
+    pub struct RequestPermissionRequest {
+        /// The session the tool call belongs to.
+        pub session_id: SessionId,
+        /// The tool call in question, with the details the user needs to decide.
+        pub tool_call: ToolCallUpdate,
+        /// The choices to offer the user.
+        pub options: Vec<PermissionOption>,
+    }
+}
+
+impl RequestPermissionRequest {
+    /// A permission request for `tool_call` offering `options`.
+    pub fn new(
+        session_id: impl Into<SessionId>,
+        tool_call: impl Into<ToolCallUpdate>,
+        options: impl Into<Vec<PermissionOption>>,
+    ) -> Self {
+        Self {
+            session_id: session_id.into(),
+            tool_call: tool_call.into(),
+            options: options.into(),
+            meta: None,
+        }
+    }
+}
+
+/// What choosing a [`PermissionOption`] means, so clients can style it and remember "always"
+/// choices. Closed in v1: an unknown kind is an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PermissionOptionKind {
+    /// Allow this one operation.
+    AllowOnce,
+    /// Allow this operation now and remember the choice.
+    AllowAlways,
+    /// Reject this one operation.
+    RejectOnce,
+    /// Reject this operation now and remember the choice.
+    RejectAlways,
+}
+
+/// How a permission request ended, tagged by `outcome`.
+///
+/// ```json
+/// {"outcome": "selected", "optionId": "allow-once"}
+/// ```
+///
+/// Closed in v1: an unknown outcome is an error.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RequestPermissionOutcome {
+    /// The prompt turn was cancelled before the user chose (the client must answer pending
+    /// permission requests this way after `session/cancel`).
+    Cancelled,
+    /// The user picked one of the offered options.
+    Selected(SelectedPermissionOutcome),
+}
+
+impl RequestPermissionOutcome {
+    /// The name of the JSON field holding the tag.
+    pub const TAG_KEY: &'static str = "outcome";
+
+    /// Every tag this union knows, in declaration order.
+    pub const TAGS: &'static [&'static str] = &["cancelled", "selected"];
+
+    /// The tag this value is written with.
+    pub fn tag(&self) -> &str {
+        match self {
+            Self::Cancelled => "cancelled",
+            Self::Selected(_) => "selected",
+        }
+    }
+}
+
+impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
+    fn from(selected: SelectedPermissionOutcome) -> Self {
+        Self::Selected(selected)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RequestPermissionOutcome {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RequestPermissionOutcome;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object tagged by `outcome` (RequestPermissionOutcome)")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                let (tag, payload) =
+                    crate::de::tagged::read_tag(map, RequestPermissionOutcome::TAG_KEY)?;
+                match &*tag {
+                    "cancelled" => payload
+                        .decode::<IgnoredAny>()
+                        .map(|_| RequestPermissionOutcome::Cancelled),
+                    "selected" => payload.decode().map(RequestPermissionOutcome::Selected),
+                    _ => Err(serde::de::Error::unknown_variant(
+                        &tag,
+                        RequestPermissionOutcome::TAGS,
+                    )),
+                }
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for RequestPermissionOutcome {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RequestPermissionOutcome".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let tag = Self::TAG_KEY;
+        crate::schema::union_schema(
+            vec![
+                schema_parts::tagged(tag, "cancelled"),
+                schema_parts::tagged_payload::<SelectedPermissionOutcome>(
+                    generator, tag, "selected",
+                ),
+            ],
+            tag,
+            true,
+        )
+    }
+}

@@ -1,0 +1,219 @@
+//! The `session/update` notification (ACP v1): everything the agent streams to the client
+//! about a session, from message chunks and tool calls to plans, usage and notices.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// The params of the `session/update` notification, sent by the agent to the client.
+    ///
+    /// Agents send it at any time while a session exists: while answering a prompt, while
+    /// replaying history during `session/load`, or on their own. It has no response.
+    ///
+    /// ```json
+    /// {
+    ///   "jsonrpc": "2.0",
+    ///   "method": "session/update",
+    ///   "params": {
+    ///     "sessionId": "sess_abc123",
+    ///     "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Hello"}}
+    ///   }
+    /// }
+    /// ```
+    pub struct SessionNotification {
+        /// The session the update belongs to.
+        pub session_id: SessionId,
+        /// What changed.
+        pub update: SessionUpdate,
+    }
+}
+
+impl SessionNotification {
+    /// An update for session `session_id`.
+    ///
+    /// `update` may be a [`SessionUpdate`] or any payload with a single variant, such as a
+    /// [`ToolCall`] or a [`UsageUpdate`].
+    pub fn new(session_id: impl Into<SessionId>, update: impl Into<SessionUpdate>) -> Self {
+        Self { session_id: session_id.into(), update: update.into(), meta: None }
+    }
+}
+
+tagged_union! {
+    /// One change to a session, tagged by `sessionUpdate`.
+    ///
+    /// Closed in v1: an update with an unknown `sessionUpdate` tag is an error. Agents send
+    /// the newer kinds (plan operations, compaction, subagents, notices) only to clients that
+    /// advertised support for them.
+    ///
+    /// ```json
+    /// {"sessionUpdate": "tool_call", "toolCallId": "call_1", "title": "Read main.rs", "status": "pending"}
+    /// ```
+    pub enum SessionUpdate("sessionUpdate") {
+        /// A piece of a user message, appended to the current user message. Sent mainly when
+        /// replaying history during `session/load`.
+        UserMessageChunk(ContentChunk) = "user_message_chunk",
+        /// A piece of the agent's reply, appended to the current agent message as it streams.
+        AgentMessageChunk(ContentChunk) = "agent_message_chunk",
+        /// A piece of the agent's reasoning, appended to its current thought. Clients usually
+        /// show thoughts apart from, or folded under, the reply.
+        AgentThoughtChunk(ContentChunk) = "agent_thought_chunk",
+        /// A new tool call: the client starts showing it, with its title, kind and status.
+        ToolCall(ToolCall) = "tool_call",
+        /// A change to an existing tool call: the fields present replace the shown ones
+        /// (status, content, locations, ...); absent fields stay as they were.
+        ToolCallUpdate(ToolCallUpdate) = "tool_call_update",
+        /// The agent's whole plan: replaces the plan the client shows.
+        Plan(Plan) = "plan",
+        /// Creates or replaces the identified plan named in the update.
+        PlanUpdate(PlanUpdate) = "plan_update",
+        /// Removes the identified plan with this id.
+        PlanRemoved(PlanRemoved) = "plan_removed",
+        /// Replaces the list of slash commands the client offers for this session.
+        AvailableCommandsUpdate(AvailableCommandsUpdate) = "available_commands_update",
+        /// The agent switched the session to another mode; the client updates its selection.
+        CurrentModeUpdate(CurrentModeUpdate) = "current_mode_update",
+        /// Replaces the session's configuration options and their current values.
+        ConfigOptionUpdate(ConfigOptionUpdate) = "config_option_update",
+        /// Changes session metadata shown by the client, such as the title.
+        SessionInfoUpdate(SessionInfoUpdate) = "session_info_update",
+        /// Replaces the context window usage (and cost) figures shown for the session.
+        UsageUpdate(UsageUpdate) = "usage_update",
+        /// An advisory notice for the user (such as "MCP server unavailable"). It is not
+        /// conversation history, is never replayed, and changes no session state. Sent only to
+        /// clients that advertised `clientCapabilities.session.notices`.
+        #[cfg(feature = "unstable_session_notices")]
+        Notice(Notice) = "notice",
+        /// Announces a context compaction run or reports its new status.
+        CompactionUpdate(CompactionUpdate) = "compaction_update",
+        /// A piece of a compaction summary, appended to that run's summary.
+        CompactionSummaryChunk(CompactionSummaryChunk) = "compaction_summary_chunk",
+        /// Announces a child (subagent) session of this session or updates its details.
+        SubagentUpdate(SubagentUpdate) = "subagent_update",
+        /// Creates or updates a message exchanged with another session.
+        SessionMessage(SessionMessage) = "session_message",
+        /// A piece of a message exchanged with another session, appended to its content.
+        SessionMessageChunk(SessionMessageChunk) = "session_message_chunk",
+    }
+}
+
+impl SessionUpdate {
+    /// A `user_message_chunk` update carrying `content`.
+    pub fn user_message_chunk(content: impl Into<ContentBlock>) -> Self {
+        Self::UserMessageChunk(ContentChunk::new(content))
+    }
+
+    /// An `agent_message_chunk` update carrying `content`:
+    /// `SessionUpdate::agent_message_chunk("Hello")`.
+    pub fn agent_message_chunk(content: impl Into<ContentBlock>) -> Self {
+        Self::AgentMessageChunk(ContentChunk::new(content))
+    }
+
+    /// An `agent_thought_chunk` update carrying `content`.
+    pub fn agent_thought_chunk(content: impl Into<ContentBlock>) -> Self {
+        Self::AgentThoughtChunk(ContentChunk::new(content))
+    }
+}
+
+/// `From<Payload> for SessionUpdate` for every payload type used by exactly one variant.
+macro_rules! update_from_payload {
+    ($($(#[$cfg:meta])* $variant:ident($payload:ty)),* $(,)?) => {
+        $(
+            $(#[$cfg])*
+            impl From<$payload> for SessionUpdate {
+                fn from(value: $payload) -> Self {
+                    Self::$variant(value)
+                }
+            }
+        )*
+    };
+}
+
+update_from_payload! {
+    ToolCall(ToolCall),
+    ToolCallUpdate(ToolCallUpdate),
+    Plan(Plan),
+    PlanUpdate(PlanUpdate),
+    PlanRemoved(PlanRemoved),
+    AvailableCommandsUpdate(AvailableCommandsUpdate),
+    CurrentModeUpdate(CurrentModeUpdate),
+    ConfigOptionUpdate(ConfigOptionUpdate),
+    SessionInfoUpdate(SessionInfoUpdate),
+    UsageUpdate(UsageUpdate),
+    #[cfg(feature = "unstable_session_notices")]
+    Notice(Notice),
+    CompactionUpdate(CompactionUpdate),
+    CompactionSummaryChunk(CompactionSummaryChunk),
+    SubagentUpdate(SubagentUpdate),
+    SessionMessage(SessionMessage),
+    SessionMessageChunk(SessionMessageChunk),
+}
+
+wire_struct! {
+    /// A streamed piece of a user message, agent message or agent thought: the payload of
+    /// the three `*_chunk` message updates.
+    ///
+    /// ```json
+    /// {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Hel"}, "messageId": "m1"}
+    /// ```
+    pub struct ContentChunk {
+        /// The piece of content.
+        pub content: ContentBlock,
+        /// The message this piece belongs to, so that pieces of different messages can be
+        /// told apart. Absent: the current message of that kind. A malformed value is treated
+        /// as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub message_id: Option<MessageId>,
+    }
+}
+
+impl ContentChunk {
+    /// A piece of content with no message id.
+    pub fn new(content: impl Into<ContentBlock>) -> Self {
+        Self { content: content.into(), message_id: None, meta: None }
+    }
+}
+
+setters!(ContentChunk { opt message_id: MessageId });
+
+wire_struct! {
+    /// The `session_info_update` session update: changes session metadata the client shows,
+    /// such as the session's title in a session list.
+    ///
+    /// Fields that are present replace the shown ones; absent fields stay as they were. (ACP
+    /// also lets `null` clear a field; this type reads `null` like an absent field.) Malformed
+    /// fields are treated as absent.
+    ///
+    /// ```json
+    /// {"sessionUpdate": "session_info_update", "title": "Fix the login bug"}
+    /// ```
+    #[derive(Default)]
+    pub struct SessionInfoUpdate {
+        /// The session's new human-readable title.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub title: Option<String>,
+        /// When the session was last active, as an ISO 8601 timestamp.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub updated_at: Option<String>,
+    }
+}
+
+impl SessionInfoUpdate {
+    /// An update that changes nothing yet; add fields with the setters.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+setters!(SessionInfoUpdate { opt title: String, opt updated_at: String });

@@ -1,0 +1,373 @@
+//! Session setup in v1: creating (`session/new`), loading (`session/load`), listing
+//! (`session/list`) and resuming (`session/resume`) sessions.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// The agent's answer to `session/new`: the id of the new session and its initial
+    /// settings.
+    pub struct NewSessionResponse {
+        /// The new session's id, used in every later request about it.
+        pub session_id: SessionId,
+        /// The session modes and the current one; absent if the agent has no modes. A malformed
+        /// value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub modes: Option<SessionModeState>,
+        /// The session's config options, in display order; absent if the agent offers none. A
+        /// malformed list is treated as absent and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "lenient_items_opt",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub config_options: Option<Vec<SessionConfigOption>>,
+    }
+}
+
+impl NewSessionResponse {
+    /// A response for the new session `session_id`.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            modes: None,
+            config_options: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(NewSessionResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
+
+wire_struct! {
+    /// The agent's answer to `session/load`, sent after it has replayed the whole
+    /// conversation as `session/update` notifications.
+    #[derive(Default)]
+    pub struct LoadSessionResponse {
+        /// The session modes and the current one; absent if the agent has no modes. A malformed
+        /// value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub modes: Option<SessionModeState>,
+        /// The session's config options, in display order; absent if the agent offers none. A
+        /// malformed list is treated as absent and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "lenient_items_opt",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub config_options: Option<Vec<SessionConfigOption>>,
+    }
+}
+
+impl LoadSessionResponse {
+    /// An empty response.
+    pub fn new() -> Self {
+        Self {
+            modes: None,
+            config_options: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(LoadSessionResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
+
+wire_struct! {
+    /// The agent's answer to `session/list`: one page of known sessions.
+    pub struct ListSessionsResponse {
+        /// The sessions on this page. A malformed list decodes as empty and malformed entries
+        /// are dropped.
+        #[serde(deserialize_with = "crate::de::lenient_items")]
+        pub sessions: Vec<SessionInfo>,
+        /// Opaque cursor for the next page; absent on the last page. A malformed value is
+        /// treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub next_cursor: Option<String>,
+    }
+}
+
+impl ListSessionsResponse {
+    /// A (last) page holding `sessions`.
+    pub fn new(sessions: impl Into<Vec<SessionInfo>>) -> Self {
+        Self {
+            sessions: sessions.into(),
+            next_cursor: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ListSessionsResponse { opt next_cursor: String });
+
+wire_struct! {
+    /// One entry of a session list.
+    pub struct SessionInfo {
+        /// The session's id.
+        pub session_id: SessionId,
+        /// The session's working directory (an absolute path).
+        pub cwd: String,
+        /// Further directories the session may work in. A malformed list decodes as empty and
+        /// malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub additional_directories: Vec<String>,
+        /// Human-readable title; a malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub title: Option<String>,
+        /// When the session last changed (an ISO 8601 timestamp); a malformed value is treated
+        /// as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub updated_at: Option<String>,
+    }
+}
+
+impl SessionInfo {
+    /// An entry for `session_id` working in `cwd`.
+    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            cwd: cwd.into(),
+            additional_directories: Vec::new(),
+            title: None,
+            updated_at: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(SessionInfo { set additional_directories: Vec<String>, opt title: String, opt updated_at: String });
+
+wire_struct! {
+    /// The agent's answer to `session/resume`: the session is active again, without a replay
+    /// of its history.
+    #[derive(Default)]
+    pub struct ResumeSessionResponse {
+        /// The session modes and the current one; absent if the agent has no modes. A malformed
+        /// value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub modes: Option<SessionModeState>,
+        /// The session's config options, in display order; absent if the agent offers none. A
+        /// malformed list is treated as absent and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "lenient_items_opt",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub config_options: Option<Vec<SessionConfigOption>>,
+    }
+}
+
+impl ResumeSessionResponse {
+    /// An empty response.
+    pub fn new() -> Self {
+        Self {
+            modes: None,
+            config_options: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ResumeSessionResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
+
+wire_struct! {
+    /// `session/new` parameters: the client starts a new conversation with the agent.
+    pub struct NewSessionRequest {
+        /// Working directory of the session (an absolute path); file operations are relative
+        /// to it.
+        pub cwd: String,
+        /// Further directories the session may work in; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub additional_directories: Vec<String>,
+        /// MCP servers the agent should connect to for this session. Required; `null` means
+        /// none.
+        #[serde(deserialize_with = "crate::de::null_as_default")]
+        pub mcp_servers: Vec<McpServer>,
+        /// Extra system prompt text from the client; absent means the agent's own prompt only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub system_prompt: Option<SystemPrompt>,
+    }
+}
+
+impl NewSessionRequest {
+    /// A request for a session in `cwd` with the given MCP servers.
+    pub fn new(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>) -> Self {
+        Self {
+            cwd: cwd.into(),
+            mcp_servers: mcp_servers.into(),
+            additional_directories: Vec::new(),
+            system_prompt: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(NewSessionRequest { set additional_directories: Vec<String>, opt system_prompt: SystemPrompt });
+
+wire_struct! {
+    /// System prompt text supplied by the client for a session.
+    pub struct SystemPrompt {
+        /// Whether the text is added to or replaces the agent's own system prompt.
+        pub mode: SystemPromptMode,
+        /// The text (and other content) of the prompt.
+        pub content: Vec<ContentBlock>,
+    }
+}
+
+impl SystemPrompt {
+    /// A system prompt with the given mode and content.
+    pub fn new(mode: impl Into<SystemPromptMode>, content: impl Into<Vec<ContentBlock>>) -> Self {
+        Self {
+            mode: mode.into(),
+            content: content.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// `session/load` parameters: the client reopens an earlier session and wants its whole
+    /// history replayed. Only for agents that advertised `loadSession`.
+    pub struct LoadSessionRequest {
+        /// MCP servers the agent should connect to for this session. Required; `null` means
+        /// none.
+        #[serde(deserialize_with = "crate::de::null_as_default")]
+        pub mcp_servers: Vec<McpServer>,
+        /// Working directory of the session (an absolute path).
+        pub cwd: String,
+        /// Further directories the session may work in; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub additional_directories: Vec<String>,
+        /// The session to load.
+        pub session_id: SessionId,
+        /// Extra system prompt text from the client; absent means the agent's own prompt only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub system_prompt: Option<SystemPrompt>,
+    }
+}
+
+impl LoadSessionRequest {
+    /// A request loading `session_id` in `cwd` with the given MCP servers.
+    pub fn new(
+        mcp_servers: impl Into<Vec<McpServer>>,
+        cwd: impl Into<String>,
+        session_id: impl Into<SessionId>,
+    ) -> Self {
+        Self {
+            mcp_servers: mcp_servers.into(),
+            cwd: cwd.into(),
+            session_id: session_id.into(),
+            additional_directories: Vec::new(),
+            system_prompt: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(LoadSessionRequest { set additional_directories: Vec<String>, opt system_prompt: SystemPrompt });
+
+wire_struct! {
+    /// `session/list` parameters: the client asks for the sessions the agent knows, one page
+    /// at a time.
+    #[derive(Default)]
+    pub struct ListSessionsRequest {
+        /// Only list sessions with this working directory; absent lists all.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cwd: Option<String>,
+        /// The `nextCursor` of the previous page; absent asks for the first page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cursor: Option<String>,
+    }
+}
+
+impl ListSessionsRequest {
+    /// A request for the first page of all sessions.
+    pub fn new() -> Self {
+        Self {
+            cwd: None,
+            cursor: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ListSessionsRequest { opt cwd: String, opt cursor: String });
+
+wire_struct! {
+    /// `session/resume` parameters: the client continues an earlier session without a replay
+    /// of its history.
+    pub struct ResumeSessionRequest {
+        /// The session to resume.
+        pub session_id: SessionId,
+        /// Working directory of the session (an absolute path).
+        pub cwd: String,
+        /// Further directories the session may work in; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub additional_directories: Vec<String>,
+        /// MCP servers the agent should connect to; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub mcp_servers: Vec<McpServer>,
+        /// Extra system prompt text from the client; absent means the agent's own prompt only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub system_prompt: Option<SystemPrompt>,
+    }
+}
+
+impl ResumeSessionRequest {
+    /// A request resuming `session_id` in `cwd`.
+    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            cwd: cwd.into(),
+            additional_directories: Vec::new(),
+            mcp_servers: Vec::new(),
+            system_prompt: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ResumeSessionRequest { set additional_directories: Vec<String>, set mcp_servers: Vec<McpServer>, opt system_prompt: SystemPrompt });

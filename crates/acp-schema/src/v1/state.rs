@@ -1,0 +1,152 @@
+//! The run state of a session in ACP v1: the stop reasons of a prompt turn and the payloads of
+//! each state.
+
+#[allow(unused_imports)]
+use super::*;
+
+use std::fmt;
+
+use serde::de::{MapAccess, Visitor};
+
+/// Why the agent ended a prompt turn (the `stopReason` of a prompt response).
+///
+/// Closed: any other value is an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The turn ended normally.
+    EndTurn,
+    /// The model reached its token limit.
+    MaxTokens,
+    /// The turn reached the limit of model requests.
+    MaxTurnRequests,
+    /// The model declined to continue.
+    Refusal,
+    /// The client cancelled the turn.
+    Cancelled,
+}
+
+wire_struct! {
+    /// The fields of the `running` state: the agent is working on a turn.
+    #[derive(Default)]
+    pub struct RunningStateUpdate {
+    }
+}
+
+impl RunningStateUpdate {
+    /// A running state without extra fields.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+/// The fields of the `idle` state: the agent finished its turn and waits for the next prompt.
+///
+/// `stopReason` tells why the turn ended and decides which other fields the object carries
+/// (see [`IdleStopReason`]). A missing, `null` or non-string `stopReason` means none is given.
+///
+/// ```json
+/// {"state": "idle", "stopReason": "cancelled"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct IdleStateUpdate {
+    /// Why the turn ended, with the fields that belong to that reason; `None` when not given.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<IdleStopReason>,
+    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<crate::Meta>,
+}
+
+impl IdleStateUpdate {
+    /// An idle state without a stop reason.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the `_meta` extension object.
+    #[must_use]
+    pub fn meta(mut self, meta: crate::Meta) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+setters!(IdleStateUpdate { opt stop_reason: IdleStopReason });
+
+impl<'de> serde::Deserialize<'de> for IdleStateUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = IdleStateUpdate;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an idle state object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdleStateUpdate, A::Error> {
+                let mut meta = None;
+                let mut parts = StopReasonParts::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
+                        _ => parts.entry(key, &mut map)?,
+                    }
+                }
+                Ok(IdleStateUpdate {
+                    stop_reason: parts.finish()?,
+                    meta,
+                })
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for IdleStateUpdate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "IdleStateUpdate".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let alternatives = IdleStopReason::schema_alternatives(generator);
+        schemars::json_schema!({
+            "type": "object",
+            "properties": {
+                "_meta": state_meta_schema(),
+                "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
+            },
+            "anyOf": alternatives
+        })
+    }
+}
+
+wire_struct! {
+    /// The fields of the `requires_action` state: the agent waits for the user (for example
+    /// for an answer to a permission request).
+    #[derive(Default)]
+    pub struct RequiresActionStateUpdate {
+    }
+}
+
+impl RequiresActionStateUpdate {
+    /// A requires-action state without extra fields.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// The fields of the `unknown` state: the agent does not know or report what it is doing.
+    #[derive(Default)]
+    pub struct UnknownStateUpdate {
+    }
+}
+
+impl UnknownStateUpdate {
+    /// An unknown state without extra fields.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}

@@ -1,0 +1,291 @@
+//! Terminals in ACP v1: the client runs commands for the agent (`terminal/*` methods).
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// Asks the client to start a command in a new terminal (`terminal/create`).
+    ///
+    /// The client answers at once with the terminal's id; the command keeps running.
+    ///
+    /// ```json
+    /// {"sessionId": "sess_1", "command": "cargo", "args": ["test"], "outputByteLimit": 1048576}
+    /// ```
+    pub struct CreateTerminalRequest {
+        /// The session the terminal belongs to.
+        pub session_id: SessionId,
+        /// The program to run.
+        pub command: String,
+        /// Its arguments. `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub args: Vec<String>,
+        /// Extra environment variables. `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub env: Vec<EnvVariable>,
+        /// The absolute working directory; the client chooses one when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cwd: Option<String>,
+        /// How many bytes of output the client keeps at most; when more arrives, the oldest output
+        /// is dropped (at a character boundary). No limit when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub output_byte_limit: Option<u64>,
+    }
+}
+
+impl CreateTerminalRequest {
+    /// Asks to run `command` in `session_id` with no arguments.
+    pub fn new(session_id: impl Into<SessionId>, command: impl Into<String>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            command: command.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+            output_byte_limit: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(CreateTerminalRequest { set args: Vec<String>, set env: Vec<EnvVariable>, opt cwd: String, opt output_byte_limit: u64 });
+
+wire_struct! {
+    /// Asks for the output collected so far and the exit status, if any (`terminal/output`).
+    pub struct TerminalOutputRequest {
+        /// The session the terminal belongs to.
+        pub session_id: SessionId,
+        /// The terminal to act on.
+        pub terminal_id: TerminalId,
+    }
+}
+
+impl TerminalOutputRequest {
+    /// Asks for the output of `terminal_id`.
+    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            terminal_id: terminal_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// Releases a terminal: kills its command if still running and frees it (`terminal/release`).
+    /// The id is invalid afterwards.
+    pub struct ReleaseTerminalRequest {
+        /// The session the terminal belongs to.
+        pub session_id: SessionId,
+        /// The terminal to act on.
+        pub terminal_id: TerminalId,
+    }
+}
+
+impl ReleaseTerminalRequest {
+    /// Asks to release `terminal_id`.
+    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            terminal_id: terminal_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// Waits until the terminal's command exits (`terminal/wait_for_exit`).
+    pub struct WaitForTerminalExitRequest {
+        /// The session the terminal belongs to.
+        pub session_id: SessionId,
+        /// The terminal to act on.
+        pub terminal_id: TerminalId,
+    }
+}
+
+impl WaitForTerminalExitRequest {
+    /// Asks to wait for `terminal_id`.
+    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            terminal_id: terminal_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// Kills the terminal's command but keeps the terminal, so its output can still be read
+    /// (`terminal/kill`). It must still be released later.
+    pub struct KillTerminalRequest {
+        /// The session the terminal belongs to.
+        pub session_id: SessionId,
+        /// The terminal to act on.
+        pub terminal_id: TerminalId,
+    }
+}
+
+impl KillTerminalRequest {
+    /// Asks to kill the command of `terminal_id`.
+    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            terminal_id: terminal_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// The client's answer to `terminal/create`.
+    pub struct CreateTerminalResponse {
+        /// The id of the new terminal.
+        pub terminal_id: TerminalId,
+    }
+}
+
+impl CreateTerminalResponse {
+    /// The answer with the new terminal's id.
+    pub fn new(terminal_id: impl Into<TerminalId>) -> Self {
+        Self {
+            terminal_id: terminal_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// The client's answer to `terminal/output`.
+    pub struct TerminalOutputResponse {
+        /// The output collected so far.
+        pub output: String,
+        /// Whether older output was dropped because of the byte limit.
+        pub truncated: bool,
+        /// How the command exited, if it has. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub exit_status: Option<TerminalExitStatus>,
+    }
+}
+
+impl TerminalOutputResponse {
+    /// The output and whether it was truncated; no exit status.
+    pub fn new(output: impl Into<String>, truncated: impl Into<bool>) -> Self {
+        Self {
+            output: output.into(),
+            truncated: truncated.into(),
+            exit_status: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(TerminalOutputResponse { opt exit_status: TerminalExitStatus });
+
+wire_struct! {
+    /// How a terminal's command exited: an exit code, or the signal that ended it.
+    #[derive(Default)]
+    pub struct TerminalExitStatus {
+        /// The exit code, if the command exited normally. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub exit_code: Option<u32>,
+        /// The name of the signal that ended the command, if any. A non-string value is treated as
+        /// absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub signal: Option<String>,
+    }
+}
+
+impl TerminalExitStatus {
+    /// An exit status with neither code nor signal.
+    pub fn new() -> Self {
+        Self {
+            exit_code: None,
+            signal: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(TerminalExitStatus { opt exit_code: u32, opt signal: String });
+
+wire_struct! {
+    /// The client's answer to `terminal/release`.
+    #[derive(Default)]
+    pub struct ReleaseTerminalResponse {
+    }
+}
+
+impl ReleaseTerminalResponse {
+    /// An empty success response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// The client's answer to `terminal/wait_for_exit`: how the command exited.
+    #[derive(Default)]
+    pub struct WaitForTerminalExitResponse {
+        /// The exit code, if the command exited normally. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub exit_code: Option<u32>,
+        /// The name of the signal that ended the command, if any. A non-string value is treated as
+        /// absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub signal: Option<String>,
+    }
+}
+
+impl WaitForTerminalExitResponse {
+    /// An answer with neither code nor signal.
+    pub fn new() -> Self {
+        Self {
+            exit_code: None,
+            signal: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(WaitForTerminalExitResponse { opt exit_code: u32, opt signal: String });
+
+wire_struct! {
+    /// The client's answer to `terminal/kill`.
+    #[derive(Default)]
+    pub struct KillTerminalResponse {
+    }
+}
+
+impl KillTerminalResponse {
+    /// An empty success response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}

@@ -1,0 +1,306 @@
+//! Tool calls in ACP v1: their creation and updates, kinds, statuses, content and locations.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// Changes an existing tool call (the `tool_call_update` session update).
+    ///
+    /// Only the fields present change; `content` and `locations`, when present, replace the
+    /// previous lists.
+    ///
+    /// ```json
+    /// {"toolCallId": "call_1", "status": "completed"}
+    /// ```
+    pub struct ToolCallUpdate {
+        /// The tool call this update is about.
+        pub tool_call_id: ToolCallId,
+        /// The new kind. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub kind: Option<ToolKind>,
+        /// The new status. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub status: Option<ToolCallStatus>,
+        /// The new human-readable description. A non-string value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub title: Option<String>,
+        /// The new tool name. A non-string value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub name: Option<String>,
+        /// The new content list. Items that do not decode are skipped; a value that is not a list
+        /// is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "opt_items_skip_invalid",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub content: Option<Vec<ToolCallContent>>,
+        /// The new list of locations. Items that do not decode are skipped; a value that is not a
+        /// list is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "opt_items_skip_invalid",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub locations: Option<Vec<ToolCallLocation>>,
+        /// The raw input sent to the tool. A `null` is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub raw_input: Option<serde_json::Value>,
+        /// The raw output returned by the tool. A `null` is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub raw_output: Option<serde_json::Value>,
+    }
+}
+
+impl ToolCallUpdate {
+    /// An update for `tool_call_id` that changes nothing yet.
+    pub fn new(tool_call_id: impl Into<ToolCallId>) -> Self {
+        Self {
+            tool_call_id: tool_call_id.into(),
+            kind: None,
+            status: None,
+            title: None,
+            name: None,
+            content: None,
+            locations: None,
+            raw_input: None,
+            raw_output: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ToolCallUpdate { opt kind: ToolKind, opt status: ToolCallStatus, opt title: String, opt name: String, opt content: Vec<ToolCallContent>, opt locations: Vec<ToolCallLocation>, opt raw_input: serde_json::Value, opt raw_output: serde_json::Value });
+
+/// The kind of a tool, so that the client can pick an icon and a presentation. Closed: any
+/// other value is an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolKind {
+    /// Reads files or data.
+    Read,
+    /// Changes files or content.
+    Edit,
+    /// Removes files or data.
+    Delete,
+    /// Moves or renames files.
+    Move,
+    /// Searches for information.
+    Search,
+    /// Runs a command or code.
+    Execute,
+    /// Internal reasoning or planning.
+    Think,
+    /// Fetches external data (for example from the web).
+    Fetch,
+    /// Switches the session mode.
+    SwitchMode,
+    /// A tool that fits none of the other kinds.
+    Other,
+}
+
+/// The execution status of a tool call. Closed: any other value is an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolCallStatus {
+    /// Not started yet (input still streaming, or waiting for permission).
+    Pending,
+    /// Running.
+    InProgress,
+    /// Finished successfully.
+    Completed,
+    /// Finished with an error.
+    Failed,
+}
+
+tagged_union! {
+    /// One piece of what a tool call produced, tagged by `type`. Closed: an unknown kind is an
+    /// error.
+    pub enum ToolCallContent("type") {
+        /// Ordinary content (text, an image, a resource...).
+        Content(Content) = "content",
+        /// A change to one file, as old and new text.
+        Diff(Diff) = "diff",
+        /// A terminal whose output the client shows live.
+        Terminal(Terminal) = "terminal",
+        /// Another session (for example a subagent) doing the work.
+        Session(SessionReference) = "session",
+    }
+}
+
+wire_struct! {
+    /// A change to one file, given as its old and new text.
+    ///
+    /// ```json
+    /// {"path": "/repo/src/main.rs", "oldText": "fn main() {}", "newText": "fn main() { run() }"}
+    /// ```
+    pub struct Diff {
+        /// The absolute path of the changed file.
+        pub path: String,
+        /// The text before the change; absent for a new file. A non-string value is treated as
+        /// absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub old_text: Option<String>,
+        /// The text after the change.
+        pub new_text: String,
+    }
+}
+
+impl Diff {
+    /// A change of `path` to `new_text`, with no old text (a new file).
+    pub fn new(path: impl Into<String>, new_text: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            new_text: new_text.into(),
+            old_text: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(Diff { opt old_text: String });
+
+wire_struct! {
+    /// A place in a file that a tool call works on, so that the client can follow along.
+    pub struct ToolCallLocation {
+        /// The absolute path of the file.
+        pub path: String,
+        /// The line in the file. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub line: Option<u32>,
+    }
+}
+
+impl ToolCallLocation {
+    /// A location in `path`, without a line.
+    pub fn new(path: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            line: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ToolCallLocation { opt line: u32 });
+
+wire_struct! {
+    /// Starts a new tool call (the `tool_call` session update).
+    ///
+    /// ```json
+    /// {"toolCallId": "call_1", "title": "Reading main.rs", "kind": "read", "status": "pending"}
+    /// ```
+    pub struct ToolCall {
+        /// The id of the new tool call; unique within the session.
+        pub tool_call_id: ToolCallId,
+        /// A human-readable description of what the call does.
+        pub title: String,
+        /// The name of the tool being called. A non-string value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub name: Option<String>,
+        /// The kind of tool. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub kind: Option<ToolKind>,
+        /// The execution status. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub status: Option<ToolCallStatus>,
+        /// What the call produced so far. Items that do not decode are skipped; a value that is not
+        /// a list is treated as empty.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub content: Vec<ToolCallContent>,
+        /// The files the call works on. Items that do not decode are skipped; a value that is not a
+        /// list is treated as empty.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub locations: Vec<ToolCallLocation>,
+        /// The raw input sent to the tool. A `null` is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub raw_input: Option<serde_json::Value>,
+        /// The raw output returned by the tool. A `null` is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub raw_output: Option<serde_json::Value>,
+    }
+}
+
+impl ToolCall {
+    /// A tool call with an id and a title, and nothing else yet.
+    pub fn new(tool_call_id: impl Into<ToolCallId>, title: impl Into<String>) -> Self {
+        Self {
+            tool_call_id: tool_call_id.into(),
+            title: title.into(),
+            name: None,
+            kind: None,
+            status: None,
+            content: Vec::new(),
+            locations: Vec::new(),
+            raw_input: None,
+            raw_output: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ToolCall { opt name: String, opt kind: ToolKind, opt status: ToolCallStatus, set content: Vec<ToolCallContent>, set locations: Vec<ToolCallLocation>, opt raw_input: serde_json::Value, opt raw_output: serde_json::Value });

@@ -1,0 +1,148 @@
+//! ACP version 2 (cargo feature `unstable_protocol_v2`).
+//!
+//! Every type of the v2 wire format, named after the `$defs` of the v2 JSON Schema, in one flat
+//! namespace. These are distinct types from those of [`crate::v1`], even where the JSON is
+//! identical; there is deliberately no conversion layer between the versions. In v2 a prompt is
+//! answered with a message id and the end of a turn is an idle `state_update`.
+//!
+//! Many v2 unions are open: an unknown tag decodes to an `Other` variant that keeps the whole
+//! object and writes it back unchanged. [`SessionUpdate`] is one of them, so a client built
+//! without the `unstable_session_notices` feature still keeps a `notice` as
+//! [`SessionUpdate::Other`]. v2 has no notice capability.
+
+mod auth;
+mod capabilities;
+mod commands;
+mod compaction;
+mod config;
+mod content;
+mod elicitation;
+mod ids;
+mod initialize;
+mod mcp;
+pub mod methods;
+mod permission;
+mod plan;
+mod prompt;
+mod protocol;
+mod session_update;
+mod sessions;
+mod state;
+mod subagent;
+mod terminal;
+mod tool_call;
+
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/capabilities.rs"]
+mod common_capabilities;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/compaction.rs"]
+mod common_compaction;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/config.rs"]
+mod common_config;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/content.rs"]
+mod common_content;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/elicitation.rs"]
+mod common_elicitation;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/ids.rs"]
+mod common_ids;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/initialize.rs"]
+mod common_initialize;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/mcp.rs"]
+mod common_mcp;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/permission.rs"]
+mod common_permission;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/plan.rs"]
+mod common_plan;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/protocol.rs"]
+mod common_protocol;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/session_message.rs"]
+mod common_session_message;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/sessions.rs"]
+mod common_sessions;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/state.rs"]
+mod common_state;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/subagent.rs"]
+mod common_subagent;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/terminal.rs"]
+mod common_terminal;
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/usage.rs"]
+mod common_usage;
+#[cfg(feature = "unstable_session_notices")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/notice.rs"]
+mod notice;
+
+pub use auth::*;
+pub use capabilities::*;
+pub use commands::*;
+pub use compaction::*;
+pub use config::*;
+pub use content::*;
+pub use elicitation::*;
+pub use ids::*;
+pub use initialize::*;
+pub use mcp::*;
+pub use methods::{
+    AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest, ClientResponse,
+    ProtocolNotification,
+};
+pub use permission::*;
+pub use plan::*;
+pub use prompt::*;
+pub use protocol::*;
+pub use session_update::*;
+pub use sessions::*;
+pub use state::*;
+pub use subagent::*;
+pub use terminal::*;
+pub use tool_call::*;
+pub use common_capabilities::*;
+pub use common_compaction::*;
+pub use common_config::*;
+pub use common_content::*;
+pub use common_elicitation::*;
+pub use common_ids::*;
+pub use common_initialize::*;
+pub use common_mcp::*;
+pub use common_permission::*;
+pub use common_plan::*;
+pub use common_protocol::*;
+pub use common_session_message::*;
+pub use common_sessions::*;
+pub use common_state::*;
+pub use common_subagent::*;
+pub use common_terminal::*;
+pub use common_usage::*;
+#[cfg(feature = "unstable_session_notices")]
+pub use notice::*;
+
+
+/// The root of the generated JSON Schema for this version: any message either side may send.
+#[cfg(feature = "schemars")]
+pub(crate) fn schema_roots(generator: &mut schemars::SchemaGenerator) -> Vec<serde_json::Value> {
+    crate::schema::message_roots::<
+        AgentRequest,
+        AgentResponse,
+        AgentNotification,
+        ClientRequest,
+        ClientResponse,
+        ClientNotification,
+        ProtocolNotification,
+    >(generator)
+}

@@ -1,0 +1,125 @@
+//! Plans (ACP v2): identified plans that the agent replaces (`plan_update`) and removes
+//! (`plan_removed`), as entry lists or Markdown documents.
+
+#[allow(unused_imports)]
+use super::*;
+
+tagged_union! {
+    /// The new contents of an identified plan, tagged by `type`: a list of entries or a
+    /// Markdown document.
+    ///
+    /// Open in v2: contents with an unknown `type` are kept as [`PlanUpdateContent::Other`] and
+    /// written back unchanged. Such contents still name their plan with `planId`.
+    pub enum PlanUpdateContent("type") open(Other) {
+        /// A structured list of entries.
+        Items(PlanItems) = "items",
+        /// A free-form Markdown plan.
+        Markdown(PlanMarkdown) = "markdown",
+    }
+}
+
+impl PlanUpdateContent {
+    /// The id of the plan these contents belong to. For unknown contents this is their
+    /// `planId` field, if it is a string.
+    pub fn plan_id(&self) -> Option<&str> {
+        match self {
+            Self::Items(items) => Some(items.plan_id.as_str()),
+            Self::Markdown(markdown) => Some(markdown.plan_id.as_str()),
+            Self::Other(other) => other.fields().get("planId").and_then(|id| id.as_str()),
+        }
+    }
+}
+
+impl From<PlanItems> for PlanUpdateContent {
+    fn from(value: PlanItems) -> Self {
+        Self::Items(value)
+    }
+}
+
+impl From<PlanMarkdown> for PlanUpdateContent {
+    fn from(value: PlanMarkdown) -> Self {
+        Self::Markdown(value)
+    }
+}
+
+open_enum! {
+    /// How important a plan entry is. Open: other strings are kept.
+    pub enum PlanEntryPriority {
+        /// Important; should be done first.
+        High = "high",
+        /// Normal importance.
+        Medium = "medium",
+        /// Nice to have.
+        Low = "low",
+    }
+}
+
+open_enum! {
+    /// Progress of a plan entry. Open: other strings are kept.
+    pub enum PlanEntryStatus {
+        /// Not started yet.
+        Pending = "pending",
+        /// Being worked on now.
+        InProgress = "in_progress",
+        /// Done.
+        Completed = "completed",
+        /// Dropped without being done.
+        Cancelled = "cancelled",
+    }
+}
+
+wire_struct! {
+    /// Plan contents as a list of entries: `{"type": "items", "planId": ..., "entries": [...]}`.
+    pub struct PlanItems {
+        /// The plan these entries belong to.
+        pub plan_id: PlanId,
+        /// Every entry of the plan, in order. Must be a list; entries that do not decode are
+        /// skipped.
+        #[serde(deserialize_with = "skip_invalid_items")]
+        pub entries: Vec<PlanEntry>,
+    }
+}
+
+impl PlanItems {
+    /// The entries of plan `plan_id`.
+    pub fn new(plan_id: impl Into<PlanId>, entries: impl Into<Vec<PlanEntry>>) -> Self {
+        Self { plan_id: plan_id.into(), entries: entries.into(), meta: None }
+    }
+}
+
+wire_struct! {
+    /// Plan contents as Markdown: `{"type": "markdown", "planId": ..., "content": "..."}`.
+    pub struct PlanMarkdown {
+        /// The plan this document belongs to.
+        pub plan_id: PlanId,
+        /// The plan as Markdown text.
+        pub content: String,
+        /// The file the plan is stored in, if any. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub path: Option<AbsolutePath>,
+    }
+}
+
+impl PlanMarkdown {
+    /// The Markdown `content` of plan `plan_id`.
+    pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
+        Self { plan_id: plan_id.into(), content: content.into(), path: None, meta: None }
+    }
+}
+
+setters!(PlanMarkdown { opt path: AbsolutePath });
+
+/// `deserialize_with` for a required list whose invalid items are skipped: the value must be
+/// an array (anything else is an error), and each item that does not decode is dropped.
+fn skip_invalid_items<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    let items = <Vec<serde_json::Value> as serde::Deserialize>::deserialize(deserializer)?;
+    Ok(items.into_iter().filter_map(|item| T::deserialize(item).ok()).collect())
+}

@@ -1,0 +1,323 @@
+//! Protocol-level types of ACP v2: request ids, the error object with its codes, and the typed
+//! error data of the errors v2 defines.
+
+#[allow(unused_imports)]
+use super::*;
+
+use std::fmt;
+
+/// The id of a JSON-RPC request: an integer or a string (ACP v2 does not allow `null`).
+///
+/// The sender picks it; the response and any `$/cancel_request` repeat it unchanged. Integers
+/// are signed 64-bit; a fractional or larger number is rejected.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RequestId {
+    /// An integer id.
+    Number(i64),
+    /// A string id.
+    Str(String),
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Number(n) => write!(f, "{n}"),
+            Self::Str(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+impl From<i64> for RequestId {
+    fn from(n: i64) -> Self {
+        Self::Number(n)
+    }
+}
+
+impl From<&str> for RequestId {
+    fn from(s: &str) -> Self {
+        Self::Str(s.to_owned())
+    }
+}
+
+impl From<String> for RequestId {
+    fn from(s: String) -> Self {
+        Self::Str(s)
+    }
+}
+
+impl From<RequestId> for crate::jsonrpc::Id {
+    fn from(id: RequestId) -> Self {
+        match id {
+            RequestId::Number(n) => Self::Number(n),
+            RequestId::Str(s) => Self::Str(s),
+        }
+    }
+}
+
+impl serde::Serialize for RequestId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Number(n) => serializer.serialize_i64(*n),
+            Self::Str(s) => serializer.serialize_str(s),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = RequestId;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a request id (a 64-bit integer or a string)")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RequestId, E> {
+                Ok(RequestId::Number(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RequestId, E> {
+                i64::try_from(v).map(RequestId::Number).map_err(|_| {
+                    E::invalid_value(
+                        serde::de::Unexpected::Unsigned(v),
+                        &"a 64-bit signed integer",
+                    )
+                })
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RequestId, E> {
+                Ok(RequestId::Str(v.to_owned()))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<RequestId, E> {
+                Ok(RequestId::Str(v))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for RequestId {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RequestId".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "anyOf": [
+                { "title": "Number", "type": "integer", "format": "int64" },
+                { "title": "Str", "type": "string" }
+            ]
+        })
+    }
+}
+
+wire_struct! {
+    no_meta
+    /// The error object of a failed request (the JSON-RPC `error` member).
+    ///
+    /// ```json
+    /// {"code": -32602, "message": "Invalid params", "data": "missing field `sessionId`"}
+    /// ```
+    pub struct Error {
+        /// What kind of error this is.
+        pub code: ErrorCode,
+        /// A short, human-readable description, ideally one sentence.
+        pub message: String,
+        /// Extra information about the error, in a shape that depends on the code. A `null` is
+        /// treated as absent, and so is data that claims a known shape but does not fit it.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub data: Option<ErrorData>,
+    }
+}
+
+impl Error {
+    /// Builds an error with a code and a message and no data.
+    pub fn new(code: impl Into<ErrorCode>, message: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            data: None,
+        }
+    }
+}
+
+setters!(Error { opt data: ErrorData });
+
+/// An error with the code's standard title as its message (or "Error" for an unnamed code).
+impl From<ErrorCode> for Error {
+    fn from(code: ErrorCode) -> Self {
+        Self::new(code, code.title().unwrap_or("Error"))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (code {})", self.message, self.code.code())
+    }
+}
+
+impl std::error::Error for Error {}
+
+error_code_enum! {
+    /// `-32700`: the message was not valid JSON.
+    ParseError = -32700, "Parse error";
+    /// `-32600`: the message was not a valid request object.
+    InvalidRequest = -32600, "Invalid request";
+    /// `-32601`: the receiver does not implement the method.
+    MethodNotFound = -32601, "Method not found";
+    /// `-32602`: the parameters were malformed or not supported.
+    InvalidParams = -32602, "Invalid params";
+    /// `-32603`: the receiver failed unexpectedly.
+    InternalError = -32603, "Internal error";
+    /// `-32800`: the request was cancelled (see `$/cancel_request`).
+    RequestCancelled = -32800, "Request cancelled";
+    /// `-32000`: the client must authenticate before the request can run.
+    AuthRequired = -32000, "Authentication required";
+    /// `-32002`: a resource the request refers to (a file, a session) does not exist.
+    ResourceNotFound = -32002, "Resource not found";
+    /// `-32022`: the agent does not speak the protocol version the client asked for; the data
+    /// is an [`UnsupportedProtocolVersionErrorData`] listing the versions it does speak.
+    UnsupportedProtocolVersion = -32022, "Unsupported protocol version";
+}
+
+/// The `data` of an error, typed where ACP v2 defines its shape.
+///
+/// The shapes carry no tag, so the keys decide: an object with both `requested` and
+/// `supported` is [`ErrorData::UnsupportedProtocolVersion`], an object with `sessionId` is
+/// [`ErrorData::SessionNotFound`], and anything else is kept verbatim as [`ErrorData::Other`].
+/// An object that has the keys of a known shape but does not fit it is an error (inside
+/// [`Error`] it is then treated as absent), never silently `Other`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ErrorData {
+    /// The data of an "unsupported protocol version" error (`-32022`).
+    UnsupportedProtocolVersion(UnsupportedProtocolVersionErrorData),
+    /// The data of a "resource not found" error (`-32002`) about a session.
+    SessionNotFound(SessionNotFoundErrorData),
+    /// Any other JSON value, kept as received.
+    Other(serde_json::Value),
+}
+
+impl From<UnsupportedProtocolVersionErrorData> for ErrorData {
+    fn from(data: UnsupportedProtocolVersionErrorData) -> Self {
+        Self::UnsupportedProtocolVersion(data)
+    }
+}
+
+impl From<SessionNotFoundErrorData> for ErrorData {
+    fn from(data: SessionNotFoundErrorData) -> Self {
+        Self::SessionNotFound(data)
+    }
+}
+
+impl From<serde_json::Value> for ErrorData {
+    /// Wraps any JSON value as [`ErrorData::Other`] without looking at its shape.
+    fn from(value: serde_json::Value) -> Self {
+        Self::Other(value)
+    }
+}
+
+impl serde::Serialize for ErrorData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::UnsupportedProtocolVersion(data) => serde::Serialize::serialize(data, serializer),
+            Self::SessionNotFound(data) => serde::Serialize::serialize(data, serializer),
+            Self::Other(value) => serde::Serialize::serialize(value, serializer),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ErrorData {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+        let (has_versions, has_session) = match &value {
+            serde_json::Value::Object(map) => (
+                map.contains_key("requested") && map.contains_key("supported"),
+                map.contains_key("sessionId"),
+            ),
+            _ => (false, false),
+        };
+        if has_versions {
+            <UnsupportedProtocolVersionErrorData as serde::Deserialize>::deserialize(value)
+                .map(Self::UnsupportedProtocolVersion)
+                .map_err(D::Error::custom)
+        } else if has_session {
+            <SessionNotFoundErrorData as serde::Deserialize>::deserialize(value)
+                .map(Self::SessionNotFound)
+                .map_err(D::Error::custom)
+        } else {
+            Ok(Self::Other(value))
+        }
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for ErrorData {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ErrorData".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let versions = generator.subschema_for::<UnsupportedProtocolVersionErrorData>();
+        let session = generator.subschema_for::<SessionNotFoundErrorData>();
+        schemars::json_schema!({
+            "anyOf": [
+                { "title": "UnsupportedProtocolVersion", "allOf": [versions] },
+                { "title": "SessionNotFound", "allOf": [session] },
+                { "title": "Other" }
+            ]
+        })
+    }
+}
+
+wire_struct! {
+    /// The data of an "unsupported protocol version" error (`-32022`): the agent cannot speak
+    /// the version the client requested, and lists the ones it can.
+    ///
+    /// ```json
+    /// {"requested": 3, "supported": [1, 2]}
+    /// ```
+    pub struct UnsupportedProtocolVersionErrorData {
+        /// The protocol version the client asked for.
+        pub requested: ProtocolVersion,
+        /// Every protocol version the agent supports; the client may retry with one of them.
+        pub supported: Vec<ProtocolVersion>,
+    }
+}
+
+impl UnsupportedProtocolVersionErrorData {
+    /// Builds the data from the requested version and the supported ones.
+    pub fn new(
+        requested: impl Into<ProtocolVersion>,
+        supported: impl Into<Vec<ProtocolVersion>>,
+    ) -> Self {
+        Self {
+            requested: requested.into(),
+            supported: supported.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// The data of a "resource not found" error (`-32002`) caused by an unknown session id.
+    ///
+    /// ```json
+    /// {"sessionId": "sess_abc123"}
+    /// ```
+    pub struct SessionNotFoundErrorData {
+        /// The session id that the receiver does not know.
+        pub session_id: SessionId,
+    }
+}
+
+impl SessionNotFoundErrorData {
+    /// Builds the data for the unknown session `session_id`.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            meta: None,
+        }
+    }
+}

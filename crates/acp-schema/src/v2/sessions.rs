@@ -1,0 +1,409 @@
+//! Session setup in v2: creating (`session/new`), listing (`session/list`) and resuming
+//! (`session/resume`, optionally with a replay) sessions, and the idempotency key of
+//! `session/prompt`.
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// The agent's answer to `session/new`: the id of the new session and its initial
+    /// state.
+    pub struct NewSessionResponse {
+        /// The new session's id, used in every later request about it.
+        pub session_id: SessionId,
+        /// The session's config options, in display order; absent means none. A malformed
+        /// list decodes as empty and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub config_options: Vec<SessionConfigOption>,
+        /// Slash commands available in the session; absent means none. A malformed list
+        /// decodes as empty and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub available_commands: Vec<AvailableCommand>,
+    }
+}
+
+impl NewSessionResponse {
+    /// A response for the new session `session_id`.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            config_options: Vec::new(),
+            available_commands: Vec::new(),
+            meta: None,
+        }
+    }
+}
+
+setters!(NewSessionResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
+
+wire_struct! {
+    /// The agent's answer to `session/list`: one page of known sessions.
+    pub struct ListSessionsResponse {
+        /// The sessions on this page. A malformed list decodes as empty and malformed entries
+        /// are dropped.
+        #[serde(deserialize_with = "crate::de::lenient_items")]
+        pub sessions: Vec<SessionInfo>,
+        /// Opaque cursor for the next page; absent on the last page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub next_cursor: Option<SessionListCursor>,
+    }
+}
+
+impl ListSessionsResponse {
+    /// A (last) page holding `sessions`.
+    pub fn new(sessions: impl Into<Vec<SessionInfo>>) -> Self {
+        Self {
+            sessions: sessions.into(),
+            next_cursor: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ListSessionsResponse { opt next_cursor: SessionListCursor });
+
+wire_struct! {
+    /// One entry of a session list.
+    pub struct SessionInfo {
+        /// The session's id.
+        pub session_id: SessionId,
+        /// The session's working directory.
+        pub cwd: AbsolutePath,
+        /// Further directories the session may work in; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub additional_directories: Vec<AbsolutePath>,
+        /// Human-readable title; a malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub title: Option<String>,
+        /// When the session last changed (an RFC 3339 date-time); a malformed value is treated
+        /// as absent.
+        #[cfg_attr(feature = "schemars", schemars(extend("format" = "date-time")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub updated_at: Option<String>,
+    }
+}
+
+impl SessionInfo {
+    /// An entry for `session_id` working in `cwd`.
+    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            cwd: cwd.into(),
+            additional_directories: Vec::new(),
+            title: None,
+            updated_at: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(SessionInfo { set additional_directories: Vec<AbsolutePath>, opt title: String, opt updated_at: String });
+
+wire_struct! {
+    /// The agent's answer to `session/resume`: the session is active again (any requested
+    /// replay has been sent as `session/update` notifications before this answer).
+    #[derive(Default)]
+    pub struct ResumeSessionResponse {
+        /// The session's config options, in display order; absent means none. A malformed
+        /// list decodes as empty and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub config_options: Vec<SessionConfigOption>,
+        /// Slash commands available in the session; absent means none. A malformed list
+        /// decodes as empty and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub available_commands: Vec<AvailableCommand>,
+    }
+}
+
+impl ResumeSessionResponse {
+    /// An empty response.
+    pub fn new() -> Self {
+        Self {
+            config_options: Vec::new(),
+            available_commands: Vec::new(),
+            meta: None,
+        }
+    }
+}
+
+setters!(ResumeSessionResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
+
+wire_struct! {
+    /// `session/new` parameters: the client starts a new conversation with the agent.
+    pub struct NewSessionRequest {
+        /// Working directory of the session.
+        pub cwd: AbsolutePath,
+        /// Further directories the session may work in; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub additional_directories: Vec<AbsolutePath>,
+        /// MCP servers the agent should connect to; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub mcp_servers: Vec<McpServer>,
+        /// Extra system prompt text from the client; absent means the agent's own prompt only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub system_prompt: Option<SystemPrompt>,
+    }
+}
+
+impl NewSessionRequest {
+    /// A request for a session in `cwd`.
+    pub fn new(cwd: impl Into<AbsolutePath>) -> Self {
+        Self {
+            cwd: cwd.into(),
+            additional_directories: Vec::new(),
+            mcp_servers: Vec::new(),
+            system_prompt: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(NewSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt system_prompt: SystemPrompt });
+
+wire_struct! {
+    /// System prompt text supplied by the client for a session.
+    pub struct SystemPrompt {
+        /// Whether the text is added to or replaces the agent's own system prompt.
+        pub mode: SystemPromptMode,
+        /// The text (and other content) of the prompt (at least one block).
+        #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
+        pub content: Vec<ContentBlock>,
+    }
+}
+
+impl SystemPrompt {
+    /// A system prompt with the given mode and content.
+    pub fn new(mode: impl Into<SystemPromptMode>, content: impl Into<Vec<ContentBlock>>) -> Self {
+        Self {
+            mode: mode.into(),
+            content: content.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// `session/list` parameters: the client asks for the sessions the agent knows, one page
+    /// at a time.
+    #[derive(Default)]
+    pub struct ListSessionsRequest {
+        /// Only list sessions with this working directory; absent lists all.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cwd: Option<AbsolutePath>,
+        /// The `nextCursor` of the previous page; absent asks for the first page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cursor: Option<SessionListCursor>,
+    }
+}
+
+impl ListSessionsRequest {
+    /// A request for the first page of all sessions.
+    pub fn new() -> Self {
+        Self {
+            cwd: None,
+            cursor: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ListSessionsRequest { opt cwd: AbsolutePath, opt cursor: SessionListCursor });
+
+wire_struct! {
+    /// `session/resume` parameters: the client continues an earlier session, optionally
+    /// asking for its history to be replayed.
+    pub struct ResumeSessionRequest {
+        /// The session to resume.
+        pub session_id: SessionId,
+        /// Working directory of the session.
+        pub cwd: AbsolutePath,
+        /// Further directories the session may work in; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub additional_directories: Vec<AbsolutePath>,
+        /// MCP servers the agent should connect to; absent or `null` means none.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub mcp_servers: Vec<McpServer>,
+        /// Where to start replaying the history; absent means no replay.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub replay_from: Option<ReplayFrom>,
+        /// Extra system prompt text from the client; absent means the agent's own prompt only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub system_prompt: Option<SystemPrompt>,
+    }
+}
+
+impl ResumeSessionRequest {
+    /// A request resuming `session_id` in `cwd`, without replay.
+    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            cwd: cwd.into(),
+            additional_directories: Vec::new(),
+            mcp_servers: Vec::new(),
+            replay_from: None,
+            system_prompt: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ResumeSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt replay_from: ReplayFrom, opt system_prompt: SystemPrompt });
+
+tagged_union! {
+    /// Where a `session/resume` replay starts, tagged by `type`. Notices are never replayed.
+    ///
+    /// Open: an unknown starting point is kept verbatim in `Other`.
+    pub enum ReplayFrom("type") open(Other) {
+        /// Replay the whole history from the beginning.
+        Start(ReplayFromStart) = "start",
+    }
+}
+
+wire_struct! {
+    /// The payload of a replay from the start (only `_meta`).
+    #[derive(Default)]
+    pub struct ReplayFromStart {
+    }
+}
+
+impl ReplayFromStart {
+    /// An empty payload.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+/// A client-chosen key that makes a `session/prompt` safe to retry: the agent inserts the user
+/// message at most once per key and answers a retry with the original `messageId`.
+///
+/// It is a string of 1 to [`IdempotencyKey::MAX_CHARS`] characters (Unicode scalar values);
+/// [`IdempotencyKey::new`] checks this, and decoding a key outside that range fails. Send the
+/// same key on every attempt of one prompt and a fresh one (for example a UUID) for the next.
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(try_from = "String", into = "String")]
+pub struct IdempotencyKey(String);
+
+impl IdempotencyKey {
+    /// The longest accepted key, in characters.
+    pub const MAX_CHARS: usize = 255;
+
+    /// Checks that `key` has 1 to [`Self::MAX_CHARS`] characters.
+    pub fn new(key: impl Into<String>) -> Result<Self, IdempotencyKeyError> {
+        let key = key.into();
+        let chars = key.chars().count();
+        if (1..=Self::MAX_CHARS).contains(&chars) {
+            Ok(Self(key))
+        } else {
+            Err(IdempotencyKeyError { chars })
+        }
+    }
+
+    /// The key as a string slice.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Takes the key string out.
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+/// An [`IdempotencyKey`] of the wrong length.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "an idempotency key must be 1 to 255 characters long, but the given key has {chars} characters"
+)]
+#[non_exhaustive]
+pub struct IdempotencyKeyError {
+    /// The length of the rejected key, in characters.
+    pub chars: usize,
+}
+
+impl TryFrom<String> for IdempotencyKey {
+    type Error = IdempotencyKeyError;
+    fn try_from(key: String) -> Result<Self, Self::Error> {
+        Self::new(key)
+    }
+}
+
+impl TryFrom<&str> for IdempotencyKey {
+    type Error = IdempotencyKeyError;
+    fn try_from(key: &str) -> Result<Self, Self::Error> {
+        Self::new(key)
+    }
+}
+
+impl From<IdempotencyKey> for String {
+    fn from(key: IdempotencyKey) -> Self {
+        key.0
+    }
+}
+
+impl AsRef<str> for IdempotencyKey {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for IdempotencyKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for IdempotencyKey {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "IdempotencyKey".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "minLength": 1, "maxLength": 255 })
+    }
+}

@@ -1,0 +1,190 @@
+//! The run state of a session in ACP v2 (the `state_update` session update): the payload of
+//! each state.
+
+#[allow(unused_imports)]
+use super::*;
+
+use std::fmt;
+
+use serde::de::{MapAccess, Visitor};
+
+wire_struct! {
+    /// The fields of the `running` state: the agent is working on a turn.
+    #[derive(Default)]
+    pub struct RunningStateUpdate {
+        /// Work that keeps running in the background (terminals, tool calls, subagents).
+        /// A malformed list is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub background: Option<Vec<BackgroundWork>>,
+    }
+}
+
+impl RunningStateUpdate {
+    /// A running state without background work.
+    pub fn new() -> Self {
+        Self {
+            background: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(RunningStateUpdate { opt background: Vec<BackgroundWork> });
+
+/// The fields of the `idle` state: the agent finished its turn and waits for the next prompt.
+///
+/// `stopReason` tells why the turn ended and decides which other fields the object carries
+/// (see [`IdleStopReason`]). A missing, `null` or non-string `stopReason` means none is given.
+///
+/// ```json
+/// {"state": "idle", "stopReason": "end_turn", "background": [{"type": "terminal", "terminalId": "t1"}]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct IdleStateUpdate {
+    /// Why the turn ended, with the fields that belong to that reason; `None` when not given.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<IdleStopReason>,
+    /// Work that keeps running in the background after the turn (terminals, tool calls,
+    /// subagents). A malformed list is treated as absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<Vec<BackgroundWork>>,
+    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<crate::Meta>,
+}
+
+impl IdleStateUpdate {
+    /// An idle state without a stop reason or background work.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the `_meta` extension object.
+    #[must_use]
+    pub fn meta(mut self, meta: crate::Meta) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+setters!(IdleStateUpdate { opt stop_reason: IdleStopReason, opt background: Vec<BackgroundWork> });
+
+/// The `background` field of an idle state: a malformed value is treated as absent.
+#[derive(serde::Deserialize)]
+struct BackgroundField(
+    #[serde(deserialize_with = "crate::de::lenient")] Option<Vec<BackgroundWork>>,
+);
+
+impl<'de> serde::Deserialize<'de> for IdleStateUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = IdleStateUpdate;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an idle state object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdleStateUpdate, A::Error> {
+                let mut meta = None;
+                let mut background = None;
+                let mut parts = StopReasonParts::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
+                        "background" => background = map.next_value::<BackgroundField>()?.0,
+                        _ => parts.entry(key, &mut map)?,
+                    }
+                }
+                Ok(IdleStateUpdate {
+                    stop_reason: parts.finish()?,
+                    background,
+                    meta,
+                })
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for IdleStateUpdate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "IdleStateUpdate".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let background = generator.subschema_for::<BackgroundWork>();
+        let alternatives = IdleStopReason::schema_alternatives(generator);
+        schemars::json_schema!({
+            "type": "object",
+            "properties": {
+                "background": {
+                    "type": ["array", "null"],
+                    "items": background,
+                    "x-deserialize-default-on-error": true
+                },
+                "_meta": state_meta_schema(),
+                "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
+            },
+            "anyOf": alternatives
+        })
+    }
+}
+
+wire_struct! {
+    /// The fields of the `requires_action` state: the agent waits for the user (for example
+    /// for an answer to a permission request).
+    #[derive(Default)]
+    pub struct RequiresActionStateUpdate {
+        /// Work that keeps running in the background (terminals, tool calls, subagents).
+        /// A malformed list is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub background: Option<Vec<BackgroundWork>>,
+    }
+}
+
+impl RequiresActionStateUpdate {
+    /// A requires-action state without background work.
+    pub fn new() -> Self {
+        Self {
+            background: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(RequiresActionStateUpdate { opt background: Vec<BackgroundWork> });
+
+wire_struct! {
+    /// The fields of the `unknown` state: the agent does not know or report what it is doing.
+    #[derive(Default)]
+    pub struct UnknownStateUpdate {
+        /// Work that keeps running in the background (terminals, tool calls, subagents).
+        /// A malformed list is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub background: Option<Vec<BackgroundWork>>,
+    }
+}
+
+impl UnknownStateUpdate {
+    /// An unknown state without background work.
+    pub fn new() -> Self {
+        Self {
+            background: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(UnknownStateUpdate { opt background: Vec<BackgroundWork> });

@@ -1,0 +1,211 @@
+//! Terminals in ACP v2: the agent reports terminals through session updates, and the client
+//! may cancel one (`terminal/cancel`).
+
+#[allow(unused_imports)]
+use super::*;
+
+wire_struct! {
+    /// The agent's answer to `terminal/cancel`.
+    #[derive(Default)]
+    pub struct CancelTerminalResponse {
+    }
+}
+
+impl CancelTerminalResponse {
+    /// An empty success response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+wire_struct! {
+    /// Output of a terminal.
+    pub struct TerminalOutput {
+        /// The output bytes, base64-encoded.
+        pub data: String,
+    }
+}
+
+impl TerminalOutput {
+    /// Output from base64 text.
+    pub fn new(data: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// How a terminal's command exited: an exit code, or the signal that ended it.
+    #[derive(Default)]
+    pub struct TerminalExitStatus {
+        /// The exit code, if the command exited normally. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub exit_code: Option<i64>,
+        /// The name of the signal that ended the command, if any. A non-string value is treated as
+        /// absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub signal: Option<String>,
+    }
+}
+
+impl TerminalExitStatus {
+    /// An exit status with neither code nor signal.
+    pub fn new() -> Self {
+        Self {
+            exit_code: None,
+            signal: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(TerminalExitStatus { opt exit_code: i64, opt signal: String });
+
+wire_struct! {
+    /// The size of a terminal in character cells (each at least 1).
+    pub struct TerminalSize {
+        /// The number of columns.
+        pub cols: u16,
+        /// The number of rows.
+        pub rows: u16,
+    }
+}
+
+impl TerminalSize {
+    /// A size of `cols` by `rows` cells.
+    pub fn new(cols: impl Into<u16>, rows: impl Into<u16>) -> Self {
+        Self {
+            cols: cols.into(),
+            rows: rows.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// Creates or changes a terminal (the `terminal_update` session update).
+    ///
+    /// The first update for a `terminalId` creates the terminal; later ones change only the
+    /// fields they carry.
+    ///
+    /// ```json
+    /// {"terminalId": "term_1", "command": "cargo test", "cwd": "/repo", "size": {"cols": 120, "rows": 40}}
+    /// ```
+    pub struct TerminalUpdate {
+        /// The terminal this update is about; unique within the session.
+        pub terminal_id: TerminalId,
+        /// The command line the terminal runs. A non-string value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub command: Option<String>,
+        /// The absolute working directory. A non-string value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub cwd: Option<AbsolutePath>,
+        /// Output that replaces what was shown so far. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub output: Option<TerminalOutput>,
+        /// How the command exited, once it has. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub exit_status: Option<TerminalExitStatus>,
+        /// The terminal's size. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub size: Option<TerminalSize>,
+        /// What the client may do with this terminal (for example cancel it). A malformed value is
+        /// treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub capabilities: Option<TerminalCapabilities>,
+    }
+}
+
+impl TerminalUpdate {
+    /// An update for `terminal_id` that changes nothing yet.
+    pub fn new(terminal_id: impl Into<TerminalId>) -> Self {
+        Self {
+            terminal_id: terminal_id.into(),
+            command: None,
+            cwd: None,
+            output: None,
+            exit_status: None,
+            size: None,
+            capabilities: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(TerminalUpdate { opt command: String, opt cwd: AbsolutePath, opt output: TerminalOutput, opt exit_status: TerminalExitStatus, opt size: TerminalSize, opt capabilities: TerminalCapabilities });
+
+wire_struct! {
+    /// Appends output to a terminal (the `terminal_output_chunk` session update).
+    pub struct TerminalOutputChunk {
+        /// The terminal to append to.
+        pub terminal_id: TerminalId,
+        /// The output bytes, base64-encoded.
+        pub data: String,
+    }
+}
+
+impl TerminalOutputChunk {
+    /// A chunk of base64 `data` for `terminal_id`.
+    pub fn new(terminal_id: impl Into<TerminalId>, data: impl Into<String>) -> Self {
+        Self {
+            terminal_id: terminal_id.into(),
+            data: data.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// Asks the agent to stop the command running in a terminal (`terminal/cancel`).
+    pub struct CancelTerminalRequest {
+        /// The session the terminal belongs to.
+        pub session_id: SessionId,
+        /// The terminal to cancel.
+        pub terminal_id: TerminalId,
+    }
+}
+
+impl CancelTerminalRequest {
+    /// Asks to cancel `terminal_id` in `session_id`.
+    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            terminal_id: terminal_id.into(),
+            meta: None,
+        }
+    }
+}

@@ -1,0 +1,822 @@
+//! Tool calls in ACP v2: their updates, kinds, statuses and content (including diffs), the
+//! background work of a session, and cancelling a single tool call.
+
+#[allow(unused_imports)]
+use super::*;
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, MapAccess, Visitor};
+use serde_json::Value;
+
+wire_struct! {
+    /// Creates or changes a tool call (the `tool_call_update` session update).
+    ///
+    /// The first update for a `toolCallId` creates the tool call; later ones change only the
+    /// fields they carry. `content` and `locations`, when present, replace the previous lists.
+    ///
+    /// ```json
+    /// {"toolCallId": "call_1", "title": "Reading main.rs", "kind": "read", "status": "in_progress"}
+    /// ```
+    pub struct ToolCallUpdate {
+        /// The tool call this update is about; unique within the session.
+        pub tool_call_id: ToolCallId,
+        /// The name of the tool being called. A non-string value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub name: Option<String>,
+        /// A human-readable description of what the call does. A non-string value is treated
+        /// as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub title: Option<String>,
+        /// The kind of tool. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub kind: Option<ToolKind>,
+        /// The execution status. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub status: Option<ToolCallStatus>,
+        /// What the call produced so far (text, diffs, terminals, sessions). Items that do not
+        /// decode are skipped; a value that is not a list is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "opt_items_skip_invalid",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub content: Option<Vec<ToolCallContent>>,
+        /// The files the call works on, for "follow along" views. Items that do not decode are
+        /// skipped; a value that is not a list is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "opt_items_skip_invalid",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub locations: Option<Vec<ToolCallLocation>>,
+        /// The raw input sent to the tool. A `null` is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub raw_input: Option<serde_json::Value>,
+        /// The raw output returned by the tool. A `null` is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub raw_output: Option<serde_json::Value>,
+        /// What the client may do with this call (for example cancel it). A malformed value is
+        /// treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub capabilities: Option<ToolCallCapabilities>,
+    }
+}
+
+impl ToolCallUpdate {
+    /// An update for `tool_call_id` that changes nothing yet.
+    pub fn new(tool_call_id: impl Into<ToolCallId>) -> Self {
+        Self {
+            tool_call_id: tool_call_id.into(),
+            name: None,
+            title: None,
+            kind: None,
+            status: None,
+            content: None,
+            locations: None,
+            raw_input: None,
+            raw_output: None,
+            capabilities: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ToolCallUpdate {
+    opt name: String,
+    opt title: String,
+    opt kind: ToolKind,
+    opt status: ToolCallStatus,
+    opt content: Vec<ToolCallContent>,
+    opt locations: Vec<ToolCallLocation>,
+    opt raw_input: serde_json::Value,
+    opt raw_output: serde_json::Value,
+    opt capabilities: ToolCallCapabilities,
+});
+
+/// Declares [`ToolKind`] from its table of known values. Like `open_enum!`, except that the
+/// fallback is called `Unknown` (ACP uses `"other"` as a known value) and is titled "unknown"
+/// in the schema.
+macro_rules! tool_kind_enum {
+    ( $( $(#[doc = $vdoc:expr])* $variant:ident = $value:literal, )+ ) => {
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        #[doc = "The kind of a tool, so that the client can pick an icon and a presentation."]
+        #[doc = ""]
+        #[doc = "An open string enum. `\"other\"` is a *known* value here ([`ToolKind::Other`]:"]
+        #[doc = "a tool that fits no listed kind); values this crate does not know are kept"]
+        #[doc = "verbatim in [`ToolKind::Unknown`] and written back unchanged."]
+        pub enum ToolKind {
+            $( $(#[doc = $vdoc])* $variant, )+
+            /// A value this crate does not know, kept verbatim. Values starting with `_` are
+            /// implementation extensions; other unknown values are reserved for future ACP
+            /// versions.
+            Unknown(crate::OtherValue),
+        }
+
+        impl ToolKind {
+            /// Every value this enum knows, in declaration order.
+            pub const KNOWN: &'static [&'static str] = &[$($value),+];
+
+            /// The wire string of this value.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( Self::$variant => $value, )+
+                    Self::Unknown(value) => value.as_str(),
+                }
+            }
+
+            fn known(value: &str) -> Option<Self> {
+                match value {
+                    $( $value => Some(Self::$variant), )+
+                    _ => None,
+                }
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for ToolKind {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "ToolKind".into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({
+                    "anyOf": [
+                        $( { "type": "string", "const": $value }, )+
+                        { "title": "unknown", "type": "string" }
+                    ]
+                })
+            }
+        }
+    };
+}
+tool_kind_enum! {
+    /// Reads files or data.
+    Read = "read",
+    /// Changes files or content.
+    Edit = "edit",
+    /// Removes files or data.
+    Delete = "delete",
+    /// Moves or renames files.
+    Move = "move",
+    /// Searches for information.
+    Search = "search",
+    /// Runs a command or code.
+    Execute = "execute",
+    /// Internal reasoning or planning.
+    Think = "think",
+    /// Fetches external data (for example from the web).
+    Fetch = "fetch",
+    /// Switches the session mode.
+    SwitchMode = "switch_mode",
+    /// A tool that fits none of the other kinds (the value `"other"`).
+    Other = "other",
+}
+
+impl ToolKind {
+    /// Whether this is one of the values listed in [`Self::KNOWN`].
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+
+    /// Whether this is an implementation extension value (unknown, starts with `_`).
+    pub fn is_extension(&self) -> bool {
+        matches!(self, Self::Unknown(value) if value.is_extension())
+    }
+
+    /// Whether this is an unknown value reserved for a future ACP version (unknown and not
+    /// starting with `_`).
+    pub fn is_reserved(&self) -> bool {
+        matches!(self, Self::Unknown(value) if !value.is_extension())
+    }
+}
+
+impl From<&str> for ToolKind {
+    fn from(value: &str) -> Self {
+        Self::known(value).unwrap_or_else(|| Self::Unknown(crate::OtherValue::new(value.into())))
+    }
+}
+
+impl From<String> for ToolKind {
+    fn from(value: String) -> Self {
+        Self::known(&value)
+            .unwrap_or_else(|| Self::Unknown(crate::OtherValue::new(value.into_boxed_str())))
+    }
+}
+
+impl std::str::FromStr for ToolKind {
+    type Err = std::convert::Infallible;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Ok(Self::from(value))
+    }
+}
+
+impl fmt::Display for ToolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for ToolKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ToolKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = ToolKind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string (ToolKind)")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ToolKind, E> {
+                Ok(ToolKind::from(v))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<ToolKind, E> {
+                Ok(ToolKind::from(v))
+            }
+        }
+        deserializer.deserialize_str(V)
+    }
+}
+
+open_enum! {
+    /// The execution status of a tool call. Open: unknown values are kept verbatim.
+    pub enum ToolCallStatus {
+        /// Not started yet (input still streaming, or waiting for permission).
+        Pending = "pending",
+        /// Running.
+        InProgress = "in_progress",
+        /// Suspended; it may resume later.
+        Paused = "paused",
+        /// Finished successfully.
+        Completed = "completed",
+        /// Finished with an error.
+        Failed = "failed",
+        /// Stopped before it finished, at the user's or client's request.
+        Cancelled = "cancelled",
+    }
+}
+
+tagged_union! {
+    /// One piece of what a tool call produced, tagged by `type`. Open: an unknown kind is kept
+    /// verbatim.
+    pub enum ToolCallContent("type") open(Other) {
+        /// Ordinary content (text, an image, a resource...).
+        Content(Content) = "content",
+        /// Changes to files.
+        Diff(Diff) = "diff",
+        /// A terminal whose output the client shows live.
+        Terminal(Terminal) = "terminal",
+        /// Another session (for example a subagent) doing the work.
+        Session(SessionReference) = "session",
+    }
+}
+
+const ADD: &str = "add";
+const DELETE: &str = "delete";
+const MODIFY: &str = "modify";
+const MOVE: &str = "move";
+const COPY: &str = "copy";
+
+/// One changed path of a [`Diff`]: what happened to it (the `operation`) plus what kind of
+/// file it is.
+///
+/// ```json
+/// {"operation": "move", "oldPath": "/repo/a.rs", "path": "/repo/b.rs", "fileType": "text"}
+/// ```
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct DiffChange {
+    /// What happened to the path, with the paths involved.
+    #[serde(flatten)]
+    pub operation: DiffOperation,
+    /// What kind of file changed. A malformed value is treated as absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_type: Option<DiffFileType>,
+    /// The media type of the file, if known (for example `image/png`). A malformed value is
+    /// treated as absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<MediaType>,
+    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<crate::Meta>,
+}
+
+impl DiffChange {
+    /// Builds a change from its operation.
+    pub fn new(operation: impl Into<DiffOperation>) -> Self {
+        Self {
+            operation: operation.into(),
+            file_type: None,
+            mime_type: None,
+            meta: None,
+        }
+    }
+
+    /// Sets the `_meta` extension object.
+    #[must_use]
+    pub fn meta(mut self, meta: crate::Meta) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+setters!(DiffChange { opt file_type: DiffFileType, opt mime_type: MediaType });
+
+/// What happened to a path in a [`DiffChange`], tagged by `operation`.
+///
+/// Open: an operation this crate does not know is kept verbatim with the fields of the change
+/// that [`DiffChange`] does not know itself. A known operation whose fields do not fit is an
+/// error.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "operation")]
+#[non_exhaustive]
+pub enum DiffOperation {
+    /// A new path was created.
+    #[serde(rename = "add")]
+    Add(DiffPathChange),
+    /// The path was removed.
+    #[serde(rename = "delete")]
+    Delete(DiffPathChange),
+    /// The path's content changed in place.
+    #[serde(rename = "modify")]
+    Modify(DiffPathChange),
+    /// The path was renamed from `oldPath`.
+    #[serde(rename = "move")]
+    Move(DiffPathPairChange),
+    /// The path was created as a copy of `oldPath`.
+    #[serde(rename = "copy")]
+    Copy(DiffPathPairChange),
+    /// An operation this crate does not know, kept verbatim with its fields.
+    #[serde(untagged)]
+    Other(crate::UnknownVariant),
+}
+
+impl DiffOperation {
+    /// The name of the JSON field holding the tag.
+    pub const TAG_KEY: &'static str = "operation";
+
+    /// Every operation this enum knows, in declaration order.
+    pub const TAGS: &'static [&'static str] = &[ADD, DELETE, MODIFY, MOVE, COPY];
+
+    /// The operation this value is written with.
+    pub fn tag(&self) -> &str {
+        match self {
+            Self::Add(_) => ADD,
+            Self::Delete(_) => DELETE,
+            Self::Modify(_) => MODIFY,
+            Self::Move(_) => MOVE,
+            Self::Copy(_) => COPY,
+            Self::Other(unknown) => unknown.tag(),
+        }
+    }
+
+    /// Builds the fallback for an operation this crate does not know. Fails with
+    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
+    pub fn unknown(tag: impl Into<String>, fields: crate::Meta) -> Result<Self, crate::Error> {
+        let tag = tag.into();
+        if Self::TAGS.contains(&tag.as_str()) {
+            return Err(crate::Error::KnownTag { tag });
+        }
+        Ok(Self::Other(crate::UnknownVariant::new(
+            Self::TAG_KEY,
+            tag,
+            fields,
+        )))
+    }
+
+    /// Builds the value for `tag` from the fields that belong to the operation.
+    fn from_parts<E: de::Error>(tag: String, fields: crate::Meta) -> Result<Self, E> {
+        let decoded = match tag.as_str() {
+            ADD => DiffPathChange::deserialize(Value::Object(fields)).map(Self::Add),
+            DELETE => DiffPathChange::deserialize(Value::Object(fields)).map(Self::Delete),
+            MODIFY => DiffPathChange::deserialize(Value::Object(fields)).map(Self::Modify),
+            MOVE => DiffPathPairChange::deserialize(Value::Object(fields)).map(Self::Move),
+            COPY => DiffPathPairChange::deserialize(Value::Object(fields)).map(Self::Copy),
+            _ => {
+                return Ok(Self::Other(crate::UnknownVariant::new(
+                    Self::TAG_KEY,
+                    tag,
+                    fields,
+                )));
+            }
+        };
+        decoded.map_err(E::custom)
+    }
+}
+
+/// The `fileType` of a change: a malformed value is treated as absent.
+#[derive(serde::Deserialize)]
+struct FileTypeField(#[serde(deserialize_with = "crate::de::lenient")] Option<DiffFileType>);
+
+/// The `mimeType` of a change: a non-string value is treated as absent.
+#[derive(serde::Deserialize)]
+struct MimeTypeField(#[serde(deserialize_with = "crate::de::lenient_string")] Option<MediaType>);
+
+impl<'de> serde::Deserialize<'de> for DiffChange {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = DiffChange;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a diff change object tagged by `operation`")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<DiffChange, A::Error> {
+                // The change's own fields are decoded in place; only the operation's fields
+                // (one or two paths, or the fields of an unknown operation) are collected.
+                let mut operation: Option<String> = None;
+                let mut file_type = None;
+                let mut mime_type = None;
+                let mut meta = None;
+                let mut fields = crate::Meta::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "operation" => operation = Some(map.next_value()?),
+                        "fileType" => file_type = map.next_value::<FileTypeField>()?.0,
+                        "mimeType" => mime_type = map.next_value::<MimeTypeField>()?.0,
+                        "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
+                        _ => {
+                            fields.insert(key, map.next_value::<Value>()?);
+                        }
+                    }
+                }
+                let tag =
+                    operation.ok_or_else(|| de::Error::missing_field(DiffOperation::TAG_KEY))?;
+                Ok(DiffChange {
+                    operation: DiffOperation::from_parts(tag, fields)?,
+                    file_type,
+                    mime_type,
+                    meta,
+                })
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for DiffChange {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "DiffChange".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let file_type = generator.subschema_for::<DiffFileType>();
+        let mime_type = generator.subschema_for::<MediaType>();
+        let single = generator.subschema_for::<DiffPathChange>();
+        let pair = generator.subschema_for::<DiffPathPairChange>();
+        let mut alternatives: Vec<Value> = DiffOperation::TAGS
+            .iter()
+            .map(|value| {
+                let payload = if matches!(*value, MOVE | COPY) {
+                    &pair
+                } else {
+                    &single
+                };
+                serde_json::json!({
+                    "type": "object",
+                    "properties": { "operation": { "type": "string", "const": value } },
+                    "required": ["operation"],
+                    "allOf": [payload],
+                })
+            })
+            .collect();
+        alternatives.push(crate::schema::other_alternative(
+            DiffOperation::TAG_KEY,
+            DiffOperation::TAGS,
+        ));
+        schemars::json_schema!({
+            "type": "object",
+            "properties": {
+                "fileType": {
+                    "anyOf": [file_type, { "type": "null" }],
+                    "x-deserialize-default-on-error": true
+                },
+                "mimeType": {
+                    "anyOf": [mime_type, { "type": "null" }],
+                    "x-deserialize-default-on-error": true
+                },
+                "_meta": state_meta_schema()
+            },
+            "anyOf": alternatives
+        })
+    }
+}
+
+open_enum! {
+    /// What kind of file a diff change is about. Open: unknown values are kept verbatim.
+    pub enum DiffFileType {
+        /// A text file.
+        Text = "text",
+        /// A binary file.
+        Binary = "binary",
+        /// A directory.
+        Directory = "directory",
+        /// A symbolic link.
+        Symlink = "symlink",
+    }
+}
+
+wire_struct! {
+    no_meta
+    /// The fields of a change that touches one path (add, delete, modify).
+    pub struct DiffPathChange {
+        /// The absolute path that changed.
+        pub path: AbsolutePath,
+    }
+}
+
+impl DiffPathChange {
+    /// A change of `path`.
+    pub fn new(path: impl Into<AbsolutePath>) -> Self {
+        Self { path: path.into() }
+    }
+}
+
+wire_struct! {
+    no_meta
+    /// The fields of a change that involves two paths (move, copy).
+    pub struct DiffPathPairChange {
+        /// The absolute path before the change (the source).
+        pub old_path: AbsolutePath,
+        /// The absolute path after the change (the destination).
+        pub path: AbsolutePath,
+    }
+}
+
+impl DiffPathPairChange {
+    /// A change from `old_path` to `path`.
+    pub fn new(old_path: impl Into<AbsolutePath>, path: impl Into<AbsolutePath>) -> Self {
+        Self {
+            old_path: old_path.into(),
+            path: path.into(),
+        }
+    }
+}
+
+wire_struct! {
+    /// The whole diff as patch text, for clients that render or apply patches.
+    pub struct DiffPatch {
+        /// How `text` is written.
+        pub format: DiffPatchFormat,
+        /// The patch text.
+        pub text: String,
+    }
+}
+
+impl DiffPatch {
+    /// A patch in `format` with the given text.
+    pub fn new(format: impl Into<DiffPatchFormat>, text: impl Into<String>) -> Self {
+        Self {
+            format: format.into(),
+            text: text.into(),
+            meta: None,
+        }
+    }
+}
+
+open_enum! {
+    /// The format of a [`DiffPatch`]. Open: unknown values are kept verbatim.
+    pub enum DiffPatchFormat {
+        /// A patch as printed by `git diff` (unified diff with git headers).
+        GitPatch = "git_patch",
+    }
+}
+
+wire_struct! {
+    /// File changes made by a tool call: the list of changed paths, and optionally the whole
+    /// diff as a patch.
+    ///
+    /// ```json
+    /// {"changes": [{"operation": "modify", "path": "/repo/src/main.rs", "fileType": "text"}],
+    ///  "patch": {"format": "git_patch", "text": "diff --git a/src/main.rs b/src/main.rs\n..."}}
+    /// ```
+    pub struct Diff {
+        /// The changed paths; ACP requires at least one. Items that do not decode are skipped.
+        #[serde(deserialize_with = "skip_invalid_items")]
+        pub changes: Vec<DiffChange>,
+        /// The diff as patch text. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub patch: Option<DiffPatch>,
+    }
+}
+
+impl Diff {
+    /// A diff of the given changes, without patch text.
+    pub fn new(changes: impl Into<Vec<DiffChange>>) -> Self {
+        Self {
+            changes: changes.into(),
+            patch: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(Diff { opt patch: DiffPatch });
+
+wire_struct! {
+    /// A place in a file that a tool call works on, so that the client can follow along.
+    pub struct ToolCallLocation {
+        /// The absolute path of the file.
+        pub path: AbsolutePath,
+        /// The line in the file, counted from 1. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub line: Option<u32>,
+    }
+}
+
+impl ToolCallLocation {
+    /// A location in `path`, without a line.
+    pub fn new(path: impl Into<AbsolutePath>) -> Self {
+        Self {
+            path: path.into(),
+            line: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ToolCallLocation { opt line: u32 });
+
+wire_struct! {
+    /// The subject of a permission request about a tool call.
+    pub struct ToolCallPermissionSubject {
+        /// The tool call that needs permission, with the details to show to the user.
+        pub tool_call: ToolCallUpdate,
+    }
+}
+
+impl ToolCallPermissionSubject {
+    /// The subject for `tool_call`.
+    pub fn new(tool_call: impl Into<ToolCallUpdate>) -> Self {
+        Self {
+            tool_call: tool_call.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// The agent's answer to `tool_call/cancel`: the cancellation was accepted.
+    #[derive(Default)]
+    pub struct CancelToolCallResponse {
+    }
+}
+
+impl CancelToolCallResponse {
+    /// An empty success response.
+    pub fn new() -> Self {
+        Self { meta: None }
+    }
+}
+
+tagged_union! {
+    /// Work that continues in the background while the session is in some state, tagged by
+    /// `type`. Open: an unknown kind is kept verbatim.
+    pub enum BackgroundWork("type") open(Other) {
+        /// A terminal that is still running.
+        Terminal(BackgroundTerminal) = "terminal",
+        /// A tool call that is still running.
+        ToolCall(BackgroundToolCall) = "tool_call",
+        /// A subagent session that is still working.
+        Subagent(BackgroundSubagent) = "subagent",
+    }
+}
+
+wire_struct! {
+    /// A terminal that keeps running in the background.
+    pub struct BackgroundTerminal {
+        /// The running terminal.
+        pub terminal_id: TerminalId,
+    }
+}
+
+impl BackgroundTerminal {
+    /// Background work for the terminal `terminal_id`.
+    pub fn new(terminal_id: impl Into<TerminalId>) -> Self {
+        Self {
+            terminal_id: terminal_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// A tool call that keeps running in the background.
+    pub struct BackgroundToolCall {
+        /// The running tool call.
+        pub tool_call_id: ToolCallId,
+    }
+}
+
+impl BackgroundToolCall {
+    /// Background work for the tool call `tool_call_id`.
+    pub fn new(tool_call_id: impl Into<ToolCallId>) -> Self {
+        Self {
+            tool_call_id: tool_call_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// A subagent session that keeps working in the background.
+    pub struct BackgroundSubagent {
+        /// The subagent's session.
+        pub session_id: SessionId,
+    }
+}
+
+impl BackgroundSubagent {
+    /// Background work for the subagent session `session_id`.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// Appends one piece of content to a tool call (the `tool_call_content_chunk` session
+    /// update), for output that streams in.
+    pub struct ToolCallContentChunk {
+        /// The tool call to append to.
+        pub tool_call_id: ToolCallId,
+        /// The content to append.
+        pub content: ToolCallContent,
+    }
+}
+
+impl ToolCallContentChunk {
+    /// A chunk appending `content` to `tool_call_id`.
+    pub fn new(tool_call_id: impl Into<ToolCallId>, content: impl Into<ToolCallContent>) -> Self {
+        Self {
+            tool_call_id: tool_call_id.into(),
+            content: content.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    /// Asks the agent to cancel one running tool call without cancelling the whole turn
+    /// (`tool_call/cancel`). Only for tool calls whose capabilities allow it.
+    pub struct CancelToolCallRequest {
+        /// The session the tool call belongs to.
+        pub session_id: SessionId,
+        /// The tool call to cancel.
+        pub tool_call_id: ToolCallId,
+    }
+}
+
+impl CancelToolCallRequest {
+    /// Asks to cancel `tool_call_id` in `session_id`.
+    pub fn new(session_id: impl Into<SessionId>, tool_call_id: impl Into<ToolCallId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            tool_call_id: tool_call_id.into(),
+            meta: None,
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Every session update variant of both versions round-trips through the typed model.
+//!
+//! The corpus files hold one `session/update` params object per line, a minimal and a full
+//! example for every variant of the reference schema (notices are covered in `notices.rs`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+/// Decodes every line as `T` (from text, the streaming path, and from a `Value`, the buffered
+/// path), re-encodes it and compares with the input. Returns the tags seen.
+fn check_corpus<T>(corpus: &str, tag_of: impl Fn(&T) -> String) -> BTreeSet<String>
+where
+    T: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
+{
+    let mut tags = BTreeSet::new();
+    for (index, line) in corpus.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let input: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}", index + 1));
+        let typed: T = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}\n{line}", index + 1));
+        assert_eq!(serde_json::to_value(&typed).unwrap(), input, "line {}", index + 1);
+        let from_value: T = serde_json::from_value(input.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&from_value).unwrap(), input, "line {} (value)", index + 1);
+        tags.insert(tag_of(&typed));
+    }
+    tags
+}
+
+/// Moves the tag of every update to the end of the object, forcing the buffered decode path.
+fn tag_last(corpus: &str, tag_key: &str) -> String {
+    corpus
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut params: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+            let Some(Value::Object(update)) = params.remove("update") else { panic!("no update") };
+            let mut text = String::from("{");
+            let mut tag = String::new();
+            for (key, value) in &update {
+                if key == tag_key {
+                    tag = format!("{key:?}:{value}");
+                } else {
+                    text.push_str(&format!("{key:?}:{value},"));
+                }
+            }
+            text.push_str(&tag);
+            text.push('}');
+            let mut out = serde_json::to_string(&params).unwrap();
+            out.pop();
+            format!("{out},\"update\":{text}}}\n")
+        })
+        .collect()
+}
+
+#[test]
+fn v1_every_variant_round_trips() {
+    use acp_schema::v1::{SessionNotification, SessionUpdate};
+    let corpus = include_str!("data/v1-session-updates.jsonl");
+    let tags = check_corpus::<SessionNotification>(corpus, |n| n.update.tag().to_owned());
+    let expected: BTreeSet<String> =
+        SessionUpdate::TAGS.iter().filter(|t| **t != "notice").map(|t| t.to_string()).collect();
+    assert_eq!(tags, expected, "corpus must cover every v1 variant");
+    let shuffled = tag_last(corpus, "sessionUpdate");
+    check_corpus::<SessionNotification>(&shuffled, |n| n.update.tag().to_owned());
+}
+
+#[cfg(feature = "unstable_protocol_v2")]
+#[test]
+fn v2_every_variant_round_trips() {
+    use acp_schema::v2::{SessionUpdate, UpdateSessionNotification};
+    let corpus = include_str!("data/v2-session-updates.jsonl");
+    let tags = check_corpus::<UpdateSessionNotification>(corpus, |n| {
+        assert!(!matches!(n.update, SessionUpdate::Other(_)), "known variant decoded as unknown: {n:?}");
+        n.update.tag().to_owned()
+    });
+    let expected: BTreeSet<String> =
+        SessionUpdate::TAGS.iter().filter(|t| **t != "notice").map(|t| t.to_string()).collect();
+    assert_eq!(tags, expected, "corpus must cover every v2 variant");
+    let shuffled = tag_last(corpus, "sessionUpdate");
+    check_corpus::<UpdateSessionNotification>(&shuffled, |n| n.update.tag().to_owned());
+}
+
+#[test]
+fn v1_unknown_update_is_an_error_naming_the_tag() {
+    let text = r#"{"sessionId":"s","update":{"sessionUpdate":"future_thing","x":1}}"#;
+    let error = serde_json::from_str::<acp_schema::v1::SessionNotification>(text).unwrap_err();
+    assert!(error.to_string().contains("future_thing"), "{error}");
+}
+
+#[cfg(feature = "unstable_protocol_v2")]
+#[test]
+fn v2_unknown_update_is_kept_verbatim() {
+    use acp_schema::v2::{SessionUpdate, UpdateSessionNotification};
+    for text in [
+        r#"{"sessionId":"s","update":{"sessionUpdate":"future_thing","x":1,"nested":{"a":[1,2,{"b":null}]}}}"#,
+        r#"{"sessionId":"s","update":{"x":1,"sessionUpdate":"_acme_progress"}}"#,
+        r#"{"sessionId":"s","update":{"sessionUpdate":"future_thing"}}"#,
+    ] {
+        let input: Value = serde_json::from_str(text).unwrap();
+        let decoded: UpdateSessionNotification = serde_json::from_str(text).unwrap();
+        assert!(matches!(decoded.update, SessionUpdate::Other(_)));
+        assert_eq!(serde_json::to_value(&decoded).unwrap(), input);
+    }
+    assert!(SessionUpdate::unknown("agent_message_chunk", Default::default()).is_err());
+    let built = SessionUpdate::unknown("_acme_progress", Default::default()).unwrap();
+    assert_eq!(serde_json::to_string(&built).unwrap(), r#"{"sessionUpdate":"_acme_progress"}"#);
+}
+
+#[cfg(feature = "unstable_protocol_v2")]
+#[test]
+fn v2_known_tag_with_bad_payload_is_an_error_not_unknown() {
+    use acp_schema::v2::UpdateSessionNotification;
+    for text in [
+        r#"{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk"}}"#,
+        r#"{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":5}}"#,
+        r#"{"sessionId":"s","update":{"content":{"type":"text"},"sessionUpdate":"agent_message_chunk"}}"#,
+        r#"{"sessionId":"s","update":{"sessionUpdate":"tool_call_update"}}"#,
+    ] {
+        assert!(serde_json::from_str::<UpdateSessionNotification>(text).is_err(), "{text}");
+    }
+}
+
+#[test]
+fn tag_must_be_a_string_and_present() {
+    use acp_schema::v1::SessionUpdate;
+    for text in [
+        r#"{"sessionUpdate":1,"content":{"type":"text","text":"x"}}"#,
+        r#"{"content":{"type":"text","text":"x"},"sessionUpdate":null}"#,
+        r#"{"content":{"type":"text","text":"x"}}"#,
+        r#"{}"#,
+        r#"[]"#,
+        r#""agent_message_chunk""#,
+    ] {
+        assert!(serde_json::from_str::<SessionUpdate>(text).is_err(), "{text}");
+    }
+}
