@@ -31,6 +31,9 @@ macro_rules! tagged_union {
         }
     ) => {
         $(#[doc = $doc])*
+        // Payloads are held by value: boxing the large ones would add an allocation to every
+        // decoded message.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Debug, Clone, PartialEq, serde::Serialize)]
         #[serde(tag = $tag)]
         #[non_exhaustive]
