@@ -14,6 +14,14 @@ pub enum Error {
         /// The tag that was given.
         tag: String,
     },
+    /// An idempotency key (ACP v2) outside the allowed 1 to 255 characters.
+    #[error(
+        "an idempotency key must be 1 to 255 characters long, but the given key has {chars} characters"
+    )]
+    IdempotencyKeyLength {
+        /// The length of the rejected key, in characters.
+        chars: usize,
+    },
     /// A method name that the protocol version's method table does not list (and that is not
     /// an extension method).
     #[error("unknown method `{method}`: it is not in this protocol version's method table")]

@@ -19,8 +19,8 @@ use std::fmt;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
-pub use serde_json::value::RawValue;
 use serde_json::Value;
+pub use serde_json::value::RawValue;
 
 /// The only JSON-RPC version string ACP accepts.
 pub const VERSION: &str = "2.0";
@@ -137,7 +137,11 @@ pub struct ErrorObject {
 impl ErrorObject {
     /// An error with a code and a message and no data.
     pub fn new(code: i32, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), data: None }
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+        }
     }
 
     /// Sets `data`.
@@ -169,7 +173,11 @@ pub struct Request<P = Box<RawValue>> {
 impl<P> Request<P> {
     /// A request with the given id, method and parameters.
     pub fn new(id: impl Into<Id>, method: impl Into<String>, params: Option<P>) -> Self {
-        Self { id: id.into(), method: method.into(), params }
+        Self {
+            id: id.into(),
+            method: method.into(),
+            params,
+        }
     }
 }
 
@@ -186,7 +194,10 @@ pub struct Notification<P = Box<RawValue>> {
 impl<P> Notification<P> {
     /// A notification with the given method and parameters.
     pub fn new(method: impl Into<String>, params: Option<P>) -> Self {
-        Self { method: method.into(), params }
+        Self {
+            method: method.into(),
+            params,
+        }
     }
 }
 
@@ -203,12 +214,18 @@ pub struct Response<R = Box<RawValue>> {
 impl<R> Response<R> {
     /// A successful response.
     pub fn ok(id: impl Into<Id>, result: R) -> Self {
-        Self { id: id.into(), result: Ok(result) }
+        Self {
+            id: id.into(),
+            result: Ok(result),
+        }
     }
 
     /// A failed response.
     pub fn error(id: impl Into<Id>, error: ErrorObject) -> Self {
-        Self { id: id.into(), result: Err(error) }
+        Self {
+            id: id.into(),
+            result: Err(error),
+        }
     }
 }
 
@@ -353,16 +370,32 @@ impl<'de> Visitor<'de> for MessageVisitor {
         // `"params": null` is treated as no params.
         let params = params.filter(|raw| raw.get() != "null");
         match (method, id, result, error) {
-            (Some(method), Some(id), None, None) => Ok(Message::Request(Request { id, method, params })),
-            (Some(method), None, None, None) => Ok(Message::Notification(Notification { method, params })),
-            (None, Some(id), Some(result), None) => Ok(Message::Response(Response { id, result: Ok(result) })),
-            (None, Some(id), None, Some(error)) => Ok(Message::Response(Response { id, result: Err(error) })),
-            (None, _, Some(_), Some(_)) => Err(de::Error::custom("a response must not have both `result` and `error`")),
+            (Some(method), Some(id), None, None) => {
+                Ok(Message::Request(Request { id, method, params }))
+            }
+            (Some(method), None, None, None) => {
+                Ok(Message::Notification(Notification { method, params }))
+            }
+            (None, Some(id), Some(result), None) => Ok(Message::Response(Response {
+                id,
+                result: Ok(result),
+            })),
+            (None, Some(id), None, Some(error)) => Ok(Message::Response(Response {
+                id,
+                result: Err(error),
+            })),
+            (None, _, Some(_), Some(_)) => Err(de::Error::custom(
+                "a response must not have both `result` and `error`",
+            )),
             (None, None, _, _) => Err(de::Error::custom(
                 "expected a request (`method` and `id`), a notification (`method`) or a response (`id` with `result` or `error`)",
             )),
-            (None, Some(_), None, None) => Err(de::Error::custom("a response needs `result` or `error`")),
-            (Some(_), _, _, _) => Err(de::Error::custom("a request or notification must not have `result` or `error`")),
+            (None, Some(_), None, None) => {
+                Err(de::Error::custom("a response needs `result` or `error`"))
+            }
+            (Some(_), _, _, _) => Err(de::Error::custom(
+                "a request or notification must not have `result` or `error`",
+            )),
         }
     }
 }

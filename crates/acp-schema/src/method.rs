@@ -52,7 +52,10 @@ pub struct Extension {
 impl Extension {
     /// An extension call with a raw JSON payload.
     pub fn new(method: impl Into<String>, payload: Box<RawValue>) -> Self {
-        Self { method: method.into(), payload }
+        Self {
+            method: method.into(),
+            payload,
+        }
     }
 }
 
@@ -85,12 +88,17 @@ pub(crate) fn decode_payload<T: DeserializeOwned>(method: &str, raw: &str) -> Re
         Ok(value) => Ok(value),
         Err(first) => {
             let mut deserializer = serde_json::Deserializer::from_str(raw);
-            let (path, message) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+            let (path, message) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer)
+            {
                 Err(error) => (error.path().to_string(), error.into_inner().to_string()),
                 // Cannot happen for a deterministic decoder; report the first error anyway.
                 Ok(_) => (".".to_owned(), first.to_string()),
             };
-            Err(Error::InvalidParams { method: method.to_owned(), path, message })
+            Err(Error::InvalidParams {
+                method: method.to_owned(),
+                path,
+                message,
+            })
         }
     }
 }

@@ -33,14 +33,17 @@ pub enum Protocol {
 pub fn generate(protocol: Protocol, unstable: bool) -> Value {
     let mut generator = SchemaGenerator::new(SchemaSettings::draft2020_12());
     let (title, roots) = match protocol {
-        Protocol::V1 => ("Agent Client Protocol v1", crate::v1::schema_roots(&mut generator)),
+        Protocol::V1 => (
+            "Agent Client Protocol v1",
+            crate::v1::schema_roots(&mut generator),
+        ),
         #[cfg(feature = "unstable_protocol_v2")]
-        Protocol::V2 => ("Agent Client Protocol v2", crate::v2::schema_roots(&mut generator)),
+        Protocol::V2 => (
+            "Agent Client Protocol v2",
+            crate::v2::schema_roots(&mut generator),
+        ),
     };
-    let defs: Map<String, Value> = generator
-        .take_definitions(true)
-        .into_iter()
-        .collect();
+    let defs: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
     let mut root = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": title,
@@ -127,7 +130,8 @@ pub(crate) fn other_alternative_of(tag: &str, alternatives: &[Value]) -> Value {
                 "properties": { tag: alternative["properties"][tag].clone() },
                 "required": [tag],
             });
-            if let (Some(marker), Value::Object(map)) = (alternative.get(UNSTABLE_KEY), &mut known) {
+            if let (Some(marker), Value::Object(map)) = (alternative.get(UNSTABLE_KEY), &mut known)
+            {
                 map.insert(UNSTABLE_KEY.into(), marker.clone());
             }
             known
@@ -226,7 +230,10 @@ where
     CNot: JsonSchema,
     PNot: JsonSchema,
 {
-    let side = |title: &str, request: schemars::Schema, response: schemars::Schema, notification: schemars::Schema| {
+    let side = |title: &str,
+                request: schemars::Schema,
+                response: schemars::Schema,
+                notification: schemars::Schema| {
         json!({
             "title": title,
             "type": "object",

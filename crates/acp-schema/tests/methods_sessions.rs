@@ -85,9 +85,13 @@ fn form_schema() -> Value {
     })
 }
 
+/// A type name and a function registering that type's schema.
+#[cfg(feature = "schemars")]
+type SchemaCheck = (&'static str, fn(&mut schemars::SchemaGenerator));
+
 /// Checks that the generated JSON Schema of each type equals its `$defs` entry in the reference.
 #[cfg(feature = "schemars")]
-fn check_schemas(reference: &str, checks: Vec<(&'static str, fn(&mut schemars::SchemaGenerator))>) {
+fn check_schemas(reference: &str, checks: Vec<SchemaCheck>) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/reference")
         .join(reference);
@@ -913,7 +917,7 @@ mod v2 {
             }
         }
         let error = IdempotencyKey::new("").unwrap_err();
-        assert_eq!(error.chars, 0);
+        assert_eq!(error, acp_schema::Error::IdempotencyKeyLength { chars: 0 });
         assert!(error.to_string().contains("must be 1 to 255 characters"));
         run_rejects::<PromptRequest>(vec![(
             "key not a string",

@@ -8,13 +8,17 @@
 use serde_json::{Value, json};
 
 /// Decodes `value` as `T`, re-encodes it and returns the JSON.
-fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, String> {
+fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(
+    value: &Value,
+) -> Result<Value, String> {
     let typed: T = serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
     serde_json::to_value(&typed).map_err(|e| e.to_string())
 }
 
 /// The same, from JSON text (the streaming decode path used on real traffic).
-fn round_trip_text<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) -> Result<Value, String> {
+fn round_trip_text<T: serde::de::DeserializeOwned + serde::Serialize>(
+    text: &str,
+) -> Result<Value, String> {
     let typed: T = serde_json::from_str(text).map_err(|e| e.to_string())?;
     serde_json::to_value(&typed).map_err(|e| e.to_string())
 }
@@ -29,18 +33,54 @@ fn update(fields: Value) -> Value {
 
 /// Notices that must fail to decode in both versions, with the reason.
 const MALFORMED: &[(&str, &str)] = &[
-    ("missing title", r#"{"sessionUpdate":"notice","severity":"info"}"#),
-    ("null title", r#"{"sessionUpdate":"notice","severity":"info","title":null}"#),
-    ("empty title", r#"{"sessionUpdate":"notice","severity":"info","title":""}"#),
-    ("numeric title", r#"{"sessionUpdate":"notice","severity":"info","title":7}"#),
-    ("object title", r#"{"sessionUpdate":"notice","severity":"info","title":{"text":"x"}}"#),
-    ("array title", r#"{"sessionUpdate":"notice","severity":"info","title":["x"]}"#),
-    ("missing severity", r#"{"sessionUpdate":"notice","title":"x"}"#),
-    ("null severity", r#"{"sessionUpdate":"notice","severity":null,"title":"x"}"#),
-    ("numeric severity", r#"{"sessionUpdate":"notice","severity":2,"title":"x"}"#),
-    ("boolean severity", r#"{"sessionUpdate":"notice","severity":true,"title":"x"}"#),
-    ("tag after fields, empty title", r#"{"severity":"info","title":"","sessionUpdate":"notice"}"#),
-    ("tag after fields, missing severity", r#"{"title":"x","sessionUpdate":"notice"}"#),
+    (
+        "missing title",
+        r#"{"sessionUpdate":"notice","severity":"info"}"#,
+    ),
+    (
+        "null title",
+        r#"{"sessionUpdate":"notice","severity":"info","title":null}"#,
+    ),
+    (
+        "empty title",
+        r#"{"sessionUpdate":"notice","severity":"info","title":""}"#,
+    ),
+    (
+        "numeric title",
+        r#"{"sessionUpdate":"notice","severity":"info","title":7}"#,
+    ),
+    (
+        "object title",
+        r#"{"sessionUpdate":"notice","severity":"info","title":{"text":"x"}}"#,
+    ),
+    (
+        "array title",
+        r#"{"sessionUpdate":"notice","severity":"info","title":["x"]}"#,
+    ),
+    (
+        "missing severity",
+        r#"{"sessionUpdate":"notice","title":"x"}"#,
+    ),
+    (
+        "null severity",
+        r#"{"sessionUpdate":"notice","severity":null,"title":"x"}"#,
+    ),
+    (
+        "numeric severity",
+        r#"{"sessionUpdate":"notice","severity":2,"title":"x"}"#,
+    ),
+    (
+        "boolean severity",
+        r#"{"sessionUpdate":"notice","severity":true,"title":"x"}"#,
+    ),
+    (
+        "tag after fields, empty title",
+        r#"{"severity":"info","title":"","sessionUpdate":"notice"}"#,
+    ),
+    (
+        "tag after fields, missing severity",
+        r#"{"title":"x","sessionUpdate":"notice"}"#,
+    ),
 ];
 
 /// Severities that must round-trip unchanged, with (is_known, is_extension, is_reserved).
@@ -63,21 +103,73 @@ mod with_notices {
     fn advertisement_cases() -> Vec<(&'static str, Value, bool)> {
         vec![
             ("no capabilities at all", json!({}), false),
-            ("session omitted", json!({ "fs": { "readTextFile": true } }), false),
+            (
+                "session omitted",
+                json!({ "fs": { "readTextFile": true } }),
+                false,
+            ),
             ("session null", json!({ "session": null }), false),
             ("session empty", json!({ "session": {} }), false),
-            ("notices null", json!({ "session": { "notices": null } }), false),
-            ("notices true", json!({ "session": { "notices": true } }), false),
-            ("notices false", json!({ "session": { "notices": false } }), false),
-            ("notices string", json!({ "session": { "notices": "yes" } }), false),
-            ("notices array", json!({ "session": { "notices": [] } }), false),
-            ("notices non-empty array", json!({ "session": { "notices": [{}] } }), false),
-            ("notices number", json!({ "session": { "notices": 1 } }), false),
-            ("session not an object", json!({ "session": "notices" }), false),
-            ("notices object", json!({ "session": { "notices": {} } }), true),
-            ("notices with unknown keys", json!({ "session": { "notices": { "future": 1 } } }), true),
-            ("notices with _meta", json!({ "session": { "notices": { "_meta": { "a": 1 } } } }), true),
-            ("notices with bad _meta", json!({ "session": { "notices": { "_meta": 3 } } }), true),
+            (
+                "notices null",
+                json!({ "session": { "notices": null } }),
+                false,
+            ),
+            (
+                "notices true",
+                json!({ "session": { "notices": true } }),
+                false,
+            ),
+            (
+                "notices false",
+                json!({ "session": { "notices": false } }),
+                false,
+            ),
+            (
+                "notices string",
+                json!({ "session": { "notices": "yes" } }),
+                false,
+            ),
+            (
+                "notices array",
+                json!({ "session": { "notices": [] } }),
+                false,
+            ),
+            (
+                "notices non-empty array",
+                json!({ "session": { "notices": [{}] } }),
+                false,
+            ),
+            (
+                "notices number",
+                json!({ "session": { "notices": 1 } }),
+                false,
+            ),
+            (
+                "session not an object",
+                json!({ "session": "notices" }),
+                false,
+            ),
+            (
+                "notices object",
+                json!({ "session": { "notices": {} } }),
+                true,
+            ),
+            (
+                "notices with unknown keys",
+                json!({ "session": { "notices": { "future": 1 } } }),
+                true,
+            ),
+            (
+                "notices with _meta",
+                json!({ "session": { "notices": { "_meta": { "a": 1 } } } }),
+                true,
+            ),
+            (
+                "notices with bad _meta",
+                json!({ "session": { "notices": { "_meta": 3 } } }),
+                true,
+            ),
             (
                 "notices beside other session capabilities",
                 json!({ "session": { "compaction": {}, "notices": {} } }),
@@ -89,7 +181,8 @@ mod with_notices {
     #[test]
     fn capability_advertisement_is_decoded_from_every_form() {
         for (case, capabilities, expected) in advertisement_cases() {
-            let request = json!({ "protocolVersion": 1, "clientCapabilities": capabilities.clone() });
+            let request =
+                json!({ "protocolVersion": 1, "clientCapabilities": capabilities.clone() });
             for text in [capabilities.to_string(), request.to_string()] {
                 let advertised = if text.contains("protocolVersion") {
                     let decoded: v1::InitializeRequest = serde_json::from_str(&text)
@@ -117,10 +210,15 @@ mod with_notices {
         assert_eq!(serde_json::to_value(odd).unwrap()["session"], json!({}));
         // with_notices keeps other session capabilities.
         let caps = v1::ClientCapabilities::default()
-            .session(v1::ClientSessionCapabilities::new().compaction(v1::CompactionCapabilities::new()))
+            .session(
+                v1::ClientSessionCapabilities::new().compaction(v1::CompactionCapabilities::new()),
+            )
             .with_notices();
         let encoded = serde_json::to_value(caps).unwrap();
-        assert_eq!(encoded["session"], json!({ "compaction": {}, "notices": {} }));
+        assert_eq!(
+            encoded["session"],
+            json!({ "compaction": {}, "notices": {} })
+        );
     }
 
     fn full_notice() -> Value {
@@ -143,9 +241,11 @@ mod with_notices {
                 .description("Continuing without it.")
                 .meta(meta.clone()),
         );
-        let minimal_v1 = v1::SessionUpdate::Notice(v1::Notice::try_new("info", "Using defaults").unwrap());
+        let minimal_v1 =
+            v1::SessionUpdate::Notice(v1::Notice::try_new("info", "Using defaults").unwrap());
         let full_text = r#"{"sessionUpdate":"notice","severity":"warning","title":"MCP server unavailable","description":"Continuing without it.","_meta":{"acme.dev/retryInSeconds":30}}"#;
-        let minimal_text = r#"{"sessionUpdate":"notice","severity":"info","title":"Using defaults"}"#;
+        let minimal_text =
+            r#"{"sessionUpdate":"notice","severity":"info","title":"Using defaults"}"#;
         assert_eq!(serde_json::to_string(&full_v1).unwrap(), full_text);
         assert_eq!(serde_json::to_string(&minimal_v1).unwrap(), minimal_text);
         let notification = v1::SessionNotification::new("sess_1", minimal_v1);
@@ -162,7 +262,8 @@ mod with_notices {
                     .description("Continuing without it.")
                     .meta(meta),
             );
-            let minimal_v2 = v2::SessionUpdate::Notice(v2::Notice::try_new("info", "Using defaults").unwrap());
+            let minimal_v2 =
+                v2::SessionUpdate::Notice(v2::Notice::try_new("info", "Using defaults").unwrap());
             assert_eq!(serde_json::to_string(&full_v2).unwrap(), full_text);
             assert_eq!(serde_json::to_string(&minimal_v2).unwrap(), minimal_text);
             let notification = v2::UpdateSessionNotification::new("sess_1", minimal_v2);
@@ -171,7 +272,10 @@ mod with_notices {
                 format!(r#"{{"sessionId":"sess_1","update":{minimal_text}}}"#)
             );
         }
-        assert_eq!(round_trip::<v1::SessionUpdate>(&full_notice()).unwrap(), full_notice());
+        assert_eq!(
+            round_trip::<v1::SessionUpdate>(&full_notice()).unwrap(),
+            full_notice()
+        );
     }
 
     /// Optional fields: omitted, `null` and wrong-typed all decode as absent and are not written.
@@ -182,7 +286,10 @@ mod with_notices {
             ("meta null", json!({ "_meta": null })),
             ("both null", json!({ "description": null, "_meta": null })),
             ("description number", json!({ "description": 5 })),
-            ("description object", json!({ "description": { "text": "x" } })),
+            (
+                "description object",
+                json!({ "description": { "text": "x" } }),
+            ),
             ("description array", json!({ "description": ["x"] })),
             ("description bool", json!({ "description": false })),
             ("meta string", json!({ "_meta": "x" })),
@@ -199,7 +306,8 @@ mod with_notices {
             if let (Some(target), Value::Object(extra)) = (input.as_object_mut(), extra) {
                 target.extend(extra);
             }
-            let v1_out = round_trip::<v1::SessionUpdate>(&input).unwrap_or_else(|e| panic!("{case}: {e}"));
+            let v1_out =
+                round_trip::<v1::SessionUpdate>(&input).unwrap_or_else(|e| panic!("{case}: {e}"));
             assert_eq!(v1_out, expected, "v1 {case}");
             let v1_text = round_trip_text::<v1::SessionUpdate>(&input.to_string()).unwrap();
             assert_eq!(v1_text, expected, "v1 text {case}");
@@ -219,26 +327,48 @@ mod with_notices {
     fn open_severities_round_trip_unchanged() {
         for &(severity, known, extension, reserved) in SEVERITIES {
             let input = update(json!({ "severity": severity, "title": "Quota" }));
-            assert_eq!(round_trip_text::<v1::SessionUpdate>(&input.to_string()).unwrap(), input, "{severity}");
+            assert_eq!(
+                round_trip_text::<v1::SessionUpdate>(&input.to_string()).unwrap(),
+                input,
+                "{severity}"
+            );
             let parsed = v1::NoticeSeverity::from(severity);
             assert_eq!(parsed.as_str(), severity);
             assert_eq!(
-                (parsed.is_known(), parsed.is_extension(), parsed.is_reserved()),
+                (
+                    parsed.is_known(),
+                    parsed.is_extension(),
+                    parsed.is_reserved()
+                ),
                 (known, extension, reserved),
                 "{severity}"
             );
             #[cfg(feature = "unstable_protocol_v2")]
             {
                 use acp_schema::v2;
-                assert_eq!(round_trip_text::<v2::SessionUpdate>(&input.to_string()).unwrap(), input, "{severity}");
+                assert_eq!(
+                    round_trip_text::<v2::SessionUpdate>(&input.to_string()).unwrap(),
+                    input,
+                    "{severity}"
+                );
                 let parsed = v2::NoticeSeverity::from(severity);
-                assert_eq!((parsed.is_known(), parsed.is_extension()), (known, extension), "{severity}");
+                assert_eq!(
+                    (parsed.is_known(), parsed.is_extension()),
+                    (known, extension),
+                    "{severity}"
+                );
                 let decoded: v2::SessionUpdate = serde_json::from_value(input).unwrap();
-                assert!(matches!(decoded, v2::SessionUpdate::Notice(_)), "{severity}");
+                assert!(
+                    matches!(decoded, v2::SessionUpdate::Notice(_)),
+                    "{severity}"
+                );
             }
         }
         // Known strings always map to the known variant, whatever way they were built.
-        assert_eq!(v1::NoticeSeverity::from("warning".to_string()), v1::NoticeSeverity::Warning);
+        assert_eq!(
+            v1::NoticeSeverity::from("warning".to_string()),
+            v1::NoticeSeverity::Warning
+        );
     }
 
     #[test]
@@ -248,7 +378,10 @@ mod with_notices {
                 .err()
                 .unwrap_or_else(|| panic!("v1 accepted {case}"));
             assert!(!error.to_string().is_empty());
-            assert!(serde_json::from_str::<v1::Notice>(text).is_err(), "v1 Notice accepted {case}");
+            assert!(
+                serde_json::from_str::<v1::Notice>(text).is_err(),
+                "v1 Notice accepted {case}"
+            );
             #[cfg(feature = "unstable_protocol_v2")]
             {
                 let result = serde_json::from_str::<acp_schema::v2::SessionUpdate>(text);
@@ -264,10 +397,17 @@ mod with_notices {
 
     #[test]
     fn empty_title_error_says_what_was_expected() {
-        let error = serde_json::from_str::<v1::Notice>(r#"{"severity":"info","title":""}"#).unwrap_err();
+        let error =
+            serde_json::from_str::<v1::Notice>(r#"{"severity":"info","title":""}"#).unwrap_err();
         assert!(error.to_string().contains("non-empty"), "{error}");
-        assert_eq!(v1::NoticeTitle::new(""), Err(acp_schema::Error::EmptyNoticeTitle));
-        assert!(v1::NoticeTitle::try_from(" ").is_ok(), "a space is a character");
+        assert_eq!(
+            v1::NoticeTitle::new(""),
+            Err(acp_schema::Error::EmptyNoticeTitle)
+        );
+        assert!(
+            v1::NoticeTitle::try_from(" ").is_ok(),
+            "a space is a character"
+        );
     }
 
     #[cfg(feature = "unstable_protocol_v2")]
@@ -277,7 +417,9 @@ mod with_notices {
         let table = [
             update(json!({ "severity": "info", "title": "Using defaults" })),
             full_notice(),
-            update(json!({ "severity": "_acme_quota", "title": "Quota at 90%", "description": "Resets at midnight." })),
+            update(
+                json!({ "severity": "_acme_quota", "title": "Quota at 90%", "description": "Resets at midnight." }),
+            ),
             update(json!({ "severity": "critical", "title": "Model rerouted" })),
             update(json!({ "severity": "error", "title": "日本語のタイトル", "_meta": {} })),
         ];
@@ -298,15 +440,19 @@ mod with_notices {
     #[test]
     fn repeated_identical_notices_are_independent_equal_values() {
         let line = r#"{"sessionId":"s","update":{"sessionUpdate":"notice","severity":"warning","title":"Rate limited"}}"#;
-        let decoded: Vec<v1::SessionNotification> =
-            (0..3).map(|_| serde_json::from_str(line).unwrap()).collect();
+        let decoded: Vec<v1::SessionNotification> = (0..3)
+            .map(|_| serde_json::from_str(line).unwrap())
+            .collect();
         assert_eq!(decoded.len(), 3);
         assert!(decoded.windows(2).all(|pair| pair[0] == pair[1]));
         let mut first = decoded[0].clone();
         if let v1::SessionUpdate::Notice(notice) = &mut first.update {
             notice.description = Some("changed".into());
         }
-        assert_ne!(first, decoded[1], "changing one copy leaves the others alone");
+        assert_ne!(
+            first, decoded[1],
+            "changing one copy leaves the others alone"
+        );
     }
 }
 
@@ -337,7 +483,9 @@ mod without_notices {
             r#"{"title":"T","sessionUpdate":"notice","severity":"info"}"#,
         ] {
             let decoded: SessionUpdate = serde_json::from_str(text).unwrap();
-            let SessionUpdate::Other(unknown) = &decoded else { panic!("not kept as unknown: {decoded:?}") };
+            let SessionUpdate::Other(unknown) = &decoded else {
+                panic!("not kept as unknown: {decoded:?}")
+            };
             assert_eq!(unknown.tag(), "notice");
             let input: Value = serde_json::from_str(text).unwrap();
             assert_eq!(serde_json::to_value(&decoded).unwrap(), input);

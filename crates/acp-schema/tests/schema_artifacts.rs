@@ -11,7 +11,9 @@ use acp_schema::schema::{Protocol, generate};
 use serde_json::{Value, json};
 
 fn artifact(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schema").join(path)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schema")
+        .join(path)
 }
 
 fn check(protocol: Protocol, unstable: bool, path: &str) {
@@ -45,7 +47,9 @@ fn unstable_artifacts_are_fresh() {
 }
 
 fn def<'a>(schema: &'a Value, name: &str) -> &'a Value {
-    schema["$defs"].get(name).unwrap_or_else(|| panic!("no $defs/{name}"))
+    schema["$defs"]
+        .get(name)
+        .unwrap_or_else(|| panic!("no $defs/{name}"))
 }
 
 fn accepts_null(schema: &Value) -> bool {
@@ -67,31 +71,61 @@ fn notice_schema_matches_the_specification() {
     for protocol in protocols {
         let schema = generate(protocol, true);
         let notice = def(&schema, "Notice");
-        let mut required: Vec<&str> =
-            notice["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let mut required: Vec<&str> = notice["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
         required.sort();
         assert_eq!(required, ["severity", "title"], "{protocol:?}");
-        assert_eq!(notice["properties"]["title"], json!({ "type": "string", "minLength": 1 }));
-        assert!(accepts_null(&notice["properties"]["description"]), "{protocol:?}");
+        assert_eq!(
+            notice["properties"]["title"],
+            json!({ "type": "string", "minLength": 1 })
+        );
+        assert!(
+            accepts_null(&notice["properties"]["description"]),
+            "{protocol:?}"
+        );
         assert!(accepts_null(&notice["properties"]["_meta"]), "{protocol:?}");
         let severity = def(&schema, "NoticeSeverity");
         let alternatives = severity["anyOf"].as_array().unwrap();
-        let consts: Vec<&str> = alternatives.iter().filter_map(|a| a["const"].as_str()).collect();
+        let consts: Vec<&str> = alternatives
+            .iter()
+            .filter_map(|a| a["const"].as_str())
+            .collect();
         assert_eq!(consts, ["info", "warning", "error"]);
-        assert!(alternatives.iter().any(|a| a.get("const").is_none() && a["type"] == "string"));
+        assert!(
+            alternatives
+                .iter()
+                .any(|a| a.get("const").is_none() && a["type"] == "string")
+        );
         let update = def(&schema, "SessionUpdate");
-        let alternatives = update["oneOf"].as_array().or(update["anyOf"].as_array()).unwrap();
-        assert!(alternatives.iter().any(|a| a["properties"]["sessionUpdate"]["const"] == "notice"));
+        let alternatives = update["oneOf"]
+            .as_array()
+            .or(update["anyOf"].as_array())
+            .unwrap();
+        assert!(
+            alternatives
+                .iter()
+                .any(|a| a["properties"]["sessionUpdate"]["const"] == "notice")
+        );
     }
     let v1 = generate(Protocol::V1, true);
     let caps = def(&v1, "ClientSessionCapabilities");
     assert!(accepts_null(&caps["properties"]["notices"]));
-    assert!(caps.get("required").is_none_or(|r| !r.as_array().unwrap().contains(&json!("notices"))));
+    assert!(
+        caps.get("required")
+            .is_none_or(|r| !r.as_array().unwrap().contains(&json!("notices")))
+    );
     assert!(def(&v1, "NoticeCapabilities")["type"] == "object");
     #[cfg(feature = "unstable_protocol_v2")]
     {
         let v2 = generate(Protocol::V2, true);
-        assert!(v2["$defs"].get("NoticeCapabilities").is_none(), "v2 has no notice capability");
+        assert!(
+            v2["$defs"].get("NoticeCapabilities").is_none(),
+            "v2 has no notice capability"
+        );
     }
 }
 
@@ -103,7 +137,10 @@ fn stable_schema_has_no_notices() {
     for protocol in protocols {
         let schema = generate(protocol, false);
         for name in ["Notice", "NoticeSeverity", "NoticeCapabilities"] {
-            assert!(schema["$defs"].get(name).is_none(), "{protocol:?} stable schema has {name}");
+            assert!(
+                schema["$defs"].get(name).is_none(),
+                "{protocol:?} stable schema has {name}"
+            );
         }
         let text = schema.to_string();
         assert!(!text.contains("\"notice\""), "{protocol:?}");

@@ -5,7 +5,11 @@
 //! property names, the same required fields and the same discriminator values (the `const` and
 //! `enum` values of its alternatives). Accepted differences are listed, with their reason, in
 //! `schema_reference_differences.md` next to this file; any other difference fails the test.
-#![cfg(all(feature = "schemars", feature = "unstable_session_notices", feature = "unstable_protocol_v2"))]
+#![cfg(all(
+    feature = "schemars",
+    feature = "unstable_session_notices",
+    feature = "unstable_protocol_v2"
+))]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,10 +19,14 @@ use acp_schema::schema::{Protocol, generate};
 use serde_json::Value;
 
 fn reference(version: u8) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../../../shared/reference/acp-v{version}.schema.json"));
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "../../../shared/reference/acp-v{version}.schema.json"
+    ));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("the reference schema {} is needed (the repository's ../shared): {e}", path.display())
+        panic!(
+            "the reference schema {} is needed (the repository's ../shared): {e}",
+            path.display()
+        )
     });
     serde_json::from_str(&text).unwrap()
 }
@@ -33,7 +41,12 @@ struct Shape {
 fn strings(value: Option<&Value>) -> BTreeSet<String> {
     value
         .and_then(Value::as_array)
-        .map(|items| items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -53,7 +66,9 @@ fn collect_discriminators(schema: &Value, out: &mut BTreeSet<String>) {
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(Value::Array(alternatives)) = schema.get(key) {
-            alternatives.iter().for_each(|alternative| collect_discriminators(alternative, out));
+            alternatives
+                .iter()
+                .for_each(|alternative| collect_discriminators(alternative, out));
         }
     }
 }
@@ -67,10 +82,17 @@ fn shape(schema: &Value) -> Shape {
     let mut discriminators = BTreeSet::new();
     for key in ["oneOf", "anyOf", "const", "enum"] {
         if schema.get(key).is_some() {
-            collect_discriminators(&serde_json::json!({ key: schema[key].clone() }), &mut discriminators);
+            collect_discriminators(
+                &serde_json::json!({ key: schema[key].clone() }),
+                &mut discriminators,
+            );
         }
     }
-    Shape { properties, required: strings(schema.get("required")), discriminators }
+    Shape {
+        properties,
+        required: strings(schema.get("required")),
+        discriminators,
+    }
 }
 
 /// `(version, type, aspect) -> reason`, from the differences file.
@@ -80,8 +102,18 @@ fn accepted_differences() -> BTreeMap<(String, String, String), String> {
         .filter(|line| line.starts_with("| v1 ") || line.starts_with("| v2 "))
         .map(|line| {
             let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
-            assert!(cells.len() == 4 && !cells[3].is_empty(), "bad row (needs a reason): {line}");
-            ((cells[0].to_owned(), cells[1].to_owned(), cells[2].to_owned()), cells[3].to_owned())
+            assert!(
+                cells.len() == 4 && !cells[3].is_empty(),
+                "bad row (needs a reason): {line}"
+            );
+            (
+                (
+                    cells[0].to_owned(),
+                    cells[1].to_owned(),
+                    cells[2].to_owned(),
+                ),
+                cells[3].to_owned(),
+            )
         })
         .collect()
 }
@@ -113,7 +145,11 @@ fn every_reference_type_exists_with_the_same_shape() {
             for (aspect, want, got) in [
                 ("properties", &expected.properties, &actual.properties),
                 ("required", &expected.required, &actual.required),
-                ("discriminators", &expected.discriminators, &actual.discriminators),
+                (
+                    "discriminators",
+                    &expected.discriminators,
+                    &actual.discriminators,
+                ),
             ] {
                 if want != got {
                     let key = (tag.clone(), name.clone(), aspect.to_owned());
@@ -131,9 +167,20 @@ fn every_reference_type_exists_with_the_same_shape() {
                 matching += 1;
             }
         }
-        println!("v{version}: {matching} of {} reference types match", reference_defs.len());
+        println!(
+            "v{version}: {matching} of {} reference types match",
+            reference_defs.len()
+        );
     }
     let stale: Vec<_> = accepted.keys().filter(|key| !used.contains(*key)).collect();
-    assert!(failures.is_empty(), "{} unlisted differences:\n{}", failures.len(), failures.join("\n"));
-    assert!(stale.is_empty(), "listed differences that no longer occur: {stale:?}");
+    assert!(
+        failures.is_empty(),
+        "{} unlisted differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "listed differences that no longer occur: {stale:?}"
+    );
 }

@@ -15,12 +15,28 @@ where
     T: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
 {
     let mut tags = BTreeSet::new();
-    for (index, line) in corpus.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let input: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}", index + 1));
-        let typed: T = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}\n{line}", index + 1));
-        assert_eq!(serde_json::to_value(&typed).unwrap(), input, "line {}", index + 1);
+    for (index, line) in corpus
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let input: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}", index + 1));
+        let typed: T = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("line {}: {e}\n{line}", index + 1));
+        assert_eq!(
+            serde_json::to_value(&typed).unwrap(),
+            input,
+            "line {}",
+            index + 1
+        );
         let from_value: T = serde_json::from_value(input.clone()).unwrap();
-        assert_eq!(serde_json::to_value(&from_value).unwrap(), input, "line {} (value)", index + 1);
+        assert_eq!(
+            serde_json::to_value(&from_value).unwrap(),
+            input,
+            "line {} (value)",
+            index + 1
+        );
         tags.insert(tag_of(&typed));
     }
     tags
@@ -33,7 +49,9 @@ fn tag_last(corpus: &str, tag_key: &str) -> String {
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let mut params: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
-            let Some(Value::Object(update)) = params.remove("update") else { panic!("no update") };
+            let Some(Value::Object(update)) = params.remove("update") else {
+                panic!("no update")
+            };
             let mut text = String::from("{");
             let mut tag = String::new();
             for (key, value) in &update {
@@ -57,8 +75,11 @@ fn v1_every_variant_round_trips() {
     use acp_schema::v1::{SessionNotification, SessionUpdate};
     let corpus = include_str!("data/v1-session-updates.jsonl");
     let tags = check_corpus::<SessionNotification>(corpus, |n| n.update.tag().to_owned());
-    let expected: BTreeSet<String> =
-        SessionUpdate::TAGS.iter().filter(|t| **t != "notice").map(|t| t.to_string()).collect();
+    let expected: BTreeSet<String> = SessionUpdate::TAGS
+        .iter()
+        .filter(|t| **t != "notice")
+        .map(|t| t.to_string())
+        .collect();
     assert_eq!(tags, expected, "corpus must cover every v1 variant");
     let shuffled = tag_last(corpus, "sessionUpdate");
     check_corpus::<SessionNotification>(&shuffled, |n| n.update.tag().to_owned());
@@ -70,11 +91,17 @@ fn v2_every_variant_round_trips() {
     use acp_schema::v2::{SessionUpdate, UpdateSessionNotification};
     let corpus = include_str!("data/v2-session-updates.jsonl");
     let tags = check_corpus::<UpdateSessionNotification>(corpus, |n| {
-        assert!(!matches!(n.update, SessionUpdate::Other(_)), "known variant decoded as unknown: {n:?}");
+        assert!(
+            !matches!(n.update, SessionUpdate::Other(_)),
+            "known variant decoded as unknown: {n:?}"
+        );
         n.update.tag().to_owned()
     });
-    let expected: BTreeSet<String> =
-        SessionUpdate::TAGS.iter().filter(|t| **t != "notice").map(|t| t.to_string()).collect();
+    let expected: BTreeSet<String> = SessionUpdate::TAGS
+        .iter()
+        .filter(|t| **t != "notice")
+        .map(|t| t.to_string())
+        .collect();
     assert_eq!(tags, expected, "corpus must cover every v2 variant");
     let shuffled = tag_last(corpus, "sessionUpdate");
     check_corpus::<UpdateSessionNotification>(&shuffled, |n| n.update.tag().to_owned());
@@ -103,7 +130,10 @@ fn v2_unknown_update_is_kept_verbatim() {
     }
     assert!(SessionUpdate::unknown("agent_message_chunk", Default::default()).is_err());
     let built = SessionUpdate::unknown("_acme_progress", Default::default()).unwrap();
-    assert_eq!(serde_json::to_string(&built).unwrap(), r#"{"sessionUpdate":"_acme_progress"}"#);
+    assert_eq!(
+        serde_json::to_string(&built).unwrap(),
+        r#"{"sessionUpdate":"_acme_progress"}"#
+    );
 }
 
 #[cfg(feature = "unstable_protocol_v2")]
@@ -116,7 +146,10 @@ fn v2_known_tag_with_bad_payload_is_an_error_not_unknown() {
         r#"{"sessionId":"s","update":{"content":{"type":"text"},"sessionUpdate":"agent_message_chunk"}}"#,
         r#"{"sessionId":"s","update":{"sessionUpdate":"tool_call_update"}}"#,
     ] {
-        assert!(serde_json::from_str::<UpdateSessionNotification>(text).is_err(), "{text}");
+        assert!(
+            serde_json::from_str::<UpdateSessionNotification>(text).is_err(),
+            "{text}"
+        );
     }
 }
 
@@ -131,6 +164,9 @@ fn tag_must_be_a_string_and_present() {
         r#"[]"#,
         r#""agent_message_chunk""#,
     ] {
-        assert!(serde_json::from_str::<SessionUpdate>(text).is_err(), "{text}");
+        assert!(
+            serde_json::from_str::<SessionUpdate>(text).is_err(),
+            "{text}"
+        );
     }
 }

@@ -7,8 +7,8 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 pub(crate) mod tagged;
@@ -104,8 +104,6 @@ impl<'de, T: From<String>> Visitor<'de> for LenientString<T> {
     }
 }
 
-
-
 /// `deserialize_with` for a field where `null` means the default value.
 pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
@@ -123,9 +121,39 @@ where
     T: DeserializeOwned,
 {
     match Value::deserialize(deserializer)? {
-        Value::Array(items) => {
-            Ok(items.into_iter().filter_map(|item| T::deserialize(item).ok()).collect())
-        }
+        Value::Array(items) => Ok(decodable_items(items)),
         _ => Ok(Vec::new()),
     }
+}
+
+/// `deserialize_with` for an optional, nullable list whose malformed value means "absent" and
+/// whose malformed items are skipped one by one: `null`, absence or a non-array give `None`;
+/// an array gives `Some` with every item that decodes.
+pub(crate) fn lenient_items_opt<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    match Value::deserialize(deserializer)? {
+        Value::Array(items) => Ok(Some(decodable_items(items))),
+        _ => Ok(None),
+    }
+}
+
+/// `deserialize_with` for a list that must be a list, but whose malformed items are skipped
+/// one by one. (Only v2 has such lists.)
+#[cfg_attr(not(feature = "unstable_protocol_v2"), allow(dead_code))]
+pub(crate) fn items_skip_invalid<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    Ok(decodable_items(Vec::<Value>::deserialize(deserializer)?))
+}
+
+fn decodable_items<T: DeserializeOwned>(items: Vec<Value>) -> Vec<T> {
+    items
+        .into_iter()
+        .filter_map(|item| T::deserialize(item).ok())
+        .collect()
 }

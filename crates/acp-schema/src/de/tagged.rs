@@ -49,14 +49,29 @@ impl<'de, A: MapAccess<'de>> Payload<A> {
 
 /// Reads the tag named `key` from a map and returns it with the remaining payload.
 pub(crate) fn read_tag<'de, A: MapAccess<'de>>(
-    mut map: A,
+    map: A,
     key: &'static str,
 ) -> Result<(Cow<'de, str>, Payload<A>), A::Error> {
+    match read_optional_tag(map, key)? {
+        (Some(tag), payload) => Ok((tag, payload)),
+        (None, _) => Err(de::Error::missing_field(key)),
+    }
+}
+
+/// An optional tag and the payload after it.
+type OptionalTag<'de, A> = (Option<Cow<'de, str>>, Payload<A>);
+
+/// Like [`read_tag`], for unions with a default variant: a missing tag gives `None` and the
+/// whole object as the payload. A tag that is present but not a string is still an error.
+pub(crate) fn read_optional_tag<'de, A: MapAccess<'de>>(
+    mut map: A,
+    key: &'static str,
+) -> Result<OptionalTag<'de, A>, A::Error> {
     match map.next_key_seed(KeySeed(key))? {
-        None => Err(de::Error::missing_field(key)),
+        None => Ok((None, Payload::Buffered(Map::new()))),
         Some(Key::Tag) => {
             let tag = map.next_value_seed(TagSeed(key))?;
-            Ok((tag, Payload::Stream(map)))
+            Ok((Some(tag), Payload::Stream(map)))
         }
         Some(Key::Other(first)) => {
             let mut fields = Map::new();
@@ -65,12 +80,12 @@ pub(crate) fn read_tag<'de, A: MapAccess<'de>>(
                 fields.insert(name, value);
             }
             match fields.remove(key) {
-                Some(Value::String(tag)) => Ok((Cow::Owned(tag), Payload::Buffered(fields))),
+                Some(Value::String(tag)) => Ok((Some(Cow::Owned(tag)), Payload::Buffered(fields))),
                 Some(other) => Err(de::Error::custom(format_args!(
                     "expected `{key}` to be a string naming the variant, found {}",
                     json_kind(&other)
                 ))),
-                None => Err(de::Error::missing_field(key)),
+                None => Ok((None, Payload::Buffered(fields))),
             }
         }
     }
@@ -108,7 +123,11 @@ impl<'de> Visitor<'de> for KeySeed {
         f.write_str("an object key")
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-        Ok(if v == self.0 { Key::Tag } else { Key::Other(v.to_owned()) })
+        Ok(if v == self.0 {
+            Key::Tag
+        } else {
+            Key::Other(v.to_owned())
+        })
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<Key, E> {
         Ok(if v == self.0 { Key::Tag } else { Key::Other(v) })

@@ -10,11 +10,11 @@ macro_rules! wire_struct {
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        $(#[$attr])*
         #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
         #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
+        $(#[$attr])*
         $vis struct $name {
             $($body)*
             /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
@@ -41,11 +41,11 @@ macro_rules! wire_struct {
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        $(#[$attr])*
         #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
         #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
+        $(#[$attr])*
         $vis struct $name {
             $($body)*
         }

@@ -57,7 +57,10 @@ wire_struct! {
 impl SessionSystemPromptCapabilities {
     /// The capability with no extra modes.
     pub fn new() -> Self {
-        Self { mode: None, meta: None }
+        Self {
+            mode: None,
+            meta: None,
+        }
     }
 }
 
@@ -81,7 +84,10 @@ wire_struct! {
 impl SessionSystemPromptModeCapabilities {
     /// No extra modes.
     pub fn new() -> Self {
-        Self { r#override: None, meta: None }
+        Self {
+            r#override: None,
+            meta: None,
+        }
     }
 }
 
@@ -121,7 +127,10 @@ wire_struct! {
 impl SubagentSessionCapabilities {
     /// No operations allowed.
     pub fn new() -> Self {
-        Self { cancel: None, meta: None }
+        Self {
+            cancel: None,
+            meta: None,
+        }
     }
 }
 
@@ -167,7 +176,11 @@ wire_struct! {
 impl ElicitationCapabilities {
     /// No kind of elicitation enabled.
     pub fn new() -> Self {
-        Self { form: None, url: None, meta: None }
+        Self {
+            form: None,
+            url: None,
+            meta: None,
+        }
     }
 }
 

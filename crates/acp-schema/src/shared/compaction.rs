@@ -39,6 +39,10 @@ wire_struct! {
 impl CompactionSummaryChunk {
     /// A summary piece for run `compaction_id`.
     pub fn new(compaction_id: impl Into<CompactionId>, content: impl Into<ContentBlock>) -> Self {
-        Self { compaction_id: compaction_id.into(), content: content.into(), meta: None }
+        Self {
+            compaction_id: compaction_id.into(),
+            content: content.into(),
+            meta: None,
+        }
     }
 }

@@ -28,7 +28,11 @@ wire_struct! {
 impl TextContent {
     /// Text content with no annotations.
     pub fn new(text: impl Into<String>) -> Self {
-        Self { text: text.into(), annotations: None, meta: None }
+        Self {
+            text: text.into(),
+            annotations: None,
+            meta: None,
+        }
     }
 }
 
@@ -146,7 +150,11 @@ wire_struct! {
 impl EmbeddedResource {
     /// An embedded resource with the given contents and no annotations.
     pub fn new(resource: impl Into<EmbeddedResourceResource>) -> Self {
-        Self { resource: resource.into(), annotations: None, meta: None }
+        Self {
+            resource: resource.into(),
+            annotations: None,
+            meta: None,
+        }
     }
 }
 
@@ -164,7 +172,10 @@ wire_struct! {
 impl Content {
     /// Wraps a content block (anything convertible, such as a `&str` for text).
     pub fn new(content: impl Into<ContentBlock>) -> Self {
-        Self { content: content.into(), meta: None }
+        Self {
+            content: content.into(),
+            meta: None,
+        }
     }
 }
 
@@ -224,24 +235,5 @@ impl From<ResourceLink> for ContentBlock {
 impl From<EmbeddedResource> for ContentBlock {
     fn from(value: EmbeddedResource) -> Self {
         Self::Resource(value)
-    }
-}
-
-/// `deserialize_with` for an optional, nullable list marked "malformed means absent, invalid
-/// items are skipped": `null`, an absent field or a non-array value give `None`; an array gives
-/// `Some` with every item that decodes (items that do not are dropped, the rest kept).
-///
-/// Used by the content, message and compaction types of this version; it lives here until
-/// `crate::de` has an `Option<Vec<_>>` form.
-pub(crate) fn lenient_opt_list<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::de::DeserializeOwned,
-{
-    match <serde_json::Value as serde::Deserialize>::deserialize(deserializer)? {
-        serde_json::Value::Array(items) => {
-            Ok(Some(items.into_iter().filter_map(|item| T::deserialize(item).ok()).collect()))
-        }
-        _ => Ok(None),
     }
 }

@@ -2,8 +2,8 @@
 //! (`elicitation/create`) or to complete an interaction at a URL.
 //!
 //! This file holds the parts whose shape is the same in every protocol version: the request
-//! and response envelopes and the scope; the property schemas of a form are in the child
-//! module `form` (file `elicitation_form.rs`). Version-specific parts (the form schema itself,
+//! and response envelopes and the scope; the property schemas of a form are in
+//! `elicitation_form.rs`. Version-specific parts (the form schema itself,
 //! string formats, answer values) live beside it.
 
 #[allow(unused_imports)]
@@ -12,11 +12,6 @@ use super::*;
 use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-// The form field schemas live in their own file (this one would be too long otherwise).
-#[path = "elicitation_form.rs"]
-mod form;
-pub use form::*;
 
 // ---------------------------------------------------------------------------------------------
 // Scope

@@ -1,5 +1,5 @@
 //! The fields of an elicitation form: the property schemas an [`ElicitationSchema`] is built
-//! from. Part of the shared elicitation module (split out for size).
+//! from (split out of `elicitation.rs` for size).
 
 #[allow(unused_imports)]
 use super::*;
@@ -272,18 +272,16 @@ impl<'de> Deserialize<'de> for MultiSelectItems {
                 f.write_str("an object, optionally tagged by `type` (MultiSelectItems)")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<MultiSelectItems, A::Error> {
-                let (tag, payload) = read_optional_tag(map, MultiSelectItems::TAG_KEY)?;
+                let (tag, payload) =
+                    crate::de::tagged::read_optional_tag(map, MultiSelectItems::TAG_KEY)?;
                 match tag.as_deref() {
                     None => payload.decode().map(MultiSelectItems::Titled),
                     Some("string") => payload.decode().map(MultiSelectItems::String),
-                    Some(_) => {
-                        let tag = tag.unwrap_or_default();
-                        Ok(MultiSelectItems::Other(crate::UnknownVariant::new(
-                            MultiSelectItems::TAG_KEY,
-                            tag,
-                            payload.into_fields()?,
-                        )))
-                    }
+                    Some(other) => Ok(MultiSelectItems::Other(crate::UnknownVariant::new(
+                        MultiSelectItems::TAG_KEY,
+                        other.to_owned(),
+                        payload.into_fields()?,
+                    ))),
                 }
             }
         }
@@ -340,7 +338,7 @@ wire_struct! {
         /// entries are dropped.
         #[serde(
             default,
-            deserialize_with = "lenient_items_opt",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub default: Option<Vec<String>>,

@@ -160,7 +160,12 @@ wire_struct! {
 impl Notice {
     /// A notice with the given severity and title and no description.
     pub fn new(severity: impl Into<NoticeSeverity>, title: NoticeTitle) -> Self {
-        Self { severity: severity.into(), title, description: None, meta: None }
+        Self {
+            severity: severity.into(),
+            title,
+            description: None,
+            meta: None,
+        }
     }
 
     /// Like [`Notice::new`], checking the title: fails with

@@ -52,7 +52,10 @@ wire_struct! {
 impl PlanUpdate {
     /// An update carrying these plan contents.
     pub fn new(plan: impl Into<PlanUpdateContent>) -> Self {
-        Self { plan: plan.into(), meta: None }
+        Self {
+            plan: plan.into(),
+            meta: None,
+        }
     }
 }
 
@@ -68,6 +71,9 @@ wire_struct! {
 impl PlanRemoved {
     /// Removal of plan `plan_id`.
     pub fn new(plan_id: impl Into<PlanId>) -> Self {
-        Self { plan_id: plan_id.into(), meta: None }
+        Self {
+            plan_id: plan_id.into(),
+            meta: None,
+        }
     }
 }

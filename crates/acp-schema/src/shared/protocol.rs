@@ -247,38 +247,3 @@ pub(crate) use error_code_enum;
 
 // Decoding helpers that `crate::de` does not provide yet, used with `deserialize_with` by the
 // area files of this version.
-
-/// `deserialize_with` for an optional, nullable list whose malformed value means "absent" and
-/// whose malformed items are skipped one by one (`x-deserialize-default-on-error` together with
-/// `x-deserialize-skip-invalid-items`). An empty list stays `Some(vec![])`.
-#[allow(dead_code)]
-pub(crate) fn opt_items_skip_invalid<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::de::DeserializeOwned,
-{
-    match <serde_json::Value as serde::Deserialize>::deserialize(deserializer)? {
-        serde_json::Value::Array(items) => Ok(Some(
-            items
-                .into_iter()
-                .filter_map(|item| T::deserialize(item).ok())
-                .collect(),
-        )),
-        _ => Ok(None),
-    }
-}
-
-/// `deserialize_with` for a list that must be present and be a list, but whose malformed items
-/// are skipped one by one (`x-deserialize-skip-invalid-items` without a default).
-#[allow(dead_code)]
-pub(crate) fn skip_invalid_items<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::de::DeserializeOwned,
-{
-    let items = <Vec<serde_json::Value> as serde::Deserialize>::deserialize(deserializer)?;
-    Ok(items
-        .into_iter()
-        .filter_map(|item| T::deserialize(item).ok())
-        .collect())
-}

@@ -50,7 +50,7 @@ wire_struct! {
         /// decode are skipped.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub content: Option<Vec<ContentBlock>>,
@@ -99,6 +99,10 @@ wire_struct! {
 impl SessionMessageChunk {
     /// A piece of message `message_id`.
     pub fn new(message_id: impl Into<MessageId>, content: impl Into<ContentBlock>) -> Self {
-        Self { message_id: message_id.into(), content: content.into(), meta: None }
+        Self {
+            message_id: message_id.into(),
+            content: content.into(),
+            meta: None,
+        }
     }
 }

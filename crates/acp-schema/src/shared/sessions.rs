@@ -86,65 +86,6 @@ impl CloseSessionRequest {
 // ---------------------------------------------------------------------------------------------
 // Decoding and schema helpers (candidates for `crate::de` / `crate::schema`).
 
-/// `deserialize_with` for an optional, nullable list whose malformed value means "absent" and
-/// whose malformed items are skipped one by one.
-pub(crate) fn lenient_items_opt<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::de::DeserializeOwned,
-{
-    use serde::Deserialize;
-    match serde_json::Value::deserialize(deserializer)? {
-        serde_json::Value::Array(items) => Ok(Some(
-            items
-                .into_iter()
-                .filter_map(|item| T::deserialize(item).ok())
-                .collect(),
-        )),
-        _ => Ok(None),
-    }
-}
-
-/// Reads the optional tag `key` of a union that has a default variant for objects without
-/// it. Like [`crate::de::tagged::read_tag`], the payload is streamed when the tag comes
-/// first and buffered otherwise; a tag that is present but not a string is an error.
-pub(crate) fn read_optional_tag<'de, A: serde::de::MapAccess<'de>>(
-    mut map: A,
-    key: &'static str,
-) -> Result<(Option<String>, crate::de::tagged::Payload<A>), A::Error> {
-    use crate::de::tagged::{Payload, json_kind};
-    use serde::de::Error as _;
-    use serde_json::{Map, Value};
-
-    let Some(first) = map.next_key::<String>()? else {
-        return Ok((None, Payload::Buffered(Map::new())));
-    };
-    let mut fields = Map::new();
-    if first == key {
-        match map.next_value::<Value>()? {
-            Value::String(tag) => return Ok((Some(tag), Payload::Stream(map))),
-            other => {
-                return Err(A::Error::custom(format_args!(
-                    "expected `{key}` to be a string naming the variant, found {}",
-                    json_kind(&other)
-                )));
-            }
-        }
-    }
-    fields.insert(first, map.next_value::<Value>()?);
-    while let Some((name, value)) = map.next_entry::<String, Value>()? {
-        fields.insert(name, value);
-    }
-    match fields.remove(key) {
-        None => Ok((None, Payload::Buffered(fields))),
-        Some(Value::String(tag)) => Ok((Some(tag), Payload::Buffered(fields))),
-        Some(other) => Err(A::Error::custom(format_args!(
-            "expected `{key}` to be a string naming the variant, found {}",
-            json_kind(&other)
-        ))),
-    }
-}
-
 /// JSON Schema building blocks that mirror the shapes of the reference schema.
 #[cfg(feature = "schemars")]
 pub(crate) mod schema_parts {

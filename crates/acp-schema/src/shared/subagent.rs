@@ -18,6 +18,9 @@ wire_struct! {
 impl SessionReference {
     /// A reference to session `session_id`.
     pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self { session_id: session_id.into(), meta: None }
+        Self {
+            session_id: session_id.into(),
+            meta: None,
+        }
     }
 }

@@ -20,7 +20,11 @@ wire_struct! {
 impl Cost {
     /// `amount` in `currency`.
     pub fn new(amount: impl Into<f64>, currency: impl Into<String>) -> Self {
-        Self { amount: amount.into(), currency: currency.into(), meta: None }
+        Self {
+            amount: amount.into(),
+            currency: currency.into(),
+            meta: None,
+        }
     }
 }
 
@@ -50,7 +54,12 @@ wire_struct! {
 impl UsageUpdate {
     /// `used` of `size` context tokens, with no cost.
     pub fn new(used: impl Into<u64>, size: impl Into<u64>) -> Self {
-        Self { used: used.into(), size: size.into(), cost: None, meta: None }
+        Self {
+            used: used.into(),
+            size: size.into(),
+            cost: None,
+            meta: None,
+        }
     }
 }
 

@@ -226,7 +226,10 @@ wire_struct! {
 impl AgentAuthCapabilities {
     /// No authentication features.
     pub fn new() -> Self {
-        Self { logout: None, meta: None }
+        Self {
+            logout: None,
+            meta: None,
+        }
     }
 }
 
@@ -433,7 +436,10 @@ wire_struct! {
 impl SessionConfigOptionsCapabilities {
     /// Select options only.
     pub fn new() -> Self {
-        Self { boolean: None, meta: None }
+        Self {
+            boolean: None,
+            meta: None,
+        }
     }
 }
 

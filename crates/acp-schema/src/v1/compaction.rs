@@ -23,7 +23,7 @@ wire_struct! {
         /// skipped; a malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub summary: Option<Vec<ContentBlock>>,

@@ -42,7 +42,7 @@ wire_struct! {
         /// preference; entries that are not a known role are skipped.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub audience: Option<Vec<Role>>,
@@ -66,7 +66,12 @@ wire_struct! {
 impl Annotations {
     /// Annotations with every hint absent.
     pub fn new() -> Self {
-        Self { audience: None, last_modified: None, priority: None, meta: None }
+        Self {
+            audience: None,
+            last_modified: None,
+            priority: None,
+            meta: None,
+        }
     }
 }
 
@@ -153,7 +158,12 @@ wire_struct! {
 impl AudioContent {
     /// An audio clip from base64 `data` and its MIME type.
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self { data: data.into(), mime_type: mime_type.into(), annotations: None, meta: None }
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+        }
     }
 }
 
@@ -253,7 +263,12 @@ wire_struct! {
 impl TextResourceContents {
     /// Text contents of the resource at `uri`.
     pub fn new(text: impl Into<String>, uri: impl Into<String>) -> Self {
-        Self { text: text.into(), uri: uri.into(), mime_type: None, meta: None }
+        Self {
+            text: text.into(),
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+        }
     }
 }
 
@@ -279,7 +294,12 @@ wire_struct! {
 impl BlobResourceContents {
     /// Base64 `blob` contents of the resource at `uri`.
     pub fn new(blob: impl Into<String>, uri: impl Into<String>) -> Self {
-        Self { blob: blob.into(), uri: uri.into(), mime_type: None, meta: None }
+        Self {
+            blob: blob.into(),
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+        }
     }
 }
 

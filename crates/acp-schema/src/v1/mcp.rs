@@ -85,7 +85,7 @@ impl<'de> serde::Deserialize<'de> for McpServer {
                 f.write_str("an object, optionally tagged by `type` (McpServer)")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<McpServer, A::Error> {
-                let (tag, payload) = read_optional_tag(map, McpServer::TAG_KEY)?;
+                let (tag, payload) = crate::de::tagged::read_optional_tag(map, McpServer::TAG_KEY)?;
                 match tag.as_deref() {
                     None | Some("stdio") => payload.decode().map(McpServer::Stdio),
                     Some("http") => payload.decode().map(McpServer::Http),

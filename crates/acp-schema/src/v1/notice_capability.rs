@@ -75,7 +75,9 @@ impl ClientCapabilities {
     /// `session.notices` is present as an object. Only then may a v1 agent send `notice`
     /// session updates to this client.
     pub fn advertises_notices(&self) -> bool {
-        self.session.as_ref().is_some_and(|session| session.notices.is_some())
+        self.session
+            .as_ref()
+            .is_some_and(|session| session.notices.is_some())
     }
 
     /// Sets `session.notices`, keeping any other session capabilities already set.

@@ -53,7 +53,10 @@ wire_struct! {
 impl Plan {
     /// A plan with these entries.
     pub fn new(entries: impl Into<Vec<PlanEntry>>) -> Self {
-        Self { entries: entries.into(), meta: None }
+        Self {
+            entries: entries.into(),
+            meta: None,
+        }
     }
 }
 
@@ -105,7 +108,11 @@ wire_struct! {
 impl PlanItems {
     /// The entries of plan `plan_id`.
     pub fn new(plan_id: impl Into<PlanId>, entries: impl Into<Vec<PlanEntry>>) -> Self {
-        Self { plan_id: plan_id.into(), entries: entries.into(), meta: None }
+        Self {
+            plan_id: plan_id.into(),
+            entries: entries.into(),
+            meta: None,
+        }
     }
 }
 
@@ -129,7 +136,12 @@ wire_struct! {
 impl PlanMarkdown {
     /// The Markdown `content` of plan `plan_id`.
     pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
-        Self { plan_id: plan_id.into(), content: content.into(), path: None, meta: None }
+        Self {
+            plan_id: plan_id.into(),
+            content: content.into(),
+            path: None,
+            meta: None,
+        }
     }
 }
 

@@ -34,7 +34,11 @@ impl SessionNotification {
     /// `update` may be a [`SessionUpdate`] or any payload with a single variant, such as a
     /// [`ToolCall`] or a [`UsageUpdate`].
     pub fn new(session_id: impl Into<SessionId>, update: impl Into<SessionUpdate>) -> Self {
-        Self { session_id: session_id.into(), update: update.into(), meta: None }
+        Self {
+            session_id: session_id.into(),
+            update: update.into(),
+            meta: None,
+        }
     }
 }
 
@@ -173,7 +177,11 @@ wire_struct! {
 impl ContentChunk {
     /// A piece of content with no message id.
     pub fn new(content: impl Into<ContentBlock>) -> Self {
-        Self { content: content.into(), message_id: None, meta: None }
+        Self {
+            content: content.into(),
+            message_id: None,
+            meta: None,
+        }
     }
 }
 

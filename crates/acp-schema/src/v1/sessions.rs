@@ -22,7 +22,7 @@ wire_struct! {
         /// malformed list is treated as absent and malformed entries are dropped.
         #[serde(
             default,
-            deserialize_with = "lenient_items_opt",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub config_options: Option<Vec<SessionConfigOption>>,
@@ -60,7 +60,7 @@ wire_struct! {
         /// malformed list is treated as absent and malformed entries are dropped.
         #[serde(
             default,
-            deserialize_with = "lenient_items_opt",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub config_options: Option<Vec<SessionConfigOption>>,
@@ -177,7 +177,7 @@ wire_struct! {
         /// malformed list is treated as absent and malformed entries are dropped.
         #[serde(
             default,
-            deserialize_with = "lenient_items_opt",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub config_options: Option<Vec<SessionConfigOption>>,

@@ -47,7 +47,7 @@ wire_struct! {
         /// is treated as absent.
         #[serde(
             default,
-            deserialize_with = "opt_items_skip_invalid",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub content: Option<Vec<ToolCallContent>>,
@@ -55,7 +55,7 @@ wire_struct! {
         /// list is treated as absent.
         #[serde(
             default,
-            deserialize_with = "opt_items_skip_invalid",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub locations: Option<Vec<ToolCallLocation>>,

@@ -25,7 +25,10 @@ wire_struct! {
 impl ToolCallCapabilities {
     /// No operations allowed.
     pub fn new() -> Self {
-        Self { cancel: None, meta: None }
+        Self {
+            cancel: None,
+            meta: None,
+        }
     }
 }
 
@@ -74,7 +77,11 @@ wire_struct! {
 impl AgentCapabilities {
     /// Capabilities with every optional feature unsupported.
     pub fn new() -> Self {
-        Self { session: None, auth: None, meta: None }
+        Self {
+            session: None,
+            auth: None,
+            meta: None,
+        }
     }
 }
 
@@ -176,7 +183,12 @@ wire_struct! {
 impl PromptCapabilities {
     /// Text and resource links only.
     pub fn new() -> Self {
-        Self { image: None, audio: None, embedded_context: None, meta: None }
+        Self {
+            image: None,
+            audio: None,
+            embedded_context: None,
+            meta: None,
+        }
     }
 }
 
@@ -253,7 +265,11 @@ wire_struct! {
 impl McpCapabilities {
     /// No transports advertised.
     pub fn new() -> Self {
-        Self { stdio: None, http: None, meta: None }
+        Self {
+            stdio: None,
+            http: None,
+            meta: None,
+        }
     }
 }
 
@@ -318,7 +334,10 @@ wire_struct! {
 impl TerminalCapabilities {
     /// No operations allowed.
     pub fn new() -> Self {
-        Self { cancel: None, meta: None }
+        Self {
+            cancel: None,
+            meta: None,
+        }
     }
 }
 
@@ -366,7 +385,11 @@ wire_struct! {
 impl ClientCapabilities {
     /// Capabilities with every optional feature unsupported.
     pub fn new() -> Self {
-        Self { auth: None, elicitation: None, meta: None }
+        Self {
+            auth: None,
+            elicitation: None,
+            meta: None,
+        }
     }
 }
 
@@ -393,7 +416,10 @@ wire_struct! {
 impl ClientAuthCapabilities {
     /// No authentication features.
     pub fn new() -> Self {
-        Self { terminal: None, meta: None }
+        Self {
+            terminal: None,
+            meta: None,
+        }
     }
 }
 

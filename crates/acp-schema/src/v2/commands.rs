@@ -268,7 +268,7 @@ wire_struct! {
     /// ```
     pub struct AvailableCommandsUpdate {
         /// The complete new list. Entries that do not decode are skipped.
-        #[serde(deserialize_with = "skip_invalid_items")]
+        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
         pub available_commands: Vec<AvailableCommand>,
     }
 }

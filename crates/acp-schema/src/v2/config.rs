@@ -278,7 +278,7 @@ wire_struct! {
     /// its value after the change (a change may affect other options too).
     pub struct SetSessionConfigOptionResponse {
         /// The full list of options. It must be a list; malformed entries are dropped.
-        #[serde(deserialize_with = "skip_invalid_items")]
+        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
         pub config_options: Vec<SessionConfigOption>,
     }
 }
@@ -298,7 +298,7 @@ wire_struct! {
     /// example it switched model on its own) and sends the full new list.
     pub struct ConfigOptionUpdate {
         /// The full list of options. It must be a list; malformed entries are dropped.
-        #[serde(deserialize_with = "skip_invalid_items")]
+        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
         pub config_options: Vec<SessionConfigOption>,
     }
 }
@@ -558,18 +558,4 @@ impl schemars::JsonSchema for SetSessionConfigOptionRequest {
         }
         schema_parts::finish(schema)
     }
-}
-
-/// `deserialize_with` for a list whose malformed entries are dropped one by one (the list
-/// itself must be a list).
-fn skip_invalid_items<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::de::DeserializeOwned,
-{
-    let items = Vec::<Value>::deserialize(deserializer)?;
-    Ok(items
-        .into_iter()
-        .filter_map(|item| T::deserialize(item).ok())
-        .collect())
 }

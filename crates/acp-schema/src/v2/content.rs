@@ -43,7 +43,7 @@ wire_struct! {
         /// preference; entries that are not strings are skipped.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub audience: Option<Vec<Role>>,
@@ -68,7 +68,12 @@ wire_struct! {
 impl Annotations {
     /// Annotations with every hint absent.
     pub fn new() -> Self {
-        Self { audience: None, last_modified: None, priority: None, meta: None }
+        Self {
+            audience: None,
+            last_modified: None,
+            priority: None,
+            meta: None,
+        }
     }
 }
 
@@ -154,7 +159,12 @@ wire_struct! {
 impl AudioContent {
     /// An audio clip from base64 `data` and its MIME type.
     pub fn new(data: impl Into<String>, mime_type: impl Into<MediaType>) -> Self {
-        Self { data: data.into(), mime_type: mime_type.into(), annotations: None, meta: None }
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+        }
     }
 }
 
@@ -179,7 +189,7 @@ wire_struct! {
         /// formats. Entries that are not strings are skipped.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub sizes: Option<Vec<String>>,
@@ -196,7 +206,13 @@ wire_struct! {
 impl Icon {
     /// An icon loaded from `src`.
     pub fn new(src: impl Into<String>) -> Self {
-        Self { src: src.into(), mime_type: None, sizes: None, theme: None, meta: None }
+        Self {
+            src: src.into(),
+            mime_type: None,
+            sizes: None,
+            theme: None,
+            meta: None,
+        }
     }
 }
 
@@ -242,7 +258,7 @@ wire_struct! {
         /// Icons to show for the resource. Entries that are not valid icons are skipped.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub icons: Option<Vec<Icon>>,
@@ -317,7 +333,12 @@ wire_struct! {
 impl TextResourceContents {
     /// Text contents of the resource at `uri`.
     pub fn new(text: impl Into<String>, uri: impl Into<String>) -> Self {
-        Self { text: text.into(), uri: uri.into(), mime_type: None, meta: None }
+        Self {
+            text: text.into(),
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+        }
     }
 }
 
@@ -345,7 +366,12 @@ wire_struct! {
 impl BlobResourceContents {
     /// Base64 `blob` contents of the resource at `uri`.
     pub fn new(blob: impl Into<String>, uri: impl Into<String>) -> Self {
-        Self { blob: blob.into(), uri: uri.into(), mime_type: None, meta: None }
+        Self {
+            blob: blob.into(),
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+        }
     }
 }
 

@@ -332,7 +332,7 @@ wire_struct! {
     /// ```
     pub struct Diff {
         /// The changed paths; ACP requires at least one. Items that do not decode are skipped.
-        #[serde(deserialize_with = "skip_invalid_items")]
+        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
         pub changes: Vec<DiffChange>,
         /// The diff as patch text. A malformed value is treated as absent.
         #[serde(

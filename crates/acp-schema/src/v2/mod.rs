@@ -49,6 +49,9 @@ mod common_content;
 #[path = "../shared/elicitation.rs"]
 mod common_elicitation;
 #[allow(clippy::duplicate_mod)]
+#[path = "../shared/elicitation_form.rs"]
+mod common_elicitation_form;
+#[allow(clippy::duplicate_mod)]
 #[path = "../shared/ids.rs"]
 mod common_ids;
 #[allow(clippy::duplicate_mod)]
@@ -92,33 +95,12 @@ mod notice;
 pub use auth::*;
 pub use capabilities::*;
 pub use commands::*;
-pub use compaction::*;
-pub use config::*;
-pub use content::*;
-pub use diff::*;
-pub use elicitation::*;
-pub use ids::*;
-pub use initialize::*;
-pub use mcp::*;
-pub use methods::{
-    AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest, ClientResponse,
-    ProtocolNotification,
-};
-pub use permission::*;
-pub use plan::*;
-pub use prompt::*;
-pub use protocol::*;
-pub use session_update::*;
-pub use sessions::*;
-pub use state::*;
-pub use subagent::*;
-pub use terminal::*;
-pub use tool_call::*;
 pub use common_capabilities::*;
 pub use common_compaction::*;
 pub use common_config::*;
 pub use common_content::*;
 pub use common_elicitation::*;
+pub use common_elicitation_form::*;
 pub use common_ids::*;
 pub use common_initialize::*;
 pub use common_mcp::*;
@@ -131,9 +113,30 @@ pub use common_state::*;
 pub use common_subagent::*;
 pub use common_terminal::*;
 pub use common_usage::*;
+pub use compaction::*;
+pub use config::*;
+pub use content::*;
+pub use diff::*;
+pub use elicitation::*;
+pub use ids::*;
+pub use initialize::*;
+pub use mcp::*;
+pub use methods::{
+    AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest,
+    ClientResponse, ProtocolNotification,
+};
 #[cfg(feature = "unstable_session_notices")]
 pub use notice::*;
-
+pub use permission::*;
+pub use plan::*;
+pub use prompt::*;
+pub use protocol::*;
+pub use session_update::*;
+pub use sessions::*;
+pub use state::*;
+pub use subagent::*;
+pub use terminal::*;
+pub use tool_call::*;
 
 /// The root of the generated JSON Schema for this version: any message either side may send.
 #[cfg(feature = "schemars")]

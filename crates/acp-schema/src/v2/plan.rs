@@ -75,7 +75,7 @@ wire_struct! {
         pub plan_id: PlanId,
         /// Every entry of the plan, in order. Must be a list; entries that do not decode are
         /// skipped.
-        #[serde(deserialize_with = "skip_invalid_items")]
+        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
         pub entries: Vec<PlanEntry>,
     }
 }
@@ -83,7 +83,11 @@ wire_struct! {
 impl PlanItems {
     /// The entries of plan `plan_id`.
     pub fn new(plan_id: impl Into<PlanId>, entries: impl Into<Vec<PlanEntry>>) -> Self {
-        Self { plan_id: plan_id.into(), entries: entries.into(), meta: None }
+        Self {
+            plan_id: plan_id.into(),
+            entries: entries.into(),
+            meta: None,
+        }
     }
 }
 
@@ -107,19 +111,13 @@ wire_struct! {
 impl PlanMarkdown {
     /// The Markdown `content` of plan `plan_id`.
     pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
-        Self { plan_id: plan_id.into(), content: content.into(), path: None, meta: None }
+        Self {
+            plan_id: plan_id.into(),
+            content: content.into(),
+            path: None,
+            meta: None,
+        }
     }
 }
 
 setters!(PlanMarkdown { opt path: AbsolutePath });
-
-/// `deserialize_with` for a required list whose invalid items are skipped: the value must be
-/// an array (anything else is an error), and each item that does not decode is dropped.
-fn skip_invalid_items<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::de::DeserializeOwned,
-{
-    let items = <Vec<serde_json::Value> as serde::Deserialize>::deserialize(deserializer)?;
-    Ok(items.into_iter().filter_map(|item| T::deserialize(item).ok()).collect())
-}

@@ -38,7 +38,11 @@ impl UpdateSessionNotification {
     /// `update` may be a [`SessionUpdate`] or any payload with a single variant, such as a
     /// [`ToolCallUpdate`] or a [`UsageUpdate`].
     pub fn new(session_id: impl Into<SessionId>, update: impl Into<SessionUpdate>) -> Self {
-        Self { session_id: session_id.into(), update: update.into(), meta: None }
+        Self {
+            session_id: session_id.into(),
+            update: update.into(),
+            meta: None,
+        }
     }
 }
 
@@ -192,7 +196,11 @@ wire_struct! {
 impl ContentChunk {
     /// A piece of message `message_id`.
     pub fn new(message_id: impl Into<MessageId>, content: impl Into<ContentBlock>) -> Self {
-        Self { message_id: message_id.into(), content: content.into(), meta: None }
+        Self {
+            message_id: message_id.into(),
+            content: content.into(),
+            meta: None,
+        }
     }
 }
 
@@ -207,7 +215,7 @@ wire_struct! {
         /// absent.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub content: Option<Vec<ContentBlock>>,
@@ -217,7 +225,11 @@ wire_struct! {
 impl UserMessage {
     /// An update for user message `message_id` that changes nothing yet.
     pub fn new(message_id: impl Into<MessageId>) -> Self {
-        Self { message_id: message_id.into(), content: None, meta: None }
+        Self {
+            message_id: message_id.into(),
+            content: None,
+            meta: None,
+        }
     }
 }
 
@@ -234,7 +246,7 @@ wire_struct! {
         /// absent.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub content: Option<Vec<ContentBlock>>,
@@ -244,7 +256,11 @@ wire_struct! {
 impl AgentMessage {
     /// An update for agent message `message_id` that changes nothing yet.
     pub fn new(message_id: impl Into<MessageId>) -> Self {
-        Self { message_id: message_id.into(), content: None, meta: None }
+        Self {
+            message_id: message_id.into(),
+            content: None,
+            meta: None,
+        }
     }
 }
 
@@ -261,7 +277,7 @@ wire_struct! {
         /// absent.
         #[serde(
             default,
-            deserialize_with = "lenient_opt_list",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub content: Option<Vec<ContentBlock>>,
@@ -271,7 +287,11 @@ wire_struct! {
 impl AgentThought {
     /// An update for agent thought `message_id` that changes nothing yet.
     pub fn new(message_id: impl Into<MessageId>) -> Self {
-        Self { message_id: message_id.into(), content: None, meta: None }
+        Self {
+            message_id: message_id.into(),
+            content: None,
+            meta: None,
+        }
     }
 }
 

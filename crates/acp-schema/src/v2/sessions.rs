@@ -334,13 +334,13 @@ impl IdempotencyKey {
     pub const MAX_CHARS: usize = 255;
 
     /// Checks that `key` has 1 to [`Self::MAX_CHARS`] characters.
-    pub fn new(key: impl Into<String>) -> Result<Self, IdempotencyKeyError> {
+    pub fn new(key: impl Into<String>) -> Result<Self, crate::Error> {
         let key = key.into();
         let chars = key.chars().count();
         if (1..=Self::MAX_CHARS).contains(&chars) {
             Ok(Self(key))
         } else {
-            Err(IdempotencyKeyError { chars })
+            Err(crate::Error::IdempotencyKeyLength { chars })
         }
     }
 
@@ -355,26 +355,15 @@ impl IdempotencyKey {
     }
 }
 
-/// An [`IdempotencyKey`] of the wrong length.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "an idempotency key must be 1 to 255 characters long, but the given key has {chars} characters"
-)]
-#[non_exhaustive]
-pub struct IdempotencyKeyError {
-    /// The length of the rejected key, in characters.
-    pub chars: usize,
-}
-
 impl TryFrom<String> for IdempotencyKey {
-    type Error = IdempotencyKeyError;
+    type Error = crate::Error;
     fn try_from(key: String) -> Result<Self, Self::Error> {
         Self::new(key)
     }
 }
 
 impl TryFrom<&str> for IdempotencyKey {
-    type Error = IdempotencyKeyError;
+    type Error = crate::Error;
     fn try_from(key: &str) -> Result<Self, Self::Error> {
         Self::new(key)
     }

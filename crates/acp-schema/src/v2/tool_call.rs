@@ -53,7 +53,7 @@ wire_struct! {
         /// decode are skipped; a value that is not a list is treated as absent.
         #[serde(
             default,
-            deserialize_with = "opt_items_skip_invalid",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub content: Option<Vec<ToolCallContent>>,
@@ -61,7 +61,7 @@ wire_struct! {
         /// skipped; a value that is not a list is treated as absent.
         #[serde(
             default,
-            deserialize_with = "opt_items_skip_invalid",
+            deserialize_with = "crate::de::lenient_items_opt",
             skip_serializing_if = "Option::is_none",
         )]
         pub locations: Option<Vec<ToolCallLocation>>,
@@ -301,8 +301,6 @@ tagged_union! {
         Session(SessionReference) = "session",
     }
 }
-
-
 
 wire_struct! {
     /// A place in a file that a tool call works on, so that the client can follow along.
