@@ -82,6 +82,14 @@ pub(crate) fn params_or_empty(params: Option<&RawValue>) -> &str {
     params.map_or("{}", RawValue::get)
 }
 
+/// The raw JSON of a `result`, with `null` read as an empty object.
+pub(crate) fn result_or_empty(result: &RawValue) -> &str {
+    match result.get() {
+        "null" => "{}",
+        text => text,
+    }
+}
+
 /// Decodes `raw` as `T`; on failure, decodes it again tracking the path to say where it broke.
 pub(crate) fn decode_payload<T: DeserializeOwned>(method: &str, raw: &str) -> Result<T, Error> {
     match serde_json::from_str(raw) {

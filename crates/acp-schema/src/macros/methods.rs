@@ -126,13 +126,20 @@ macro_rules! request_table {
                 }
             }
 
-            /// Decodes the `result` of a response to a request for `method`.
+            /// Decodes the `result` of a response to a request for `method`. A `null` result
+            /// decodes as `{}`, which succeeds for the methods whose result is an empty object.
             pub fn decode(
                 method: &str,
                 result: &serde_json::value::RawValue,
             ) -> Result<Self, $crate::Error> {
                 match method {
-                    $( $method => $crate::method::decode_payload(method, result.get()).map(Self::$marker), )+
+                    $(
+                        $method => $crate::method::decode_payload(
+                            method,
+                            $crate::method::result_or_empty(result),
+                        )
+                        .map(Self::$marker),
+                    )+
                     other if $crate::method::is_extension(other) => Ok(Self::Extension(
                         $crate::method::Extension::new(other, result.to_owned()),
                     )),

@@ -1,0 +1,201 @@
+//! Method tables and routing: every method of the reference method lists is in a table, and
+//! decoding by method name gives the typed value or a precise error.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeSet;
+
+use acp_schema::Error;
+use serde_json::value::RawValue;
+
+fn raw(text: &str) -> Box<RawValue> {
+    RawValue::from_string(text.to_owned()).unwrap()
+}
+
+fn reference_methods(version: u8) -> BTreeSet<String> {
+    let path = format!(
+        "{}/../../../shared/reference/acp-v{version}.methods.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut methods = BTreeSet::new();
+    for group in ["agentMethods", "clientMethods", "protocolMethods"] {
+        for method in value[group].as_object().unwrap().values() {
+            methods.insert(method.as_str().unwrap().to_owned());
+        }
+    }
+    methods
+}
+
+fn table(lists: &[&[&str]]) -> BTreeSet<String> {
+    let mut all = BTreeSet::new();
+    for list in lists {
+        for method in *list {
+            assert!(all.insert(method.to_string()), "{method} is in two tables");
+        }
+    }
+    all
+}
+
+#[test]
+fn v1_tables_cover_exactly_the_reference_methods() {
+    use acp_schema::v1::*;
+    let ours = table(&[
+        ClientRequest::METHODS,
+        ClientNotification::METHODS,
+        AgentRequest::METHODS,
+        AgentNotification::METHODS,
+        ProtocolNotification::METHODS,
+    ]);
+    assert_eq!(ours, reference_methods(1));
+}
+
+#[cfg(feature = "unstable_protocol_v2")]
+#[test]
+fn v2_tables_cover_exactly_the_reference_methods() {
+    use acp_schema::v2::*;
+    let ours = table(&[
+        ClientRequest::METHODS,
+        ClientNotification::METHODS,
+        AgentRequest::METHODS,
+        AgentNotification::METHODS,
+        ProtocolNotification::METHODS,
+    ]);
+    assert_eq!(ours, reference_methods(2));
+}
+
+#[test]
+fn marker_types_carry_the_method_name_and_types() {
+    use acp_schema::method::{NotificationMethod, RequestMethod};
+    use acp_schema::v1::methods;
+    assert_eq!(methods::Initialize::METHOD, "initialize");
+    assert_eq!(methods::SessionUpdate::METHOD, "session/update");
+    assert_eq!(methods::CancelRequest::METHOD, "$/cancel_request");
+    let params: <methods::SessionPrompt as RequestMethod>::Params =
+        serde_json::from_str(r#"{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}"#)
+            .unwrap();
+    assert_eq!(params.session_id.as_str(), "s");
+    let _: Option<<methods::SessionUpdate as NotificationMethod>::Params> = None;
+}
+
+#[test]
+fn decoding_picks_the_variant_from_the_method() {
+    use acp_schema::v1::{AgentNotification, ClientRequest, SessionUpdate};
+    let request = ClientRequest::decode(
+        "session/prompt",
+        Some(&raw(
+            r#"{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}"#,
+        )),
+    )
+    .unwrap();
+    assert!(matches!(request, ClientRequest::SessionPrompt(_)));
+    assert_eq!(request.method(), "session/prompt");
+    assert_eq!(
+        serde_json::to_string(&request).unwrap(),
+        r#"{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}"#
+    );
+    let notification = AgentNotification::decode(
+        "session/update",
+        Some(&raw(r#"{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}"#)),
+    )
+    .unwrap();
+    let AgentNotification::SessionUpdate(params) = notification else {
+        panic!("wrong variant")
+    };
+    assert!(matches!(params.update, SessionUpdate::AgentMessageChunk(_)));
+}
+
+#[test]
+fn unknown_methods_are_errors_and_extensions_are_kept_raw() {
+    use acp_schema::v1::{AgentRequest, ClientNotification, ClientRequest};
+    // A method of the other direction is unknown here.
+    let error = ClientRequest::decode("fs/read_text_file", Some(&raw("{}"))).unwrap_err();
+    assert_eq!(
+        error,
+        Error::UnknownMethod {
+            method: "fs/read_text_file".into()
+        }
+    );
+    assert!(error.to_string().contains("fs/read_text_file"));
+    assert!(matches!(
+        AgentRequest::decode("session/nonsense", None),
+        Err(Error::UnknownMethod { .. })
+    ));
+    let params = raw(r#"{"any":["thing",1]}"#);
+    let ClientNotification::Extension(extension) =
+        ClientNotification::decode("_acme/ping", Some(&params)).unwrap()
+    else {
+        panic!("not an extension")
+    };
+    assert_eq!(extension.method, "_acme/ping");
+    assert_eq!(extension.payload.get(), r#"{"any":["thing",1]}"#);
+    let request = ClientRequest::decode("_acme/ping", None).unwrap();
+    assert_eq!(request.method(), "_acme/ping");
+    assert_eq!(serde_json::to_string(&request).unwrap(), "null");
+}
+
+#[test]
+fn invalid_params_name_the_method_and_the_path() {
+    use acp_schema::v1::{AgentNotification, ClientRequest};
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "session/prompt",
+            r#"{"sessionId":"s","prompt":[{"type":"text","text":5}]}"#,
+            "prompt[0]",
+        ),
+        ("session/prompt", r#"{"prompt":[]}"#, "."),
+        ("session/new", r#"{"cwd":7,"mcpServers":[]}"#, "cwd"),
+        (
+            "initialize",
+            r#"{"protocolVersion":"one"}"#,
+            "protocolVersion",
+        ),
+    ];
+    for &(method, params, path) in cases {
+        match ClientRequest::decode(method, Some(&raw(params))) {
+            Err(Error::InvalidParams {
+                method: m,
+                path: p,
+                message,
+            }) => {
+                assert_eq!(m, method);
+                assert!(
+                    p.starts_with(path),
+                    "{method}: path {p:?}, expected {path:?} ({message})"
+                );
+                assert!(!message.is_empty());
+            }
+            other => panic!("{method} {params}: {other:?}"),
+        }
+    }
+    let error = AgentNotification::decode(
+        "session/update",
+        Some(&raw(
+            r#"{"sessionId":"s","update":{"sessionUpdate":"notice","severity":"info","title":""}}"#,
+        )),
+    )
+    .unwrap_err();
+    #[cfg(feature = "unstable_session_notices")]
+    assert!(error.to_string().contains("non-empty"), "{error}");
+    assert!(matches!(error, Error::InvalidParams { .. }));
+}
+
+#[test]
+fn responses_decode_by_the_method_of_their_request() {
+    use acp_schema::v1::{AgentResponse, ClientResponse};
+    let response =
+        AgentResponse::decode("session/prompt", &raw(r#"{"stopReason":"end_turn"}"#)).unwrap();
+    assert!(matches!(response, AgentResponse::SessionPrompt(_)));
+    assert_eq!(
+        serde_json::to_string(&response).unwrap(),
+        r#"{"stopReason":"end_turn"}"#
+    );
+    assert!(matches!(
+        AgentResponse::decode("session/prompt", &raw(r#"{"stopReason":42}"#)),
+        Err(Error::InvalidParams { .. })
+    ));
+    assert!(matches!(
+        ClientResponse::decode("fs/write_text_file", &raw("{}")),
+        Ok(ClientResponse::FsWriteTextFile(_))
+    ));
+}
