@@ -438,6 +438,30 @@ mod with_notices {
     }
 
     #[test]
+    fn notices_are_live_only_and_cannot_become_history() {
+        let notice =
+            v1::SessionUpdate::Notice(v1::Notice::try_new("info", "Using defaults").unwrap());
+        assert!(notice.is_live_only());
+        let back = v1::ReplayableUpdate::try_from(notice.clone()).unwrap_err();
+        assert_eq!(back, notice, "the notice is handed back unchanged");
+        let chunk = v1::SessionUpdate::agent_message_chunk("hello");
+        assert!(!chunk.is_live_only());
+        assert!(v1::ReplayableUpdate::try_from(chunk).is_ok());
+        #[cfg(feature = "unstable_protocol_v2")]
+        {
+            use acp_schema::v2;
+            let notice =
+                v2::SessionUpdate::Notice(v2::Notice::try_new("warning", "Rerouted").unwrap());
+            assert!(notice.is_live_only());
+            assert!(v2::ReplayableUpdate::try_from(notice).is_err());
+            // An unknown v2 update is kept, and replayable like any other conversation update.
+            let unknown = v2::SessionUpdate::unknown("_acme_progress", Default::default()).unwrap();
+            assert!(!unknown.is_live_only());
+            assert!(v2::ReplayableUpdate::try_from(unknown).is_ok());
+        }
+    }
+
+    #[test]
     fn repeated_identical_notices_are_independent_equal_values() {
         let line = r#"{"sessionId":"s","update":{"sessionUpdate":"notice","severity":"warning","title":"Rate limited"}}"#;
         let decoded: Vec<v1::SessionNotification> = (0..3)

@@ -83,6 +83,27 @@ fn v1_every_variant_round_trips() {
     assert_eq!(tags, expected, "corpus must cover every v1 variant");
     let shuffled = tag_last(corpus, "sessionUpdate");
     check_corpus::<SessionNotification>(&shuffled, |n| n.update.tag().to_owned());
+    replayable_round_trip::<SessionNotification, acp_schema::v1::ReplayableUpdate, SessionUpdate>(
+        corpus,
+        |n| n.update,
+    );
+}
+
+/// Every update of the corpus is replayable, and converting it there and back changes nothing.
+fn replayable_round_trip<N, R, U>(corpus: &str, update: impl Fn(N) -> U)
+where
+    N: serde::de::DeserializeOwned,
+    U: Clone + PartialEq + std::fmt::Debug + TryInto<R> + From<R>,
+    <U as TryInto<R>>::Error: std::fmt::Debug,
+{
+    for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
+        let original = update(serde_json::from_str::<N>(line).unwrap());
+        let replayable: R = original
+            .clone()
+            .try_into()
+            .expect("conversation updates are replayable");
+        assert_eq!(U::from(replayable), original);
+    }
 }
 
 #[cfg(feature = "unstable_protocol_v2")]
@@ -105,6 +126,11 @@ fn v2_every_variant_round_trips() {
     assert_eq!(tags, expected, "corpus must cover every v2 variant");
     let shuffled = tag_last(corpus, "sessionUpdate");
     check_corpus::<UpdateSessionNotification>(&shuffled, |n| n.update.tag().to_owned());
+    replayable_round_trip::<
+        UpdateSessionNotification,
+        acp_schema::v2::ReplayableUpdate,
+        SessionUpdate,
+    >(corpus, |n| n.update);
 }
 
 #[test]

@@ -20,6 +20,97 @@
 /// without it an unknown tag is an error. A known tag whose payload does not decode is an error
 /// either way.
 macro_rules! tagged_union {
+    // A union with a replayable part: every variant in the first block may be recorded as
+    // history and replayed; variants in the `live` block (notices) never are. Expands to the
+    // union itself plus a `$replay` enum that has only the replayable variants, so a history
+    // built from it cannot hold a live-only update.
+    (
+        $(#[doc = $doc:expr])*
+        $vis:vis enum $name:ident ($tag:literal) $(open($other:ident))? replayable($replay:ident) {
+            $(
+                $(#[doc = $vdoc:expr])*
+                $(#[cfg($cfg:meta)])?
+                $variant:ident($payload:ty) = $value:literal,
+            )+
+        } live {
+            $(
+                $(#[doc = $ldoc:expr])*
+                $(#[cfg($lcfg:meta)])?
+                $lvariant:ident($lpayload:ty) = $lvalue:literal,
+            )+
+        }
+    ) => {
+        tagged_union! {
+            $(#[doc = $doc])*
+            $vis enum $name ($tag) $(open($other))? {
+                $(
+                    $(#[doc = $vdoc])*
+                    $(#[cfg($cfg)])?
+                    $variant($payload) = $value,
+                )+
+                $(
+                    $(#[doc = $ldoc])*
+                    $(#[cfg($lcfg)])?
+                    $lvariant($lpayload) = $lvalue,
+                )+
+            }
+        }
+
+        #[doc = concat!("A [`", stringify!($name), "`] that may be recorded as session history and replayed.")]
+        ///
+        /// It has every variant of the full union except the live-only ones (notices), so a
+        /// history made of these values cannot contain a notice. Convert with `From` (into the
+        /// full union, to send it) and `TryFrom` (from the full union; a live-only update is
+        /// handed back as the error).
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        $vis enum $replay {
+            $(
+                $(#[doc = $vdoc])*
+                $(#[cfg($cfg)])?
+                $variant($payload),
+            )+
+            $(
+                /// An update with a tag this crate does not know, kept verbatim.
+                $other($crate::UnknownVariant),
+            )?
+        }
+
+        impl From<$replay> for $name {
+            fn from(update: $replay) -> Self {
+                match update {
+                    $( $(#[cfg($cfg)])? $replay::$variant(payload) => Self::$variant(payload), )+
+                    $( $replay::$other(unknown) => Self::$other(unknown), )?
+                }
+            }
+        }
+
+        impl TryFrom<$name> for $replay {
+            /// The live-only update, handed back.
+            type Error = $name;
+
+            fn try_from(update: $name) -> Result<Self, Self::Error> {
+                match update {
+                    $( $(#[cfg($cfg)])? $name::$variant(payload) => Ok(Self::$variant(payload)), )+
+                    $( $name::$other(unknown) => Ok(Self::$other(unknown)), )?
+                    #[allow(unreachable_patterns)]
+                    live => Err(live),
+                }
+            }
+        }
+
+        impl $name {
+            /// Whether this update is live-only (a notice): never history, never replayed.
+            pub fn is_live_only(&self) -> bool {
+                match self {
+                    $( $(#[cfg($lcfg)])? Self::$lvariant(_) => true, )+
+                    #[allow(unreachable_patterns)]
+                    _ => false,
+                }
+            }
+        }
+    };
     (
         $(#[doc = $doc:expr])*
         $vis:vis enum $name:ident ($tag:literal) $(open($other:ident))? {

@@ -52,7 +52,7 @@ tagged_union! {
     /// ```json
     /// {"sessionUpdate": "tool_call", "toolCallId": "call_1", "title": "Read main.rs", "status": "pending"}
     /// ```
-    pub enum SessionUpdate("sessionUpdate") {
+    pub enum SessionUpdate("sessionUpdate") replayable(ReplayableUpdate) {
         /// A piece of a user message, appended to the current user message. Sent mainly when
         /// replaying history during `session/load`.
         UserMessageChunk(ContentChunk) = "user_message_chunk",
@@ -82,11 +82,6 @@ tagged_union! {
         SessionInfoUpdate(SessionInfoUpdate) = "session_info_update",
         /// Replaces the context window usage (and cost) figures shown for the session.
         UsageUpdate(UsageUpdate) = "usage_update",
-        /// An advisory notice for the user (such as "MCP server unavailable"). It is not
-        /// conversation history, is never replayed, and changes no session state. Sent only to
-        /// clients that advertised `clientCapabilities.session.notices`.
-        #[cfg(feature = "unstable_session_notices")]
-        Notice(Notice) = "notice",
         /// Announces a context compaction run or reports its new status.
         CompactionUpdate(CompactionUpdate) = "compaction_update",
         /// A piece of a compaction summary, appended to that run's summary.
@@ -97,6 +92,12 @@ tagged_union! {
         SessionMessage(SessionMessage) = "session_message",
         /// A piece of a message exchanged with another session, appended to its content.
         SessionMessageChunk(SessionMessageChunk) = "session_message_chunk",
+    } live {
+        /// An advisory notice for the user (such as "MCP server unavailable"). It is not
+        /// conversation history, is never replayed, and changes no session state. Sent only to
+        /// clients that advertised `clientCapabilities.session.notices`.
+        #[cfg(feature = "unstable_session_notices")]
+        Notice(Notice) = "notice",
     }
 }
 

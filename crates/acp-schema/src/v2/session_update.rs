@@ -56,7 +56,7 @@ tagged_union! {
     /// ```json
     /// {"sessionUpdate": "tool_call_update", "toolCallId": "call_1", "status": "completed"}
     /// ```
-    pub enum SessionUpdate("sessionUpdate") open(Other) {
+    pub enum SessionUpdate("sessionUpdate") open(Other) replayable(ReplayableUpdate) {
         /// Appends `content` to the content of the user message `messageId`.
         UserMessageChunk(ContentChunk) = "user_message_chunk",
         /// Creates or updates the user message `messageId`.
@@ -92,10 +92,6 @@ tagged_union! {
         SessionInfoUpdate(SessionInfoUpdate) = "session_info_update",
         /// Updates the session's context window usage and cost.
         UsageUpdate(UsageUpdate) = "usage_update",
-        /// An advisory notice for the user (such as "MCP server unavailable"). Changes no
-        /// session state: it is not history and is never replayed.
-        #[cfg(feature = "unstable_session_notices")]
-        Notice(Notice) = "notice",
         /// Creates or updates the compaction run `compactionId`.
         CompactionUpdate(CompactionUpdate) = "compaction_update",
         /// Appends `content` to the summary of compaction run `compactionId`.
@@ -109,6 +105,11 @@ tagged_union! {
         SessionMessage(SessionMessage) = "session_message",
         /// Appends `content` to the content of the session message `messageId`.
         SessionMessageChunk(SessionMessageChunk) = "session_message_chunk",
+    } live {
+        /// An advisory notice for the user (such as "MCP server unavailable"). Changes no
+        /// session state: it is not history and is never replayed.
+        #[cfg(feature = "unstable_session_notices")]
+        Notice(Notice) = "notice",
     }
 }
 
