@@ -35,6 +35,7 @@ pub mod jsonrpc;
 mod meta;
 pub mod method;
 mod other_value;
+mod patch;
 #[cfg(feature = "schemars")]
 pub mod schema;
 mod unknown;
@@ -46,4 +47,5 @@ pub mod v2;
 pub use error::Error;
 pub use meta::Meta;
 pub use other_value::OtherValue;
+pub use patch::Patch;
 pub use unknown::UnknownVariant;

@@ -4,6 +4,7 @@
 //! `unstable_session_notices` or `unstable_protocol_v2` features are compiled only with them,
 //! and the feature-off behaviour has its own cases below.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![cfg_attr(not(feature = "unstable_session_notices"), allow(dead_code))]
 
 use serde_json::{Value, json};
 

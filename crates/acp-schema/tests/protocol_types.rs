@@ -606,9 +606,13 @@ mod v2 {
             "content": "bad"
         }))
         .unwrap();
-        assert_eq!(update.locations.as_ref().map(Vec::len), Some(1));
-        assert_eq!(update.content, None);
-        assert_eq!(update.kind.as_ref().map(ToolKind::as_str), Some("mystery"));
+        assert_eq!(update.locations.as_set().map(Vec::len), Some(1));
+        assert_eq!(
+            update.content,
+            acp_schema::Patch::Unchanged,
+            "a malformed list is absent"
+        );
+        assert_eq!(update.kind.as_set().map(ToolKind::as_str), Some("mystery"));
     }
 
     #[cfg(feature = "schemars")]

@@ -4,6 +4,7 @@
 //! To refresh the artifacts after a change: `UPDATE_SCHEMA=1 cargo test -p acp-schema --all-features --test schema_artifacts`.
 #![cfg(feature = "schemars")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![cfg_attr(not(feature = "unstable_session_notices"), allow(dead_code))]
 
 use std::path::PathBuf;
 
@@ -65,9 +66,11 @@ fn accepts_null(schema: &Value) -> bool {
 #[cfg(feature = "unstable_session_notices")]
 #[test]
 fn notice_schema_matches_the_specification() {
-    let mut protocols = vec![Protocol::V1];
-    #[cfg(feature = "unstable_protocol_v2")]
-    protocols.push(Protocol::V2);
+    let protocols = [
+        Protocol::V1,
+        #[cfg(feature = "unstable_protocol_v2")]
+        Protocol::V2,
+    ];
     for protocol in protocols {
         let schema = generate(protocol, true);
         let notice = def(&schema, "Notice");
@@ -131,9 +134,11 @@ fn notice_schema_matches_the_specification() {
 
 #[test]
 fn stable_schema_has_no_notices() {
-    let mut protocols = vec![Protocol::V1];
-    #[cfg(feature = "unstable_protocol_v2")]
-    protocols.push(Protocol::V2);
+    let protocols = [
+        Protocol::V1,
+        #[cfg(feature = "unstable_protocol_v2")]
+        Protocol::V2,
+    ];
     for protocol in protocols {
         let schema = generate(protocol, false);
         for name in ["Notice", "NoticeSeverity", "NoticeCapabilities"] {

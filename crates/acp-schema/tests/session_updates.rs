@@ -196,3 +196,44 @@ fn tag_must_be_a_string_and_present() {
         );
     }
 }
+
+/// Patch-style updates tell "absent" (keep), `null` (clear) and a value (set) apart, and write
+/// back exactly what they read.
+#[test]
+fn patch_updates_keep_absent_null_and_value_apart() {
+    use acp_schema::Patch;
+    use acp_schema::v1::{SessionNotification, SessionUpdate};
+    let cases = [
+        (
+            r#"{"sessionId":"s","update":{"sessionUpdate":"session_info_update"}}"#,
+            Patch::Unchanged,
+        ),
+        (
+            r#"{"sessionId":"s","update":{"sessionUpdate":"session_info_update","title":null}}"#,
+            Patch::Clear,
+        ),
+        (
+            r#"{"sessionId":"s","update":{"sessionUpdate":"session_info_update","title":"Refactor"}}"#,
+            Patch::Set("Refactor".to_owned()),
+        ),
+        // Malformed means absent.
+        (
+            r#"{"sessionId":"s","update":{"sessionUpdate":"session_info_update","title":7}}"#,
+            Patch::Unchanged,
+        ),
+    ];
+    for (text, expected) in cases {
+        let decoded: SessionNotification = serde_json::from_str(text).unwrap();
+        let SessionUpdate::SessionInfoUpdate(info) = &decoded.update else {
+            panic!("{text}")
+        };
+        assert_eq!(info.title, expected, "{text}");
+        let written = serde_json::to_value(&decoded).unwrap();
+        let title = &written["update"].get("title");
+        match &expected {
+            Patch::Unchanged => assert!(title.is_none(), "{written}"),
+            Patch::Clear => assert_eq!(*title, Some(&Value::Null)),
+            Patch::Set(value) => assert_eq!(*title, Some(&Value::from(value.as_str()))),
+        }
+    }
+}

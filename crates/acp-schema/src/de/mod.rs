@@ -157,3 +157,45 @@ fn decodable_items<T: DeserializeOwned>(items: Vec<Value>) -> Vec<T> {
         .filter_map(|item| T::deserialize(item).ok())
         .collect()
 }
+
+/// `deserialize_with` for a [`crate::Patch`] field whose malformed value means "absent":
+/// `null` clears, a value that decodes sets, anything else leaves the field unchanged.
+pub(crate) fn lenient_patch<'de, D, T>(deserializer: D) -> Result<crate::Patch<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Null => crate::Patch::Clear,
+        value => T::deserialize(value).map_or(crate::Patch::Unchanged, crate::Patch::Set),
+    })
+}
+
+/// `deserialize_with` for a [`crate::Patch`] list field marked "malformed means absent, invalid
+/// items are skipped".
+pub(crate) fn lenient_patch_items<'de, D, T>(
+    deserializer: D,
+) -> Result<crate::Patch<Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Null => crate::Patch::Clear,
+        Value::Array(items) => crate::Patch::Set(decodable_items(items)),
+        _ => crate::Patch::Unchanged,
+    })
+}
+
+/// `deserialize_with` for a `_meta` that is a [`crate::Patch`]: `null` clears, an object sets,
+/// anything else leaves it unchanged.
+pub(crate) fn patch_meta<'de, D>(deserializer: D) -> Result<crate::Patch<crate::Meta>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Null => crate::Patch::Clear,
+        Value::Object(map) => crate::Patch::Set(map),
+        _ => crate::Patch::Unchanged,
+    })
+}

@@ -37,6 +37,37 @@ macro_rules! wire_struct {
         }
     };
     (
+        patch_meta
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        #[serde(rename_all = "camelCase")]
+        #[non_exhaustive]
+        $(#[$attr])*
+        $vis struct $name {
+            $($body)*
+            /// Extension metadata (`_meta`): unchanged when absent, cleared by `null`.
+            #[serde(
+                rename = "_meta",
+                default,
+                deserialize_with = "crate::de::patch_meta",
+                skip_serializing_if = "crate::Patch::is_unchanged"
+            )]
+            pub meta: crate::Patch<crate::Meta>,
+        }
+
+        impl $name {
+            /// Sets the `_meta` extension object.
+            #[must_use]
+            pub fn meta(mut self, meta: crate::Meta) -> Self {
+                self.meta = crate::Patch::Set(meta);
+                self
+            }
+        }
+    };
+    (
         no_meta
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
@@ -53,7 +84,8 @@ macro_rules! wire_struct {
 }
 
 /// Builder setters. `opt name: T` sets an `Option<T>` field from `impl Into<T>`;
-/// `set name: T` replaces a plain field (a list, a flag) from `impl Into<T>`.
+/// `set name: T` replaces a plain field (a list, a flag) from `impl Into<T>`; `patch name: T`
+/// sets a [`crate::Patch<T>`] field to `Set`.
 macro_rules! setters {
     ($name:ident { $($kind:ident $field:ident : $ty:ty),* $(,)? }) => {
         impl $name {
@@ -65,6 +97,14 @@ macro_rules! setters {
         #[must_use]
         pub fn $field(mut self, value: impl Into<$ty>) -> Self {
             self.$field = Some(value.into());
+            self
+        }
+    };
+    (@one patch $field:ident $ty:ty) => {
+        #[doc = concat!("Sets `", stringify!($field), "` (unchanged until set; assign `Patch::Clear` to clear it).")]
+        #[must_use]
+        pub fn $field(mut self, value: impl Into<$ty>) -> Self {
+            self.$field = crate::Patch::Set(value.into());
             self
         }
     };

@@ -5,6 +5,7 @@
 use super::*;
 
 wire_struct! {
+    patch_meta
     /// The `session_message` session update: creates or updates a message exchanged between
     /// sessions, keyed by `messageId` within the session the update is sent on.
     ///
@@ -21,39 +22,39 @@ wire_struct! {
         /// The session that sent the message.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub sender_session_id: Option<SessionId>,
+        pub sender_session_id: crate::Patch<SessionId>,
         /// The session the message is addressed to.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub recipient_session_id: Option<SessionId>,
+        pub recipient_session_id: crate::Patch<SessionId>,
         /// On the receiving side, the id the same message has in the sender's transcript.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub sender_message_id: Option<MessageId>,
+        pub sender_message_id: crate::Patch<MessageId>,
         /// On the sending side, the id the same message has in the recipient's transcript.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub recipient_message_id: Option<MessageId>,
+        pub recipient_message_id: crate::Patch<MessageId>,
         /// The whole message content, replacing any content shown so far. Blocks that do not
         /// decode are skipped.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch_items",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub content: Option<Vec<ContentBlock>>,
+        pub content: crate::Patch<Vec<ContentBlock>>,
     }
 }
 
@@ -63,22 +64,22 @@ impl SessionMessage {
     pub fn new(message_id: impl Into<MessageId>) -> Self {
         Self {
             message_id: message_id.into(),
-            sender_session_id: None,
-            recipient_session_id: None,
-            sender_message_id: None,
-            recipient_message_id: None,
-            content: None,
-            meta: None,
+            sender_session_id: crate::Patch::Unchanged,
+            recipient_session_id: crate::Patch::Unchanged,
+            sender_message_id: crate::Patch::Unchanged,
+            recipient_message_id: crate::Patch::Unchanged,
+            content: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
 setters!(SessionMessage {
-    opt sender_session_id: SessionId,
-    opt recipient_session_id: SessionId,
-    opt sender_message_id: MessageId,
-    opt recipient_message_id: MessageId,
-    opt content: Vec<ContentBlock>,
+    patch sender_session_id: SessionId,
+    patch recipient_session_id: SessionId,
+    patch sender_message_id: MessageId,
+    patch recipient_message_id: MessageId,
+    patch content: Vec<ContentBlock>,
 });
 
 wire_struct! {

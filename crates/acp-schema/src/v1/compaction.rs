@@ -5,6 +5,7 @@
 use super::*;
 
 wire_struct! {
+    patch_meta
     /// The `compaction_update` session update: a compaction run started, progressed or ended.
     ///
     /// The first update for a new `compactionId` announces the run; later ones for the same id
@@ -23,17 +24,17 @@ wire_struct! {
         /// skipped; a malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch_items",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub summary: Option<Vec<ContentBlock>>,
+        pub summary: crate::Patch<Vec<ContentBlock>>,
         /// What went wrong, for a failed run. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub error: Option<String>,
+        pub error: crate::Patch<String>,
     }
 }
 
@@ -46,11 +47,11 @@ impl CompactionUpdate {
         Self {
             compaction_id: compaction_id.into(),
             status: status.into(),
-            summary: None,
-            error: None,
-            meta: None,
+            summary: crate::Patch::Unchanged,
+            error: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
-setters!(CompactionUpdate { opt summary: Vec<ContentBlock>, opt error: String });
+setters!(CompactionUpdate { patch summary: Vec<ContentBlock>, patch error: String });

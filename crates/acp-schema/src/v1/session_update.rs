@@ -204,17 +204,17 @@ wire_struct! {
         /// The session's new human-readable title.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub title: Option<String>,
+        pub title: crate::Patch<String>,
         /// When the session was last active, as an ISO 8601 timestamp.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub updated_at: Option<String>,
+        pub updated_at: crate::Patch<String>,
     }
 }
 
@@ -225,4 +225,4 @@ impl SessionInfoUpdate {
     }
 }
 
-setters!(SessionInfoUpdate { opt title: String, opt updated_at: String });
+setters!(SessionInfoUpdate { patch title: String, patch updated_at: String });

@@ -7,6 +7,7 @@
 use super::*;
 
 wire_struct! {
+    patch_meta
     /// The `subagent_update` session update, sent on the parent session: announces a child
     /// session that the agent created and owns, or updates what the client knows about it.
     ///
@@ -24,39 +25,39 @@ wire_struct! {
         /// A short title for the child session. Malformed: treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub title: Option<String>,
+        pub title: crate::Patch<String>,
         /// What the child session is doing, in a sentence. Malformed: treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub description: Option<String>,
+        pub description: crate::Patch<String>,
         /// What the client may do with the child session (such as cancel it). Malformed:
         /// treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub capabilities: Option<SubagentSessionCapabilities>,
+        pub capabilities: crate::Patch<SubagentSessionCapabilities>,
         /// The child's current activity state (running, idle, waiting for the user, ...).
         /// Malformed: treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub state: Option<StateUpdate>,
+        pub state: crate::Patch<StateUpdate>,
         /// The child's working directory.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub cwd: Option<String>,
+        #[serde(default, skip_serializing_if = "crate::Patch::is_unchanged")]
+        pub cwd: crate::Patch<String>,
         /// Extra workspace roots of the child besides its working directory.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub additional_directories: Option<Vec<String>>,
+        #[serde(default, skip_serializing_if = "crate::Patch::is_unchanged")]
+        pub additional_directories: crate::Patch<Vec<String>>,
     }
 }
 
@@ -66,22 +67,22 @@ impl SubagentUpdate {
     pub fn new(session_id: impl Into<SessionId>) -> Self {
         Self {
             session_id: session_id.into(),
-            title: None,
-            description: None,
-            capabilities: None,
-            state: None,
-            cwd: None,
-            additional_directories: None,
-            meta: None,
+            title: crate::Patch::Unchanged,
+            description: crate::Patch::Unchanged,
+            capabilities: crate::Patch::Unchanged,
+            state: crate::Patch::Unchanged,
+            cwd: crate::Patch::Unchanged,
+            additional_directories: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
 setters!(SubagentUpdate {
-    opt title: String,
-    opt description: String,
-    opt capabilities: SubagentSessionCapabilities,
-    opt state: StateUpdate,
-    opt cwd: String,
-    opt additional_directories: Vec<String>,
+    patch title: String,
+    patch description: String,
+    patch capabilities: SubagentSessionCapabilities,
+    patch state: StateUpdate,
+    patch cwd: String,
+    patch additional_directories: Vec<String>,
 });

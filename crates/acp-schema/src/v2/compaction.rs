@@ -4,6 +4,7 @@
 use super::*;
 
 wire_struct! {
+    patch_meta
     /// The `compaction_update` session update: creates or updates the client's record of a
     /// compaction run, keyed by `compactionId`.
     ///
@@ -19,25 +20,25 @@ wire_struct! {
         /// Where the run stands now. Absent: unchanged. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub status: Option<CompactionStatus>,
+        pub status: crate::Patch<CompactionStatus>,
         /// The whole summary that replaces the compacted history. Absent: unchanged. Blocks
         /// that do not decode are skipped; a malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch_items",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub summary: Option<Vec<ContentBlock>>,
+        pub summary: crate::Patch<Vec<ContentBlock>>,
         /// What went wrong, for a failed run. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub error: Option<String>,
+        pub error: crate::Patch<String>,
     }
 }
 
@@ -46,16 +47,16 @@ impl CompactionUpdate {
     pub fn new(compaction_id: impl Into<CompactionId>) -> Self {
         Self {
             compaction_id: compaction_id.into(),
-            status: None,
-            summary: None,
-            error: None,
-            meta: None,
+            status: crate::Patch::Unchanged,
+            summary: crate::Patch::Unchanged,
+            error: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
 setters!(CompactionUpdate {
-    opt status: CompactionStatus,
-    opt summary: Vec<ContentBlock>,
-    opt error: String,
+    patch status: CompactionStatus,
+    patch summary: Vec<ContentBlock>,
+    patch error: String,
 });

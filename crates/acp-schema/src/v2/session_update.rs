@@ -206,6 +206,7 @@ impl ContentChunk {
 }
 
 wire_struct! {
+    patch_meta
     /// The `user_message` session update: creates the user message `messageId` or updates
     /// it. Fields present replace the stored ones; absent fields stay as they were.
     pub struct UserMessage {
@@ -216,10 +217,10 @@ wire_struct! {
         /// absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch_items",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub content: Option<Vec<ContentBlock>>,
+        pub content: crate::Patch<Vec<ContentBlock>>,
     }
 }
 
@@ -228,15 +229,16 @@ impl UserMessage {
     pub fn new(message_id: impl Into<MessageId>) -> Self {
         Self {
             message_id: message_id.into(),
-            content: None,
-            meta: None,
+            content: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
-setters!(UserMessage { opt content: Vec<ContentBlock> });
+setters!(UserMessage { patch content: Vec<ContentBlock> });
 
 wire_struct! {
+    patch_meta
     /// The `agent_message` session update: creates the agent message `messageId` or updates
     /// it. Fields present replace the stored ones; absent fields stay as they were.
     pub struct AgentMessage {
@@ -247,10 +249,10 @@ wire_struct! {
         /// absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch_items",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub content: Option<Vec<ContentBlock>>,
+        pub content: crate::Patch<Vec<ContentBlock>>,
     }
 }
 
@@ -259,15 +261,16 @@ impl AgentMessage {
     pub fn new(message_id: impl Into<MessageId>) -> Self {
         Self {
             message_id: message_id.into(),
-            content: None,
-            meta: None,
+            content: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
-setters!(AgentMessage { opt content: Vec<ContentBlock> });
+setters!(AgentMessage { patch content: Vec<ContentBlock> });
 
 wire_struct! {
+    patch_meta
     /// The `agent_thought` session update: creates the agent thought (reasoning) `messageId`
     /// or updates it. Fields present replace the stored ones; absent fields stay as they were.
     pub struct AgentThought {
@@ -278,10 +281,10 @@ wire_struct! {
         /// absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch_items",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub content: Option<Vec<ContentBlock>>,
+        pub content: crate::Patch<Vec<ContentBlock>>,
     }
 }
 
@@ -290,15 +293,16 @@ impl AgentThought {
     pub fn new(message_id: impl Into<MessageId>) -> Self {
         Self {
             message_id: message_id.into(),
-            content: None,
-            meta: None,
+            content: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
-setters!(AgentThought { opt content: Vec<ContentBlock> });
+setters!(AgentThought { patch content: Vec<ContentBlock> });
 
 wire_struct! {
+    patch_meta
     /// The `session_info_update` session update: updates session metadata the client shows,
     /// such as the session's title in a session list.
     ///
@@ -314,18 +318,18 @@ wire_struct! {
         /// The session's new human-readable title.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub title: Option<String>,
+        pub title: crate::Patch<String>,
         /// When the session was last active, as an RFC 3339 timestamp.
         #[cfg_attr(feature = "schemars", schemars(extend("format" = "date-time")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub updated_at: Option<String>,
+        pub updated_at: crate::Patch<String>,
     }
 }
 
@@ -336,7 +340,7 @@ impl SessionInfoUpdate {
     }
 }
 
-setters!(SessionInfoUpdate { opt title: String, opt updated_at: String });
+setters!(SessionInfoUpdate { patch title: String, patch updated_at: String });
 
 wire_struct! {
     /// The `replay_complete` session update: the agent has finished replaying the session's

@@ -93,6 +93,7 @@ impl TerminalSize {
 }
 
 wire_struct! {
+    patch_meta
     /// Creates or changes a terminal (the `terminal_update` session update).
     ///
     /// The first update for a `terminalId` creates the terminal; later ones change only the
@@ -107,46 +108,46 @@ wire_struct! {
         /// The command line the terminal runs. A non-string value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub command: Option<String>,
+        pub command: crate::Patch<String>,
         /// The absolute working directory. A non-string value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub cwd: Option<AbsolutePath>,
+        pub cwd: crate::Patch<AbsolutePath>,
         /// Output that replaces what was shown so far. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub output: Option<TerminalOutput>,
+        pub output: crate::Patch<TerminalOutput>,
         /// How the command exited, once it has. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub exit_status: Option<TerminalExitStatus>,
+        pub exit_status: crate::Patch<TerminalExitStatus>,
         /// The terminal's size. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub size: Option<TerminalSize>,
+        pub size: crate::Patch<TerminalSize>,
         /// What the client may do with this terminal (for example cancel it). A malformed value is
         /// treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub capabilities: Option<TerminalCapabilities>,
+        pub capabilities: crate::Patch<TerminalCapabilities>,
     }
 }
 
@@ -155,18 +156,18 @@ impl TerminalUpdate {
     pub fn new(terminal_id: impl Into<TerminalId>) -> Self {
         Self {
             terminal_id: terminal_id.into(),
-            command: None,
-            cwd: None,
-            output: None,
-            exit_status: None,
-            size: None,
-            capabilities: None,
-            meta: None,
+            command: crate::Patch::Unchanged,
+            cwd: crate::Patch::Unchanged,
+            output: crate::Patch::Unchanged,
+            exit_status: crate::Patch::Unchanged,
+            size: crate::Patch::Unchanged,
+            capabilities: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
-setters!(TerminalUpdate { opt command: String, opt cwd: AbsolutePath, opt output: TerminalOutput, opt exit_status: TerminalExitStatus, opt size: TerminalSize, opt capabilities: TerminalCapabilities });
+setters!(TerminalUpdate { patch command: String, patch cwd: AbsolutePath, patch output: TerminalOutput, patch exit_status: TerminalExitStatus, patch size: TerminalSize, patch capabilities: TerminalCapabilities });
 
 wire_struct! {
     /// Appends output to a terminal (the `terminal_output_chunk` session update).

@@ -9,6 +9,7 @@ use std::fmt;
 use serde::de::{self, Visitor};
 
 wire_struct! {
+    patch_meta
     /// Creates or changes a tool call (the `tool_call_update` session update).
     ///
     /// The first update for a `toolCallId` creates the tool call; later ones change only the
@@ -23,70 +24,70 @@ wire_struct! {
         /// The name of the tool being called. A non-string value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub name: Option<String>,
+        pub name: crate::Patch<String>,
         /// A human-readable description of what the call does. A non-string value is treated
         /// as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub title: Option<String>,
+        pub title: crate::Patch<String>,
         /// The kind of tool. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub kind: Option<ToolKind>,
+        pub kind: crate::Patch<ToolKind>,
         /// The execution status. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub status: Option<ToolCallStatus>,
+        pub status: crate::Patch<ToolCallStatus>,
         /// What the call produced so far (text, diffs, terminals, sessions). Items that do not
         /// decode are skipped; a value that is not a list is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch_items",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub content: Option<Vec<ToolCallContent>>,
+        pub content: crate::Patch<Vec<ToolCallContent>>,
         /// The files the call works on, for "follow along" views. Items that do not decode are
         /// skipped; a value that is not a list is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch_items",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub locations: Option<Vec<ToolCallLocation>>,
+        pub locations: crate::Patch<Vec<ToolCallLocation>>,
         /// The raw input sent to the tool. A `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub raw_input: Option<serde_json::Value>,
+        pub raw_input: crate::Patch<serde_json::Value>,
         /// The raw output returned by the tool. A `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub raw_output: Option<serde_json::Value>,
+        pub raw_output: crate::Patch<serde_json::Value>,
         /// What the client may do with this call (for example cancel it). A malformed value is
         /// treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::de::lenient_patch",
+            skip_serializing_if = "crate::Patch::is_unchanged",
         )]
-        pub capabilities: Option<ToolCallCapabilities>,
+        pub capabilities: crate::Patch<ToolCallCapabilities>,
     }
 }
 
@@ -95,30 +96,30 @@ impl ToolCallUpdate {
     pub fn new(tool_call_id: impl Into<ToolCallId>) -> Self {
         Self {
             tool_call_id: tool_call_id.into(),
-            name: None,
-            title: None,
-            kind: None,
-            status: None,
-            content: None,
-            locations: None,
-            raw_input: None,
-            raw_output: None,
-            capabilities: None,
-            meta: None,
+            name: crate::Patch::Unchanged,
+            title: crate::Patch::Unchanged,
+            kind: crate::Patch::Unchanged,
+            status: crate::Patch::Unchanged,
+            content: crate::Patch::Unchanged,
+            locations: crate::Patch::Unchanged,
+            raw_input: crate::Patch::Unchanged,
+            raw_output: crate::Patch::Unchanged,
+            capabilities: crate::Patch::Unchanged,
+            meta: crate::Patch::Unchanged,
         }
     }
 }
 
 setters!(ToolCallUpdate {
-    opt name: String,
-    opt title: String,
-    opt kind: ToolKind,
-    opt status: ToolCallStatus,
-    opt content: Vec<ToolCallContent>,
-    opt locations: Vec<ToolCallLocation>,
-    opt raw_input: serde_json::Value,
-    opt raw_output: serde_json::Value,
-    opt capabilities: ToolCallCapabilities,
+    patch name: String,
+    patch title: String,
+    patch kind: ToolKind,
+    patch status: ToolCallStatus,
+    patch content: Vec<ToolCallContent>,
+    patch locations: Vec<ToolCallLocation>,
+    patch raw_input: serde_json::Value,
+    patch raw_output: serde_json::Value,
+    patch capabilities: ToolCallCapabilities,
 });
 
 /// Declares [`ToolKind`] from its table of known values. Like `open_enum!`, except that the
