@@ -38,7 +38,7 @@ mod other_value;
 mod patch;
 #[cfg(feature = "schemars")]
 pub mod schema;
-mod unknown;
+pub mod unknown;
 
 pub mod v1;
 #[cfg(feature = "unstable_protocol_v2")]

@@ -55,7 +55,27 @@ pub fn generate(protocol: Protocol, unstable: bool) -> Value {
         strip_unstable(&mut root);
         drop_unused_defs(&mut root);
     }
-    root
+    sort_keys(root)
+}
+
+/// Rebuilds every object with its keys in sorted order, so the output is the same whether or
+/// not serde_json's `preserve_order` feature is on somewhere in the build (cargo unifies it
+/// across the dependency graph).
+fn sort_keys(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, sort_keys(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
+        other => other,
+    }
 }
 
 /// Removes the `description` keywords that schemars takes from rustdoc: they are written for

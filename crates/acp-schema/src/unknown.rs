@@ -2,7 +2,10 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::Meta;
+use serde_json::{Map, Value};
+
+/// The fields of an unknown variant: a JSON object without its tag.
+pub type Fields = Map<String, Value>;
 
 /// A variant of an open tagged union whose tag this crate does not know.
 ///
@@ -13,13 +16,13 @@ use crate::Meta;
 pub struct UnknownVariant {
     key: &'static str,
     tag: String,
-    fields: Meta,
+    fields: Fields,
 }
 
 impl UnknownVariant {
     /// Builds a value for the union whose tag field is named `key`. Any entry named `key` in
     /// `fields` is dropped, since the tag is written from `tag`.
-    pub(crate) fn new(key: &'static str, tag: String, mut fields: Meta) -> Self {
+    pub(crate) fn new(key: &'static str, tag: String, mut fields: Fields) -> Self {
         fields.remove(key);
         Self { key, tag, fields }
     }
@@ -35,12 +38,12 @@ impl UnknownVariant {
     }
 
     /// Every other field of the object, as received.
-    pub fn fields(&self) -> &Meta {
+    pub fn fields(&self) -> &Fields {
         &self.fields
     }
 
     /// Takes the tag and the fields out.
-    pub fn into_parts(self) -> (String, Meta) {
+    pub fn into_parts(self) -> (String, Fields) {
         (self.tag, self.fields)
     }
 }

@@ -223,8 +223,8 @@ mod v1 {
         );
         assert!(matches!(late, AuthMethod::Terminal(_)));
         // Closed: an unknown or non-string type is an error, and so is a malformed known shape.
+        // (An explicit "agent" names the default kind; see `differential_fixes`.)
         for input in [
-            json!({"type": "agent", "id": "a", "name": "n"}),
             json!({"type": "future", "id": "a", "name": "n"}),
             json!({"id": "a", "name": "n", "type": 3}),
             json!({"type": "terminal", "name": "no id"}),
@@ -649,5 +649,46 @@ mod v2 {
             }
         }
         assert_eq!(actual, expected);
+    }
+}
+
+/// Fixes found by the differential tests against the official crate.
+mod differential_fixes {
+    use serde_json::json;
+
+    #[test]
+    fn v1_auth_method_with_an_explicit_agent_type_is_the_agent_kind() {
+        use acp_schema::v1::AuthMethod;
+        for text in [
+            r#"{"type":"agent","id":"a","name":"Agent login"}"#,
+            r#"{"id":"a","name":"Agent login","type":"agent"}"#,
+            r#"{"id":"a","name":"Agent login"}"#,
+        ] {
+            let method: AuthMethod = serde_json::from_str(text).unwrap();
+            assert!(matches!(method, AuthMethod::Agent(_)), "{text}");
+            assert_eq!(
+                serde_json::to_value(&method).unwrap(),
+                json!({"id": "a", "name": "Agent login"})
+            );
+        }
+        assert!(
+            serde_json::from_str::<AuthMethod>(r#"{"type":"oauth","id":"a","name":"x"}"#).is_err()
+        );
+    }
+
+    #[cfg(feature = "unstable_protocol_v2")]
+    #[test]
+    fn v2_location_line_below_one_is_absent() {
+        use acp_schema::v2::ToolCallLocation;
+        for (line, expected) in [
+            (json!(0), None),
+            (json!(1), Some(1)),
+            (json!(-3), None),
+            (json!("7"), None),
+        ] {
+            let location: ToolCallLocation =
+                serde_json::from_value(json!({"path": "/a.rs", "line": line})).unwrap();
+            assert_eq!(location.line, expected, "{line}");
+        }
     }
 }

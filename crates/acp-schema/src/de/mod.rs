@@ -53,7 +53,7 @@ where
     D: Deserializer<'de>,
 {
     match Value::deserialize(deserializer)? {
-        Value::Object(map) => Ok(Some(map)),
+        Value::Object(map) => Ok(Some(crate::Meta::from(map))),
         _ => Ok(None),
     }
 }
@@ -195,7 +195,17 @@ where
 {
     Ok(match Value::deserialize(deserializer)? {
         Value::Null => crate::Patch::Clear,
-        Value::Object(map) => crate::Patch::Set(map),
+        Value::Object(map) => crate::Patch::Set(crate::Meta::from(map)),
         _ => crate::Patch::Unchanged,
     })
+}
+
+/// `deserialize_with` for a 1-based line number whose malformed value means "absent": `0`, a
+/// negative or non-integer number and anything that is not a number all decode as `None`.
+#[cfg_attr(not(feature = "unstable_protocol_v2"), allow(dead_code))]
+pub(crate) fn lenient_line<'de, D>(deserializer: D) -> Result<Option<u32>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Ok(lenient::<D, u32>(deserializer)?.filter(|line| *line >= 1))
 }

@@ -165,7 +165,7 @@ macro_rules! tagged_union {
                 /// value would decode as the known variant.
                 pub fn unknown(
                     tag: impl Into<String>,
-                    fields: $crate::Meta,
+                    fields: $crate::unknown::Fields,
                 ) -> Result<Self, $crate::Error> {
                     let tag = tag.into();
                     if Self::TAGS.contains(&tag.as_str()) {

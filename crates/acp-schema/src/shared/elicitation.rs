@@ -343,7 +343,7 @@ impl<'de> Deserialize<'de> for CreateElicitationRequest {
             None => return Err(D::Error::missing_field("message")),
         };
         let meta = match fields.remove("_meta") {
-            Some(Value::Object(meta)) => Some(meta),
+            Some(Value::Object(meta)) => Some(crate::Meta::from(meta)),
             _ => None,
         };
         let rest = Value::Object(fields);
@@ -440,7 +440,10 @@ impl ElicitationAction {
 
     /// Builds the fallback variant for an action this crate does not know. Fails with
     /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(tag: impl Into<String>, fields: crate::Meta) -> Result<Self, crate::Error> {
+    pub fn unknown(
+        tag: impl Into<String>,
+        fields: crate::unknown::Fields,
+    ) -> Result<Self, crate::Error> {
         let tag = tag.into();
         if Self::TAGS.contains(&tag.as_str()) {
             return Err(crate::Error::KnownTag { tag });

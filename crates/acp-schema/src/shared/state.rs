@@ -126,7 +126,10 @@ impl IdleStopReason {
 
     /// Builds the fallback for a stop reason this crate does not know. Fails with
     /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(tag: impl Into<String>, fields: crate::Meta) -> Result<Self, crate::Error> {
+    pub fn unknown(
+        tag: impl Into<String>,
+        fields: crate::unknown::Fields,
+    ) -> Result<Self, crate::Error> {
         let tag = tag.into();
         if Self::TAGS.contains(&tag.as_str()) {
             return Err(crate::Error::KnownTag { tag });
@@ -140,7 +143,7 @@ impl IdleStopReason {
 
     /// Builds the value for `tag` from the fields of the object that belong to the stop
     /// reason (already without the idle state's own fields).
-    fn from_parts<E: de::Error>(tag: String, fields: crate::Meta) -> Result<Self, E> {
+    fn from_parts<E: de::Error>(tag: String, fields: crate::unknown::Fields) -> Result<Self, E> {
         Ok(match tag.as_str() {
             END_TURN => Self::EndTurn,
             MAX_TOKENS => Self::MaxTokens,
@@ -188,7 +191,7 @@ impl IdleStopReason {
 #[derive(Default)]
 pub(crate) struct StopReasonParts {
     tag: Option<String>,
-    fields: crate::Meta,
+    fields: crate::unknown::Fields,
 }
 
 impl StopReasonParts {

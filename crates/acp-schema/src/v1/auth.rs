@@ -6,10 +6,7 @@ use super::*;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::Deserialize;
-use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, MapAccess, Visitor};
-use serde_json::{Map, Value};
 
 /// A way for the user to authenticate with the agent, listed in
 /// [`InitializeResponse::auth_methods`].
@@ -36,6 +33,8 @@ pub enum AuthMethod {
     Agent(AuthMethodAgent),
 }
 
+/// The `type` that names the agent kind (optional on the wire).
+const AGENT: &str = "agent";
 const TERMINAL: &str = "terminal";
 
 impl AuthMethod {
@@ -68,20 +67,6 @@ impl AuthMethod {
             Self::Agent(method) => &method.name,
         }
     }
-
-    /// Decodes the variant for `tag` (`None`: no `type` field) from buffered fields.
-    fn from_buffered<E: de::Error>(
-        tag: Option<&str>,
-        fields: Map<String, Value>,
-    ) -> Result<Self, E> {
-        let payload = Value::Object(fields);
-        let decoded = match tag {
-            None => AuthMethodAgent::deserialize(payload).map(Self::Agent),
-            Some(TERMINAL) => AuthMethodTerminal::deserialize(payload).map(Self::Terminal),
-            Some(other) => return Err(E::unknown_variant(other, Self::TAGS)),
-        };
-        decoded.map_err(E::custom)
-    }
 }
 
 impl From<AuthMethodTerminal> for AuthMethod {
@@ -102,34 +87,16 @@ impl<'de> serde::Deserialize<'de> for AuthMethod {
         impl<'de> Visitor<'de> for V {
             type Value = AuthMethod;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an auth method object (`type` absent or \"terminal\")")
+                f.write_str("an auth method object (`type` absent, \"agent\" or \"terminal\")")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AuthMethod, A::Error> {
-                let Some(first) = map.next_key::<String>()? else {
-                    return AuthMethod::from_buffered(None, Map::new());
-                };
-                if first == AuthMethod::TAG_KEY {
-                    // The usual case: the tag comes first and the payload is decoded in place.
-                    let tag = map.next_value::<String>()?;
-                    return match tag.as_str() {
-                        TERMINAL => {
-                            AuthMethodTerminal::deserialize(MapAccessDeserializer::new(map))
-                                .map(AuthMethod::Terminal)
-                        }
-                        other => Err(de::Error::unknown_variant(other, AuthMethod::TAGS)),
-                    };
-                }
-                let mut fields = Map::new();
-                fields.insert(first, map.next_value::<Value>()?);
-                while let Some((key, value)) = map.next_entry::<String, Value>()? {
-                    fields.insert(key, value);
-                }
-                match fields.remove(AuthMethod::TAG_KEY) {
-                    None => AuthMethod::from_buffered(None, fields),
-                    Some(Value::String(tag)) => AuthMethod::from_buffered(Some(&tag), fields),
-                    Some(_) => Err(de::Error::custom(
-                        "expected `type` to be a string naming the auth method kind",
-                    )),
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AuthMethod, A::Error> {
+                let (tag, payload) =
+                    crate::de::tagged::read_optional_tag(map, AuthMethod::TAG_KEY)?;
+                match tag.as_deref() {
+                    // The agent method is the default kind; an explicit "agent" names it too.
+                    None | Some(AGENT) => payload.decode().map(AuthMethod::Agent),
+                    Some(TERMINAL) => payload.decode().map(AuthMethod::Terminal),
+                    Some(other) => Err(de::Error::unknown_variant(other, &[AGENT, TERMINAL])),
                 }
             }
         }

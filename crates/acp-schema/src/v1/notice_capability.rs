@@ -47,7 +47,10 @@ impl<'de> serde::Deserialize<'de> for NoticeCapabilities {
                 let mut meta = None;
                 while let Some(key) = map.next_key::<String>()? {
                     if key == "_meta" {
-                        meta = map.next_value::<serde_json::Value>()?.as_object().cloned();
+                        meta = match map.next_value::<serde_json::Value>()? {
+                            serde_json::Value::Object(object) => Some(crate::Meta::from(object)),
+                            _ => None,
+                        };
                     } else {
                         map.next_value::<IgnoredAny>()?;
                     }

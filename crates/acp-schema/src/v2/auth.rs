@@ -80,7 +80,7 @@ impl AuthMethod {
         tag: impl Into<String>,
         method_id: impl Into<AuthMethodId>,
         name: impl Into<String>,
-        mut fields: crate::Meta,
+        mut fields: crate::unknown::Fields,
     ) -> Result<Self, crate::Error> {
         let tag = tag.into();
         if Self::TAGS.contains(&tag.as_str()) {
@@ -111,7 +111,7 @@ pub(super) fn string_field<'a>(unknown: &'a crate::UnknownVariant, key: &str) ->
 pub(super) fn unknown_with_strings<E: de::Error>(
     key: &'static str,
     tag: String,
-    fields: crate::Meta,
+    fields: crate::unknown::Fields,
     required: &[&str],
 ) -> Result<crate::UnknownVariant, E> {
     for field in required {

@@ -118,7 +118,7 @@ impl AvailableCommand {
         tag: impl Into<String>,
         name: impl Into<String>,
         description: impl Into<String>,
-        mut fields: crate::Meta,
+        mut fields: crate::unknown::Fields,
     ) -> Result<Self, crate::Error> {
         let tag = tag.into();
         if Self::TAGS.contains(&tag.as_str()) {

@@ -352,7 +352,10 @@ impl SessionConfigOptionValue {
     /// Builds the fallback variant for a tag this crate does not know. Fails with
     /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`]. `fields` should hold
     /// the `value`.
-    pub fn unknown(tag: impl Into<String>, fields: crate::Meta) -> Result<Self, crate::Error> {
+    pub fn unknown(
+        tag: impl Into<String>,
+        fields: crate::unknown::Fields,
+    ) -> Result<Self, crate::Error> {
         let tag = tag.into();
         if Self::TAGS.contains(&tag.as_str()) {
             return Err(crate::Error::KnownTag { tag });

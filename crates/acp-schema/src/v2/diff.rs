@@ -113,7 +113,10 @@ impl DiffOperation {
 
     /// Builds the fallback for an operation this crate does not know. Fails with
     /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(tag: impl Into<String>, fields: crate::Meta) -> Result<Self, crate::Error> {
+    pub fn unknown(
+        tag: impl Into<String>,
+        fields: crate::unknown::Fields,
+    ) -> Result<Self, crate::Error> {
         let tag = tag.into();
         if Self::TAGS.contains(&tag.as_str()) {
             return Err(crate::Error::KnownTag { tag });
@@ -126,7 +129,7 @@ impl DiffOperation {
     }
 
     /// Builds the value for `tag` from the fields that belong to the operation.
-    fn from_parts<E: de::Error>(tag: String, fields: crate::Meta) -> Result<Self, E> {
+    fn from_parts<E: de::Error>(tag: String, fields: crate::unknown::Fields) -> Result<Self, E> {
         let decoded = match tag.as_str() {
             ADD => DiffPathChange::deserialize(Value::Object(fields)).map(Self::Add),
             DELETE => DiffPathChange::deserialize(Value::Object(fields)).map(Self::Delete),
@@ -168,7 +171,7 @@ impl<'de> serde::Deserialize<'de> for DiffChange {
                 let mut file_type = None;
                 let mut mime_type = None;
                 let mut meta = None;
-                let mut fields = crate::Meta::new();
+                let mut fields = crate::unknown::Fields::new();
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
                         "operation" => operation = Some(map.next_value()?),

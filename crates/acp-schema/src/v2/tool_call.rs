@@ -308,10 +308,11 @@ wire_struct! {
     pub struct ToolCallLocation {
         /// The absolute path of the file.
         pub path: AbsolutePath,
-        /// The line in the file, counted from 1. A malformed value is treated as absent.
+        /// The line in the file, counted from 1. A malformed value (including 0, which is
+        /// below the minimum) is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_line",
             skip_serializing_if = "Option::is_none",
         )]
         pub line: Option<u32>,
