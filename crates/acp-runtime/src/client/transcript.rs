@@ -1,0 +1,506 @@
+//! The client's model of the conversation: per session, ordered entries built from the
+//! replayable session updates (user and agent messages with their chunks merged, thoughts,
+//! tool calls with their status), plus the current plan, commands, title and run state.
+//!
+//! It is fed with `ReplayableUpdate`s only, which cannot be notices, so a transcript never
+//! contains a notice.
+
+use std::collections::BTreeMap;
+
+use acp_schema::{v1, v2};
+
+/// The default maximum number of entries kept per session (the oldest go first).
+pub const DEFAULT_TRANSCRIPT_LIMIT: usize = 10_000;
+
+/// The longest text one message may grow to by streamed chunks (4 MiB); later chunks of that
+/// message are dropped and the text ends with [`TRUNCATION_MARK`].
+pub const MESSAGE_TEXT_LIMIT: usize = 4 * 1024 * 1024;
+
+/// What ends a message whose streamed text hit [`MESSAGE_TEXT_LIMIT`].
+pub const TRUNCATION_MARK: &str = " [...]";
+
+/// Appends `chunk` to the message unless its text would pass [`MESSAGE_TEXT_LIMIT`]; then the
+/// message is marked truncated, ends with [`TRUNCATION_MARK`], and takes no more chunks.
+fn append_bounded(message: &mut Message, chunk: &str) {
+    if message.truncated {
+        return;
+    }
+    if message.text.len() + chunk.len() <= MESSAGE_TEXT_LIMIT {
+        message.text.push_str(chunk);
+    } else {
+        message.text.push_str(TRUNCATION_MARK);
+        message.truncated = true;
+    }
+}
+
+/// Who wrote a message entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Role {
+    /// The user.
+    User,
+    /// The agent's reply.
+    Agent,
+    /// The agent's reasoning.
+    Thought,
+}
+
+/// A message: chunks with the same message id merged into one text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Message {
+    /// Who wrote it.
+    pub role: Role,
+    /// The message id, when the agent gave one.
+    pub id: Option<String>,
+    /// The text so far (non-text blocks appear as a bracketed placeholder).
+    pub text: String,
+    /// Whether the text hit [`MESSAGE_TEXT_LIMIT`] and later chunks were dropped.
+    pub truncated: bool,
+}
+
+/// A tool call with its latest status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolCall {
+    /// The tool call id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// Its status as sent (`pending`, `in_progress`, `completed`, `failed`, ...).
+    pub status: String,
+    /// The text of its content.
+    pub content: Vec<String>,
+}
+
+/// One entry of a session's transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Entry {
+    /// A user message, agent message or thought.
+    Message(Message),
+    /// A tool call.
+    ToolCall(ToolCall),
+}
+
+/// One item of the agent's plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PlanItem {
+    /// What the step is.
+    pub content: String,
+    /// Its status as sent (`pending`, `in_progress`, `completed`).
+    pub status: String,
+}
+
+/// A slash command the agent offers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Command {
+    /// The name, without the `/`.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+}
+
+/// The transcript of one session.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionTranscript {
+    /// The conversation, in order.
+    pub entries: Vec<Entry>,
+    /// The agent's current plan (empty when none).
+    pub plan: Vec<PlanItem>,
+    /// The commands the agent offers.
+    pub commands: Vec<Command>,
+    /// The session title, if the agent set one.
+    pub title: Option<String>,
+    /// Whether a turn is running (v2 `state_update`; v1: between prompt and response).
+    pub running: bool,
+}
+
+impl SessionTranscript {
+    /// The messages of the given role, in order.
+    pub fn messages(&self, role: Role) -> impl Iterator<Item = &Message> + '_ {
+        self.entries.iter().filter_map(move |entry| match entry {
+            Entry::Message(message) if message.role == role => Some(message),
+            _ => None,
+        })
+    }
+
+    /// The tool calls, in order.
+    pub fn tool_calls(&self) -> impl Iterator<Item = &ToolCall> + '_ {
+        self.entries.iter().filter_map(|entry| match entry {
+            Entry::ToolCall(call) => Some(call),
+            Entry::Message(_) => None,
+        })
+    }
+}
+
+/// The transcripts of all sessions of a client, by session id.
+#[derive(Debug, Clone)]
+pub struct Transcript {
+    sessions: BTreeMap<String, SessionTranscript>,
+    limit: usize,
+}
+
+impl Default for Transcript {
+    fn default() -> Self {
+        Self::new(DEFAULT_TRANSCRIPT_LIMIT)
+    }
+}
+
+fn block_text(text: Option<&str>) -> String {
+    text.map_or_else(|| "[non-text content]".to_owned(), str::to_owned)
+}
+
+impl Transcript {
+    /// An empty transcript keeping up to `limit` entries per session.
+    pub fn new(limit: usize) -> Self {
+        Self {
+            sessions: BTreeMap::new(),
+            limit: limit.max(1),
+        }
+    }
+
+    /// One session's transcript.
+    pub fn session(&self, id: &str) -> Option<&SessionTranscript> {
+        self.sessions.get(id)
+    }
+
+    /// The ids of the sessions, in order.
+    pub fn session_ids(&self) -> impl Iterator<Item = &str> + '_ {
+        self.sessions.keys().map(String::as_str)
+    }
+
+    /// Forgets a session's entries (before a replay rebuilds them).
+    pub fn clear_session(&mut self, id: &str) {
+        self.sessions.remove(id);
+    }
+
+    fn entry(&mut self, id: &str) -> &mut SessionTranscript {
+        self.sessions.entry(id.to_owned()).or_default()
+    }
+
+    fn push(&mut self, session: &str, entry: Entry) {
+        let limit = self.limit.max(1);
+        let transcript = self.entry(session);
+        if transcript.entries.len() >= limit {
+            // Drop the oldest eighth at once: amortised O(1) per entry instead of shifting
+            // the whole list for every new one.
+            let excess = transcript.entries.len() + 1 - limit;
+            let batch = excess.max(limit / 8).min(transcript.entries.len());
+            transcript.entries.drain(..batch);
+        }
+        transcript.entries.push(entry);
+    }
+
+    /// Adds the user's own prompt (clients show it without waiting for the agent).
+    pub fn push_user_message(&mut self, session: &str, text: &str) {
+        self.push(
+            session,
+            Entry::Message(Message {
+                role: Role::User,
+                id: None,
+                text: text.to_owned(),
+                truncated: false,
+            }),
+        );
+    }
+
+    /// Appends a chunk to the message `id` of `role` (a recent one with the same id, or the
+    /// last message of that role when neither has an id), or starts a new message.
+    pub fn append_chunk(&mut self, session: &str, role: Role, id: Option<&str>, text: &str) {
+        let transcript = self.entry(session);
+        // Without an id, only the very last entry may be continued.
+        let continues_last = id.is_some()
+            || matches!(transcript.entries.last(), Some(Entry::Message(m)) if m.role == role);
+        let target = transcript
+            .entries
+            .iter_mut()
+            .rev()
+            .take(16)
+            .find_map(|entry| match entry {
+                Entry::Message(message)
+                    if message.role == role && (id.is_none() || message.id.as_deref() == id) =>
+                {
+                    Some(message)
+                }
+                _ => None,
+            });
+        match target {
+            Some(message) if continues_last => append_bounded(message, text),
+            _ => self.push(
+                session,
+                Entry::Message(Message {
+                    role,
+                    id: id.map(str::to_owned),
+                    text: text.to_owned(),
+                    truncated: false,
+                }),
+            ),
+        }
+    }
+
+    /// Replaces the whole text of message `id` (v2 `user_message` / `agent_message`), creating it.
+    fn set_message(&mut self, session: &str, role: Role, id: &str, text: Option<String>) {
+        let transcript = self.entry(session);
+        let existing = transcript
+            .entries
+            .iter_mut()
+            .rev()
+            .find_map(|entry| match entry {
+                Entry::Message(message)
+                    if message.role == role && message.id.as_deref() == Some(id) =>
+                {
+                    Some(message)
+                }
+                _ => None,
+            });
+        match existing {
+            Some(message) => {
+                if let Some(text) = text {
+                    message.text = text;
+                }
+            }
+            None => self.push(
+                session,
+                Entry::Message(Message {
+                    role,
+                    id: Some(id.to_owned()),
+                    text: text.unwrap_or_default(),
+                    truncated: false,
+                }),
+            ),
+        }
+    }
+
+    /// Creates or changes tool call `id`.
+    fn upsert_tool_call(
+        &mut self,
+        session: &str,
+        id: &str,
+        title: Option<String>,
+        status: Option<String>,
+        content: Option<Vec<String>>,
+    ) {
+        let transcript = self.entry(session);
+        let existing = transcript
+            .entries
+            .iter_mut()
+            .rev()
+            .find_map(|entry| match entry {
+                Entry::ToolCall(call) if call.id == id => Some(call),
+                _ => None,
+            });
+        match existing {
+            Some(call) => {
+                if let Some(title) = title {
+                    call.title = title;
+                }
+                if let Some(status) = status {
+                    call.status = status;
+                }
+                if let Some(content) = content {
+                    call.content = content;
+                }
+            }
+            None => self.push(
+                session,
+                Entry::ToolCall(ToolCall {
+                    id: id.to_owned(),
+                    title: title.unwrap_or_else(|| id.to_owned()),
+                    status: status.unwrap_or_else(|| "pending".to_owned()),
+                    content: content.unwrap_or_default(),
+                }),
+            ),
+        }
+    }
+
+    /// Sets whether a turn is running in a session.
+    pub fn set_running(&mut self, session: &str, running: bool) {
+        self.entry(session).running = running;
+    }
+
+    /// Applies one replayable v1 update.
+    pub fn apply_v1(&mut self, session: &str, update: &v1::ReplayableUpdate) {
+        use v1::ReplayableUpdate as U;
+        match update {
+            U::UserMessageChunk(chunk) => self.v1_chunk(session, Role::User, chunk),
+            U::AgentMessageChunk(chunk) => self.v1_chunk(session, Role::Agent, chunk),
+            U::AgentThoughtChunk(chunk) => self.v1_chunk(session, Role::Thought, chunk),
+            U::ToolCall(call) => self.upsert_tool_call(
+                session,
+                call.tool_call_id.as_str(),
+                Some(call.title.clone()),
+                Some(status_word(call.status.as_ref())),
+                Some(call.content.iter().filter_map(v1_tool_text).collect()),
+            ),
+            U::ToolCallUpdate(update) => self.upsert_tool_call(
+                session,
+                update.tool_call_id.as_str(),
+                update.title.clone(),
+                update.status.as_ref().map(|s| status_word(Some(s))),
+                update
+                    .content
+                    .as_ref()
+                    .map(|content| content.iter().filter_map(v1_tool_text).collect()),
+            ),
+            U::Plan(plan) => {
+                self.entry(session).plan = plan
+                    .entries
+                    .iter()
+                    .map(|entry| PlanItem {
+                        content: entry.content.clone(),
+                        status: json_word(&entry.status),
+                    })
+                    .collect();
+            }
+            U::AvailableCommandsUpdate(update) => {
+                self.entry(session).commands = update
+                    .available_commands
+                    .iter()
+                    .map(|command| Command {
+                        name: command.name.clone(),
+                        description: command.description.clone(),
+                    })
+                    .collect();
+            }
+            U::SessionInfoUpdate(info) => {
+                if let Some(title) = info.title.as_set() {
+                    self.entry(session).title = Some(title.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn v1_chunk(&mut self, session: &str, role: Role, chunk: &v1::ContentChunk) {
+        let text = block_text(chunk.content.as_text());
+        self.append_chunk(
+            session,
+            role,
+            chunk.message_id.as_ref().map(|id| id.as_str()),
+            &text,
+        );
+    }
+
+    /// Applies one replayable v2 update.
+    pub fn apply_v2(&mut self, session: &str, update: &v2::ReplayableUpdate) {
+        use v2::ReplayableUpdate as U;
+        match update {
+            U::UserMessageChunk(chunk) => self.v2_chunk(session, Role::User, chunk),
+            U::AgentMessageChunk(chunk) => self.v2_chunk(session, Role::Agent, chunk),
+            U::AgentThoughtChunk(chunk) => self.v2_chunk(session, Role::Thought, chunk),
+            U::UserMessage(message) => self.set_message(
+                session,
+                Role::User,
+                message.message_id.as_str(),
+                message.content.as_set().map(|blocks| v2_text(blocks)),
+            ),
+            U::AgentMessage(message) => self.set_message(
+                session,
+                Role::Agent,
+                message.message_id.as_str(),
+                message.content.as_set().map(|blocks| v2_text(blocks)),
+            ),
+            U::AgentThought(message) => self.set_message(
+                session,
+                Role::Thought,
+                message.message_id.as_str(),
+                message.content.as_set().map(|blocks| v2_text(blocks)),
+            ),
+            U::ToolCallUpdate(update) => self.upsert_tool_call(
+                session,
+                update.tool_call_id.as_str(),
+                update.title.as_set().cloned(),
+                update
+                    .status
+                    .as_set()
+                    .map(|status| status.as_str().to_owned()),
+                update
+                    .content
+                    .as_set()
+                    .map(|content| content.iter().filter_map(v2_tool_text).collect()),
+            ),
+            U::ToolCallContentChunk(chunk) => {
+                if let Some(text) = v2_tool_text(&chunk.content) {
+                    let id = chunk.tool_call_id.as_str().to_owned();
+                    self.upsert_tool_call(session, &id, None, None, None);
+                    if let Some(Entry::ToolCall(call)) = self
+                        .entry(session)
+                        .entries
+                        .iter_mut()
+                        .rev()
+                        .find(|entry| matches!(entry, Entry::ToolCall(call) if call.id == id))
+                    {
+                        call.content.push(text);
+                    }
+                }
+            }
+            U::StateUpdate(state) => {
+                let running = matches!(state, v2::StateUpdate::Running(_));
+                self.set_running(session, running);
+            }
+            U::AvailableCommandsUpdate(update) => {
+                self.entry(session).commands = update
+                    .available_commands
+                    .iter()
+                    .filter_map(|command| match command {
+                        v2::AvailableCommand::Command(command) => Some(Command {
+                            name: command.name.clone(),
+                            description: command.description.clone(),
+                        }),
+                        _ => None,
+                    })
+                    .collect();
+            }
+            U::SessionInfoUpdate(info) => {
+                if let Some(title) = info.title.as_set() {
+                    self.entry(session).title = Some(title.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn v2_chunk(&mut self, session: &str, role: Role, chunk: &v2::ContentChunk) {
+        let text = block_text(chunk.content.as_text());
+        self.append_chunk(session, role, Some(chunk.message_id.as_str()), &text);
+    }
+}
+
+fn v2_text(blocks: &[v2::ContentBlock]) -> String {
+    blocks
+        .iter()
+        .map(|block| block_text(block.as_text()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn status_word(status: Option<&v1::ToolCallStatus>) -> String {
+    status.map_or_else(|| "pending".to_owned(), json_word)
+}
+
+/// The JSON string form of a serialisable enum value.
+fn json_word<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(word)) => word,
+        _ => "unknown".to_owned(),
+    }
+}
+
+fn v1_tool_text(content: &v1::ToolCallContent) -> Option<String> {
+    match content {
+        v1::ToolCallContent::Content(content) => Some(block_text(content.content.as_text())),
+        v1::ToolCallContent::Diff(diff) => Some(format!("[diff of {}]", diff.path)),
+        _ => None,
+    }
+}
+
+fn v2_tool_text(content: &v2::ToolCallContent) -> Option<String> {
+    match content {
+        v2::ToolCallContent::Content(content) => Some(block_text(content.content.as_text())),
+        _ => None,
+    }
+}

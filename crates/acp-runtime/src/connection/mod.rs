@@ -1,0 +1,300 @@
+//! A JSON-RPC 2.0 connection over newline-delimited JSON: the layer below the agent and
+//! client sides, usable on its own with a raw [`Handler`].
+//!
+//! * Requests go both ways at once; each outgoing request gets a fresh integer id and its
+//!   answer is matched by id.
+//! * Incoming requests run concurrently (at most [`ConnectionBuilder::max_in_flight`] at a
+//!   time; when the limit is reached the connection stops reading until one finishes).
+//!   Incoming notifications are handled one after the other, in arrival order, and before any
+//!   later message is looked at: when an answer to a request of ours arrives, every
+//!   notification the peer sent before it has been handled.
+//! * `$/cancel_request` cancels the named in-flight request: its handler is dropped and the
+//!   request is answered with `-32800` ("request cancelled").
+//! * A line that is too long, not JSON or not a JSON-RPC message is logged, answered when an
+//!   answer is due (`-32700` with id `null` for unparsable text, `-32600` for an object that is
+//!   not a valid message, with its id when readable) and skipped.
+//! * Outgoing messages go through a bounded queue: when the peer reads slowly, senders wait.
+//! * At the end of the input stream the connection closes: pending outgoing requests fail with
+//!   [`Error::ConnectionClosed`], in-flight handlers are dropped, queued output is flushed.
+
+mod incoming;
+mod outgoing;
+
+pub(crate) use outgoing::{decode_result, to_raw};
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use acp_schema::jsonrpc::{ErrorObject, Id, RawValue};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::error::Error;
+use crate::log::Logger;
+
+/// A boxed, sendable future, as handlers return them.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// The default limit on the length of one incoming line: 16 MiB.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// The default capacity of the outgoing message queue.
+pub const DEFAULT_OUTGOING_QUEUE: usize = 256;
+/// The default number of incoming requests handled at the same time.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+
+/// What a request handler answers.
+#[non_exhaustive]
+pub struct Reply {
+    /// The `result` (raw JSON), or the error to answer with.
+    pub result: Result<Box<RawValue>, ErrorObject>,
+    /// Work to start after the response has been queued (for example the rest of a v2 prompt
+    /// turn, or notices that must follow the answer). Not run when the request was cancelled.
+    pub then: Option<BoxFuture<()>>,
+}
+
+impl Reply {
+    /// A reply with a result or an error and nothing to run afterwards.
+    pub fn new(result: Result<Box<RawValue>, ErrorObject>) -> Self {
+        Self { result, then: None }
+    }
+
+    /// A successful reply, encoding `value` as the result.
+    pub fn ok<T: serde::Serialize>(value: &T) -> Self {
+        Self::new(serde_json::value::to_raw_value(value).map_err(|error| {
+            crate::error::rpc::internal(format!("cannot encode the result: {error}"))
+        }))
+    }
+
+    /// A failed reply.
+    pub fn error(error: ErrorObject) -> Self {
+        Self::new(Err(error))
+    }
+
+    /// Adds work to start once the response is queued.
+    #[must_use]
+    pub fn then(mut self, work: impl Future<Output = ()> + Send + 'static) -> Self {
+        self.then = Some(Box::pin(work));
+        self
+    }
+}
+
+impl std::fmt::Debug for Reply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reply")
+            .field("result", &self.result)
+            .field("then", &self.then.is_some())
+            .finish()
+    }
+}
+
+/// The receiving side of a connection: what to do with incoming requests and notifications.
+///
+/// `$/cancel_request` and responses are handled by the connection itself and never reach the
+/// handler. Futures are `'static`: clone what they need (an `Arc`) out of `self`.
+pub trait Handler: Send + Sync + 'static {
+    /// Handles a request; the connection sends the answer (unless the request is cancelled
+    /// first).
+    fn request(
+        &self,
+        connection: Connection,
+        id: Id,
+        method: String,
+        params: Option<Box<RawValue>>,
+    ) -> BoxFuture<Reply>;
+
+    /// Handles a notification. The connection waits for the returned future before it reads
+    /// the next message, so keep it short.
+    fn notification(
+        &self,
+        connection: Connection,
+        method: String,
+        params: Option<Box<RawValue>>,
+    ) -> BoxFuture<()>;
+}
+
+/// Options of a connection.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct ConnectionBuilder {
+    max_line_bytes: usize,
+    outgoing_queue: usize,
+    max_in_flight: usize,
+    logger: Logger,
+}
+
+impl Default for ConnectionBuilder {
+    fn default() -> Self {
+        Self {
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            outgoing_queue: DEFAULT_OUTGOING_QUEUE,
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            logger: Logger::none(),
+        }
+    }
+}
+
+impl ConnectionBuilder {
+    /// The default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The longest incoming line accepted, in bytes (default 16 MiB). Longer lines are
+    /// discarded while they are read, never held in memory.
+    pub fn max_line_bytes(mut self, bytes: usize) -> Self {
+        self.max_line_bytes = bytes.max(1);
+        self
+    }
+
+    /// The capacity of the outgoing queue, in messages (default 256).
+    pub fn outgoing_queue(mut self, messages: usize) -> Self {
+        self.outgoing_queue = messages.max(1);
+        self
+    }
+
+    /// How many incoming requests may be handled at the same time (default 64).
+    pub fn max_in_flight(mut self, requests: usize) -> Self {
+        self.max_in_flight = requests.max(1);
+        self
+    }
+
+    /// Where to log skipped lines and other peer mistakes (default: nowhere).
+    pub fn logger(mut self, logger: Logger) -> Self {
+        self.logger = logger;
+        self
+    }
+
+    /// The logger set on this builder.
+    pub fn get_logger(&self) -> &Logger {
+        &self.logger
+    }
+
+    /// Starts the connection on `reader`/`writer` with `handler` for incoming messages.
+    ///
+    /// Spawns the reading and writing tasks on the current tokio runtime and returns at once.
+    /// Use [`Connection::closed`] to wait for the end of the connection.
+    pub fn start<R, W, H>(self, reader: R, writer: W, handler: H) -> Connection
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+        H: Handler,
+    {
+        let (tx, rx) = mpsc::channel(self.outgoing_queue);
+        let (state, _) = watch::channel(State::Open);
+        let shared = Arc::new(Shared {
+            outgoing: tx,
+            pending: Mutex::new(Pending {
+                open: true,
+                requests: HashMap::new(),
+            }),
+            in_flight: Mutex::new(HashMap::new()),
+            next_id: AtomicI64::new(1),
+            state,
+            logger: self.logger.clone(),
+            stats: Counters::default(),
+        });
+        let connection = Connection { shared };
+        let writer_task = tokio::spawn(outgoing::write_loop(writer, rx, connection.clone()));
+        tokio::spawn(incoming::read_loop(
+            reader,
+            self,
+            Arc::new(handler),
+            connection.clone(),
+            writer_task,
+        ));
+        connection
+    }
+}
+
+/// Where a connection is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Open,
+    Closing,
+    Closed,
+}
+
+type Hook = Box<dyn FnOnce() + Send>;
+
+struct PendingRequest {
+    method: String,
+    answer: oneshot::Sender<Result<Box<RawValue>, Error>>,
+    /// Runs in the reading task as soon as the answer arrives (or the connection closes),
+    /// before any later message is handled.
+    on_answer: Option<Hook>,
+}
+
+struct Pending {
+    open: bool,
+    requests: HashMap<Id, PendingRequest>,
+}
+
+/// Counters of what the connection skipped, for tests and diagnostics.
+#[derive(Debug, Default)]
+struct Counters {
+    bad_lines: AtomicU64,
+}
+
+struct Shared {
+    outgoing: mpsc::Sender<Vec<u8>>,
+    pending: Mutex<Pending>,
+    in_flight: Mutex<HashMap<Id, oneshot::Sender<()>>>,
+    next_id: AtomicI64,
+    state: watch::Sender<State>,
+    logger: Logger,
+    stats: Counters,
+}
+
+/// A handle to a running connection: sends requests and notifications to the peer. Cheap to
+/// clone; every clone talks over the same connection.
+#[derive(Clone)]
+pub struct Connection {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("closed", &self.is_closed())
+            .finish()
+    }
+}
+
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Connection {
+    /// Whether the connection has stopped reading (the peer hung up or the transport failed).
+    pub fn is_closed(&self) -> bool {
+        *self.shared.state.borrow() != State::Open
+    }
+
+    /// Waits until the connection has ended: input closed, pending requests failed and
+    /// queued output written.
+    pub async fn closed(&self) {
+        let mut state = self.shared.state.subscribe();
+        // `wait_for` only fails when the sender is gone, which cannot happen while `self` holds it.
+        let _ = state.wait_for(|state| *state == State::Closed).await;
+    }
+
+    /// Hangs up: stops reading, fails pending outgoing requests with
+    /// [`Error::ConnectionClosed`], writes what is already queued and shuts the writer down
+    /// (the peer sees end of input). Idempotent; [`Connection::closed`] resolves afterwards.
+    pub fn close(&self) {
+        self.begin_close();
+    }
+
+    /// How many incoming lines were skipped as too long, not JSON or not a valid message.
+    pub fn bad_lines(&self) -> u64 {
+        self.shared.stats.bad_lines.load(Ordering::Relaxed)
+    }
+
+    /// The logger of this connection.
+    pub fn logger(&self) -> &Logger {
+        &self.shared.logger
+    }
+}

@@ -1,0 +1,256 @@
+//! The sending half: the writer task, requests with id correlation, notifications and
+//! responses.
+
+use std::sync::atomic::Ordering;
+
+use acp_schema::jsonrpc::{ErrorObject, Id, Notification, RawValue, Request, Response};
+use acp_schema::method::{NotificationMethod, RequestMethod};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Connection, Hook, PendingRequest, State, lock};
+use crate::error::Error;
+use crate::log::Level;
+
+/// Writes queued lines until the connection closes, then flushes what is left.
+pub(super) async fn write_loop<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut queue: mpsc::Receiver<Vec<u8>>,
+    connection: Connection,
+) {
+    let mut state = connection.shared.state.subscribe();
+    loop {
+        let line = tokio::select! {
+            biased;
+            line = queue.recv() => line,
+            _ = state.wait_for(|state| *state != State::Open) => None,
+        };
+        let Some(line) = line else { break };
+        if let Err(error) = write_batch(&mut writer, line, &mut queue).await {
+            connection
+                .logger()
+                .log(Level::Warn, format!("writing to the peer failed: {error}"));
+            connection.begin_close();
+            return;
+        }
+    }
+    // Closing: write whatever is still queued, then stop.
+    while let Ok(line) = queue.try_recv() {
+        if writer.write_all(&line).await.is_err() {
+            return;
+        }
+    }
+    let _ = writer.flush().await;
+    let _ = writer.shutdown().await;
+}
+
+/// Writes `first` and everything else already queued, then flushes once.
+async fn write_batch<W: AsyncWrite + Unpin>(
+    writer: &mut W,
+    first: Vec<u8>,
+    queue: &mut mpsc::Receiver<Vec<u8>>,
+) -> std::io::Result<()> {
+    writer.write_all(&first).await?;
+    while let Ok(line) = queue.try_recv() {
+        writer.write_all(&line).await?;
+    }
+    writer.flush().await
+}
+
+/// Removes a pending request when its caller stops waiting before the answer, and asks the
+/// peer to cancel it.
+struct PendingGuard<'a> {
+    connection: &'a Connection,
+    id: Id,
+    armed: bool,
+}
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let removed = lock(&self.connection.shared.pending)
+            .requests
+            .remove(&self.id)
+            .is_some();
+        if removed {
+            let params = acp_schema::v1::CancelRequestNotification::new(self.id.clone());
+            if let Ok(line) = encode(&Notification::new("$/cancel_request", Some(params))) {
+                // Best effort: a full queue drops the cancellation, the answer is then ignored.
+                let _ = self.connection.shared.outgoing.try_send(line);
+            }
+        }
+    }
+}
+
+/// Serialises one message as a line.
+pub(super) fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, Error> {
+    let mut line = serde_json::to_vec(message).map_err(Error::Encode)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+impl Connection {
+    /// Queues one encoded line; waits while the queue is full.
+    pub(super) async fn send_line(&self, line: Vec<u8>) -> Result<(), Error> {
+        if self.is_closed() {
+            return Err(Error::ConnectionClosed);
+        }
+        self.shared
+            .outgoing
+            .send(line)
+            .await
+            .map_err(|_| Error::ConnectionClosed)
+    }
+
+    /// Sends a request with raw params and waits for its raw result.
+    ///
+    /// Dropping the returned future before the answer arrives sends `$/cancel_request` for it.
+    pub async fn request_raw(
+        &self,
+        method: &str,
+        params: Option<Box<RawValue>>,
+    ) -> Result<Box<RawValue>, Error> {
+        self.request_hooked(method, params, None).await
+    }
+
+    /// Like [`Self::request_raw`], with a hook that the reading task runs as soon as the
+    /// answer arrives, before it handles any later message.
+    pub(crate) async fn request_hooked(
+        &self,
+        method: &str,
+        params: Option<Box<RawValue>>,
+        on_answer: Option<Hook>,
+    ) -> Result<Box<RawValue>, Error> {
+        let id = Id::Number(self.shared.next_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut pending = lock(&self.shared.pending);
+            if !pending.open {
+                return Err(Error::ConnectionClosed);
+            }
+            pending.requests.insert(
+                id.clone(),
+                PendingRequest {
+                    method: method.to_owned(),
+                    answer: tx,
+                    on_answer,
+                },
+            );
+        }
+        let mut guard = PendingGuard {
+            connection: self,
+            id: id.clone(),
+            armed: true,
+        };
+        let line = encode(&Request::new(id, method, params))?;
+        self.send_line(line).await?;
+        let answer = rx.await.map_err(|_| Error::ConnectionClosed);
+        guard.armed = false;
+        answer?
+    }
+
+    /// Sends a typed request and decodes its result.
+    pub async fn request<M: RequestMethod>(&self, params: &M::Params) -> Result<M::Result, Error> {
+        let raw = to_raw(params)?;
+        let result = self.request_raw(M::METHOD, Some(raw)).await?;
+        decode_result::<M::Result>(M::METHOD, &result)
+    }
+
+    /// Sends a notification with raw params.
+    pub async fn notify_raw(
+        &self,
+        method: &str,
+        params: Option<Box<RawValue>>,
+    ) -> Result<(), Error> {
+        self.send_line(encode(&Notification::new(method, params))?)
+            .await
+    }
+
+    /// Sends a typed notification.
+    pub async fn notify<M: NotificationMethod>(&self, params: &M::Params) -> Result<(), Error> {
+        self.send_line(encode(&Notification::new(M::METHOD, Some(params)))?)
+            .await
+    }
+
+    /// Sends a response.
+    pub(super) async fn respond(
+        &self,
+        id: Id,
+        result: Result<Box<RawValue>, ErrorObject>,
+    ) -> Result<(), Error> {
+        let response = match result {
+            Ok(result) => Response::ok(id, result),
+            Err(error) => Response::error(id, error),
+        };
+        self.send_line(encode(&response)?).await
+    }
+
+    /// Stops accepting new requests: the reading side has ended.
+    pub(super) fn begin_close(&self) {
+        let drained: Vec<PendingRequest> = {
+            let mut pending = lock(&self.shared.pending);
+            pending.open = false;
+            pending
+                .requests
+                .drain()
+                .map(|(_, request)| request)
+                .collect()
+        };
+        for request in drained {
+            if let Some(hook) = request.on_answer {
+                hook();
+            }
+            let _ = request.answer.send(Err(Error::ConnectionClosed));
+        }
+        lock(&self.shared.in_flight).clear();
+        self.shared.state.send_if_modified(|state| {
+            if *state == State::Open {
+                *state = State::Closing;
+                true
+            } else {
+                false
+            }
+        });
+    }
+
+    /// Completes a pending request with the peer's answer.
+    pub(super) fn complete(&self, response: Response) {
+        let request = lock(&self.shared.pending).requests.remove(&response.id);
+        let Some(request) = request else {
+            self.logger().log(
+                Level::Warn,
+                format!("ignored a response with unknown id {}", response.id),
+            );
+            return;
+        };
+        if let Some(hook) = request.on_answer {
+            hook();
+        }
+        let _ = request.method;
+        let _ = request.answer.send(response.result.map_err(Error::Rpc));
+    }
+}
+
+/// Encodes a value as raw JSON.
+pub(crate) fn to_raw<T: Serialize>(value: &T) -> Result<Box<RawValue>, Error> {
+    serde_json::value::to_raw_value(value).map_err(Error::Encode)
+}
+
+/// Decodes a result (`null` reads as `{}`), naming the method on failure.
+pub(crate) fn decode_result<T: DeserializeOwned>(method: &str, raw: &RawValue) -> Result<T, Error> {
+    let text = match raw.get() {
+        "null" => "{}",
+        text => text,
+    };
+    serde_json::from_str(text).map_err(|error| {
+        Error::Decode(acp_schema::Error::InvalidParams {
+            method: method.to_owned(),
+            path: ".".to_owned(),
+            message: error.to_string(),
+        })
+    })
+}

@@ -1,0 +1,114 @@
+//! The error type of the runtime.
+
+use acp_schema::jsonrpc::ErrorObject;
+use acp_schema::v1::ProtocolVersion;
+
+/// Everything that can go wrong when using a connection, on either side.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The connection is closed (the peer hung up, or the transport failed): no request can be
+    /// sent and pending requests fail with this error.
+    #[error("the connection is closed")]
+    ConnectionClosed,
+    /// The peer answered a request with a JSON-RPC error.
+    #[error("the peer answered with {0}")]
+    Rpc(ErrorObject),
+    /// Reading from or writing to the transport failed.
+    #[error("transport error: {0}")]
+    Io(#[from] std::io::Error),
+    /// A value could not be encoded as JSON.
+    #[error("could not encode a message: {0}")]
+    Encode(serde_json::Error),
+    /// The peer's answer did not decode as the expected type.
+    #[error("the peer sent an invalid payload: {0}")]
+    Decode(#[from] acp_schema::Error),
+    /// The agent answered `initialize` with a protocol version this client cannot speak.
+    #[error(
+        "the agent chose protocol version {answered}, but this client speaks versions {supported}"
+    )]
+    UnsupportedVersion {
+        /// The version the agent answered with.
+        answered: ProtocolVersion,
+        /// The versions this side supports, for the message (for example `1 and 2`).
+        supported: String,
+    },
+    /// A notice was to be sent as a raw v1 session update to a client that did not advertise
+    /// `clientCapabilities.session.notices`. Nothing was sent. Use
+    /// [`Session::notice`](crate::agent::Session::notice) instead, which falls back to an
+    /// agent message.
+    #[error(
+        "the v1 client did not advertise `session.notices`, so a notice cannot be sent to it as a session update (nothing was sent)"
+    )]
+    NoticesNotAdvertised,
+    /// A typed update of one protocol version was sent on a connection that speaks another.
+    #[error(
+        "this session speaks protocol version {actual}, but an update for version {expected} was given"
+    )]
+    WrongVersion {
+        /// The version the update was written for.
+        expected: ProtocolVersion,
+        /// The version the connection negotiated.
+        actual: ProtocolVersion,
+    },
+    /// A session id that this side does not know.
+    #[error("unknown session `{0}`")]
+    UnknownSession(String),
+    /// A notice with an empty title (ACP requires at least one character).
+    #[error("a notice title must not be empty")]
+    EmptyNoticeTitle,
+    /// The connection has not finished `initialize` yet, or something else happened out of
+    /// order; the message says what.
+    #[error("{0}")]
+    Protocol(String),
+}
+
+impl Error {
+    /// The JSON-RPC error object, when the peer answered with one.
+    pub fn rpc(&self) -> Option<&ErrorObject> {
+        match self {
+            Error::Rpc(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// JSON-RPC error objects used by the runtime, in one place.
+pub mod rpc {
+    use acp_schema::jsonrpc::{
+        ErrorObject, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+    };
+
+    /// The code ACP uses for a request cancelled with `$/cancel_request`.
+    pub const REQUEST_CANCELLED: i32 = -32800;
+
+    /// `-32601`: no handler for `method`.
+    pub fn method_not_found(method: &str) -> ErrorObject {
+        ErrorObject::new(METHOD_NOT_FOUND, format!("method not found: `{method}`"))
+    }
+
+    /// `-32602`: the params did not decode; `detail` says where and why.
+    pub fn invalid_params(detail: impl std::fmt::Display) -> ErrorObject {
+        ErrorObject::new(INVALID_PARAMS, format!("invalid params: {detail}"))
+    }
+
+    /// `-32600`: not a valid JSON-RPC message.
+    pub fn invalid_request(detail: impl std::fmt::Display) -> ErrorObject {
+        ErrorObject::new(INVALID_REQUEST, format!("invalid request: {detail}"))
+    }
+
+    /// `-32700`: the text is not JSON.
+    pub fn parse_error(detail: impl std::fmt::Display) -> ErrorObject {
+        ErrorObject::new(PARSE_ERROR, format!("parse error: {detail}"))
+    }
+
+    /// `-32603`: the handler failed.
+    pub fn internal(detail: impl std::fmt::Display) -> ErrorObject {
+        ErrorObject::new(INTERNAL_ERROR, format!("internal error: {detail}"))
+    }
+
+    /// `-32800`: the request was cancelled by the peer.
+    pub fn request_cancelled() -> ErrorObject {
+        ErrorObject::new(REQUEST_CANCELLED, "request cancelled")
+    }
+}

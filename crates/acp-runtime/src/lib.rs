@@ -1,0 +1,72 @@
+//! Async runtime for the Agent Client Protocol (ACP), versions 1 and 2, built on tokio.
+//!
+//! * [`connection`]: newline-delimited JSON-RPC 2.0 over any `AsyncRead`/`AsyncWrite` pair,
+//!   with id correlation, cancellation, bounded queues and bad-line survival.
+//! * [`agent`]: implement [`agent::Agent`] and serve it with [`agent::AgentServer`]. The
+//!   runtime negotiates the version, keeps session history (which cannot hold a notice),
+//!   replays it on `session/load` (v1) and `session/resume` (v2), and delivers notices by
+//!   the rules of the client's version with one call, [`agent::Session::notice`].
+//! * [`client`]: connect with [`client::ClientBuilder`]; notices land in an
+//!   [`acp_notice_center::NoticeCenter`], everything else in a [`client::Transcript`].
+//! * [`transport`]: standard input/output, and agents launched as child processes.
+//!
+//! # An agent and a client over an in-memory pipe
+//!
+//! ```
+//! use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
+//! use acp_runtime::client::ClientBuilder;
+//! use acp_runtime::{Notice, NoticeDelivery};
+//! use acp_schema::jsonrpc::ErrorObject;
+//!
+//! struct Echo;
+//!
+//! impl Agent for Echo {
+//!     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
+//!         let notice = Notice::new("info", "Echo mode").map_err(acp_runtime::rpc::internal)?;
+//!         session.notice(&notice).await.map_err(acp_runtime::rpc::internal)?;
+//!         session.send_text(format!("You said: {}", prompt.text)).await.map_err(acp_runtime::rpc::internal)?;
+//!         Ok(StopReason::EndTurn)
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), acp_runtime::Error> {
+//! let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
+//! let server = AgentServer::new(Echo);
+//! let (agent_read, agent_write) = tokio::io::split(agent_io);
+//! server.start(agent_read, agent_write);
+//!
+//! let (client_read, client_write) = tokio::io::split(client_io);
+//! let client = ClientBuilder::new().connect(client_read, client_write).await?;
+//! let session = client.new_session("/tmp", &[]).await?;
+//! client.prompt(&session, "hello").await?;
+//!
+//! let transcript = client.session_transcript(&session).unwrap_or_default();
+//! let texts: Vec<&str> = transcript.entries.iter().filter_map(|entry| match entry {
+//!     acp_runtime::client::transcript::Entry::Message(message) => Some(message.text.as_str()),
+//!     _ => None,
+//! }).collect();
+//! assert_eq!(texts, ["hello", "You said: hello"]);
+//! // The notice went to the notice center, not to the transcript.
+//! assert_eq!(client.with_notice_center(|center| center.entry_count(&session)), 1);
+//! # Ok(())
+//! # }
+//! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub mod agent;
+pub mod client;
+pub mod connection;
+mod error;
+pub mod log;
+mod notice;
+pub mod transport;
+mod version;
+
+pub use connection::{Connection, ConnectionBuilder};
+pub use error::{Error, rpc};
+pub use notice::{FallbackPolicy, Notice, NoticeDelivery};
+pub use version::{ByVersion, SUPPORTED_VERSIONS};
+
+/// The negotiated protocol version type (shared by both versions' wire types).
+pub use acp_schema::v1::ProtocolVersion;

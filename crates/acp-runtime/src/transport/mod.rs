@@ -1,0 +1,15 @@
+//! Byte streams that carry ACP: any tokio reader/writer pair, standard input/output, or the
+//! pipes of an agent child process.
+//!
+//! ACP sends one JSON-RPC message per line (UTF-8 JSON without embedded newlines, ended by
+//! `\n`). The framing itself lives in the connection; this module only provides streams.
+
+mod child;
+pub(crate) mod lines;
+
+pub use child::{AgentCommand, AgentProcess};
+
+/// The standard input and output of this process, for an agent launched by a client.
+pub fn stdio() -> (tokio::io::Stdin, tokio::io::Stdout) {
+    (tokio::io::stdin(), tokio::io::stdout())
+}

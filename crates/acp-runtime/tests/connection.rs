@@ -1,0 +1,332 @@
+//! The JSON-RPC layer seen from a raw peer: bad and oversized lines, unknown methods, bad
+//! params, extensions, `$/cancel_request`, concurrency, and the end of the stream.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use acp_runtime::agent::AgentServer;
+use acp_runtime::client::{ClientBuilder, PermissionDecision};
+use acp_runtime::{ConnectionBuilder, Error, ProtocolVersion};
+use common::{RawPeer, TestAgent, client, connect};
+use serde_json::{Value, json};
+
+/// A raw client talking to the test agent, initialised with v1.
+async fn raw_client(max_line: usize) -> RawPeer {
+    let (agent, _opened) = TestAgent::new();
+    let server = AgentServer::new(agent)
+        .connection_options(ConnectionBuilder::new().max_line_bytes(max_line));
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    server.start(read, write);
+    let mut peer = RawPeer::new(client_io);
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
+    )
+    .await;
+    let answer = peer.recv_some().await;
+    assert_eq!(answer["result"]["protocolVersion"], 1);
+    assert_eq!(answer["result"]["agentCapabilities"]["loadSession"], true);
+    peer
+}
+
+/// The id and error code a bad line is expected to be answered with (`None`: no answer).
+type Expected = Option<(Value, i64)>;
+
+fn error_of(answer: &Value) -> (Value, i64) {
+    (
+        answer["id"].clone(),
+        answer["error"]["code"].as_i64().unwrap_or_default(),
+    )
+}
+
+#[tokio::test]
+async fn bad_lines_are_answered_and_skipped() {
+    let mut peer = raw_client(1024).await;
+    let long = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"x\",\"params\":\"{}\"}}",
+        "a".repeat(5000)
+    );
+    let cases: Vec<(&str, String, Expected)> = vec![
+        ("not JSON", "this is not json".to_owned(), Some((Value::Null, -32700))),
+        ("truncated JSON", "{\"jsonrpc\":\"2.0\",".to_owned(), Some((Value::Null, -32700))),
+        ("wrong version, id readable", json!({"jsonrpc":"1.0","id":5,"method":"x"}).to_string(), Some((json!(5), -32600))),
+        ("method not a string", json!({"jsonrpc":"2.0","id":"a","method":3}).to_string(), Some((json!("a"), -32600))),
+        ("not an object", "[1,2,3]".to_owned(), Some((Value::Null, -32600))),
+        ("oversized line", long, Some((Value::Null, -32600))),
+        ("broken response: not answered", json!({"jsonrpc":"2.0","id":77,"result":1,"error":{"code":1,"message":"x"}}).to_string(), None),
+        ("unknown method", json!({"jsonrpc":"2.0","id":10,"method":"no/such"}).to_string(), Some((json!(10), -32601))),
+        ("bad params", json!({"jsonrpc":"2.0","id":11,"method":"session/new","params":{"cwd":7,"mcpServers":[]}}).to_string(), Some((json!(11), -32602))),
+        ("extension request", json!({"jsonrpc":"2.0","id":12,"method":"_acme/ping"}).to_string(), Some((json!(12), -32601))),
+        ("extension notification: ignored", json!({"jsonrpc":"2.0","method":"_acme/tick"}).to_string(), None),
+        ("unknown session", json!({"jsonrpc":"2.0","id":13,"method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}).to_string(), Some((json!(13), -32602))),
+    ];
+    for (name, line, expected) in cases {
+        peer.send(&line).await;
+        // A valid request after each line: the connection still works, and anything the bad
+        // line caused comes before its answer.
+        peer.send_json(json!({"jsonrpc":"2.0","id":"probe","method":"session/new","params":{"cwd":"/","mcpServers":[]}}))
+            .await;
+        let mut answer = peer.recv_some().await;
+        if let Some((id, code)) = expected {
+            assert_eq!(error_of(&answer), (id, code), "{name}: {answer}");
+            if name == "bad params" {
+                let message = answer["error"]["message"].as_str().unwrap_or_default();
+                assert!(
+                    message.contains("cwd"),
+                    "{name}: the path is named: {message}"
+                );
+            }
+            answer = peer.recv_some().await;
+        }
+        assert_eq!(answer["id"], "probe", "{name}: {answer}");
+        assert!(
+            answer["result"]["sessionId"].is_string(),
+            "{name}: {answer}"
+        );
+        // session/new is followed by nothing else from the test agent.
+    }
+}
+
+#[tokio::test]
+async fn cancel_request_answers_the_request_as_cancelled() {
+    let mut peer = raw_client(1 << 20).await;
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
+    )
+    .await;
+    let session = peer.recv_some().await["result"]["sessionId"].clone();
+    peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":session,"prompt":[{"type":"text","text":"wait"}]}}))
+        .await;
+    peer.send_json(json!({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":2}}))
+        .await;
+    let answer = peer.recv_some().await;
+    assert_eq!(error_of(&answer), (json!(2), -32800), "{answer}");
+    assert_eq!(answer["error"]["message"], "request cancelled");
+    // The turn was ended by the cancellation: a new prompt is accepted.
+    peer.send_json(json!({"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":session,"prompt":[{"type":"text","text":"x"}]}}))
+        .await;
+    loop {
+        let message = peer.recv_some().await;
+        if message["id"] == 3 {
+            assert_eq!(message["result"]["stopReason"], "end_turn", "{message}");
+            break;
+        }
+    }
+}
+
+#[tokio::test]
+async fn session_cancel_ends_the_turn_in_both_versions() {
+    for version in [ProtocolVersion::V1, ProtocolVersion::V2] {
+        let (agent, _opened) = TestAgent::new();
+        let (started_tx, mut started) = tokio::sync::mpsc::unbounded_channel();
+        *agent.started.lock().unwrap() = Some(started_tx);
+        let server = AgentServer::new(agent);
+        let client = connect(&server, client(version, true)).await;
+        let id = client.new_session("/", &[]).await.unwrap();
+        let turn = {
+            let client = client.clone();
+            let id = id.clone();
+            tokio::spawn(async move { client.prompt(&id, "wait").await })
+        };
+        assert_eq!(started.recv().await.unwrap(), id);
+        client.cancel(&id).await.unwrap();
+        let stop = turn.await.unwrap().unwrap();
+        assert_eq!(
+            stop,
+            acp_runtime::agent::StopReason::Cancelled,
+            "v{version}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn requests_run_concurrently_in_both_directions() {
+    for version in [ProtocolVersion::V1, ProtocolVersion::V2] {
+        let (agent, _opened) = TestAgent::new();
+        let (started_tx, mut started) = tokio::sync::mpsc::unbounded_channel();
+        *agent.started.lock().unwrap() = Some(started_tx);
+        let server = AgentServer::new(agent);
+        let builder = client(version, true).permissions(|request| {
+            Box::pin(async move { PermissionDecision::Selected(request.options[0].id.clone()) })
+        });
+        let client = connect(&server, builder).await;
+        let a = client.new_session("/", &[]).await.unwrap();
+        let b = client.new_session("/", &[]).await.unwrap();
+        // Session a's turn hangs; session b's turn runs, asks the client for permission
+        // (a request from agent to client while the client's requests are in flight) and ends.
+        let hanging = {
+            let client = client.clone();
+            let a = a.clone();
+            tokio::spawn(async move { client.prompt(&a, "wait").await })
+        };
+        started.recv().await.unwrap();
+        client.prompt(&b, "ask").await.unwrap();
+        let transcript = client.session_transcript(&b).unwrap();
+        let reply: Vec<&str> = transcript
+            .messages(acp_runtime::client::transcript::Role::Agent)
+            .map(|m| m.text.as_str())
+            .collect();
+        assert_eq!(reply.len(), 1, "v{version}");
+        assert!(reply[0].contains("allow"), "v{version}: {reply:?}");
+        client.cancel(&a).await.unwrap();
+        hanging.await.unwrap().unwrap();
+    }
+}
+
+#[tokio::test]
+async fn end_of_stream_fails_pending_requests_and_ends_the_server() {
+    // The agent hangs up while the client waits for an answer.
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let mut agent = RawPeer::new(agent_io);
+    let (read, write) = tokio::io::split(client_io);
+    let connecting = tokio::spawn(ClientBuilder::new().connect(read, write));
+    let init = agent.recv_some().await;
+    agent
+        .send_json(json!({"jsonrpc":"2.0","id":init["id"],"result":{"protocolVersion":1}}))
+        .await;
+    let client = connecting.await.unwrap().unwrap();
+    let asking = {
+        let client = client.clone();
+        tokio::spawn(async move { client.new_session("/", &[]).await })
+    };
+    assert_eq!(agent.recv_some().await["method"], "session/new");
+    drop(agent);
+    let error = asking.await.unwrap().unwrap_err();
+    assert!(matches!(error, Error::ConnectionClosed), "{error}");
+    client.closed().await;
+    assert!(matches!(
+        client.new_session("/", &[]).await,
+        Err(Error::ConnectionClosed)
+    ));
+
+    // The client hangs up: the server's `serve` returns.
+    let (agent, _opened) = TestAgent::new();
+    let server = AgentServer::new(agent);
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    let serving = tokio::spawn(async move { server.serve(read, write).await });
+    drop(client_io);
+    serving.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn version_negotiation() {
+    // A v2 client and a v1-only agent agree on v1.
+    let (agent, _opened) = TestAgent::new();
+    let server = AgentServer::new(agent).versions(&[ProtocolVersion::V1]);
+    let v2_client = connect(&server, client(ProtocolVersion::V2, true)).await;
+    assert_eq!(v2_client.protocol_version(), ProtocolVersion::V1);
+    let id = v2_client.new_session("/", &[]).await.unwrap();
+    assert_eq!(
+        v2_client.prompt(&id, "hi").await.unwrap(),
+        acp_runtime::agent::StopReason::EndTurn
+    );
+
+    // A v1 client and a v2-only agent: the client refuses the answer clearly.
+    let (agent, _opened) = TestAgent::new();
+    let server = AgentServer::new(agent).versions(&[ProtocolVersion::V2]);
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    server.start(read, write);
+    let (read, write) = tokio::io::split(client_io);
+    let error = client(ProtocolVersion::V1, true)
+        .connect(read, write)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::UnsupportedVersion { .. }), "{error}");
+    assert!(
+        error.to_string().contains("chose protocol version 2"),
+        "{error}"
+    );
+
+    // A client proposing an unknown future version gets the agent's latest.
+    let mut peer = {
+        let (agent, _opened) = TestAgent::new();
+        let server = AgentServer::new(agent);
+        let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(agent_io);
+        server.start(read, write);
+        RawPeer::new(client_io)
+    };
+    peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":9,"info":{"name":"future","version":"9"}}}))
+        .await;
+    assert_eq!(peer.recv_some().await["result"]["protocolVersion"], 2);
+}
+
+#[tokio::test]
+async fn v2_prompt_answers_with_a_message_id_and_ends_with_idle() {
+    let mut peer = {
+        let (agent, _opened) = TestAgent::new();
+        let server = AgentServer::new(agent);
+        let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(agent_io);
+        server.start(read, write);
+        RawPeer::new(client_io)
+    };
+    peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"raw","version":"0"}}}))
+        .await;
+    peer.recv_some().await;
+    peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/"}}))
+        .await;
+    let session = peer.recv_some().await["result"]["sessionId"].clone();
+    peer.send_json(json!({"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":session,"prompt":[{"type":"text","text":"hi"}]}}))
+        .await;
+    let mut seen = Vec::new();
+    loop {
+        let message = peer.recv_some().await;
+        if message["id"] == 3 {
+            assert!(message["result"]["messageId"].is_string(), "{message}");
+            seen.push("response".to_owned());
+            continue;
+        }
+        let update = &message["params"]["update"];
+        let kind = update["sessionUpdate"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let state = update["state"].as_str().unwrap_or_default().to_owned();
+        seen.push(if state.is_empty() {
+            kind
+        } else {
+            format!("{kind}:{state}")
+        });
+        if state == "idle" {
+            assert_eq!(update["stopReason"], "end_turn");
+            break;
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            "response",
+            "state_update:running",
+            "agent_message_chunk",
+            "agent_message_chunk",
+            "state_update:idle"
+        ]
+    );
+}
+
+/// A client can hang up on its own: the agent side sees end of input and the client's
+/// pending work fails with a closed connection.
+#[tokio::test]
+async fn a_client_can_hang_up() {
+    let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
+    let (agent_read, agent_write) = tokio::io::split(agent_io);
+    let (client_read, client_write) = tokio::io::split(client_io);
+    let server = AgentServer::new(TestAgent::default());
+    let served = tokio::spawn(async move { server.serve(agent_read, agent_write).await });
+    let client = ClientBuilder::new()
+        .connect(client_read, client_write)
+        .await
+        .expect("connects");
+    let other = client.clone();
+    client.close().await;
+    other.closed().await;
+    assert!(other.new_session("/", &[]).await.is_err());
+    tokio::time::timeout(std::time::Duration::from_secs(5), served)
+        .await
+        .expect("the agent sees end of input")
+        .expect("agent task")
+        .ok();
+}
