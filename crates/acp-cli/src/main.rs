@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod commands;
+use acp_cli::commands;
 
 /// Tools for the Agent Client Protocol (ACP).
 #[derive(Debug, Parser)]
@@ -18,15 +18,30 @@ struct Cli {
 enum Command {
     /// Print the JSON Schema of an ACP protocol version.
     Schema(commands::schema::Args),
+    /// Run the example agent over stdio.
+    Agent(commands::agent::Args),
+    /// Launch an agent and talk to it (terminal UI, or one turn with --prompt).
+    Client(commands::client::Args),
+    /// Run the example agent against three clients and show what each user sees.
+    Demo(commands::demo::Args),
+    /// Check a recorded transcript for protocol mistakes (notice mistakes above all).
+    Check(commands::check::Args),
+    /// Sit between a client and an agent: check the traffic and repair notice mistakes live.
+    Proxy(commands::proxy::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Schema(args) => commands::schema::run(&args),
+        Command::Agent(args) => commands::agent::run(args),
+        Command::Client(args) => commands::client::run(args),
+        Command::Demo(args) => commands::demo::run(args),
+        Command::Check(args) => commands::check::run(args),
+        Command::Proxy(args) => commands::proxy::run(args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("acp: {error}");
             ExitCode::FAILURE

@@ -16,7 +16,7 @@ pub struct Args {
 }
 
 /// Prints the schema as pretty JSON followed by a newline.
-pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+pub fn run(args: &Args) -> super::Outcome {
     let protocol = match args.protocol.as_str() {
         "2" => Protocol::V2,
         _ => Protocol::V1,
@@ -24,6 +24,10 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let schema = generate(protocol, args.unstable);
     let mut text = serde_json::to_string_pretty(&schema)?;
     text.push('\n');
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(())
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        // `acp schema | head` closes the pipe early; that is not an error.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+        other => other?,
+    }
+    Ok(std::process::ExitCode::SUCCESS)
 }

@@ -1,0 +1,130 @@
+//! The plain-text form of what the user sees, for `acp client --prompt`, `acp demo` and the
+//! terminal UI's conversation: one line per message, tool call, notice or client note.
+//!
+//! ```text
+//! You: /notice warning Disk almost full -- 95% used
+//! Agent: Sending the notice now.
+//! [tool] Read README.md (completed)
+//! [notice] Warning: Disk almost full - 95% used
+//! -- turn ended: end_turn --
+//! ```
+//!
+//! Agent text is made terminal-safe ([`terminal_safe`]); notice lines come from the notice
+//! center's plain renderer, which sanitised them already.
+
+use std::io::{self, Write};
+
+use acp_runtime::client::transcript::{Entry, Role, ToolCall};
+
+use super::text::terminal_safe;
+
+/// The prefix of a notice line.
+pub const NOTICE_PREFIX: &str = "[notice] ";
+
+/// The prefix of a tool-call line.
+pub const TOOL_PREFIX: &str = "[tool] ";
+
+/// The label written before a message of `role`.
+#[must_use]
+pub fn role_label(role: Role) -> &'static str {
+    match role {
+        Role::User => "You: ",
+        Role::Thought => "Thinking: ",
+        _ => "Agent: ",
+    }
+}
+
+/// A tool call as one line: `[tool] TITLE (STATUS)`, the status in words (`in progress`).
+#[must_use]
+pub fn tool_line(call: &ToolCall) -> String {
+    format!(
+        "{TOOL_PREFIX}{} ({})",
+        terminal_safe(&call.title).replace('\n', " "),
+        terminal_safe(&call.status).replace('_', " ")
+    )
+}
+
+/// A transcript entry as text (a message may span lines).
+#[must_use]
+pub fn entry_text(entry: &Entry) -> String {
+    match entry {
+        Entry::Message(message) => {
+            format!(
+                "{}{}",
+                role_label(message.role),
+                terminal_safe(&message.text)
+            )
+        }
+        Entry::ToolCall(call) => tool_line(call),
+        _ => "[unsupported entry]".to_owned(),
+    }
+}
+
+/// A notice line: [`NOTICE_PREFIX`] and the notice center's plain line.
+#[must_use]
+pub fn notice_line(plain: &str) -> String {
+    format!("{NOTICE_PREFIX}{plain}")
+}
+
+/// A client note as a line: `-- TEXT --`.
+#[must_use]
+pub fn note_line(text: &str) -> String {
+    format!("-- {} --", terminal_safe(text))
+}
+
+/// Writes lines, and messages that may arrive in pieces: a piece of the message whose line
+/// is open continues it; anything else ends that line first.
+#[derive(Debug)]
+pub struct PlainPrinter<W: Write> {
+    out: W,
+    /// The key of the message whose line is open.
+    open: Option<usize>,
+}
+
+impl<W: Write> PlainPrinter<W> {
+    /// A printer writing to `out`.
+    pub fn new(out: W) -> Self {
+        Self { out, open: None }
+    }
+
+    /// Writes a piece of the message `key` (any number that tells messages apart). A new
+    /// message starts a line with `label`; the text is made terminal-safe.
+    pub fn message(&mut self, key: usize, label: &str, piece: &str) -> io::Result<()> {
+        if self.open != Some(key) {
+            self.end_line()?;
+            self.out.write_all(label.as_bytes())?;
+            self.open = Some(key);
+        }
+        self.out.write_all(terminal_safe(piece).as_bytes())
+    }
+
+    /// Writes a whole line.
+    pub fn line(&mut self, text: &str) -> io::Result<()> {
+        self.end_line()?;
+        self.out.write_all(text.as_bytes())?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Ends the open message line, if any, and flushes.
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.end_line()?;
+        self.out.flush()
+    }
+
+    /// The writer.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    /// Gives the writer back (call [`finish`](Self::finish) first).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        if self.open.take().is_some() {
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,324 @@
+//! The terminal client's views, drawn with ratatui's `TestBackend`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use acp_cli::commands::client::app::{AppState, Choice, Command, Key, PermissionDialog};
+use acp_cli::commands::client::view::{HELP, render, status_line};
+use acp_notice_center::render::tui::Theme;
+use acp_notice_center::{IncomingNotice, NoticeCenter, Severity};
+use acp_runtime::client::PermissionDecision;
+use acp_runtime::client::Transcript;
+use acp_runtime::client::transcript::Role;
+use acp_schema::v1;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+const WIDTH: u16 = 100;
+const HEIGHT: u16 = 24;
+
+fn tool(id: &str, title: &str, status: v1::ToolCallStatus) -> v1::ReplayableUpdate {
+    v1::ReplayableUpdate::ToolCall(v1::ToolCall::new(id, title).status(status))
+}
+
+/// A v1 client (with a notice center when `notices`), a session and a short conversation.
+fn app(notices: bool) -> AppState {
+    let mut transcript = Transcript::default();
+    transcript.push_user_message("s1", "hello");
+    transcript.append_chunk("s1", Role::Thought, None, "Planning a reply.");
+    transcript.append_chunk("s1", Role::Agent, None, "Hello ");
+    transcript.append_chunk("s1", Role::Agent, None, "there.");
+    transcript.apply_v1(
+        "s1",
+        &tool("t1", "Read README.md", v1::ToolCallStatus::InProgress),
+    );
+    transcript.apply_v1(
+        "s1",
+        &v1::ReplayableUpdate::ToolCallUpdate(
+            v1::ToolCallUpdate::new("t1").status(v1::ToolCallStatus::Completed),
+        ),
+    );
+    let center = notices.then(|| Arc::new(Mutex::new(NoticeCenter::default())));
+    let mut app = AppState::new(
+        1,
+        Arc::new(Mutex::new(transcript)),
+        center,
+        Theme::monochrome(),
+    );
+    app.session = Some("s1".to_owned());
+    app.status.agent = Some("acp-example-agent".to_owned());
+    app
+}
+
+fn push(app: &AppState, notice: IncomingNotice<'_>, at: u64) {
+    let center = app.notices.as_ref().unwrap();
+    center
+        .lock()
+        .unwrap()
+        .push("s1", notice, Duration::from_secs(at));
+}
+
+fn warning(app: &AppState, title: &str, description: &str, at: u64) {
+    push(
+        app,
+        IncomingNotice::new(Severity::Warning, title).with_description(description),
+        at,
+    );
+}
+
+/// The screen as lines of text.
+fn screen(app: &AppState) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    terminal.draw(|frame| render(frame, app)).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    (0..HEIGHT)
+        .map(|y| {
+            (0..WIDTH)
+                .map(|x| buffer[(x, y)].symbol().to_owned())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+fn contains(screen: &[String], needle: &str) -> bool {
+    screen.iter().any(|line| line.contains(needle))
+}
+
+#[test]
+fn conversation_shows_messages_thoughts_and_tool_calls() {
+    let screen = screen(&app(true));
+    for needle in [
+        "You: hello",
+        "Thinking: Planning a reply.",
+        "Agent: Hello there.",
+        "[tool] Read README.md (completed)",
+    ] {
+        assert!(
+            contains(&screen, needle),
+            "{needle:?} missing:\n{}",
+            screen.join("\n")
+        );
+    }
+    assert!(!contains(&screen, "(in progress)"));
+}
+
+#[test]
+fn status_line_has_protocol_notices_and_unread_count() {
+    let app = app(true);
+    assert!(status_line(&app).contains("ACP v1 | notices: advertised | unread: 0"));
+    warning(&app, "MCP server docs unavailable", "spawn failed", 0);
+    warning(&app, "Model rerouted", "using a fallback", 1);
+    let screen = screen(&app);
+    assert!(contains(
+        &screen,
+        "ACP v1 | notices: advertised | unread: 2"
+    ));
+    assert!(
+        contains(&screen, HELP),
+        "the whole help line fits in {WIDTH} columns"
+    );
+
+    let off = app_without_notices();
+    assert!(status_line(&off).contains("ACP v1 | notices: not advertised"));
+    assert!(!status_line(&off).contains("unread"));
+    let v2 = AppState::new(
+        2,
+        Arc::new(Mutex::new(Transcript::default())),
+        Some(Arc::new(Mutex::new(NoticeCenter::default()))),
+        Theme::monochrome(),
+    );
+    assert!(status_line(&v2).starts_with(" ACP v2 | notices: on | unread: 0"));
+}
+
+fn app_without_notices() -> AppState {
+    app(false)
+}
+
+#[test]
+fn toast_shows_severity_title_and_description() {
+    let app = app(true);
+    warning(&app, "Disk almost full", "95% used", 0);
+    let screen = screen(&app);
+    assert!(contains(&screen, "[!] Warning"), "{}", screen.join("\n"));
+    assert!(contains(&screen, "Disk almost full"));
+    assert!(contains(&screen, "95% used"));
+    // The notice is not part of the conversation text.
+    assert!(!contains(&screen, "Agent: Warning"));
+}
+
+#[test]
+fn toasts_never_hide_conversation_text() {
+    let app = app(true);
+    let words: Vec<String> = (0..60).map(|n| format!("w{n}")).collect();
+    app.transcript
+        .lock()
+        .unwrap()
+        .append_chunk("s1", Role::Agent, Some("long"), &words.join(" "));
+    warning(&app, "Disk almost full", "95% used", 0);
+    let text = screen(&app).join("\n");
+    assert!(text.contains("Disk almost full"));
+    for word in &words {
+        assert!(
+            text.contains(&format!("{word} ")) || text.contains(&format!("{word}│")),
+            "{word} hidden:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn the_open_list_replaces_the_toasts() {
+    let mut app = app(true);
+    warning(&app, "Disk almost full", "95% used", 0);
+    app.on_key(Key::Ctrl('n'), Duration::ZERO);
+    let screen = screen(&app);
+    assert!(contains(&screen, "Notices (1)"));
+    assert!(!contains(&screen, "╭ [!] Warning"), "{}", screen.join("\n"));
+}
+
+#[test]
+fn dismissing_takes_the_toast_down_and_keeps_the_entry() {
+    let mut app = app(true);
+    warning(&app, "Disk almost full", "95% used", 0);
+    assert_eq!(app.on_key(Key::Ctrl('d'), Duration::from_secs(1)), None);
+    assert!(!contains(&screen(&app), "Disk almost full"));
+    let center = app.notices.as_ref().unwrap().lock().unwrap();
+    assert_eq!(center.entry_count("s1"), 1);
+}
+
+#[test]
+fn notice_list_panel_opens_and_clears_unread() {
+    let mut app = app(true);
+    warning(&app, "Disk almost full", "95% used", 0);
+    app.on_key(Key::Ctrl('x'), Duration::from_secs(1));
+    assert_eq!(app.unread(), 1);
+    app.on_key(Key::Ctrl('n'), Duration::from_secs(2));
+    let screen = screen(&app);
+    assert!(contains(&screen, "Notices (1)"), "{}", screen.join("\n"));
+    assert!(contains(&screen, "[!] Warning: Disk almost full - 95%"));
+    assert!(contains(&screen, "unread: 0"));
+    app.on_key(Key::Esc, Duration::from_secs(3));
+    assert!(!contains(&self::screen(&app), "Notices (1)"));
+}
+
+#[test]
+fn without_notices_there_is_no_toast_column_and_no_list() {
+    let mut app = app_without_notices();
+    app.on_key(Key::Ctrl('n'), Duration::ZERO);
+    assert!(!app.list_open);
+    let screen = screen(&app);
+    assert!(!contains(&screen, "Notices ("));
+    assert!(!contains(&screen, "unread"));
+}
+
+#[test]
+fn permission_dialog_is_drawn_and_answered() {
+    let mut app = app(true);
+    app.ask_permission(PermissionDialog {
+        title: "Write notes.txt".to_owned(),
+        choices: vec![
+            Choice {
+                id: "allow".to_owned(),
+                name: "Allow once".to_owned(),
+                kind: "allow_once".to_owned(),
+            },
+            Choice {
+                id: "reject".to_owned(),
+                name: "Reject".to_owned(),
+                kind: "reject_once".to_owned(),
+            },
+        ],
+        selected: 0,
+    });
+    let screen = screen(&app);
+    for needle in [
+        "Permission requested",
+        "Write notes.txt",
+        "> 1. Allow once (allow_once)",
+        "  2. Reject (reject_once)",
+    ] {
+        assert!(
+            contains(&screen, needle),
+            "{needle:?} missing:\n{}",
+            screen.join("\n")
+        );
+    }
+    // Typing goes to the dialog, not the input line.
+    assert_eq!(app.on_key(Key::Down, Duration::ZERO), None);
+    assert_eq!(
+        app.on_key(Key::Enter, Duration::ZERO),
+        Some(Command::Answer(PermissionDecision::Selected(
+            "reject".to_owned()
+        )))
+    );
+    assert!(app.permission.is_none());
+    assert!(!contains(&self::screen(&app), "Permission requested"));
+}
+
+#[test]
+fn typing_and_enter_submit_a_prompt_once() {
+    let mut app = app(true);
+    for c in "hi there".chars() {
+        app.on_key(Key::Char(c), Duration::ZERO);
+    }
+    assert!(contains(&screen(&app), "hi there_"));
+    assert_eq!(
+        app.on_key(Key::Enter, Duration::ZERO),
+        Some(Command::Submit("hi there".to_owned()))
+    );
+    assert!(app.status.busy);
+    // The runtime adds the prompt to the transcript when it sends it.
+    app.transcript
+        .lock()
+        .unwrap()
+        .push_user_message("s1", "hi there");
+    // While the turn runs, Enter sends nothing and Ctrl-C cancels instead of quitting.
+    app.on_key(Key::Char('x'), Duration::ZERO);
+    assert_eq!(app.on_key(Key::Enter, Duration::ZERO), None);
+    assert_eq!(
+        app.on_key(Key::Ctrl('c'), Duration::ZERO),
+        Some(Command::CancelTurn)
+    );
+    app.turn_ended("turn ended: cancelled");
+    assert_eq!(
+        app.on_key(Key::Ctrl('c'), Duration::ZERO),
+        Some(Command::Quit)
+    );
+    let screen = screen(&app);
+    assert!(contains(&screen, "You: hi there"));
+    assert!(contains(&screen, "-- turn ended: cancelled --"));
+}
+
+#[test]
+fn agent_escape_sequences_are_not_drawn() {
+    let app = app(true);
+    app.transcript.lock().unwrap().append_chunk(
+        "s1",
+        Role::Agent,
+        Some("m2"),
+        "evil\u{1b}]0;title\u{7}\u{202E}text",
+    );
+    let screen = screen(&app);
+    assert!(
+        contains(&screen, "Agent: evil]0;titletext"),
+        "{}",
+        screen.join("\n")
+    );
+}
+
+#[test]
+fn the_conversation_follows_its_end_and_scrolls_back() {
+    let mut app = app(true);
+    for n in 0..40 {
+        app.note(format!("line {n}"));
+    }
+    let bottom = screen(&app);
+    assert!(contains(&bottom, "-- line 39 --"));
+    assert!(!contains(&bottom, "-- line 5 --"));
+    app.on_key(Key::PageUp, Duration::ZERO);
+    let up = screen(&app);
+    assert!(!contains(&up, "-- line 39 --"));
+    assert!(contains(&up, "-- line 34 --"));
+    app.on_key(Key::End, Duration::ZERO);
+    assert!(contains(&screen(&app), "-- line 39 --"));
+}
