@@ -1,0 +1,131 @@
+//! Connection state with bounded memory: requests in flight and open replay windows.
+
+use std::collections::{HashMap, VecDeque};
+
+use acp_schema::jsonrpc::Id;
+
+use crate::transcript::Side;
+
+/// The most requests kept in flight per connection; older ones are forgotten first.
+pub(crate) const MAX_PENDING: usize = 4096;
+/// The most replay windows open at once.
+pub(crate) const MAX_REPLAYS: usize = 4096;
+
+/// What a response to a request means for the state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PendingKind {
+    /// Nothing beyond decoding the result.
+    Plain,
+    /// `initialize`: the result sets the negotiated version.
+    Initialize,
+    /// v1 `session/load` of a session: the response ends its replay.
+    Load(String),
+    /// v2 `session/resume` with replay: an error response ends its replay.
+    Resume(String),
+}
+
+/// A request in flight.
+#[derive(Debug, Clone)]
+pub(crate) struct Pending {
+    /// Its method, to decode the result with.
+    pub(crate) method: String,
+    /// The method is one the tables know (or an extension): its result can be decoded.
+    pub(crate) decodable: bool,
+    pub(crate) kind: PendingKind,
+    /// Order of arrival.
+    pub(crate) seq: u64,
+}
+
+/// Requests in flight, keyed by the side that sent them and their id.
+#[derive(Debug, Default)]
+pub(crate) struct Requests {
+    map: HashMap<(Side, Id), Pending>,
+    order: VecDeque<(Side, Id, u64)>,
+    next: u64,
+}
+
+impl Requests {
+    /// Remembers a request; a request with the same id from the same side replaces it.
+    pub(crate) fn insert(
+        &mut self,
+        sender: Side,
+        id: Id,
+        method: &str,
+        decodable: bool,
+        kind: PendingKind,
+    ) {
+        let seq = self.next;
+        self.next += 1;
+        self.order.push_back((sender, id.clone(), seq));
+        self.map.insert(
+            (sender, id),
+            Pending {
+                method: method.to_owned(),
+                decodable,
+                kind,
+                seq,
+            },
+        );
+        while self.map.len() > MAX_PENDING {
+            let Some((side, id, seq)) = self.order.pop_front() else {
+                break;
+            };
+            let key = (side, id);
+            if self.map.get(&key).is_some_and(|p| p.seq == seq) {
+                self.map.remove(&key);
+            }
+        }
+        if self.order.len() > 2 * MAX_PENDING {
+            let map = &self.map;
+            self.order.retain(|(side, id, seq)| {
+                map.get(&(*side, id.clone())).is_some_and(|p| p.seq == *seq)
+            });
+        }
+    }
+
+    /// Takes the request `id` sent by `sender`, if it is in flight.
+    pub(crate) fn take(&mut self, sender: Side, id: &Id) -> Option<Pending> {
+        self.map.remove(&(sender, id.clone()))
+    }
+
+    /// The arrival order of request `id` from `sender`, if it is in flight.
+    pub(crate) fn seq(&self, sender: Side, id: &Id) -> Option<u64> {
+        self.map.get(&(sender, id.clone())).map(|p| p.seq)
+    }
+}
+
+/// How a replay window closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Replay {
+    /// v1 `session/load`: closed by its response.
+    Load,
+    /// v2 `session/resume`: closed by `replay_complete`.
+    Resume,
+}
+
+/// Sessions whose history is being replayed.
+#[derive(Debug, Default)]
+pub(crate) struct Replays {
+    open: HashMap<String, Replay>,
+}
+
+impl Replays {
+    /// Opens a window for `session` (ignored when too many are open).
+    pub(crate) fn open(&mut self, session: String, replay: Replay) {
+        if self.open.len() < MAX_REPLAYS || self.open.contains_key(&session) {
+            self.open.insert(session, replay);
+        }
+    }
+
+    /// Closes the window of `session`, if one of that kind is open.
+    pub(crate) fn close(&mut self, session: &str, replay: Replay) {
+        if self.open.get(session) == Some(&replay) {
+            self.open.remove(session);
+        }
+    }
+
+    /// The open window of `session`, if any.
+    pub(crate) fn get(&self, session: &str) -> Option<Replay> {
+        self.open.get(session).copied()
+    }
+}

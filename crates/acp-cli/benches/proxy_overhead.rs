@@ -1,0 +1,329 @@
+//! acp proxy overhead: what `acp proxy` adds between a client and an agent, measured against a
+//! direct pipe to the same agent in the same run.
+//!
+//! `cargo bench -p acp-cli --bench proxy_overhead`
+//!
+//! The agent is this benchmark program itself, started again with `ACP_PROXY_BENCH_AGENT=1`:
+//! a v1 agent that answers `initialize` and `session/new`, and answers `session/prompt` after
+//! streaming `_meta.updates` realistic `session/update` notifications (the project's mix:
+//! 70% text chunks, 10% thoughts, 12% tool-call updates, 5% usage, 3% notices; the client
+//! advertises notices, so the proxy checks every line and repairs nothing).
+//!
+//! * Latency: one `session/prompt` without updates and its response, one at a time; the
+//!   round trip crosses the proxy twice (request and response). Added latency per message is
+//!   half the difference of the round trips at the same percentile.
+//! * Throughput: one prompt that streams `ACP_BENCH_UPDATES` (default 200,000) updates, in
+//!   messages per second, direct and through the proxy, best of three alternating runs, with
+//!   two kinds of endpoints:
+//!   - typed: the agent serialises each update from typed `acp-schema` values and the client
+//!     decodes each line with the typed schema, as ACP peers do (`acp-runtime` does both);
+//!   - raw: the agent writes prepared lines and the client only counts lines, which makes
+//!     the direct pipe as fast as the kernel moves bytes: the proxy's worst case, since it
+//!     decodes every message with the typed schema.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
+
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use acp_conformance::stream::{Version, session_updates};
+use acp_schema::jsonrpc::{Message, Notification};
+use acp_schema::v1::SessionNotification;
+use acp_schema::v1::methods::AgentNotification;
+
+const AGENT_ENV: &str = "ACP_PROXY_BENCH_AGENT";
+
+/// What the two ends do per message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Endpoints {
+    /// Serialise typed values (agent), decode with the typed schema (client).
+    Typed,
+    /// Prepared lines (agent), line counting (client).
+    Raw,
+}
+
+impl Endpoints {
+    fn name(self) -> &'static str {
+        match self {
+            Endpoints::Typed => "typed",
+            Endpoints::Raw => "raw",
+        }
+    }
+}
+
+fn main() {
+    if let Some(mode) = std::env::var_os(AGENT_ENV) {
+        agent(if mode == "raw" {
+            Endpoints::Raw
+        } else {
+            Endpoints::Typed
+        });
+        return;
+    }
+    let round_trips = env_number("ACP_BENCH_ROUND_TRIPS", 20_000);
+    let updates = env_number("ACP_BENCH_UPDATES", 200_000);
+
+    println!("acp proxy overhead (agent and client: this benchmark; OS pipes)");
+    println!();
+    let mut direct_rtt = Vec::new();
+    let mut proxied_rtt = Vec::new();
+    let mut rates = [[0.0f64; 2]; 2];
+    let mut findings = 0;
+    for _round in 0..3 {
+        for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
+            for proxied in [false, true] {
+                let mut peer = Peer::spawn(proxied, endpoints);
+                peer.handshake();
+                if endpoints == Endpoints::Typed {
+                    let rtt = peer.latency(round_trips / 3);
+                    if proxied {
+                        proxied_rtt.extend(rtt);
+                    } else {
+                        direct_rtt.extend(rtt);
+                    }
+                }
+                let rate = peer.throughput(updates, endpoints);
+                findings += peer.finish();
+                let slot = &mut rates[e][usize::from(proxied)];
+                *slot = slot.max(rate);
+            }
+        }
+    }
+    direct_rtt.sort();
+    proxied_rtt.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    println!(
+        "latency: round trip (request + response), {} each:",
+        direct_rtt.len()
+    );
+    println!(
+        "{:>12} {:>12} {:>12} {:>16}",
+        "", "direct", "proxy", "added/message"
+    );
+    for (name, q) in [("p50", 0.50), ("p90", 0.90), ("p99", 0.99)] {
+        let d = percentile(&direct_rtt, q);
+        let p = percentile(&proxied_rtt, q);
+        println!(
+            "{name:>12} {:>10.1}us {:>10.1}us {:>14.1}us",
+            us(d),
+            us(p),
+            (us(p) - us(d)) / 2.0
+        );
+    }
+    println!();
+    println!("throughput: {updates} session/update messages, best of 3:");
+    println!(
+        "{:>12} {:>14} {:>14} {:>8}",
+        "endpoints", "direct", "proxy", "ratio"
+    );
+    for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
+        let [direct, proxied] = rates[e];
+        println!(
+            "{:>12} {:>10.0} msg/s {:>8.0} msg/s {:>7.1}%",
+            endpoints.name(),
+            direct,
+            proxied,
+            100.0 * proxied / direct
+        );
+    }
+    println!();
+    println!("proxy findings on stderr during the runs: {findings}");
+}
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    let index = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+/// The client's end of a connection to the agent, direct or through `acp proxy`.
+struct Peer {
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    stderr: Option<JoinHandle<usize>>,
+    next_id: u64,
+    line: String,
+}
+
+impl Peer {
+    fn spawn(proxied: bool, endpoints: Endpoints) -> Peer {
+        let me = std::env::current_exe().expect("the benchmark's own path");
+        let mut command = if proxied {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_acp"));
+            command.arg("proxy").arg("--").arg(&me);
+            command
+        } else {
+            Command::new(&me)
+        };
+        let mut child = command
+            .env(AGENT_ENV, endpoints.name())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the agent");
+        let stdin = BufWriter::new(child.stdin.take().expect("stdin"));
+        let stdout = BufReader::with_capacity(64 * 1024, child.stdout.take().expect("stdout"));
+        let stderr = child.stderr.take().expect("stderr");
+        // Count what the proxy reports (it should report nothing for this clean traffic).
+        let stderr = std::thread::spawn(move || {
+            BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+                .filter(|l| l.contains(": error[") || l.contains(": warning["))
+                .count()
+        });
+        Peer {
+            child,
+            stdin,
+            stdout,
+            stderr: Some(stderr),
+            next_id: 0,
+            line: String::new(),
+        }
+    }
+
+    fn send(&mut self, method: &str, params: &str) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        writeln!(
+            self.stdin,
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#
+        )
+        .expect("write");
+        self.stdin.flush().expect("flush");
+        id
+    }
+
+    /// Reads lines up to the response; returns how many lines came before it. With
+    /// `decode`, each update is decoded with the typed schema, as a client does.
+    fn until_response(&mut self) -> usize {
+        self.receive(false)
+    }
+
+    fn receive(&mut self, decode: bool) -> usize {
+        let mut before = 0;
+        loop {
+            self.line.clear();
+            let n = self.stdout.read_line(&mut self.line).expect("read");
+            assert!(n > 0, "the agent ended early");
+            if !decode {
+                if self.line.contains(r#""result""#) && !self.line.contains(r#""method""#) {
+                    return before;
+                }
+                before += 1;
+                continue;
+            }
+            match self.line.parse::<Message>().expect("a JSON-RPC message") {
+                Message::Notification(n) => {
+                    AgentNotification::decode(&n.method, n.params.as_deref())
+                        .expect("a valid update");
+                    before += 1;
+                }
+                _ => return before,
+            }
+        }
+    }
+
+    fn handshake(&mut self) {
+        self.send(
+            "initialize",
+            r#"{"protocolVersion":1,"clientCapabilities":{"session":{"notices":{}}}}"#,
+        );
+        self.until_response();
+        self.send("session/new", r#"{"cwd":"/tmp","mcpServers":[]}"#);
+        self.until_response();
+    }
+
+    fn latency(&mut self, count: usize) -> Vec<Duration> {
+        let prompt = r#"{"sessionId":"sess_bench","prompt":[{"type":"text","text":"ping"}]}"#;
+        for _ in 0..count / 10 {
+            self.send("session/prompt", prompt);
+            self.until_response();
+        }
+        (0..count)
+            .map(|_| {
+                let start = Instant::now();
+                self.send("session/prompt", prompt);
+                self.until_response();
+                start.elapsed()
+            })
+            .collect()
+    }
+
+    fn throughput(&mut self, updates: usize, endpoints: Endpoints) -> f64 {
+        let params = format!(
+            r#"{{"sessionId":"sess_bench","prompt":[{{"type":"text","text":"stream"}}],"_meta":{{"updates":{updates}}}}}"#
+        );
+        let start = Instant::now();
+        self.send("session/prompt", &params);
+        let received = self.receive(endpoints == Endpoints::Typed);
+        let elapsed = start.elapsed();
+        assert_eq!(received, updates);
+        updates as f64 / elapsed.as_secs_f64()
+    }
+
+    /// Ends the connection; returns the number of proxy findings.
+    fn finish(mut self) -> usize {
+        drop(self.stdin);
+        let status = self.child.wait().expect("wait");
+        assert!(status.success(), "agent or proxy failed: {status}");
+        self.stderr.take().map_or(0, |t| t.join().unwrap_or(0))
+    }
+}
+
+/// The benchmark agent (see the module docs).
+fn agent(endpoints: Endpoints) {
+    let params: Vec<String> = session_updates(Version::V1, 4096, 7);
+    let lines: Vec<String> = params
+        .iter()
+        .map(|p| format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{p}}}"#))
+        .collect();
+    let typed: Vec<SessionNotification> = params
+        .iter()
+        .map(|p| serde_json::from_str(p).expect("a valid update"))
+        .collect();
+    let stdin = std::io::stdin();
+    let mut out = BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let Ok(request) = serde_json::from_str::<serde_json::Value>(&line) else {
+            continue;
+        };
+        let id = &request["id"];
+        let result = match request["method"].as_str() {
+            Some("initialize") => r#"{"protocolVersion":1,"agentCapabilities":{}}"#,
+            Some("session/new") => r#"{"sessionId":"sess_bench"}"#,
+            Some("session/prompt") => {
+                let updates = request["params"]["_meta"]["updates"].as_u64().unwrap_or(0);
+                for i in 0..updates as usize {
+                    match endpoints {
+                        Endpoints::Raw => {
+                            let _ = out.write_all(lines[i % lines.len()].as_bytes());
+                        }
+                        Endpoints::Typed => {
+                            let update = &typed[i % typed.len()];
+                            let message = Notification::new("session/update", Some(update));
+                            let _ = serde_json::to_writer(&mut out, &message);
+                        }
+                    }
+                    let _ = out.write_all(b"\n");
+                }
+                r#"{"stopReason":"end_turn"}"#
+            }
+            _ => continue,
+        };
+        let _ = writeln!(out, r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
+        if out.flush().is_err() {
+            break;
+        }
+    }
+}
