@@ -1,0 +1,229 @@
+//! Decoding and encoding a realistic `session/update` params stream: `acp-schema` against the
+//! official `agent-client-protocol-schema` crate, with `serde_json::Value` as a baseline.
+//!
+//! The stream (see `acp_conformance::stream`) mixes 70% text chunks, 10% thought chunks, 12%
+//! tool-call updates, 5% usage updates and 3% notices; each element is the `params` of one
+//! `session/update`. Decoding parses each element from its JSON text into the version's params
+//! type; encoding writes already decoded values back into a reused buffer. Throughput is
+//! reported in bytes of the input stream per second for every row, so rows compare directly.
+//!
+//! After criterion's own report, a summary measures the same closures again (interleaved
+//! rounds, median of the rounds) and prints MB/s and the ratio ours / official with the
+//! project's targets. Run with:
+//!
+//! ```text
+//! cargo bench -p acp-conformance --bench session_updates
+//! ```
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a broken benchmark input may panic
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use acp_conformance::stream::{Version, session_updates};
+use criterion::{Criterion, Throughput};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// Messages per stream.
+const MESSAGES: usize = 2_000;
+/// Seed of the stream (the same stream for every run).
+const SEED: u64 = 0x5E55_1011;
+
+/// A decoder or encoder over a whole stream; returns something to keep the work observable.
+type Job = Box<dyn Fn() -> usize>;
+
+fn decode_all<T: DeserializeOwned>(texts: &[String]) -> usize {
+    let mut count = 0;
+    for text in texts {
+        match serde_json::from_str::<T>(text) {
+            Ok(value) => {
+                black_box(&value);
+                count += 1;
+            }
+            Err(error) => panic!("the benchmark stream must decode: {error}\n{text}"),
+        }
+    }
+    count
+}
+
+fn decoded<T: DeserializeOwned>(texts: &[String]) -> Vec<T> {
+    texts
+        .iter()
+        .map(|text| serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}")))
+        .collect()
+}
+
+fn encode_all<T: Serialize>(values: &[T], buffer: &mut Vec<u8>) -> usize {
+    let mut written = 0;
+    for value in values {
+        buffer.clear();
+        if let Err(error) = serde_json::to_writer(&mut *buffer, value) {
+            panic!("encoding failed: {error}");
+        }
+        written += black_box(buffer.len());
+    }
+    written
+}
+
+fn decode_job<T: DeserializeOwned + 'static>(texts: &'static [String]) -> Job {
+    Box::new(move || decode_all::<T>(texts))
+}
+
+fn encode_job<T: Serialize + DeserializeOwned + 'static>(texts: &'static [String]) -> Job {
+    let values: Vec<T> = decoded(texts);
+    let buffer = std::cell::RefCell::new(Vec::with_capacity(64 * 1024));
+    Box::new(move || encode_all(&values, &mut buffer.borrow_mut()))
+}
+
+/// One comparison: the same stream and operation for ours, the official crate and `Value`.
+struct Row {
+    version: Version,
+    operation: &'static str,
+    bytes: u64,
+    ours: Job,
+    official: Job,
+    value: Job,
+    /// Target for the ratio ours / official.
+    target: f64,
+}
+
+fn rows() -> Vec<Row> {
+    let mut rows = Vec::new();
+    for version in [Version::V1, Version::V2] {
+        let texts: &'static [String] = Vec::leak(session_updates(version, MESSAGES, SEED));
+        let bytes = texts.iter().map(|text| text.len() as u64).sum();
+        let (decode_target, encode_target) = match version {
+            Version::V1 => (2.0, 1.0),
+            Version::V2 => (2.0, 1.5),
+        };
+        let (ours_decode, official_decode, ours_encode, official_encode): (Job, Job, Job, Job) =
+            match version {
+                Version::V1 => (
+                    decode_job::<acp_schema::v1::SessionNotification>(texts),
+                    decode_job::<agent_client_protocol_schema::v1::SessionNotification>(texts),
+                    encode_job::<acp_schema::v1::SessionNotification>(texts),
+                    encode_job::<agent_client_protocol_schema::v1::SessionNotification>(texts),
+                ),
+                Version::V2 => (
+                    decode_job::<acp_schema::v2::UpdateSessionNotification>(texts),
+                    decode_job::<agent_client_protocol_schema::v2::UpdateSessionNotification>(
+                        texts,
+                    ),
+                    encode_job::<acp_schema::v2::UpdateSessionNotification>(texts),
+                    encode_job::<agent_client_protocol_schema::v2::UpdateSessionNotification>(
+                        texts,
+                    ),
+                ),
+            };
+        rows.push(Row {
+            version,
+            operation: "decode",
+            bytes,
+            ours: ours_decode,
+            official: official_decode,
+            value: decode_job::<Value>(texts),
+            target: decode_target,
+        });
+        rows.push(Row {
+            version,
+            operation: "encode",
+            bytes,
+            ours: ours_encode,
+            official: official_encode,
+            value: encode_job::<Value>(texts),
+            target: encode_target,
+        });
+    }
+    rows
+}
+
+fn criterion_benches(criterion: &mut Criterion, rows: &[Row]) {
+    for row in rows {
+        let name = format!("session_updates/{:?}/{}", row.version, row.operation).to_lowercase();
+        let mut group = criterion.benchmark_group(name);
+        group.throughput(Throughput::Bytes(row.bytes));
+        group.bench_function("acp-schema", |b| b.iter(|| (row.ours)()));
+        group.bench_function("agent-client-protocol-schema", |b| {
+            b.iter(|| (row.official)())
+        });
+        group.bench_function("serde_json::Value", |b| b.iter(|| (row.value)()));
+        group.finish();
+    }
+}
+
+/// MB/s (10^6 bytes per second) of one round: runs `job` for at least `budget`.
+fn round(job: &Job, bytes: u64, budget: Duration) -> f64 {
+    let start = Instant::now();
+    let mut runs = 0u64;
+    while start.elapsed() < budget {
+        black_box(job());
+        runs += 1;
+    }
+    (bytes * runs) as f64 / start.elapsed().as_secs_f64() / 1e6
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn summary(rows: &[Row]) {
+    const ROUNDS: usize = 9;
+    let budget = Duration::from_millis(250);
+    println!();
+    println!("Summary: MB/s (median of {ROUNDS} interleaved rounds of {budget:?} each)");
+    println!(
+        "{:<4} {:<7} {:>11} {:>11} {:>11} {:>13} {:>7}",
+        "ver", "op", "acp-schema", "official", "Value", "ours/official", "target"
+    );
+    for row in rows {
+        for job in [&row.ours, &row.official, &row.value] {
+            black_box(job());
+        }
+        let (mut ours, mut official, mut value) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..ROUNDS {
+            ours.push(round(&row.ours, row.bytes, budget));
+            official.push(round(&row.official, row.bytes, budget));
+            value.push(round(&row.value, row.bytes, budget));
+        }
+        let (ours, official, value) = (median(ours), median(official), median(value));
+        let ratio = ours / official;
+        let verdict = if ratio >= row.target { "met" } else { "MISSED" };
+        println!(
+            "{:<4} {:<7} {:>11.1} {:>11.1} {:>11.1} {:>12.2}x {:>5.1}x {verdict}",
+            format!("{:?}", row.version),
+            row.operation,
+            ours,
+            official,
+            value,
+            ratio,
+            row.target
+        );
+    }
+    let stream_bytes: Vec<String> = rows
+        .iter()
+        .filter(|row| row.operation == "decode")
+        .map(|row| format!("{:?} {} bytes", row.version, row.bytes))
+        .collect();
+    println!(
+        "stream: {MESSAGES} messages per version, seed {SEED:#x} ({})",
+        stream_bytes.join(", ")
+    );
+}
+
+fn main() {
+    let rows = rows();
+    let mut criterion = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    criterion_benches(&mut criterion, &rows);
+    criterion.final_summary();
+    // `cargo bench` passes `--bench`; `cargo test --benches` runs each benchmark once instead.
+    let benchmarking = std::env::args().any(|arg| arg == "--bench");
+    let skip = std::env::var_os("ACP_BENCH_NO_SUMMARY").is_some();
+    if benchmarking && !skip {
+        summary(&rows);
+    }
+}

@@ -1,0 +1,1058 @@
+//! Differential test: `acp-schema` against the official `agent-client-protocol-schema` 1.20.0.
+//!
+//! A reproducible corpus of ACP v1 and v2 messages (hand-written edge cases from
+//! `data/edge_cases.jsonl`, instances generated from the reference JSON Schemas with fixed seeds,
+//! and mutations of those) is decoded by method with both crates' routing decoders. The two
+//! verdicts (accept or reject) must agree, and an accepted message must re-encode to equal JSON
+//! (`serde_json::Value` equality) with both. Every disagreement must belong to a class listed in
+//! [`KNOWN_DIFFERENCES`] and explained in `differences.md` next to this file; any other
+//! disagreement fails the test and is printed with its input. A listed class that no longer
+//! occurs fails the test too, so the list stays exact.
+//!
+//! Run with `cargo test -p acp-conformance --test differential -- --nocapture` to see the
+//! summary (message counts per method and per session update variant, agreements, differences).
+//! `ACP_DIFF_VERBOSE=1` also prints both verdicts for every hand-written case.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::PathBuf;
+
+use acp_conformance::rng::Rng;
+use acp_conformance::schema_gen::{GenConfig, SchemaGen, mutate};
+use acp_schema::jsonrpc::Message;
+use agent_client_protocol_schema as official;
+use serde::Deserialize;
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// Base seed of the generated corpus. Change it only together with `differences.md`.
+const SEED: u64 = 0x0AC9_2025_0001;
+/// Generated instances per method (plain and with deviations).
+const PER_METHOD: usize = 16;
+/// Mutated instances per method.
+const MUTATED_PER_METHOD: usize = 8;
+/// Generated `session/update` params per update variant, in addition to the above.
+const PER_UPDATE_VARIANT: usize = 12;
+/// Mutated `session/update` params per update variant.
+const MUTATED_PER_UPDATE_VARIANT: usize = 4;
+
+// ---------------------------------------------------------------------------------------------
+// The corpus
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+enum Version {
+    V1,
+    V2,
+}
+
+/// Which routing decoder a message goes to: the sender and the kind of message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Kind {
+    /// A request from the client, handled by the agent.
+    ClientRequest,
+    /// The agent's result for a [`Kind::ClientRequest`].
+    AgentResponse,
+    /// A request from the agent, handled by the client.
+    AgentRequest,
+    /// The client's result for a [`Kind::AgentRequest`].
+    ClientResponse,
+    /// A notification from the client.
+    ClientNotification,
+    /// A notification from the agent.
+    AgentNotification,
+    /// `$/cancel_request`, from either side.
+    ProtocolNotification,
+}
+
+impl Kind {
+    const ALL: [Kind; 7] = [
+        Kind::ClientRequest,
+        Kind::AgentResponse,
+        Kind::AgentRequest,
+        Kind::ClientResponse,
+        Kind::ClientNotification,
+        Kind::AgentNotification,
+        Kind::ProtocolNotification,
+    ];
+
+    /// `x-side` of the reference schema's payload types for this kind, and their name suffix.
+    fn reference_side(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::ClientRequest => ("agent", "Request"),
+            Kind::AgentResponse => ("agent", "Response"),
+            Kind::AgentRequest => ("client", "Request"),
+            Kind::ClientResponse => ("client", "Response"),
+            Kind::ClientNotification => ("agent", "Notification"),
+            Kind::AgentNotification => ("client", "Notification"),
+            Kind::ProtocolNotification => ("protocol", "Notification"),
+        }
+    }
+
+    fn is_response(self) -> bool {
+        matches!(self, Kind::AgentResponse | Kind::ClientResponse)
+    }
+
+    fn is_request(self) -> bool {
+        matches!(self, Kind::ClientRequest | Kind::AgentRequest)
+    }
+
+    /// Our method table for this kind.
+    fn our_methods(self, version: Version) -> &'static [&'static str] {
+        use acp_schema::{v1, v2};
+        match (version, self) {
+            (Version::V1, Kind::ClientRequest | Kind::AgentResponse) => v1::ClientRequest::METHODS,
+            (Version::V1, Kind::AgentRequest | Kind::ClientResponse) => v1::AgentRequest::METHODS,
+            (Version::V1, Kind::ClientNotification) => v1::ClientNotification::METHODS,
+            (Version::V1, Kind::AgentNotification) => v1::AgentNotification::METHODS,
+            (Version::V1, Kind::ProtocolNotification) => v1::ProtocolNotification::METHODS,
+            (Version::V2, Kind::ClientRequest | Kind::AgentResponse) => v2::ClientRequest::METHODS,
+            (Version::V2, Kind::AgentRequest | Kind::ClientResponse) => v2::AgentRequest::METHODS,
+            (Version::V2, Kind::ClientNotification) => v2::ClientNotification::METHODS,
+            (Version::V2, Kind::AgentNotification) => v2::AgentNotification::METHODS,
+            (Version::V2, Kind::ProtocolNotification) => v2::ProtocolNotification::METHODS,
+        }
+    }
+}
+
+/// Where a message of the corpus came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Origin {
+    /// `data/edge_cases.jsonl`.
+    Hand,
+    /// An instance of the reference schema.
+    Generated,
+    /// A generated instance with one structural change.
+    Mutated,
+}
+
+/// One message of the corpus.
+#[derive(Debug, Clone)]
+struct Case {
+    version: Version,
+    kind: Kind,
+    method: String,
+    /// The `params` (or `result`) JSON text, exactly as sent.
+    payload: String,
+    origin: Origin,
+    /// What the case is about (hand-written) or how it was made (generated).
+    note: String,
+}
+
+impl Case {
+    /// The whole JSON-RPC line carrying the payload.
+    fn line(&self) -> String {
+        let method = Value::String(self.method.clone());
+        if self.kind.is_response() {
+            format!(r#"{{"jsonrpc":"2.0","id":7,"result":{}}}"#, self.payload)
+        } else if self.kind.is_request() {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":7,"method":{method},"params":{}}}"#,
+                self.payload
+            )
+        } else {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":{method},"params":{}}}"#,
+                self.payload
+            )
+        }
+    }
+
+    /// The `sessionUpdate` tag of a `session/update` payload, when there is one.
+    fn update_tag(&self) -> Option<String> {
+        if self.method != "session/update" {
+            return None;
+        }
+        let payload: Value = serde_json::from_str(&self.payload).ok()?;
+        Some(match payload.get("update")?.get("sessionUpdate")? {
+            Value::String(tag) => tag.clone(),
+            other => format!("<{other}>"),
+        })
+    }
+
+    fn payload_value(&self) -> Value {
+        serde_json::from_str(&self.payload).unwrap_or(Value::Null)
+    }
+}
+
+impl fmt::Display for Case {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} {:?} `{}` ({:?}: {})\n      payload: {}",
+            self.version, self.kind, self.method, self.origin, self.note, self.payload
+        )
+    }
+}
+
+fn reference_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference")
+}
+
+fn read_reference(name: &str) -> Value {
+    let path = reference_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "the reference file {} is needed (the repository's ../shared): {e}",
+            path.display()
+        )
+    });
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The reference `$defs` name of the payload of `method` for `kind`.
+fn payload_type(schema: &Value, kind: Kind, method: &str) -> String {
+    let (side, suffix) = kind.reference_side();
+    let defs = schema["$defs"].as_object().unwrap();
+    let names: Vec<&String> = defs
+        .iter()
+        .filter(|(name, def)| {
+            def["x-method"] == method && def["x-side"] == side && name.ends_with(suffix)
+        })
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(
+        names.len(),
+        1,
+        "payload type of {kind:?} `{method}`: {names:?}"
+    );
+    names[0].clone()
+}
+
+#[derive(Deserialize)]
+struct EdgeCaseLine {
+    v: u8,
+    kind: Kind,
+    method: String,
+    note: String,
+    payload: Box<RawValue>,
+}
+
+fn hand_written() -> Vec<Case> {
+    let text = include_str!("data/edge_cases.jsonl");
+    let mut cases = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        let entry: EdgeCaseLine = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("data/edge_cases.jsonl:{}: {e}", number + 1));
+        let versions: &[Version] = match entry.v {
+            1 => &[Version::V1],
+            2 => &[Version::V2],
+            // `0`: the same payload in both versions.
+            _ => &[Version::V1, Version::V2],
+        };
+        for version in versions {
+            cases.push(Case {
+                version: *version,
+                kind: entry.kind,
+                method: entry.method.clone(),
+                payload: entry.payload.get().to_owned(),
+                origin: Origin::Hand,
+                note: format!("line {}: {}", number + 1, entry.note),
+            });
+        }
+    }
+    cases
+}
+
+/// Deviation settings: even instances are plain (only optional fields vary), odd ones deviate.
+fn config_for(index: usize) -> GenConfig {
+    if index % 2 == 0 {
+        GenConfig {
+            null: 0.0,
+            unknown_field: 0.0,
+            lenient_wrong_type: 0.0,
+            invalid_item: 0.0,
+            other: 0.0,
+            edge_number: 0.0,
+            ..GenConfig::default()
+        }
+    } else {
+        GenConfig::default()
+    }
+}
+
+fn generated(version: Version, schema: &Value, seed: u64) -> Vec<Case> {
+    let mut generator = SchemaGen::new(schema, seed, GenConfig::default()).unwrap();
+    let mut mutation_rng = Rng::new(seed ^ 0x5EED);
+    let mut cases = Vec::new();
+    let mut push = |kind: Kind, method: &str, value: &Value, origin: Origin, note: String| {
+        cases.push(Case {
+            version,
+            kind,
+            method: method.to_owned(),
+            payload: value.to_string(),
+            origin,
+            note,
+        });
+    };
+    for kind in Kind::ALL {
+        for method in kind.our_methods(version) {
+            let name = payload_type(schema, kind, method);
+            for index in 0..PER_METHOD + MUTATED_PER_METHOD {
+                *generator.config_mut() = config_for(index);
+                let mut value = generator.instance_of(&name).unwrap();
+                if index < PER_METHOD {
+                    push(
+                        kind,
+                        method,
+                        &value,
+                        Origin::Generated,
+                        format!("{name} #{index}"),
+                    );
+                } else if let Some(change) = mutate(&mut value, &mut mutation_rng) {
+                    let note =
+                        format!("{name} #{index}: {} at `{}`", change.action, change.pointer);
+                    push(kind, method, &value, Origin::Mutated, note);
+                }
+            }
+        }
+    }
+    // Every `session/update` variant, including the fallback of an open union.
+    let params_name = payload_type(schema, Kind::AgentNotification, "session/update");
+    let update_schema = &schema["$defs"]["SessionUpdate"];
+    let alternatives = update_schema
+        .get("oneOf")
+        .or(update_schema.get("anyOf"))
+        .and_then(Value::as_array)
+        .unwrap();
+    for (position, alternative) in alternatives.iter().enumerate() {
+        let tag = alternative["properties"]["sessionUpdate"]["const"]
+            .as_str()
+            .map_or_else(|| "<other>".to_owned(), str::to_owned);
+        for index in 0..PER_UPDATE_VARIANT + MUTATED_PER_UPDATE_VARIANT {
+            *generator.config_mut() = config_for(index);
+            let session_id = generator.instance_of("SessionId").unwrap();
+            let update = generator.instance(alternative);
+            let mut params = serde_json::json!({ "sessionId": session_id, "update": update });
+            if index % 3 == 2 {
+                params["_meta"] = serde_json::json!({ "traceId": format!("t{position}-{index}") });
+            }
+            if index < PER_UPDATE_VARIANT {
+                let note = format!("{params_name} `{tag}` #{index}");
+                push(
+                    Kind::AgentNotification,
+                    "session/update",
+                    &params,
+                    Origin::Generated,
+                    note,
+                );
+            } else if let Some(change) = mutate(&mut params, &mut mutation_rng) {
+                let note = format!(
+                    "`{tag}` #{index}: {} at `{}`",
+                    change.action, change.pointer
+                );
+                push(
+                    Kind::AgentNotification,
+                    "session/update",
+                    &params,
+                    Origin::Mutated,
+                    note,
+                );
+            }
+        }
+    }
+    cases
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding with both crates
+// ---------------------------------------------------------------------------------------------
+
+/// What a decoder made of a message.
+#[derive(Debug, Clone, PartialEq)]
+enum Verdict {
+    /// Decoded; the value re-encoded as this JSON.
+    Accept(Value),
+    /// Not decoded, with the error message.
+    Reject(String),
+}
+
+impl Verdict {
+    fn accepted(&self) -> Option<&Value> {
+        match self {
+            Verdict::Accept(value) => Some(value),
+            Verdict::Reject(_) => None,
+        }
+    }
+
+    fn rejected(&self) -> Option<&str> {
+        match self {
+            Verdict::Accept(_) => None,
+            Verdict::Reject(message) => Some(message),
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Accept(value) => write!(f, "accept {value}"),
+            Verdict::Reject(message) => write!(f, "reject: {message}"),
+        }
+    }
+}
+
+fn verdict<T: Serialize, E: fmt::Display>(result: Result<T, E>) -> Verdict {
+    match result {
+        Ok(value) => match serde_json::to_value(&value) {
+            Ok(json) => Verdict::Accept(json),
+            Err(error) => Verdict::Reject(format!("decoded, but re-encoding failed: {error}")),
+        },
+        Err(error) => Verdict::Reject(error.to_string()),
+    }
+}
+
+/// Our verdict: parse the line as a JSON-RPC message, then route it by method.
+fn ours(case: &Case) -> Verdict {
+    use acp_schema::{v1, v2};
+    let message = match case.line().parse::<Message>() {
+        Ok(message) => message,
+        Err(error) => return Verdict::Reject(format!("envelope: {error}")),
+    };
+    let method = case.method.as_str();
+    let (params, result) = match &message {
+        Message::Request(request) => (request.params.as_deref(), None),
+        Message::Notification(notification) => (notification.params.as_deref(), None),
+        Message::Response(response) => match &response.result {
+            Ok(result) => (None, Some(&**result)),
+            Err(error) => return Verdict::Reject(format!("error response: {error}")),
+        },
+        _ => return Verdict::Reject("unexpected message kind".to_owned()),
+    };
+    let result = || result.unwrap_or(RawValue::NULL);
+    match (case.version, case.kind) {
+        (Version::V1, Kind::ClientRequest) => verdict(v1::ClientRequest::decode(method, params)),
+        (Version::V1, Kind::AgentResponse) => verdict(v1::AgentResponse::decode(method, result())),
+        (Version::V1, Kind::AgentRequest) => verdict(v1::AgentRequest::decode(method, params)),
+        (Version::V1, Kind::ClientResponse) => {
+            verdict(v1::ClientResponse::decode(method, result()))
+        }
+        (Version::V1, Kind::ClientNotification) => {
+            verdict(v1::ClientNotification::decode(method, params))
+        }
+        (Version::V1, Kind::AgentNotification) => {
+            verdict(v1::AgentNotification::decode(method, params))
+        }
+        (Version::V1, Kind::ProtocolNotification) => {
+            verdict(v1::ProtocolNotification::decode(method, params))
+        }
+        (Version::V2, Kind::ClientRequest) => verdict(v2::ClientRequest::decode(method, params)),
+        (Version::V2, Kind::AgentResponse) => verdict(v2::AgentResponse::decode(method, result())),
+        (Version::V2, Kind::AgentRequest) => verdict(v2::AgentRequest::decode(method, params)),
+        (Version::V2, Kind::ClientResponse) => {
+            verdict(v2::ClientResponse::decode(method, result()))
+        }
+        (Version::V2, Kind::ClientNotification) => {
+            verdict(v2::ClientNotification::decode(method, params))
+        }
+        (Version::V2, Kind::AgentNotification) => {
+            verdict(v2::AgentNotification::decode(method, params))
+        }
+        (Version::V2, Kind::ProtocolNotification) => {
+            verdict(v2::ProtocolNotification::decode(method, params))
+        }
+    }
+}
+
+/// The official verdict: parse the line as JSON, then use the official method-aware decoders
+/// (`from_method_and_params` / `from_method_and_result`).
+fn theirs(case: &Case) -> Verdict {
+    use official::{v1, v2};
+    let envelope: Value = match serde_json::from_str(&case.line()) {
+        Ok(envelope) => envelope,
+        Err(error) => return Verdict::Reject(format!("envelope: {error}")),
+    };
+    let key = if case.kind.is_response() {
+        "result"
+    } else {
+        "params"
+    };
+    let payload = envelope.get(key).cloned().unwrap_or(Value::Null);
+    let method = case.method.as_str();
+    match (case.version, case.kind) {
+        (Version::V1, Kind::ClientRequest) => {
+            verdict(v1::ClientRequest::from_method_and_params(method, &payload))
+        }
+        (Version::V1, Kind::AgentResponse) => {
+            verdict(v1::AgentResponse::from_method_and_result(method, payload))
+        }
+        (Version::V1, Kind::AgentRequest) => {
+            verdict(v1::AgentRequest::from_method_and_params(method, &payload))
+        }
+        (Version::V1, Kind::ClientResponse) => {
+            verdict(v1::ClientResponse::from_method_and_result(method, payload))
+        }
+        (Version::V1, Kind::ClientNotification) => verdict(
+            v1::ClientNotification::from_method_and_params(method, &payload),
+        ),
+        (Version::V1, Kind::AgentNotification) => verdict(
+            v1::AgentNotification::from_method_and_params(method, &payload),
+        ),
+        (Version::V1, Kind::ProtocolNotification) => verdict(
+            v1::ProtocolLevelNotification::from_method_and_params(method, &payload),
+        ),
+        (Version::V2, Kind::ClientRequest) => {
+            verdict(v2::ClientRequest::from_method_and_params(method, &payload))
+        }
+        (Version::V2, Kind::AgentResponse) => {
+            verdict(v2::AgentResponse::from_method_and_result(method, payload))
+        }
+        (Version::V2, Kind::AgentRequest) => {
+            verdict(v2::AgentRequest::from_method_and_params(method, &payload))
+        }
+        (Version::V2, Kind::ClientResponse) => {
+            verdict(v2::ClientResponse::from_method_and_result(method, payload))
+        }
+        (Version::V2, Kind::ClientNotification) => verdict(
+            v2::ClientNotification::from_method_and_params(method, &payload),
+        ),
+        (Version::V2, Kind::AgentNotification) => verdict(
+            v2::AgentNotification::from_method_and_params(method, &payload),
+        ),
+        (Version::V2, Kind::ProtocolNotification) => verdict(
+            v2::ProtocolLevelNotification::from_method_and_params(method, &payload),
+        ),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing re-encoded JSON
+// ---------------------------------------------------------------------------------------------
+
+/// One place where two JSON values differ.
+#[derive(Debug, Clone, PartialEq)]
+struct Delta {
+    /// JSON pointer of the place (array indices kept).
+    pointer: String,
+    /// Our value there (`None`: absent).
+    ours: Option<Value>,
+    /// The official value there (`None`: absent).
+    theirs: Option<Value>,
+}
+
+impl Delta {
+    /// The pointer with array indices replaced by `*`, for grouping.
+    fn shape(&self) -> String {
+        self.pointer
+            .split('/')
+            .map(|part| {
+                if part.parse::<usize>().is_ok() {
+                    "*"
+                } else {
+                    part
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// The last property name of the pointer.
+    fn field(&self) -> &str {
+        self.pointer.rsplit('/').next().unwrap_or("")
+    }
+
+    fn describe(&self) -> String {
+        let show = |value: &Option<Value>| match value {
+            None => "absent".to_owned(),
+            Some(Value::Null) => "null".to_owned(),
+            Some(value) => kind_name(value).to_owned(),
+        };
+        format!(
+            "{}: ours {} / official {}",
+            self.shape(),
+            show(&self.ours),
+            show(&self.theirs)
+        )
+    }
+}
+
+fn kind_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Every place where `ours` and `theirs` differ (objects compared by key, arrays by index).
+fn deltas(ours: &Value, theirs: &Value) -> Vec<Delta> {
+    fn walk(pointer: String, ours: Option<&Value>, theirs: Option<&Value>, out: &mut Vec<Delta>) {
+        match (ours, theirs) {
+            (Some(Value::Object(a)), Some(Value::Object(b))) => {
+                let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+                for key in keys {
+                    walk(format!("{pointer}/{key}"), a.get(key), b.get(key), out);
+                }
+            }
+            (Some(Value::Array(a)), Some(Value::Array(b))) if a.len() == b.len() => {
+                for (index, (x, y)) in a.iter().zip(b).enumerate() {
+                    walk(format!("{pointer}/{index}"), Some(x), Some(y), out);
+                }
+            }
+            (a, b) if a == b => {}
+            (a, b) => out.push(Delta {
+                pointer,
+                ours: a.cloned(),
+                theirs: b.cloned(),
+            }),
+        }
+    }
+    let mut out = Vec::new();
+    walk(String::new(), Some(ours), Some(theirs), &mut out);
+    out
+}
+
+/// A short description of a disagreement, to group unlisted ones.
+fn signature(case: &Case, ours: &Verdict, theirs: &Verdict) -> String {
+    let prefix = format!("{:?} {:?} {}", case.version, case.kind, case.method);
+    match (ours, theirs) {
+        (Verdict::Accept(a), Verdict::Accept(b)) => {
+            let mut parts: Vec<String> = deltas(a, b).iter().map(Delta::describe).collect();
+            parts.dedup();
+            format!("{prefix}: both accept, JSON differs: {}", parts.join("; "))
+        }
+        (Verdict::Reject(_), Verdict::Accept(_)) => format!("{prefix}: only official accepts"),
+        (Verdict::Accept(_), Verdict::Reject(_)) => format!("{prefix}: only ours accepts"),
+        (Verdict::Reject(_), Verdict::Reject(_)) => format!("{prefix}: agree"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listed differences (each explained in differences.md)
+// ---------------------------------------------------------------------------------------------
+
+/// One class of expected disagreement between the two crates.
+struct KnownDifference {
+    /// The id of its section in `differences.md`.
+    id: &'static str,
+    /// Whether a disagreement on this case belongs to the class.
+    applies: fn(&Case, &Verdict, &Verdict) -> bool,
+}
+
+/// The `update` object of a `session/update` payload.
+fn update_of(case: &Case) -> Option<Value> {
+    (case.method == "session/update").then(|| case.payload_value().get("update").cloned())?
+}
+
+/// Both accepted; the differences of the re-encoded JSON (empty when both did not accept).
+fn accepted_deltas(ours: &Verdict, theirs: &Verdict) -> Vec<Delta> {
+    match (ours.accepted(), theirs.accepted()) {
+        (Some(a), Some(b)) => deltas(a, b),
+        _ => Vec::new(),
+    }
+}
+
+/// Fields that the official crate types as "absent / null / value" (null clears a stored value
+/// in an update), by session update tag. Ours keeps "absent / value" only.
+fn tri_state_fields(version: Version, tag: &str) -> &'static [&'static str] {
+    const SESSION_MESSAGE: &[&str] = &[
+        "senderSessionId",
+        "recipientSessionId",
+        "senderMessageId",
+        "recipientMessageId",
+        "content",
+        "_meta",
+    ];
+    const SUBAGENT: &[&str] = &[
+        "additionalDirectories",
+        "capabilities",
+        "cwd",
+        "description",
+        "state",
+        "title",
+        "_meta",
+    ];
+    match (version, tag) {
+        (Version::V1, "session_info_update") => &["title", "updatedAt"],
+        (Version::V1, "compaction_update") => &["error", "summary", "_meta"],
+        (Version::V2, "session_info_update") => &["title", "updatedAt", "_meta"],
+        (Version::V2, "compaction_update") => &["error", "status", "summary", "_meta"],
+        (Version::V2, "agent_message" | "agent_thought" | "user_message") => &["content", "_meta"],
+        (Version::V2, "usage_update") => &["cost", "_meta"],
+        (Version::V2, "terminal_update") => &[
+            "capabilities",
+            "command",
+            "cwd",
+            "exitStatus",
+            "output",
+            "size",
+            "_meta",
+        ],
+        (Version::V2, "tool_call_update") => &[
+            "capabilities",
+            "content",
+            "kind",
+            "locations",
+            "name",
+            "rawInput",
+            "rawOutput",
+            "status",
+            "title",
+            "_meta",
+        ],
+        (_, "session_message") => SESSION_MESSAGE,
+        (_, "subagent_update") => SUBAGENT,
+        _ => &[],
+    }
+}
+
+const V1_TOOL_KINDS: &[&str] = &[
+    "read",
+    "edit",
+    "delete",
+    "move",
+    "search",
+    "execute",
+    "think",
+    "fetch",
+    "switch_mode",
+    "other",
+];
+
+const KNOWN_DIFFERENCES: &[KnownDifference] = &[
+    KnownDifference {
+        id: "D1",
+        // Ours rejects a notice whose title is the empty string; the official crate accepts it.
+        applies: |case, ours, theirs| {
+            let empty_title = update_of(case)
+                .is_some_and(|update| update["sessionUpdate"] == "notice" && update["title"] == "");
+            empty_title && ours.rejected().is_some() && theirs.accepted().is_some()
+        },
+    },
+    KnownDifference {
+        id: "D2",
+        // An explicit `null` in a patch-style update field: official keeps it, ours drops it.
+        applies: |case, ours, theirs| {
+            let found = accepted_deltas(ours, theirs);
+            !found.is_empty()
+                && found.iter().all(|delta| {
+                    let Some((parent, field)) = delta.pointer.rsplit_once('/') else {
+                        return false;
+                    };
+                    let tag = match (case.method.as_str(), parent) {
+                        ("session/update", "/update") => update_of(case)
+                            .and_then(|update| update["sessionUpdate"].as_str().map(str::to_owned)),
+                        ("session/request_permission", "/subject/toolCall") => {
+                            Some("tool_call_update".to_owned())
+                        }
+                        _ => None,
+                    };
+                    delta.ours.is_none()
+                        && delta.theirs == Some(Value::Null)
+                        && tag.is_some_and(|tag| {
+                            tri_state_fields(case.version, &tag).contains(&field)
+                        })
+                })
+        },
+    },
+    KnownDifference {
+        id: "D3",
+        // A duplicated object key: ours rejects it, official (decoding a parsed Value) keeps the last.
+        applies: |_, ours, theirs| {
+            ours.rejected()
+                .is_some_and(|message| message.contains("duplicate field"))
+                && theirs.accepted().is_some()
+        },
+    },
+    KnownDifference {
+        id: "D5",
+        // A positional JSON array in place of an object: accepted by one crate only (the
+        // `terminal/wait_for_exit` result by ours, a session update by official).
+        applies: |case, ours, theirs| {
+            let result_array = case.method == "terminal/wait_for_exit"
+                && case.payload_value().is_array()
+                && ours.accepted().is_some()
+                && theirs.rejected().is_some();
+            let update_array = update_of(case).is_some_and(|update| update.is_array())
+                && ours.rejected().is_some()
+                && theirs.accepted().is_some();
+            result_array || update_array
+        },
+    },
+    KnownDifference {
+        id: "D6",
+        // v1: an unknown tool kind in a lenient field: official reads `other`, ours reads "absent".
+        applies: |case, ours, theirs| {
+            let payload = case.payload_value();
+            let found = accepted_deltas(ours, theirs);
+            case.version == Version::V1
+                && !found.is_empty()
+                && found.iter().all(|delta| {
+                    let sent = payload.pointer(&delta.pointer).and_then(Value::as_str);
+                    delta.field() == "kind"
+                        && delta.ours.is_none()
+                        && delta.theirs == Some(Value::from("other"))
+                        && sent.is_some_and(|sent| !V1_TOOL_KINDS.contains(&sent))
+                })
+        },
+    },
+    KnownDifference {
+        id: "D7",
+        // v1 `tool_call`: official omits `kind: "other"` / `status: "pending"` when encoding.
+        applies: |case, ours, theirs| {
+            let found = accepted_deltas(ours, theirs);
+            case.version == Version::V1
+                && !found.is_empty()
+                && found.iter().all(|delta| {
+                    let default = match delta.field() {
+                        "kind" => "other",
+                        "status" => "pending",
+                        _ => return false,
+                    };
+                    delta.theirs.is_none() && delta.ours == Some(Value::from(default))
+                })
+        },
+    },
+    KnownDifference {
+        id: "D9",
+        // v2 `elicitation/create` with an unknown mode: ours keeps the payload verbatim
+        // (including explicit nulls), official decodes its scope and drops them.
+        applies: |case, ours, theirs| {
+            let mode = case.payload_value()["mode"].as_str().map(str::to_owned);
+            let found = accepted_deltas(ours, theirs);
+            case.version == Version::V2
+                && case.method == "elicitation/create"
+                && mode.is_some_and(|mode| mode != "form" && mode != "url")
+                && !found.is_empty()
+                && found
+                    .iter()
+                    .all(|delta| delta.ours == Some(Value::Null) && delta.theirs.is_none())
+        },
+    },
+    KnownDifference {
+        id: "D10",
+        // v1 `AuthMethod` with an unknown explicit `type` (not `agent` or `terminal`): official
+        // reads it as the agent method (dropping `type`), ours rejects the item (skipped from
+        // `authMethods`).
+        applies: |case, ours, theirs| {
+            let payload = case.payload_value();
+            let typed_non_terminal = payload["authMethods"].as_array().is_some_and(|methods| {
+                methods.iter().any(|method| {
+                    method["type"]
+                        .as_str()
+                        .is_some_and(|kind| kind != "terminal" && kind != "agent")
+                })
+            });
+            let found = accepted_deltas(ours, theirs);
+            case.version == Version::V1
+                && case.method == "initialize"
+                && typed_non_terminal
+                && !found.is_empty()
+                && found
+                    .iter()
+                    .all(|delta| delta.pointer.starts_with("/authMethods"))
+        },
+    },
+];
+
+// ---------------------------------------------------------------------------------------------
+// The test
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Default)]
+struct Tally {
+    messages: usize,
+    both_accept: usize,
+    both_reject: usize,
+}
+
+#[test]
+fn both_crates_agree_on_the_corpus() {
+    let schemas = [
+        (
+            Version::V1,
+            read_reference("acp-v1.schema.json"),
+            read_reference("acp-v1.methods.json"),
+        ),
+        (
+            Version::V2,
+            read_reference("acp-v2.schema.json"),
+            read_reference("acp-v2.methods.json"),
+        ),
+    ];
+
+    // Our method tables cover exactly the reference method lists.
+    for (version, _, methods) in &schemas {
+        let mut reference: BTreeSet<&str> = BTreeSet::new();
+        for group in ["agentMethods", "clientMethods", "protocolMethods"] {
+            reference.extend(
+                methods[group]
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .filter_map(Value::as_str),
+            );
+        }
+        let ours: BTreeSet<&str> = Kind::ALL
+            .iter()
+            .flat_map(|kind| kind.our_methods(*version))
+            .copied()
+            .collect();
+        assert_eq!(
+            ours, reference,
+            "{version:?}: our method tables vs the reference method list"
+        );
+    }
+
+    let mut corpus = hand_written();
+    for (offset, (version, schema, _)) in schemas.iter().enumerate() {
+        corpus.extend(generated(*version, schema, SEED + offset as u64));
+    }
+    assert!(
+        corpus.len() >= 2_000,
+        "the corpus has only {} messages",
+        corpus.len()
+    );
+
+    let doc = include_str!("differences.md");
+    for known in KNOWN_DIFFERENCES {
+        assert!(
+            doc.contains(&format!("## {}:", known.id)),
+            "{} is in the test's table but has no `## {}:` section in differences.md",
+            known.id,
+            known.id
+        );
+    }
+    let documented = doc.lines().filter(|line| line.starts_with("## D")).count();
+    assert_eq!(
+        documented,
+        KNOWN_DIFFERENCES.len(),
+        "differences.md and the table disagree"
+    );
+
+    let verbose = std::env::var_os("ACP_DIFF_VERBOSE").is_some();
+    let mut per_method: BTreeMap<(Version, Kind, String), Tally> = BTreeMap::new();
+    let mut per_update: BTreeMap<(Version, String), usize> = BTreeMap::new();
+    let mut per_origin: BTreeMap<Origin, usize> = BTreeMap::new();
+    let mut listed: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
+    let mut unlisted: Vec<(&Case, Verdict, Verdict)> = Vec::new();
+    for case in &corpus {
+        let our = ours(case);
+        let their = theirs(case);
+        let tally = per_method
+            .entry((case.version, case.kind, case.method.clone()))
+            .or_default();
+        tally.messages += 1;
+        *per_origin.entry(case.origin).or_default() += 1;
+        if let Some(tag) = case.update_tag() {
+            *per_update.entry((case.version, tag)).or_default() += 1;
+        }
+        if verbose && case.origin == Origin::Hand {
+            println!("{case}\n      ours:     {our}\n      official: {their}");
+        }
+        match (&our, &their) {
+            (Verdict::Accept(a), Verdict::Accept(b)) if a == b => tally.both_accept += 1,
+            (Verdict::Reject(_), Verdict::Reject(_)) => tally.both_reject += 1,
+            _ => match KNOWN_DIFFERENCES
+                .iter()
+                .find(|known| (known.applies)(case, &our, &their))
+            {
+                Some(known) => listed.entry(known.id).or_default().push(case),
+                None => unlisted.push((case, our, their)),
+            },
+        }
+    }
+
+    // Summary.
+    println!(
+        "differential corpus: {} messages {per_origin:?}",
+        corpus.len()
+    );
+    println!(
+        "{:<4} {:<22} {:<28} {:>6} {:>7} {:>7} {:>5}",
+        "ver", "kind", "method", "msgs", "acc=", "rej=", "diff"
+    );
+    let (mut accepted, mut rejected) = (0, 0);
+    for ((version, kind, method), tally) in &per_method {
+        let differ = tally.messages - tally.both_accept - tally.both_reject;
+        println!(
+            "{:<4} {:<22} {:<28} {:>6} {:>7} {:>7} {:>5}",
+            format!("{version:?}"),
+            format!("{kind:?}"),
+            method,
+            tally.messages,
+            tally.both_accept,
+            tally.both_reject,
+            differ
+        );
+        accepted += tally.both_accept;
+        rejected += tally.both_reject;
+    }
+    println!("session/update variants:");
+    for ((version, tag), count) in &per_update {
+        println!("  {version:?} {tag:<32} {count:>5}");
+    }
+    println!(
+        "agreements: {} ({accepted} both accept with equal JSON, {rejected} both reject)",
+        accepted + rejected
+    );
+    for (id, cases) in &listed {
+        println!("listed difference {id}: {} messages", cases.len());
+        if verbose {
+            for case in cases {
+                println!("    {case}");
+            }
+        }
+    }
+    println!("unlisted differences: {}", unlisted.len());
+
+    // Every session update variant of the reference schemas is in the corpus.
+    for (version, schema, _) in &schemas {
+        let update = &schema["$defs"]["SessionUpdate"];
+        let alternatives = update
+            .get("oneOf")
+            .or(update.get("anyOf"))
+            .unwrap()
+            .as_array()
+            .unwrap();
+        for tag in alternatives
+            .iter()
+            .filter_map(|a| a["properties"]["sessionUpdate"]["const"].as_str())
+        {
+            assert!(
+                per_update.contains_key(&(*version, tag.to_owned())),
+                "{version:?}: no `{tag}` update"
+            );
+        }
+    }
+
+    let mut groups: BTreeMap<String, (usize, &Case)> = BTreeMap::new();
+    for (case, our, their) in &unlisted {
+        groups
+            .entry(signature(case, our, their))
+            .or_insert((0, case))
+            .0 += 1;
+    }
+    for (signature, (count, case)) in &groups {
+        println!("UNLISTED x{count}: {signature}\n    e.g. {}", case.payload);
+    }
+
+    let mut failures = String::new();
+    for (case, our, their) in unlisted.iter().take(40) {
+        failures.push_str(&format!(
+            "\n  {case}\n      ours:     {our}\n      official: {their}\n"
+        ));
+    }
+    assert!(
+        unlisted.is_empty(),
+        "{} disagreements not listed in differences.md (first 40):{failures}",
+        unlisted.len()
+    );
+    for known in KNOWN_DIFFERENCES {
+        assert!(
+            listed.contains_key(known.id),
+            "listed difference {} no longer occurs: remove it from the table and differences.md",
+            known.id
+        );
+    }
+}
