@@ -14,12 +14,22 @@ use super::{Connection, Hook, PendingRequest, State, lock};
 use crate::error::Error;
 use crate::log::Level;
 
+/// The size of the write buffer: a batch of queued lines is gathered here and handed to the
+/// transport in as few writes as possible.
+const WRITE_BUFFER_BYTES: usize = 64 * 1024;
+
 /// Writes queued lines until the connection closes, then flushes what is left.
+///
+/// Lines are buffered and flushed once per batch (everything queued at that moment), so a
+/// burst of messages costs a few writes rather than one per line; on transports such as
+/// `tokio::io::Stdout`, where each write is a hand-off to another thread, that is most of the
+/// cost of sending. A lone message is still flushed at once.
 pub(super) async fn write_loop<W: AsyncWrite + Unpin>(
-    mut writer: W,
+    writer: W,
     mut queue: mpsc::Receiver<Vec<u8>>,
     connection: Connection,
 ) {
+    let mut writer = tokio::io::BufWriter::with_capacity(WRITE_BUFFER_BYTES, writer);
     let mut state = connection.shared.state.subscribe();
     loop {
         let line = tokio::select! {
