@@ -27,6 +27,21 @@ impl UnknownVariant {
         Self { key, tag, fields }
     }
 
+    /// Builds the fallback for `tag` of the union whose tag field is `key` and whose known
+    /// tags are `known`. Fails with [`crate::Error::KnownTag`] when `tag` is known, since such
+    /// a value would decode as the known variant.
+    pub(crate) fn checked(
+        key: &'static str,
+        known: &[&str],
+        tag: String,
+        fields: Fields,
+    ) -> Result<Self, crate::Error> {
+        if known.contains(&tag.as_str()) {
+            return Err(crate::Error::KnownTag { tag });
+        }
+        Ok(Self::new(key, tag, fields))
+    }
+
     /// The name of the tag field (for example `sessionUpdate`).
     pub fn tag_key(&self) -> &'static str {
         self.key

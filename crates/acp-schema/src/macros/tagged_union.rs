@@ -167,11 +167,8 @@ macro_rules! tagged_union {
                     tag: impl Into<String>,
                     fields: $crate::unknown::Fields,
                 ) -> Result<Self, $crate::Error> {
-                    let tag = tag.into();
-                    if Self::TAGS.contains(&tag.as_str()) {
-                        return Err($crate::Error::KnownTag { tag });
-                    }
-                    Ok(Self::$other($crate::UnknownVariant::new($tag, tag, fields)))
+                    $crate::UnknownVariant::checked($tag, Self::TAGS, tag.into(), fields)
+                        .map(Self::$other)
                 }
             }
         )?

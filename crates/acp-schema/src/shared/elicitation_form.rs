@@ -242,15 +242,8 @@ impl MultiSelectItems {
         tag: impl Into<String>,
         fields: crate::unknown::Fields,
     ) -> Result<Self, crate::Error> {
-        let tag = tag.into();
-        if Self::TAGS.contains(&tag.as_str()) {
-            return Err(crate::Error::KnownTag { tag });
-        }
-        Ok(Self::Other(crate::UnknownVariant::new(
-            Self::TAG_KEY,
-            tag,
-            fields,
-        )))
+        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
+            .map(Self::Other)
     }
 }
 
