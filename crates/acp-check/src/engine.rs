@@ -6,7 +6,7 @@
 
 use acp_schema::jsonrpc::{Id, Message, Notification, Request, Response};
 
-use crate::decode::{self, Facts, NoticeView, UpdateKind, Version};
+use crate::decode::{self, Facts, NoticeView, UpdateKind, Version, one_pass};
 use crate::finding::{Finding, Rule, quote};
 use crate::peek;
 use crate::state::{PendingKind, Replay, Replays, Requests};
@@ -98,6 +98,15 @@ impl Checker {
     /// sender is inferred from the method tables and request ids.
     pub fn observe(&mut self, line: u64, from: Option<Side>, text: &str) -> Observation {
         let mut obs = Observation::default();
+        // The hot path: a plain, valid notification decodes in one pass (see `one_pass`).
+        if let (Some(side), Some(version)) = (from, self.version()) {
+            if let Some(facts) = one_pass::notification(text, version, side) {
+                obs.json = true;
+                obs.side = Some(side);
+                self.on_notification_facts(line, version, facts, &mut obs);
+                return obs;
+            }
+        }
         let message = match text.parse::<Message>() {
             Ok(message) => message,
             Err(error) => {
@@ -207,14 +216,7 @@ impl Checker {
         let version = self.decoding_version(line, &mut obs.findings);
         let params = notification.params.as_deref();
         match version.notification(side, &notification.method, params) {
-            Ok(Facts::Update { session, kind }) => match kind {
-                UpdateKind::Notice(notice) => {
-                    self.notice(line, version, Some(session), Some(notice), obs)
-                }
-                UpdateKind::ReplayComplete => self.replays.close(&session, Replay::Resume),
-                UpdateKind::Other => {}
-            },
-            Ok(_) => {}
+            Ok(facts) => self.on_notification_facts(line, version, facts, obs),
             Err(error) => {
                 let raw = (side == Side::Agent && notification.method == "session/update")
                     .then(|| peek::raw_notice(params))
@@ -232,6 +234,25 @@ impl Checker {
                         self.report(line, version, side, &notification.method, false, error, obs)
                     }
                 }
+            }
+        }
+    }
+
+    /// Applies what a valid notification says.
+    fn on_notification_facts(
+        &mut self,
+        line: u64,
+        version: Version,
+        facts: Facts,
+        obs: &mut Observation,
+    ) {
+        if let Facts::Update { session, kind } = facts {
+            match kind {
+                UpdateKind::Notice(notice) => {
+                    self.notice(line, version, Some(session), Some(notice), obs);
+                }
+                UpdateKind::ReplayComplete => self.replays.close(&session, Replay::Resume),
+                UpdateKind::Other => {}
             }
         }
     }

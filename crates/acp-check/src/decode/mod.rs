@@ -12,6 +12,7 @@ use crate::transcript::Side;
 
 #[macro_use]
 mod skeleton;
+pub(crate) mod one_pass;
 mod v1;
 mod v2;
 
@@ -77,6 +78,20 @@ impl Version {
         match self {
             Version::V1 => v1::notification(sender, method, params),
             Version::V2 => v2::notification(sender, method, params),
+        }
+    }
+
+    /// Decodes a notification from `sender` straight from `deserializer`, positioned at its
+    /// params (see [`one_pass`]).
+    pub(crate) fn notification_from<'de, D: serde::Deserializer<'de>>(
+        self,
+        sender: Side,
+        method: &str,
+        deserializer: D,
+    ) -> Result<Facts, D::Error> {
+        match self {
+            Version::V1 => v1::notification_from(sender, method, deserializer),
+            Version::V2 => v2::notification_from(sender, method, deserializer),
         }
     }
 

@@ -1,7 +1,8 @@
 //! The decoding skeleton shared by both versions: the routing enums have the same names in
 //! `acp_schema::v1::methods` and `acp_schema::v2::methods`.
 
-/// Generates `role`, `request`, `notification` and `response` for one version module. The
+/// Generates `role`, `request`, `notification`, `notification_from` and `response` for one
+/// version module. The
 /// module must define `request_facts`, `notification_facts` and `response_facts`.
 macro_rules! version_decoder {
     ($schema:ident) => {
@@ -57,6 +58,24 @@ macro_rules! version_decoder {
             match sender {
                 Side::Client => ClientNotification::decode(method, params).map(|_| Facts::Nothing),
                 Side::Agent => AgentNotification::decode(method, params).map(notification_facts),
+            }
+        }
+
+        /// [`notification`] in one pass: decodes the params straight from `deserializer`.
+        pub(super) fn notification_from<'de, D: serde::Deserializer<'de>>(
+            sender: Side,
+            method: &str,
+            deserializer: D,
+        ) -> Result<Facts, D::Error> {
+            if ProtocolNotification::METHODS.contains(&method) {
+                return ProtocolNotification::deserialize_params(method, deserializer)
+                    .map(|_| Facts::Cancel);
+            }
+            match sender {
+                Side::Client => ClientNotification::deserialize_params(method, deserializer)
+                    .map(|_| Facts::Nothing),
+                Side::Agent => AgentNotification::deserialize_params(method, deserializer)
+                    .map(notification_facts),
             }
         }
 

@@ -265,6 +265,36 @@ macro_rules! notification_table {
                     other => Err($crate::Error::UnknownMethod { method: other.to_owned() }),
                 }
             }
+
+            /// Decodes the params of a notification for `method` straight from `deserializer`
+            /// (positioned at the params value), without first copying them out as raw JSON.
+            ///
+            /// This is the one-pass form of [`Self::decode`] for hot paths. It accepts the
+            /// params `decode` accepts (short of the deserializer's nesting limit, which counts
+            /// from the root of the whole document), but its errors are the deserializer's own
+            /// (no path inside the params, no [`crate::Error`] variant), and a `null` value is
+            /// an error rather than "no params". Extension params are kept raw, which needs
+            /// `serde_json`'s deserializer; other formats fail for them.
+            pub fn deserialize_params<'de, D: serde::Deserializer<'de>>(
+                method: &str,
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                match method {
+                    $(
+                        $method => <$params as serde::Deserialize>::deserialize(deserializer)
+                            .map(Self::$marker),
+                    )+
+                    other if $crate::method::is_extension(other) => {
+                        <Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(|payload| Self::Extension($crate::method::Extension::new(other, payload)))
+                    }
+                    other => Err(<D::Error as serde::de::Error>::custom(format_args!(
+                        "unknown notification method `{other}`"
+                    ))),
+                }
+            }
         }
 
         impl serde::Serialize for $notifications {
