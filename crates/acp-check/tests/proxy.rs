@@ -271,3 +271,44 @@ async fn odd_lines_pass_byte_for_byte() {
         .count();
     assert_eq!(invalid, 3, "{:?}", run.findings);
 }
+
+#[tokio::test]
+async fn the_record_is_written_while_the_connection_is_open() {
+    use acp_check::proxy::{self, Hooks};
+    use tokio::io::{AsyncWriteExt, duplex};
+
+    let (mut client_writer, client_in) = duplex(4096);
+    let (client_out, _client_reader) = duplex(4096);
+    let (agent_in, _agent_reader) = duplex(4096);
+    let (_agent_writer, agent_out) = duplex(4096);
+    let record = support::Memory::default();
+    let hooks = Hooks::new(|_| {}).record(record.clone());
+    let proxy = tokio::spawn(proxy::run(
+        client_in,
+        client_out,
+        agent_in,
+        agent_out,
+        ProxyOptions::new(),
+        hooks,
+    ));
+    client_writer
+        .write_all(format!("{}\n", init_v1(true)).as_bytes())
+        .await
+        .unwrap();
+    // Nobody ends the connection: the entry must reach the record anyway.
+    let recorded = async {
+        loop {
+            if record.0.lock().unwrap().ends_with(b"\n") {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), recorded)
+        .await
+        .expect("the record stayed empty while the connection was open");
+    assert!(!proxy.is_finished());
+    let record = String::from_utf8(record.0.lock().unwrap().clone()).unwrap();
+    assert!(record.contains(r#""method":"initialize""#), "{record}");
+    proxy.abort();
+}

@@ -8,7 +8,7 @@
 //! the limit are streamed through unchecked, so memory stays bounded by the limit.
 //!
 //! Writes are buffered and flushed whenever the input has nothing more buffered, which keeps
-//! single messages fast and bursts cheap.
+//! single messages fast and bursts cheap; the record is written out at the same moments.
 
 mod lines;
 mod shared;
@@ -207,6 +207,8 @@ where
         }
         if reader.buffer().is_empty() {
             out.flush().await;
+            // Keep the record current while the peers are quiet (`tail -f` shows it live).
+            shared.write_record().await;
         }
     };
     out.close().await;

@@ -1,10 +1,16 @@
 //! The state both directions of the proxy share: one checker, the record, the report.
+//!
+//! Checking is synchronous and sits behind a plain mutex that is never held across an await:
+//! taking it orders the two directions into one sequence, so a finding's number is the line
+//! of the record. Record entries are appended to a buffer under the same lock and written to
+//! the record's writer in chunks, by whichever direction fills the buffer, under a second
+//! (async) lock that keeps the chunks in order.
 
 use std::io;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
-use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::Mutex;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
 
 use crate::engine::{Checker, too_long};
 use crate::finding::{Finding, Rule};
@@ -13,10 +19,15 @@ use crate::repair::{Action, Fallback, decide};
 use crate::report::Summary;
 use crate::transcript::{Recorded, Side, write_entry};
 
-/// Everything behind the lock: taking it orders the two directions into one sequence, so a
-/// finding's number is the line of the record.
+/// Record bytes buffered before a direction writes them out.
+const RECORD_CHUNK: usize = 64 * 1024;
+
+/// The record's writer; `None` once it failed (or when there is no record).
+type RecordWriter = Option<Box<dyn AsyncWrite + Unpin + Send>>;
+
 pub(crate) struct Shared {
     inner: Mutex<Inner>,
+    record: tokio::sync::Mutex<RecordWriter>,
 }
 
 struct Inner {
@@ -28,9 +39,11 @@ struct Inner {
     max_line: usize,
     timestamps: bool,
     on_finding: Box<dyn FnMut(&Finding) + Send>,
-    record: Option<BufWriter<Box<dyn AsyncWrite + Unpin + Send>>>,
+    /// Whether entries are recorded (cleared when the record's writer fails).
+    recording: bool,
+    /// Entries not yet written to the record.
+    pending: Vec<u8>,
     record_error: Option<io::Error>,
-    entry: Vec<u8>,
 }
 
 impl Shared {
@@ -44,12 +57,11 @@ impl Shared {
                 max_line: options.max_line,
                 timestamps: options.timestamps,
                 on_finding: hooks.on_finding,
-                record: hooks
-                    .record
-                    .map(|writer| BufWriter::with_capacity(64 * 1024, writer)),
+                recording: hooks.record.is_some(),
+                pending: Vec::new(),
                 record_error: None,
-                entry: Vec::new(),
             }),
+            record: tokio::sync::Mutex::new(hooks.record),
         }
     }
 
@@ -59,12 +71,89 @@ impl Shared {
         if content.iter().all(u8::is_ascii_whitespace) {
             return Action::Forward;
         }
-        let mut inner = self.inner.lock().await;
-        inner.seq += 1;
-        let line = inner.seq;
+        let (action, full) = {
+            let mut inner = self.lock();
+            let action = inner.observe(side, content);
+            (action, inner.pending.len() >= RECORD_CHUNK)
+        };
+        if full {
+            self.write_record().await;
+        }
+        action
+    }
+
+    /// Notes a line `side` sent that is longer than the limit (forwarded unchecked).
+    pub(crate) async fn too_long(&self, side: Side) {
+        let full = {
+            let mut inner = self.lock();
+            inner.seq += 1;
+            let limit = inner.max_line as u64;
+            let finding = too_long(inner.seq, limit);
+            inner.record(side, Recorded::TooLong(limit));
+            inner.report(&finding);
+            inner.pending.len() >= RECORD_CHUNK
+        };
+        if full {
+            self.write_record().await;
+        }
+    }
+
+    /// Writes the record's whole buffer and flushes the record; returns the summary and why
+    /// the record stopped, if it did.
+    pub(crate) async fn finish(&self) -> (Summary, Option<io::Error>) {
+        self.write_record().await;
+        if let Some(writer) = self.record.lock().await.as_mut() {
+            if let Err(error) = writer.flush().await {
+                self.lock().record_error.get_or_insert(error);
+            }
+        }
+        let mut inner = self.lock();
+        inner.summary.messages = inner.seq;
+        (inner.summary.clone(), inner.record_error.take())
+    }
+
+    /// Writes the buffered record entries. The buffer is taken only once the writer's lock
+    /// is held, so chunks reach the record in the order their entries were made.
+    pub(crate) async fn write_record(&self) {
+        let mut writer = self.record.lock().await;
+        let chunk = std::mem::take(&mut self.lock().pending);
+        if chunk.is_empty() {
+            return;
+        }
+        let Some(out) = writer.as_mut() else {
+            return;
+        };
+        if let Err(error) = out.write_all(&chunk).await {
+            *writer = None;
+            let mut inner = self.lock();
+            inner.recording = false;
+            inner.pending = Vec::new();
+            inner.record_error = Some(error);
+            return;
+        }
+        // Hand the allocation back for the next chunk.
+        let mut inner = self.lock();
+        if inner.pending.is_empty() && inner.recording {
+            let mut chunk = chunk;
+            chunk.clear();
+            inner.pending = chunk;
+        }
+    }
+
+    /// The checking state. A panic while it was held (a bug) leaves it usable: the worst
+    /// outcome is one message checked against a half-updated state.
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Inner {
+    fn observe(&mut self, side: Side, content: &[u8]) -> Action {
+        self.seq += 1;
+        let line = self.seq;
         let (findings, notice, recorded) = match std::str::from_utf8(content) {
             Ok(text) => {
-                let obs = inner.checker.observe(line, Some(side), text);
+                let obs = self.checker.observe(line, Some(side), text);
                 let recorded = if obs.json {
                     Recorded::Json(text)
                 } else {
@@ -82,59 +171,29 @@ impl Shared {
                 Recorded::NotJson(content),
             ),
         };
-        inner.record(side, recorded).await;
+        self.record(side, recorded);
         for finding in &findings {
-            inner.report(finding);
+            self.report(finding);
         }
         let (action, repair) = match notice {
-            Some(event) if side == Side::Agent => decide(line, &event, inner.fallback),
+            Some(event) if side == Side::Agent => decide(line, &event, self.fallback),
             _ => (Action::Forward, None),
         };
         if let Some(repair) = repair {
-            inner.report(&repair);
+            self.report(&repair);
         }
         action
     }
 
-    /// Notes a line `side` sent that is longer than the limit (forwarded unchecked).
-    pub(crate) async fn too_long(&self, side: Side) {
-        let mut inner = self.inner.lock().await;
-        inner.seq += 1;
-        let limit = inner.max_line as u64;
-        let finding = too_long(inner.seq, limit);
-        inner.record(side, Recorded::TooLong(limit)).await;
-        inner.report(&finding);
-    }
-
-    /// Flushes the record; returns the summary and why the record stopped, if it did.
-    pub(crate) async fn finish(&self) -> (Summary, Option<io::Error>) {
-        let mut inner = self.inner.lock().await;
-        if let Some(mut record) = inner.record.take() {
-            if let Err(error) = record.flush().await {
-                inner.record_error.get_or_insert(error);
-            }
-        }
-        inner.summary.messages = inner.seq;
-        (inner.summary.clone(), inner.record_error.take())
-    }
-}
-
-impl Inner {
     fn report(&mut self, finding: &Finding) {
         self.summary.add(finding);
         (self.on_finding)(finding);
     }
 
-    async fn record(&mut self, side: Side, line: Recorded<'_>) {
-        let Some(record) = self.record.as_mut() else {
-            return;
-        };
-        self.entry.clear();
-        let time = self.timestamps.then(SystemTime::now);
-        write_entry(&mut self.entry, side, time, line);
-        if let Err(error) = record.write_all(&self.entry).await {
-            self.record = None;
-            self.record_error = Some(error);
+    fn record(&mut self, side: Side, line: Recorded<'_>) {
+        if self.recording {
+            let time = self.timestamps.then(SystemTime::now);
+            write_entry(&mut self.pending, side, time, line);
         }
     }
 }
