@@ -174,6 +174,63 @@ async fn requests_run_concurrently_in_both_directions() {
 }
 
 #[tokio::test]
+async fn a_request_over_the_in_flight_limit_is_refused_and_reading_goes_on() {
+    // Before the fix the connection stopped reading at the limit and this deadlocked.
+    tokio::time::timeout(std::time::Duration::from_secs(30), over_the_limit())
+        .await
+        .expect("deadlock: the connection stopped reading at the in-flight limit");
+}
+
+async fn over_the_limit() {
+    let (agent, _opened) = TestAgent::new();
+    let server =
+        AgentServer::new(agent).connection_options(ConnectionBuilder::new().max_in_flight(1));
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    server.start(read, write);
+    let mut peer = RawPeer::new(client_io);
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
+    )
+    .await;
+    assert_eq!(peer.recv_some().await["id"], 0);
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
+    )
+    .await;
+    let session = peer.recv_some().await["result"]["sessionId"].clone();
+    // The one slot: a turn that asks us for permission and waits for our answer.
+    peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":session,"prompt":[{"type":"text","text":"ask"}]}}))
+        .await;
+    let ask = peer.recv_some().await;
+    assert_eq!(ask["method"], "session/request_permission", "{ask}");
+    // A second request while the slot is taken is refused at once...
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
+    )
+    .await;
+    let refused = peer.recv_some().await;
+    assert_eq!(error_of(&refused), (json!(3), -32603), "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("too many requests in flight (at most 1)"),
+        "{refused}"
+    );
+    // ...and our answer still gets through, so the turn ends.
+    peer.send_json(json!({"jsonrpc":"2.0","id":ask["id"],"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}))
+        .await;
+    let end = loop {
+        let message = peer.recv_some().await;
+        if message["id"] == 2 {
+            break message;
+        }
+    };
+    assert_eq!(end["result"]["stopReason"], "end_turn", "{end}");
+}
+
+#[tokio::test]
 async fn end_of_stream_fails_pending_requests_and_ends_the_server() {
     // The agent hangs up while the client waits for an answer.
     let (client_io, agent_io) = tokio::io::duplex(1 << 16);

@@ -17,6 +17,12 @@ use crate::transport::lines::{Line, LineReader};
 /// The method of the protocol-level cancellation notification.
 pub(crate) const CANCEL_REQUEST: &str = "$/cancel_request";
 
+/// The incoming requests that may be handled at the same time.
+struct Permits {
+    semaphore: Arc<Semaphore>,
+    limit: usize,
+}
+
 pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
     reader: R,
     options: ConnectionBuilder,
@@ -25,7 +31,10 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
     writer: JoinHandle<()>,
 ) {
     let mut lines = LineReader::new(BufReader::new(reader), options.max_line_bytes);
-    let permits = Arc::new(Semaphore::new(options.max_in_flight));
+    let permits = Permits {
+        semaphore: Arc::new(Semaphore::new(options.max_in_flight)),
+        limit: options.max_in_flight,
+    };
     let mut closing = connection.shared.state.subscribe();
     loop {
         let line = tokio::select! {
@@ -79,7 +88,7 @@ async fn bad_line(connection: &Connection, id: Id, error: acp_schema::jsonrpc::E
 async fn handle_line<H: Handler>(
     connection: &Connection,
     handler: &Arc<H>,
-    permits: &Arc<Semaphore>,
+    permits: &Permits,
     text: &[u8],
 ) {
     match serde_json::from_slice::<Message>(text) {
@@ -130,10 +139,24 @@ async fn handle_line<H: Handler>(
 async fn start_request<H: Handler>(
     connection: &Connection,
     handler: &Arc<H>,
-    permits: &Arc<Semaphore>,
+    permits: &Permits,
     request: Request,
 ) {
-    let Ok(permit) = permits.clone().acquire_owned().await else {
+    // Refuse rather than wait: the reader must keep going, because the handlers in flight may
+    // be waiting for answers from the peer that only the reader can deliver.
+    let Ok(permit) = permits.semaphore.clone().try_acquire_owned() else {
+        let limit = permits.limit;
+        connection.logger().log(
+            Level::Warn,
+            format!(
+                "refused `{}` (id {}): {limit} requests already in flight",
+                request.method, request.id
+            ),
+        );
+        let refusal = rpc::internal(format!(
+            "too many requests in flight (at most {limit}); send it again once one has been answered"
+        ));
+        let _ = connection.respond(request.id, Err(refusal)).await;
         return;
     };
     let (cancel_tx, cancel_rx) = oneshot::channel::<()>();

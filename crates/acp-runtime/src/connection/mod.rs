@@ -3,8 +3,10 @@
 //!
 //! * Requests go both ways at once; each outgoing request gets a fresh integer id and its
 //!   answer is matched by id.
-//! * Incoming requests run concurrently (at most [`ConnectionBuilder::max_in_flight`] at a
-//!   time; when the limit is reached the connection stops reading until one finishes).
+//! * Incoming requests run concurrently, at most [`ConnectionBuilder::max_in_flight`] at a
+//!   time; a request beyond the limit is answered at once with `-32603` ("too many requests in
+//!   flight"). The connection never stops reading for it: the handlers in flight may be waiting
+//!   for answers from the peer.
 //!   Incoming notifications are handled one after the other, in arrival order, and before any
 //!   later message is looked at: when an answer to a request of ours arrives, every
 //!   notification the peer sent before it has been handled.
@@ -155,7 +157,8 @@ impl ConnectionBuilder {
         self
     }
 
-    /// How many incoming requests may be handled at the same time (default 64).
+    /// How many incoming requests may be handled at the same time (default 64); requests
+    /// beyond it are refused with `-32603`.
     pub fn max_in_flight(mut self, requests: usize) -> Self {
         self.max_in_flight = requests.max(1);
         self
