@@ -10,11 +10,11 @@ use acp_runtime::{ConnectionBuilder, Error, ProtocolVersion};
 use common::{RawPeer, TestAgent, client, connect};
 use serde_json::{Value, json};
 
-/// A raw client talking to the test agent, initialised with v1.
-async fn raw_client(max_line: usize) -> RawPeer {
+/// A raw client talking to the test agent (on a connection with `options`), initialised
+/// with v1.
+async fn raw_client(options: ConnectionBuilder) -> RawPeer {
     let (agent, _opened) = TestAgent::new();
-    let server = AgentServer::new(agent)
-        .connection_options(ConnectionBuilder::new().max_line_bytes(max_line));
+    let server = AgentServer::new(agent).connection_options(options);
     let (client_io, agent_io) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(agent_io);
     server.start(read, write);
@@ -41,7 +41,7 @@ fn error_of(answer: &Value) -> (Value, i64) {
 
 #[tokio::test]
 async fn bad_lines_are_answered_and_skipped() {
-    let mut peer = raw_client(1024).await;
+    let mut peer = raw_client(ConnectionBuilder::new().max_line_bytes(1024)).await;
     let long = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"x\",\"params\":\"{}\"}}",
         "a".repeat(5000)
@@ -89,7 +89,7 @@ async fn bad_lines_are_answered_and_skipped() {
 
 #[tokio::test]
 async fn cancel_request_answers_the_request_as_cancelled() {
-    let mut peer = raw_client(1 << 20).await;
+    let mut peer = raw_client(ConnectionBuilder::new().max_line_bytes(1 << 20)).await;
     peer.send_json(
         json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
     )
@@ -182,18 +182,7 @@ async fn a_request_over_the_in_flight_limit_is_refused_and_reading_goes_on() {
 }
 
 async fn over_the_limit() {
-    let (agent, _opened) = TestAgent::new();
-    let server =
-        AgentServer::new(agent).connection_options(ConnectionBuilder::new().max_in_flight(1));
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(agent_io);
-    server.start(read, write);
-    let mut peer = RawPeer::new(client_io);
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
-    )
-    .await;
-    assert_eq!(peer.recv_some().await["id"], 0);
+    let mut peer = raw_client(ConnectionBuilder::new().max_in_flight(1)).await;
     peer.send_json(
         json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
     )
