@@ -220,6 +220,36 @@ async fn over_the_limit() {
 }
 
 #[tokio::test]
+async fn stop_reasons_unknown_to_this_runtime_pass_through_v2_only() {
+    use acp_runtime::agent::StopReason;
+    for (version, sent, received) in [
+        (
+            ProtocolVersion::V2,
+            "paused_for_review",
+            StopReason::Other("paused_for_review".into()),
+        ),
+        (ProtocolVersion::V2, "refusal", StopReason::Refusal),
+        // v1's list is closed: the agent's unknown reason arrives as `end_turn`.
+        (
+            ProtocolVersion::V1,
+            "paused_for_review",
+            StopReason::EndTurn,
+        ),
+    ] {
+        let (agent, _opened) = TestAgent::new();
+        let server = AgentServer::new(agent);
+        let client = connect(&server, client(version, true)).await;
+        let session = client.new_session("/", &[]).await.unwrap();
+        let stop = client
+            .prompt(&session, &format!("stop:{sent}"))
+            .await
+            .unwrap();
+        assert_eq!(stop, received, "v{version} {sent}");
+        assert_eq!(StopReason::from_wire(stop.as_str()), stop);
+    }
+}
+
+#[tokio::test]
 async fn end_of_stream_fails_pending_requests_and_ends_the_server() {
     // The agent hangs up while the client waits for an answer.
     let (client_io, agent_io) = tokio::io::duplex(1 << 16);

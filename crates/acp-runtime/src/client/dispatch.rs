@@ -249,6 +249,6 @@ fn stop_from_v2(stop: &v2::IdleStopReason) -> StopReason {
         v2::IdleStopReason::MaxTurnRequests => StopReason::MaxTurnRequests,
         v2::IdleStopReason::Refusal => StopReason::Refusal,
         v2::IdleStopReason::Cancelled => StopReason::Cancelled,
-        _ => StopReason::EndTurn,
+        other => StopReason::from_wire(other.tag()),
     }
 }

@@ -56,6 +56,7 @@ impl Agent for TestAgent {
                 Ok(StopReason::Cancelled)
             }
             "fail" => Err(rpc::internal("asked to fail")),
+            text if text.starts_with("stop:") => Ok(StopReason::Other(text[5..].to_owned())),
             "ask" => {
                 let outcome = ask_permission(&session).await;
                 session.send_text(outcome).await.map_err(rpc::internal)?;

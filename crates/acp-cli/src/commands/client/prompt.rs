@@ -13,19 +13,6 @@ use super::follow::Follower;
 use super::plain::{PlainPrinter, note_line};
 use super::text::terminal_safe;
 
-/// The protocol's word for a stop reason (`end_turn`, `cancelled`, ...).
-#[must_use]
-pub fn stop_word(stop: StopReason) -> &'static str {
-    match stop {
-        StopReason::EndTurn => "end_turn",
-        StopReason::MaxTokens => "max_tokens",
-        StopReason::MaxTurnRequests => "max_turn_requests",
-        StopReason::Refusal => "refusal",
-        StopReason::Cancelled => "cancelled",
-        _ => "other",
-    }
-}
-
 /// How `--prompt` mode answers permission requests: the first option of the wanted kind
 /// (`allow_once` with `allow`, `reject_once` otherwise), falling back to "cancelled". The
 /// question and the answer are written to `log` for the printout.
@@ -98,7 +85,7 @@ pub async fn one_turn<W: Write>(
             ExitCode::SUCCESS
         }
         Ok(stop) => {
-            printer.line(&note_line(&format!("turn ended: {}", stop_word(*stop))))?;
+            printer.line(&note_line(&format!("turn ended: {}", stop)))?;
             ExitCode::FAILURE
         }
         Err(error) => {
@@ -111,7 +98,7 @@ pub async fn one_turn<W: Write>(
         Ok(StopReason::EndTurn) => {}
         Ok(stop) => eprintln!(
             "acp: the turn did not end normally (stop reason `{}`)",
-            stop_word(stop)
+            stop
         ),
         Err(error) => eprintln!("acp: the turn failed: {error}"),
     }

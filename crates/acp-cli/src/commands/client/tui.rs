@@ -13,7 +13,6 @@ use ratatui::crossterm::execute;
 use tokio::sync::{mpsc, oneshot};
 
 use super::app::{AppState, Command, Key};
-use super::prompt::stop_word;
 use super::view::render;
 
 /// A permission request from the connection, with the way back for the answer.
@@ -113,7 +112,7 @@ pub async fn run(
             }
             outcome = turn_rx.recv() => {
                 match outcome {
-                    Some(Ok(stop)) => app.turn_ended(format!("turn ended: {}", stop_word(stop))),
+                    Some(Ok(stop)) => app.turn_ended(format!("turn ended: {}", stop)),
                     Some(Err(error)) => app.turn_ended(format!("turn failed: {error}")),
                     None => {}
                 }

@@ -23,7 +23,6 @@ use acp_runtime::client::{Client, ClientBuilder};
 use super::agent::{ExampleAgent, ExampleOptions};
 use super::client::follow::Follower;
 use super::client::plain::{PlainPrinter, note_line};
-use super::client::prompt::stop_word;
 use report::ClientReport;
 use story::{CLIENTS, ClientSpec, STEPS};
 
@@ -181,7 +180,7 @@ async fn run_client(
         if stop != acp_runtime::agent::StopReason::EndTurn {
             report
                 .seen
-                .push(note_line(&format!("turn ended: {}", stop_word(stop))));
+                .push(note_line(&format!("turn ended: {}", stop)));
         }
     }
     if spec.notices {
