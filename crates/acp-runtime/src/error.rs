@@ -57,6 +57,20 @@ pub enum Error {
     /// A notice with an empty title (ACP requires at least one character).
     #[error("a notice title must not be empty")]
     EmptyNoticeTitle,
+    /// The peer's answer to a request was longer than this connection's line limit
+    /// ([`ConnectionBuilder::max_line_bytes`](crate::ConnectionBuilder::max_line_bytes)), so
+    /// it was skipped unread.
+    #[error(
+        "the peer's answer to `{method}` has {bytes} bytes, over this connection's limit of {limit} bytes"
+    )]
+    ResponseTooLong {
+        /// The method of the request.
+        method: String,
+        /// The length of the answer's line.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The connection has not finished `initialize` yet, or something else happened out of
     /// order; the message says what.
     #[error("{0}")]

@@ -42,17 +42,19 @@ fn error_of(answer: &Value) -> (Value, i64) {
 #[tokio::test]
 async fn bad_lines_are_answered_and_skipped() {
     let mut peer = raw_client(ConnectionBuilder::new().max_line_bytes(1024)).await;
-    let long = format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"x\",\"params\":\"{}\"}}",
-        "a".repeat(5000)
-    );
+    let a = "a".repeat(5000);
+    let long = format!(r#"{{"jsonrpc":"2.0","id":9,"method":"x","params":"{a}"}}"#);
+    let long_notification = format!(r#"{{"jsonrpc":"2.0","method":"x","params":"{a}"}}"#);
+    let long_unreadable = format!(r#"{{"jsonrpc":"2.0","x":"{a}","id":9,"method":"x"}}"#);
     let cases: Vec<(&str, String, Expected)> = vec![
         ("not JSON", "this is not json".to_owned(), Some((Value::Null, -32700))),
         ("truncated JSON", "{\"jsonrpc\":\"2.0\",".to_owned(), Some((Value::Null, -32700))),
         ("wrong version, id readable", json!({"jsonrpc":"1.0","id":5,"method":"x"}).to_string(), Some((json!(5), -32600))),
         ("method not a string", json!({"jsonrpc":"2.0","id":"a","method":3}).to_string(), Some((json!("a"), -32600))),
         ("not an object", "[1,2,3]".to_owned(), Some((Value::Null, -32600))),
-        ("oversized line", long, Some((Value::Null, -32600))),
+        ("oversized request: refused with its id", long, Some((json!(9), -32600))),
+        ("oversized notification: not answered", long_notification, None),
+        ("oversized, id past the cut", long_unreadable, Some((Value::Null, -32600))),
         ("broken response: not answered", json!({"jsonrpc":"2.0","id":77,"result":1,"error":{"code":1,"message":"x"}}).to_string(), None),
         ("unknown method", json!({"jsonrpc":"2.0","id":10,"method":"no/such"}).to_string(), Some((json!(10), -32601))),
         ("bad params", json!({"jsonrpc":"2.0","id":11,"method":"session/new","params":{"cwd":7,"mcpServers":[]}}).to_string(), Some((json!(11), -32602))),
@@ -247,6 +249,58 @@ async fn stop_reasons_unknown_to_this_runtime_pass_through_v2_only() {
         assert_eq!(stop, received, "v{version} {sent}");
         assert_eq!(StopReason::from_wire(stop.as_str()), stop);
     }
+}
+
+#[tokio::test]
+async fn an_oversized_answer_fails_its_request_at_once() {
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let mut agent = RawPeer::new(agent_io);
+    let (read, write) = tokio::io::split(client_io);
+    let connecting = tokio::spawn(
+        ClientBuilder::new()
+            .connection_options(ConnectionBuilder::new().max_line_bytes(1024))
+            .connect(read, write),
+    );
+    let init = agent.recv_some().await;
+    agent
+        .send_json(json!({"jsonrpc":"2.0","id":init["id"],"result":{"protocolVersion":1}}))
+        .await;
+    let client = connecting.await.unwrap().unwrap();
+    let asking = {
+        let client = client.clone();
+        tokio::spawn(async move { client.new_session("/", &[]).await })
+    };
+    let request = agent.recv_some().await;
+    let huge = "x".repeat(5000);
+    agent
+        .send_json(json!({"jsonrpc":"2.0","id":request["id"],"result":{"sessionId":huge}}))
+        .await;
+    let error = tokio::time::timeout(std::time::Duration::from_secs(10), asking)
+        .await
+        .expect("the request waited for the connection to close")
+        .unwrap()
+        .unwrap_err();
+    match &error {
+        Error::ResponseTooLong {
+            method,
+            bytes,
+            limit,
+        } => {
+            assert_eq!((method.as_str(), *limit), ("session/new", 1024));
+            assert!(*bytes > 5000, "{error}");
+        }
+        other => panic!("unexpected error: {other}"),
+    }
+    // The connection goes on.
+    let asking = {
+        let client = client.clone();
+        tokio::spawn(async move { client.new_session("/", &[]).await })
+    };
+    let request = agent.recv_some().await;
+    agent
+        .send_json(json!({"jsonrpc":"2.0","id":request["id"],"result":{"sessionId":"s2"}}))
+        .await;
+    assert_eq!(asking.await.unwrap().unwrap(), "s2");
 }
 
 #[tokio::test]

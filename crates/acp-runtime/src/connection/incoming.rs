@@ -9,6 +9,7 @@ use tokio::io::{AsyncRead, BufReader};
 use tokio::sync::{Semaphore, oneshot};
 use tokio::task::JoinHandle;
 
+use super::head::{Head, Kind};
 use super::{Connection, ConnectionBuilder, Handler, State, lock};
 use crate::error::rpc;
 use crate::log::Level;
@@ -51,16 +52,8 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
                 );
                 break;
             }
-            Ok(Line::TooLong { len }) => {
-                bad_line(
-                    &connection,
-                    Id::Null,
-                    rpc::invalid_request(format!(
-                        "message of {len} bytes exceeds the limit of {} bytes",
-                        options.max_line_bytes
-                    )),
-                )
-                .await;
+            Ok(Line::TooLong { len, head }) => {
+                too_long(&connection, len, options.max_line_bytes, &head).await;
             }
             Ok(Line::Text(text)) => {
                 handle_line(&connection, &handler, &permits, &text).await;
@@ -70,6 +63,39 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
     connection.begin_close();
     let _ = writer.await;
     connection.shared.state.send_replace(State::Closed);
+}
+
+/// A line over the limit: its head says what it was. A response fails its request now (it
+/// would otherwise wait for the connection to close), a request is refused with its id, a
+/// notification is only logged, and anything else is answered as before with id `null`.
+async fn too_long(connection: &Connection, len: usize, limit: usize, head: &[u8]) {
+    let detail = format!("message of {len} bytes exceeds the limit of {limit} bytes");
+    match Head::read(head).kind() {
+        Kind::Response(id) => {
+            connection
+                .shared
+                .stats
+                .bad_lines
+                .fetch_add(1, Ordering::Relaxed);
+            connection.logger().log(
+                Level::Warn,
+                format!("skipped the response to request {id}: {detail}"),
+            );
+            connection.fail_too_long(&id, len, limit);
+        }
+        Kind::Request(id) => bad_line(connection, id, rpc::invalid_request(detail)).await,
+        Kind::Notification => {
+            connection
+                .shared
+                .stats
+                .bad_lines
+                .fetch_add(1, Ordering::Relaxed);
+            connection
+                .logger()
+                .log(Level::Warn, format!("skipped a notification: {detail}"));
+        }
+        Kind::Unknown => bad_line(connection, Id::Null, rpc::invalid_request(detail)).await,
+    }
 }
 
 async fn bad_line(connection: &Connection, id: Id, error: acp_schema::jsonrpc::ErrorObject) {

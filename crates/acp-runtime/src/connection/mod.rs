@@ -14,11 +14,14 @@
 //!   request is answered with `-32800` ("request cancelled").
 //! * A line that is too long, not JSON or not a JSON-RPC message is logged, answered when an
 //!   answer is due (`-32700` with id `null` for unparsable text, `-32600` for an object that is
-//!   not a valid message, with its id when readable) and skipped.
+//!   not a valid message, with its id when readable) and skipped. Of a line over the limit
+//!   only the first bytes are kept: when they show a response, the request it answers fails
+//!   at once with [`Error::ResponseTooLong`]; a request is refused with its own id.
 //! * Outgoing messages go through a bounded queue: when the peer reads slowly, senders wait.
 //! * At the end of the input stream the connection closes: pending outgoing requests fail with
 //!   [`Error::ConnectionClosed`], in-flight handlers are dropped, queued output is flushed.
 
+mod head;
 mod incoming;
 mod outgoing;
 

@@ -229,19 +229,35 @@ impl Connection {
 
     /// Completes a pending request with the peer's answer.
     pub(super) fn complete(&self, response: Response) {
-        let request = lock(&self.shared.pending).requests.remove(&response.id);
+        let result = response.result.map_err(Error::Rpc);
+        self.answer(&response.id, |_| result);
+    }
+
+    /// Fails the pending request `id`, whose answer was `bytes` long, over the `limit`.
+    pub(super) fn fail_too_long(&self, id: &Id, bytes: usize, limit: usize) {
+        self.answer(id, |method| {
+            Err(Error::ResponseTooLong {
+                method: method.to_owned(),
+                bytes,
+                limit,
+            })
+        });
+    }
+
+    /// Hands the pending request `id` its answer, made from its method.
+    fn answer(&self, id: &Id, answer: impl FnOnce(&str) -> Result<Box<RawValue>, Error>) {
+        let request = lock(&self.shared.pending).requests.remove(id);
         let Some(request) = request else {
             self.logger().log(
                 Level::Warn,
-                format!("ignored a response with unknown id {}", response.id),
+                format!("ignored a response with unknown id {id}"),
             );
             return;
         };
         if let Some(hook) = request.on_answer {
             hook();
         }
-        let _ = request.method;
-        let _ = request.answer.send(response.result.map_err(Error::Rpc));
+        let _ = request.answer.send(answer(&request.method));
     }
 }
 
