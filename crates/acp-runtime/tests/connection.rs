@@ -303,6 +303,73 @@ async fn an_oversized_answer_fails_its_request_at_once() {
     assert_eq!(asking.await.unwrap().unwrap(), "s2");
 }
 
+/// A handler that refuses every request and ignores every notification.
+struct Refuse;
+
+impl acp_runtime::connection::Handler for Refuse {
+    fn request(
+        &self,
+        _: acp_runtime::Connection,
+        _: acp_schema::jsonrpc::Id,
+        method: String,
+        _: Option<Box<acp_schema::jsonrpc::RawValue>>,
+    ) -> acp_runtime::connection::BoxFuture<acp_runtime::connection::Reply> {
+        Box::pin(async move {
+            acp_runtime::connection::Reply::error(acp_runtime::rpc::method_not_found(&method))
+        })
+    }
+
+    fn notification(
+        &self,
+        _: acp_runtime::Connection,
+        _: String,
+        _: Option<Box<acp_schema::jsonrpc::RawValue>>,
+    ) -> acp_runtime::connection::BoxFuture<()> {
+        Box::pin(async {})
+    }
+}
+
+#[tokio::test]
+async fn a_dropped_request_is_cancelled_even_when_the_queue_is_full() {
+    use std::time::Duration;
+    // A peer that reads nothing yet: the writer blocks on the first line, the queue (one
+    // message) fills with the second.
+    let (ours, theirs) = tokio::io::duplex(16);
+    let (read, write) = tokio::io::split(ours);
+    let connection = ConnectionBuilder::new()
+        .outgoing_queue(1)
+        .start(read, write, Refuse);
+    let first = {
+        let connection = connection.clone();
+        tokio::spawn(async move { connection.request_raw("_test/first", None).await })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let second = {
+        let connection = connection.clone();
+        tokio::spawn(async move { connection.request_raw("_test/second", None).await })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // The caller gives up on the second request while the queue is full.
+    second.abort();
+    assert!(second.await.unwrap_err().is_cancelled());
+    let mut peer = RawPeer::new(theirs);
+    let mut methods = Vec::new();
+    let seen_cancel = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let message = peer.recv_some().await;
+            methods.push(message["method"].as_str().unwrap_or_default().to_owned());
+            if message["method"] == "$/cancel_request" {
+                return message;
+            }
+        }
+    })
+    .await
+    .expect("the cancellation was never sent");
+    assert_eq!(methods, ["_test/first", "_test/second", "$/cancel_request"]);
+    assert_eq!(seen_cancel["params"]["requestId"], 2, "{seen_cancel}");
+    first.abort();
+}
+
 #[tokio::test]
 async fn end_of_stream_fails_pending_requests_and_ends_the_server() {
     // The agent hangs up while the client waits for an answer.

@@ -70,10 +70,12 @@ async fn write_batch<W: AsyncWrite + Unpin>(
 }
 
 /// Removes a pending request when its caller stops waiting before the answer, and asks the
-/// peer to cancel it.
+/// peer to cancel it once the request has been queued.
 struct PendingGuard<'a> {
     connection: &'a Connection,
     id: Id,
+    /// The request line is in the outgoing queue (so the peer will see it).
+    sent: bool,
     armed: bool,
 }
 
@@ -86,11 +88,23 @@ impl Drop for PendingGuard<'_> {
             .requests
             .remove(&self.id)
             .is_some();
-        if removed {
-            let params = acp_schema::v1::CancelRequestNotification::new(self.id.clone());
-            if let Ok(line) = encode(&Notification::new("$/cancel_request", Some(params))) {
-                // Best effort: a full queue drops the cancellation, the answer is then ignored.
-                let _ = self.connection.shared.outgoing.try_send(line);
+        if !(removed && self.sent) {
+            return;
+        }
+        let params = acp_schema::v1::CancelRequestNotification::new(self.id.clone());
+        let Ok(line) = encode(&Notification::new("$/cancel_request", Some(params))) else {
+            return;
+        };
+        // Queued after the request, so the peer sees them in that order. When the queue is
+        // full, a task waits for room: a drop cannot wait. Outside a runtime (the whole
+        // program is ending) the cancellation is left out.
+        let outgoing = &self.connection.shared.outgoing;
+        if let Err(mpsc::error::TrySendError::Full(line)) = outgoing.try_send(line) {
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                let outgoing = outgoing.clone();
+                runtime.spawn(async move {
+                    let _ = outgoing.send(line).await;
+                });
             }
         }
     }
@@ -154,10 +168,12 @@ impl Connection {
         let mut guard = PendingGuard {
             connection: self,
             id: id.clone(),
+            sent: false,
             armed: true,
         };
         let line = encode(&Request::new(id, method, params))?;
         self.send_line(line).await?;
+        guard.sent = true;
         let answer = rx.await.map_err(|_| Error::ConnectionClosed);
         guard.armed = false;
         answer?
