@@ -371,6 +371,74 @@ async fn a_dropped_request_is_cancelled_even_when_the_queue_is_full() {
 }
 
 #[tokio::test]
+async fn requests_sent_before_the_end_of_input_are_still_answered() {
+    let (agent, _opened) = TestAgent::new();
+    let server = AgentServer::new(agent);
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    let serving = tokio::spawn(async move { server.serve(read, write).await });
+    let mut peer = RawPeer::new(client_io);
+    // Everything at once, then the end of input, as `printf ... | agent` does.
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
+    )
+    .await;
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
+    )
+    .await;
+    peer.end_input().await;
+    let mut answered = Vec::new();
+    while let Some(message) = peer.recv().await {
+        if message.get("result").is_some() {
+            answered.push(message["id"].clone());
+        }
+    }
+    assert_eq!(answered, [json!(0), json!(1)]);
+    serving.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn after_the_end_of_input_running_requests_get_the_drain_timeout() {
+    use std::time::{Duration, Instant};
+    let (agent, _opened) = TestAgent::new();
+    let server = AgentServer::new(agent)
+        .connection_options(ConnectionBuilder::new().drain_timeout(Duration::from_millis(200)));
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    let serving = tokio::spawn(async move { server.serve(read, write).await });
+    let mut peer = RawPeer::new(client_io);
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
+    )
+    .await;
+    peer.recv_some().await;
+    peer.send_json(
+        json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
+    )
+    .await;
+    let session = peer.recv_some().await["result"]["sessionId"].clone();
+    // A turn that only ends when cancelled; then the client stops sending.
+    peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":session,"prompt":[{"type":"text","text":"wait"}]}}))
+        .await;
+    let start = Instant::now();
+    peer.end_input().await;
+    while let Some(message) = peer.recv().await {
+        assert_ne!(message["id"], 2, "the hanging turn was answered: {message}");
+    }
+    let waited = start.elapsed();
+    assert!(
+        waited >= Duration::from_millis(150),
+        "closed too early: {waited:?}"
+    );
+    assert!(
+        waited < Duration::from_secs(5),
+        "the drain timeout was not kept: {waited:?}"
+    );
+    serving.await.unwrap().unwrap();
+}
+
+#[tokio::test]
 async fn end_of_stream_fails_pending_requests_and_ends_the_server() {
     // The agent hangs up while the client waits for an answer.
     let (client_io, agent_io) = tokio::io::duplex(1 << 16);

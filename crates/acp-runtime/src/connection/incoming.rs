@@ -37,14 +37,18 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
         limit: options.max_in_flight,
     };
     let mut closing = connection.shared.state.subscribe();
+    let mut end_of_input = false;
     loop {
         let line = tokio::select! {
             line = lines.next() => line,
-            // The writer failed: nobody can hear us any more.
+            // Closed by us, or the writer failed: nobody can hear us any more.
             _ = closing.wait_for(|state| *state != State::Open) => break,
         };
         match line {
-            Ok(Line::Eof) => break,
+            Ok(Line::Eof) => {
+                end_of_input = true;
+                break;
+            }
             Err(error) => {
                 connection.logger().log(
                     Level::Warn,
@@ -60,9 +64,31 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
             }
         }
     }
+    if end_of_input {
+        drain(&connection, &permits, options.drain_timeout).await;
+    }
     connection.begin_close();
     let _ = writer.await;
     connection.shared.state.send_replace(State::Closed);
+}
+
+/// The peer's input has ended: lets the requests it sent finish (their permits all come
+/// back), for at most `timeout`, while their answers are still written.
+async fn drain(connection: &Connection, permits: &Permits, timeout: std::time::Duration) {
+    connection.end_input();
+    let all = u32::try_from(permits.limit).unwrap_or(u32::MAX);
+    let mut closing = connection.shared.state.subscribe();
+    tokio::select! {
+        _ = permits.semaphore.acquire_many(all) => {}
+        // Closed by us, or the writer failed.
+        _ = closing.wait_for(|state| state.closing()) => {}
+        () = tokio::time::sleep(timeout) => connection.logger().log(
+            Level::Warn,
+            format!(
+                "the peer's input ended; requests still running after {timeout:?} were dropped"
+            ),
+        ),
+    }
 }
 
 /// A line over the limit: its head says what it was. A response fails its request now (it
@@ -227,8 +253,10 @@ async fn start_request<H: Handler>(
             return;
         }
         if connection.respond(id, reply.result).await.is_ok() {
+            // The follow-up work (a v2 turn) keeps the slot, so that the end of the input
+            // waits for it too.
             if let Some(then) = reply.then {
-                tokio::spawn(then);
+                then.await;
             }
         }
     });

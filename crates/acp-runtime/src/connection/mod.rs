@@ -18,8 +18,11 @@
 //!   only the first bytes are kept: when they show a response, the request it answers fails
 //!   at once with [`Error::ResponseTooLong`]; a request is refused with its own id.
 //! * Outgoing messages go through a bounded queue: when the peer reads slowly, senders wait.
-//! * At the end of the input stream the connection closes: pending outgoing requests fail with
-//!   [`Error::ConnectionClosed`], in-flight handlers are dropped, queued output is flushed.
+//! * At the end of the input stream, pending outgoing requests fail with
+//!   [`Error::ConnectionClosed`] (no answer can come), the requests the peer sent before are
+//!   given [`ConnectionBuilder::drain_timeout`] to finish and send their answers (a peer that
+//!   writes its requests and closes its end still gets them), and then the connection closes:
+//!   handlers still running are dropped and queued output is flushed.
 
 mod head;
 mod incoming;
@@ -49,6 +52,9 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 pub const DEFAULT_OUTGOING_QUEUE: usize = 256;
 /// The default number of incoming requests handled at the same time.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+
+/// How long requests may take to finish after the peer's input ended, by default.
+pub const DEFAULT_DRAIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// What a request handler answers.
 #[non_exhaustive]
@@ -127,6 +133,7 @@ pub struct ConnectionBuilder {
     max_line_bytes: usize,
     outgoing_queue: usize,
     max_in_flight: usize,
+    drain_timeout: std::time::Duration,
     logger: Logger,
 }
 
@@ -136,6 +143,7 @@ impl Default for ConnectionBuilder {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             outgoing_queue: DEFAULT_OUTGOING_QUEUE,
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             logger: Logger::none(),
         }
     }
@@ -164,6 +172,13 @@ impl ConnectionBuilder {
     /// beyond it are refused with `-32603`.
     pub fn max_in_flight(mut self, requests: usize) -> Self {
         self.max_in_flight = requests.max(1);
+        self
+    }
+
+    /// How long the requests already received may take to finish once the peer's input has
+    /// ended (default [`DEFAULT_DRAIN_TIMEOUT`]); their handlers are dropped after that.
+    pub fn drain_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.drain_timeout = timeout;
         self
     }
 
@@ -219,8 +234,19 @@ impl ConnectionBuilder {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     Open,
+    /// The peer's input ended: the requests it sent are finishing and their answers are
+    /// still written.
+    Draining,
+    /// Writing what is queued, then shutting the writer down.
     Closing,
     Closed,
+}
+
+impl State {
+    /// The writer stops (after the queue) and nothing new is queued.
+    fn closing(self) -> bool {
+        matches!(self, State::Closing | State::Closed)
+    }
 }
 
 type Hook = Box<dyn FnOnce() + Send>;
@@ -275,8 +301,15 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Connection {
     /// Whether the connection has stopped reading (the peer hung up or the transport failed).
+    /// Answers to requests that arrived before may still be on their way out.
     pub fn is_closed(&self) -> bool {
         *self.shared.state.borrow() != State::Open
+    }
+
+    /// Resolves once the connection has stopped reading (see [`Connection::is_closed`]).
+    pub async fn input_ended(&self) {
+        let mut state = self.shared.state.subscribe();
+        let _ = state.wait_for(|state| *state != State::Open).await;
     }
 
     /// Waits until the connection has ended: input closed, pending requests failed and

@@ -35,7 +35,7 @@ pub(super) async fn write_loop<W: AsyncWrite + Unpin>(
         let line = tokio::select! {
             biased;
             line = queue.recv() => line,
-            _ = state.wait_for(|state| *state != State::Open) => None,
+            _ = state.wait_for(|state| state.closing()) => None,
         };
         let Some(line) = line else { break };
         if let Err(error) = write_batch(&mut writer, line, &mut queue).await {
@@ -120,7 +120,7 @@ pub(super) fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, Error> {
 impl Connection {
     /// Queues one encoded line; waits while the queue is full.
     pub(super) async fn send_line(&self, line: Vec<u8>) -> Result<(), Error> {
-        if self.is_closed() {
+        if self.shared.state.borrow().closing() {
             return Err(Error::ConnectionClosed);
         }
         self.shared
@@ -215,8 +215,37 @@ impl Connection {
         self.send_line(encode(&response)?).await
     }
 
-    /// Stops accepting new requests: the reading side has ended.
+    /// The peer's input has ended but the connection still writes (answers to the requests
+    /// it sent before): requests of ours fail, since no answer can come.
+    pub(super) fn end_input(&self) {
+        self.fail_pending();
+        self.shared.state.send_if_modified(|state| {
+            if *state == State::Open {
+                *state = State::Draining;
+                true
+            } else {
+                false
+            }
+        });
+    }
+
+    /// Stops accepting new requests and stops the writer once the queue is written.
     pub(super) fn begin_close(&self) {
+        self.fail_pending();
+        lock(&self.shared.in_flight).clear();
+        self.shared.state.send_if_modified(|state| {
+            if state.closing() {
+                false
+            } else {
+                *state = State::Closing;
+                true
+            }
+        });
+    }
+
+    /// Fails every pending request of ours with [`Error::ConnectionClosed`], and every later
+    /// one at once.
+    fn fail_pending(&self) {
         let drained: Vec<PendingRequest> = {
             let mut pending = lock(&self.shared.pending);
             pending.open = false;
@@ -232,15 +261,6 @@ impl Connection {
             }
             let _ = request.answer.send(Err(Error::ConnectionClosed));
         }
-        lock(&self.shared.in_flight).clear();
-        self.shared.state.send_if_modified(|state| {
-            if *state == State::Open {
-                *state = State::Closing;
-                true
-            } else {
-                false
-            }
-        });
     }
 
     /// Completes a pending request with the peer's answer.

@@ -158,6 +158,12 @@ impl RawPeer {
         self.send(&value.to_string()).await;
     }
 
+    /// Ends what this peer sends (the other side sees end of input); reading goes on.
+    #[allow(dead_code)]
+    pub async fn end_input(&mut self) {
+        self.writer.shutdown().await.unwrap();
+    }
+
     /// The next message, or `None` at the end of the stream.
     pub async fn recv(&mut self) -> Option<Value> {
         let mut line = String::new();
