@@ -12,7 +12,6 @@
 
 mod lines;
 mod shared;
-pub mod stdio;
 
 use std::io;
 
@@ -121,6 +120,11 @@ pub struct ProxyReport {
     pub record_error: Option<io::Error>,
     /// Why reading from the client failed, if it did (the agent's input was closed then).
     pub client_error: Option<io::Error>,
+}
+
+/// Creates (or truncates) a file to record a transcript in.
+pub async fn create_record(path: &std::path::Path) -> io::Result<tokio::fs::File> {
+    tokio::fs::File::create(path).await
 }
 
 /// Runs the proxy until the agent's output ends.

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::process::{ExitCode, ExitStatus, Stdio};
 use std::time::Duration;
 
-use acp_check::proxy::{self, Hooks, ProxyOptions, ProxyReport, stdio};
+use acp_check::proxy::{self, Hooks, ProxyOptions, ProxyReport};
 use acp_check::repair::Fallback;
 use acp_check::report::{Format, text_finding};
+use acp_runtime::transport::{Stdin, Stdout};
 
 /// How long the agent's remaining output may take to arrive once the agent has exited.
 const DRAIN_AFTER_EXIT: Duration = Duration::from_secs(2);
@@ -69,7 +70,7 @@ async fn serve(args: Args) -> super::Outcome {
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
     });
     if let Some(path) = &args.record {
-        let file = stdio::create_record(path)
+        let file = proxy::create_record(path)
             .await
             .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         hooks = hooks.record(file);
@@ -81,8 +82,8 @@ async fn serve(args: Args) -> super::Outcome {
         })
         .max_line(args.max_line);
     let forward = proxy::run(
-        stdio::stdin(),
-        stdio::stdout(),
+        Stdin::new(),
+        Stdout::new(),
         agent_in,
         agent_out,
         options,

@@ -6,10 +6,14 @@
 
 mod child;
 pub(crate) mod lines;
+mod stdio;
 
 pub use child::{AgentCommand, AgentProcess};
+pub use stdio::{Stdin, Stdout};
 
-/// The standard input and output of this process, for an agent launched by a client.
-pub fn stdio() -> (tokio::io::Stdin, tokio::io::Stdout) {
-    (tokio::io::stdin(), tokio::io::stdout())
+/// The standard input and output of this process, for an agent launched by a client (see
+/// [`Stdin`]: pipes are driven by the reactor directly). Needs a tokio runtime with I/O
+/// enabled.
+pub fn stdio() -> (Stdin, Stdout) {
+    (Stdin::new(), Stdout::new())
 }

@@ -1,0 +1,168 @@
+//! This process's standard input and output as async streams.
+//!
+//! When they are pipes (the usual case: an editor launched this process) they are driven by
+//! the reactor directly, in non-blocking mode. Anything else (a terminal, a file) goes through
+//! tokio's standard streams, which hand every read and write to a blocking thread: that
+//! hand-off costs more than the I/O itself for small messages, which is why pipes are not left
+//! to them.
+//!
+//! Non-blocking mode belongs to the open pipe, not to this process: every process sharing
+//! that end of the pipe sees it. A program launched with its own pipes (as agents are) is
+//! their only user.
+
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+/// Standard input: a pipe driven by the reactor, or tokio's blocking-thread stream.
+#[derive(Debug)]
+pub struct Stdin(StdinInner);
+
+#[derive(Debug)]
+enum StdinInner {
+    #[cfg(unix)]
+    Pipe(tokio::net::unix::pipe::Receiver),
+    Std(tokio::io::Stdin),
+}
+
+/// Standard output: a pipe driven by the reactor, or tokio's blocking-thread stream.
+#[derive(Debug)]
+pub struct Stdout(StdoutInner);
+
+#[derive(Debug)]
+enum StdoutInner {
+    #[cfg(unix)]
+    Pipe(tokio::net::unix::pipe::Sender),
+    Std(tokio::io::Stdout),
+}
+
+impl Stdin {
+    /// This process's standard input. Needs a tokio runtime with I/O enabled.
+    pub fn new() -> Self {
+        #[cfg(unix)]
+        if let Ok(pipe) = unix::receiver() {
+            return Self(StdinInner::Pipe(pipe));
+        }
+        Self(StdinInner::Std(tokio::io::stdin()))
+    }
+
+    /// Whether standard input is a pipe driven by the reactor.
+    pub fn is_pipe(&self) -> bool {
+        !matches!(self.0, StdinInner::Std(_))
+    }
+}
+
+impl Stdout {
+    /// This process's standard output. Needs a tokio runtime with I/O enabled.
+    pub fn new() -> Self {
+        #[cfg(unix)]
+        if let Ok(pipe) = unix::sender() {
+            return Self(StdoutInner::Pipe(pipe));
+        }
+        Self(StdoutInner::Std(tokio::io::stdout()))
+    }
+
+    /// Whether standard output is a pipe driven by the reactor.
+    pub fn is_pipe(&self) -> bool {
+        !matches!(self.0, StdoutInner::Std(_))
+    }
+}
+
+impl Default for Stdin {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Default for Stdout {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(unix)]
+mod unix {
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::AsFd;
+
+    use tokio::net::unix::pipe;
+
+    /// Standard input as a pipe receiver; fails when it is not a pipe.
+    pub(super) fn receiver() -> io::Result<pipe::Receiver> {
+        let fd = io::stdin().as_fd().try_clone_to_owned()?;
+        pipe::Receiver::from_file(File::from(fd))
+    }
+
+    /// Standard output as a pipe sender; fails when it is not a pipe.
+    pub(super) fn sender() -> io::Result<pipe::Sender> {
+        let fd = io::stdout().as_fd().try_clone_to_owned()?;
+        pipe::Sender::from_file(File::from(fd))
+    }
+}
+
+impl AsyncRead for Stdin {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match &mut self.get_mut().0 {
+            #[cfg(unix)]
+            StdinInner::Pipe(pipe) => Pin::new(pipe).poll_read(cx, buf),
+            StdinInner::Std(std) => Pin::new(std).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Stdout {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match &mut self.get_mut().0 {
+            #[cfg(unix)]
+            StdoutInner::Pipe(pipe) => Pin::new(pipe).poll_write(cx, buf),
+            StdoutInner::Std(std) => Pin::new(std).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match &mut self.get_mut().0 {
+            #[cfg(unix)]
+            StdoutInner::Pipe(pipe) => Pin::new(pipe).poll_flush(cx),
+            StdoutInner::Std(std) => Pin::new(std).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match &mut self.get_mut().0 {
+            #[cfg(unix)]
+            StdoutInner::Pipe(pipe) => Pin::new(pipe).poll_shutdown(cx),
+            StdoutInner::Std(std) => Pin::new(std).poll_shutdown(cx),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match &mut self.get_mut().0 {
+            #[cfg(unix)]
+            StdoutInner::Pipe(pipe) => Pin::new(pipe).poll_write_vectored(cx, bufs),
+            StdoutInner::Std(std) => Pin::new(std).poll_write_vectored(cx, bufs),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        match &self.0 {
+            #[cfg(unix)]
+            StdoutInner::Pipe(pipe) => pipe.is_write_vectored(),
+            StdoutInner::Std(std) => std.is_write_vectored(),
+        }
+    }
+}
