@@ -5,9 +5,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use acp_schema::jsonrpc::{ErrorObject, Id, RawValue};
+use acp_schema::method::NotificationMethod;
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
+use super::session::TurnGuard;
 use super::{
     Agent, ConnectedClient, McpServerSpec, Prompt, Session, SessionOrigin, SessionSetup,
     SessionStore,
@@ -82,6 +84,22 @@ pub(crate) fn decode_error(error: acp_schema::Error) -> ErrorObject {
         acp_schema::Error::UnknownMethod { method } => rpc::method_not_found(&method),
         other => rpc::invalid_params(other),
     }
+}
+
+/// Sends a session's history, one update after the other; the error reply when the
+/// connection closes on the way.
+async fn send_history<M: NotificationMethod>(
+    connection: &Connection,
+    updates: impl IntoIterator<Item = M::Params>,
+) -> Result<(), Reply> {
+    for params in updates {
+        if connection.notify::<M>(&params).await.is_err() {
+            return Err(Reply::error(rpc::internal(
+                "the connection closed during the replay",
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn unknown_session(id: &str) -> ErrorObject {
@@ -208,6 +226,20 @@ impl<A: Agent> Inner<A> {
         Reply::ok(response).then(async move { agent.session_opened(session, setup).await })
     }
 
+    /// The open session `id` with its turn started; the error reply when the session is
+    /// unknown or a turn is already running in it.
+    fn start_turn(&self, id: &str) -> Result<(Session, TurnGuard), Reply> {
+        let Some(session) = self.session(id) else {
+            return Err(Reply::error(unknown_session(id)));
+        };
+        let Some(turn) = session.begin_turn() else {
+            return Err(Reply::error(rpc::invalid_request(format!(
+                "a turn is already running in session `{id}`"
+            ))));
+        };
+        Ok((session, turn))
+    }
+
     /// Checks that `id` is a stored session of `version`.
     fn check_stored(&self, id: &str, version: ProtocolVersion) -> Result<(), ErrorObject> {
         match self.store.version(id) {
@@ -230,15 +262,11 @@ impl<A: Agent> Inner<A> {
                 let id = self.store.fresh_id("sess");
                 self.store.create(&id, ProtocolVersion::V1, &request.cwd);
                 let session = self.open(&connection, &client, &id);
-                let setup = SessionSetup {
-                    origin: SessionOrigin::New,
-                    cwd: request.cwd,
-                    mcp_servers: request
-                        .mcp_servers
-                        .iter()
-                        .map(McpServerSpec::from_v1)
-                        .collect(),
-                };
+                let setup = SessionSetup::new(
+                    SessionOrigin::New,
+                    request.cwd,
+                    request.mcp_servers.iter().map(McpServerSpec::from_v1),
+                );
                 self.opened(&v1::NewSessionResponse::new(id), session, setup)
             }
             v1::ClientRequest::SessionLoad(request) => {
@@ -246,40 +274,28 @@ impl<A: Agent> Inner<A> {
                 if let Err(error) = self.check_stored(id, ProtocolVersion::V1) {
                     return Reply::error(error);
                 }
-                for update in self.store.history_v1(id).unwrap_or_default() {
-                    let params = v1::SessionNotification::new(id, update);
-                    if connection
-                        .notify::<v1::methods::SessionUpdate>(&params)
-                        .await
-                        .is_err()
-                    {
-                        return Reply::error(rpc::internal(
-                            "the connection closed during the replay",
-                        ));
-                    }
+                let history = self.store.history_v1(id).unwrap_or_default();
+                let replayed = history
+                    .into_iter()
+                    .map(|update| v1::SessionNotification::new(id, update));
+                if let Err(reply) =
+                    send_history::<v1::methods::SessionUpdate>(&connection, replayed).await
+                {
+                    return reply;
                 }
                 self.store.set_cwd(id, &request.cwd);
                 let session = self.open(&connection, &client, id);
-                let setup = SessionSetup {
-                    origin: SessionOrigin::Loaded,
-                    cwd: request.cwd,
-                    mcp_servers: request
-                        .mcp_servers
-                        .iter()
-                        .map(McpServerSpec::from_v1)
-                        .collect(),
-                };
+                let setup = SessionSetup::new(
+                    SessionOrigin::Loaded,
+                    request.cwd,
+                    request.mcp_servers.iter().map(McpServerSpec::from_v1),
+                );
                 self.opened(&v1::LoadSessionResponse::new(), session, setup)
             }
             v1::ClientRequest::SessionPrompt(request) => {
-                let id = request.session_id.as_str().to_owned();
-                let Some(session) = self.session(&id) else {
-                    return Reply::error(unknown_session(&id));
-                };
-                let Some(turn) = session.begin_turn() else {
-                    return Reply::error(rpc::invalid_request(format!(
-                        "a turn is already running in session `{id}`"
-                    )));
+                let (session, turn) = match self.start_turn(request.session_id.as_str()) {
+                    Ok(started) => started,
+                    Err(reply) => return reply,
                 };
                 let user_message = self.store.fresh_id("msg");
                 for block in &request.prompt {
@@ -317,15 +333,11 @@ impl<A: Agent> Inner<A> {
                 self.store
                     .create(&id, ProtocolVersion::V2, request.cwd.as_str());
                 let session = self.open(&connection, &client, &id);
-                let setup = SessionSetup {
-                    origin: SessionOrigin::New,
-                    cwd: request.cwd.as_str().to_owned(),
-                    mcp_servers: request
-                        .mcp_servers
-                        .iter()
-                        .map(McpServerSpec::from_v2)
-                        .collect(),
-                };
+                let setup = SessionSetup::new(
+                    SessionOrigin::New,
+                    request.cwd.as_str().to_owned(),
+                    request.mcp_servers.iter().map(McpServerSpec::from_v2),
+                );
                 self.opened(&v2::NewSessionResponse::new(id), session, setup)
             }
             v2::ClientRequest::SessionResume(request) => {
@@ -349,41 +361,27 @@ impl<A: Agent> Inner<A> {
                         .into_iter()
                         .map(v2::SessionUpdate::from)
                         .chain(std::iter::once(v2::ReplayComplete::new().into()));
-                    for update in updates {
-                        let params = v2::UpdateSessionNotification::new(id, update);
-                        if connection
-                            .notify::<v2::methods::SessionUpdate>(&params)
-                            .await
-                            .is_err()
-                        {
-                            return Reply::error(rpc::internal(
-                                "the connection closed during the replay",
-                            ));
-                        }
+                    let replayed =
+                        updates.map(|update| v2::UpdateSessionNotification::new(id, update));
+                    if let Err(reply) =
+                        send_history::<v2::methods::SessionUpdate>(&connection, replayed).await
+                    {
+                        return reply;
                     }
                 }
                 self.store.set_cwd(id, request.cwd.as_str());
                 let session = self.open(&connection, &client, id);
-                let setup = SessionSetup {
-                    origin: SessionOrigin::Resumed { replayed: replay },
-                    cwd: request.cwd.as_str().to_owned(),
-                    mcp_servers: request
-                        .mcp_servers
-                        .iter()
-                        .map(McpServerSpec::from_v2)
-                        .collect(),
-                };
+                let setup = SessionSetup::new(
+                    SessionOrigin::Resumed { replayed: replay },
+                    request.cwd.as_str().to_owned(),
+                    request.mcp_servers.iter().map(McpServerSpec::from_v2),
+                );
                 self.opened(&v2::ResumeSessionResponse::new(), session, setup)
             }
             v2::ClientRequest::SessionPrompt(request) => {
-                let id = request.session_id.as_str().to_owned();
-                let Some(session) = self.session(&id) else {
-                    return Reply::error(unknown_session(&id));
-                };
-                let Some(turn) = session.begin_turn() else {
-                    return Reply::error(rpc::invalid_request(format!(
-                        "a turn is already running in session `{id}`"
-                    )));
+                let (session, turn) = match self.start_turn(request.session_id.as_str()) {
+                    Ok(started) => started,
+                    Err(reply) => return reply,
                 };
                 let user_message = self.store.fresh_id("msg");
                 session.record(ByVersion::V2(v2::ReplayableUpdate::UserMessage(

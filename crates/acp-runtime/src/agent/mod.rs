@@ -160,6 +160,20 @@ pub struct SessionSetup {
     pub mcp_servers: Vec<McpServerSpec>,
 }
 
+impl SessionSetup {
+    pub(crate) fn new(
+        origin: SessionOrigin,
+        cwd: impl Into<String>,
+        mcp_servers: impl IntoIterator<Item = McpServerSpec>,
+    ) -> Self {
+        Self {
+            origin,
+            cwd: cwd.into(),
+            mcp_servers: mcp_servers.into_iter().collect(),
+        }
+    }
+}
+
 /// A user prompt, in either version.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -267,7 +281,9 @@ pub trait Agent: Send + Sync + 'static {
     }
 
     /// Called after a session was created, loaded or resumed on a connection, once the
-    /// response (and any replay) has been sent. Notices sent from here are live events.
+    /// response (and any replay) has been sent. Notices sent from here are live events. It
+    /// counts as part of the request that opened the session (its in-flight slot stays taken
+    /// until it returns): spawn work that should run on.
     fn session_opened(
         &self,
         session: Session,

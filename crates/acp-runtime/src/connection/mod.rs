@@ -63,6 +63,8 @@ pub struct Reply {
     pub result: Result<Box<RawValue>, ErrorObject>,
     /// Work to start after the response has been queued (for example the rest of a v2 prompt
     /// turn, or notices that must follow the answer). Not run when the request was cancelled.
+    /// It counts as part of the request: it keeps the request's in-flight slot, and the end of
+    /// the peer's input waits for it (up to the drain timeout). Spawn work that runs on.
     pub then: Option<BoxFuture<()>>,
 }
 
@@ -84,7 +86,7 @@ impl Reply {
         Self::new(Err(error))
     }
 
-    /// Adds work to start once the response is queued.
+    /// Adds work to start once the response is queued (see [`Reply::then`](Self#structfield.then)).
     #[must_use]
     pub fn then(mut self, work: impl Future<Output = ()> + Send + 'static) -> Self {
         self.then = Some(Box::pin(work));
