@@ -29,7 +29,6 @@ mod protocol;
 mod session_update;
 mod sessions;
 mod state;
-mod subagent;
 mod terminal;
 mod tool_call;
 
@@ -139,9 +138,13 @@ pub use protocol::*;
 pub use session_update::*;
 pub use sessions::*;
 pub use state::*;
-pub use subagent::*;
 pub use terminal::*;
 pub use tool_call::*;
+
+/// How v1 types a file system path, such as a working directory or an extra workspace root: a
+/// plain string, which v1 does not require to be absolute. Shared modules name path fields
+/// through this alias; v2 declares the same alias as its `AbsolutePath` newtype.
+pub(crate) type FsPath = String;
 
 /// The root of the generated JSON Schema for this version: any message either side may send.
 #[cfg(feature = "schemars")]

@@ -1,9 +1,8 @@
-//! Session config options in v2: the option object, its kinds, and
-//! `session/set_config_option`.
+//! Session config options in v2: what differs from v1. The option list, the select values
+//! and `session/set_config_option` are in the shared config module.
 //!
-//! An agent lists its options in the `session/new` (or load/resume) response and reports
-//! later changes with a `config_option_update` session update; the client changes a value with
-//! `session/set_config_option` and gets the full, updated list back.
+//! In v2 the option's id field is `configId`, a group's id field is `groupId`, the kind of an
+//! option is an open union, and a select value is tagged `"type": "id"`.
 
 #[allow(unused_imports)]
 use super::*;
@@ -11,7 +10,6 @@ use super::*;
 use serde::de::{Error as _, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 tagged_union! {
     /// The kind of a [`SessionConfigOption`] with its current value, tagged by `type`.
@@ -26,292 +24,36 @@ tagged_union! {
     }
 }
 
-impl From<SessionConfigSelect> for SessionConfigKind {
-    fn from(select: SessionConfigSelect) -> Self {
-        Self::Select(select)
-    }
+session_config_option! {
+    /// One configuration selector of a session (model, mode, reasoning level, ...), with its
+    /// current value.
+    ///
+    /// The kind's fields sit directly in the object:
+    ///
+    /// ```json
+    /// {"configId": "model", "name": "Model", "category": "model", "type": "select",
+    ///  "currentValue": "fast", "options": [{"value": "fast", "name": "Fast"}]}
+    /// ```
+    ///
+    /// Clients should show options in the order the agent sent them.
+    id_field: config_id = "configId",
 }
 
-impl From<SessionConfigBoolean> for SessionConfigKind {
-    fn from(boolean: SessionConfigBoolean) -> Self {
-        Self::Boolean(boolean)
-    }
+session_config_select_group! {
+    id_field: group_id = "groupId",
+    options: #[cfg_attr(feature = "schemars", schemars(length(min = 1)))],
 }
 
-/// One configuration selector of a session (model, mode, reasoning level, ...), with its
-/// current value.
-///
-/// The kind's fields sit directly in the object:
-///
-/// ```json
-/// {"configId": "model", "name": "Model", "category": "model", "type": "select",
-///  "currentValue": "fast", "options": [{"value": "fast", "name": "Fast"}]}
-/// ```
-///
-/// Clients should show options in the order the agent sent them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SessionConfigOption {
-    /// Identifies the option in `session/set_config_option`.
-    pub config_id: SessionConfigId,
-    /// Label shown to the user.
-    pub name: String,
-    /// Longer explanation of what the option controls; a malformed value is treated as absent.
-    #[serde(
-        default,
-        deserialize_with = "crate::de::lenient_string",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub description: Option<String>,
-    /// What the option is about, as a presentation hint; a malformed value is treated as
-    /// absent.
-    #[serde(
-        default,
-        deserialize_with = "crate::de::lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub category: Option<SessionConfigOptionCategory>,
-    /// The kind of control and its current value (`type`, `currentValue`, ...).
-    #[serde(flatten)]
-    pub kind: SessionConfigKind,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(
-        rename = "_meta",
-        default,
-        deserialize_with = "crate::de::meta",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub meta: Option<crate::Meta>,
-}
-
-impl SessionConfigOption {
-    /// An option `config_id` labelled `name` of the given kind.
-    pub fn new(
-        config_id: impl Into<SessionConfigId>,
-        name: impl Into<String>,
-        kind: impl Into<SessionConfigKind>,
-    ) -> Self {
-        Self {
-            config_id: config_id.into(),
-            name: name.into(),
-            description: None,
-            category: None,
-            kind: kind.into(),
-            meta: None,
-        }
-    }
-
-    /// A select option whose current value is `current_value`.
-    pub fn select(
-        config_id: impl Into<SessionConfigId>,
-        name: impl Into<String>,
-        current_value: impl Into<SessionConfigValueId>,
-        options: impl Into<SessionConfigSelectOptions>,
-    ) -> Self {
-        Self::new(
-            config_id,
-            name,
-            SessionConfigSelect::new(current_value, options),
-        )
-    }
-
-    /// An on/off option that is currently `current_value`.
-    pub fn boolean(
-        config_id: impl Into<SessionConfigId>,
-        name: impl Into<String>,
-        current_value: bool,
-    ) -> Self {
-        Self::new(config_id, name, SessionConfigBoolean::new(current_value))
-    }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
-}
-
-setters!(SessionConfigOption { opt description: String, opt category: SessionConfigOptionCategory });
-
+/// Whether the v2 JSON Schema requires the list of values or groups of a select option to
+/// be non-empty: it does (the values inside a group are covered by the `options:` attribute
+/// above). Decoding does not check it.
 #[cfg(feature = "schemars")]
-impl schemars::JsonSchema for SessionConfigOption {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SessionConfigOption".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut schema = serde_json::json!({
-            "type": "object",
-            "properties": {
-                "configId": schema_parts::field::<SessionConfigId>(generator),
-                "name": { "type": "string" },
-                "description": { "type": ["string", "null"], "x-deserialize-default-on-error": true },
-                "category": {
-                    "anyOf": [generator.subschema_for::<SessionConfigOptionCategory>(), { "type": "null" }],
-                    "x-deserialize-default-on-error": true,
-                },
-                "_meta": schema_parts::meta(),
-            },
-            "required": ["configId", "name"],
-        });
-        let kind = <SessionConfigKind as schemars::JsonSchema>::json_schema(generator);
-        if let (Some(target), Some(source)) = (schema.as_object_mut(), kind.as_object()) {
-            target.extend(
-                source
-                    .iter()
-                    .map(|(key, value)| (key.clone(), value.clone())),
-            );
-        }
-        schema_parts::finish(schema)
-    }
-}
+pub(crate) const SELECT_LISTS_NON_EMPTY: bool = true;
 
-/// The values of a select option: a flat list, or a list of labelled groups.
-///
-/// Which one is decided by the first entry: an entry with `groupId` makes the list grouped.
-/// Every entry must then have that shape; a mixed list is an error.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-#[non_exhaustive]
-pub enum SessionConfigSelectOptions {
-    /// A flat list of values.
-    Ungrouped(Vec<SessionConfigSelectOption>),
-    /// Values in labelled groups.
-    Grouped(Vec<SessionConfigSelectGroup>),
-}
-
-impl From<Vec<SessionConfigSelectOption>> for SessionConfigSelectOptions {
-    fn from(options: Vec<SessionConfigSelectOption>) -> Self {
-        Self::Ungrouped(options)
-    }
-}
-
-impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
-    fn from(groups: Vec<SessionConfigSelectGroup>) -> Self {
-        Self::Grouped(groups)
-    }
-}
-
-impl<'de> Deserialize<'de> for SessionConfigSelectOptions {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let items = Vec::<Value>::deserialize(deserializer)?;
-        let grouped = items
-            .first()
-            .is_some_and(|first| first.get("groupId").is_some());
-        if grouped {
-            items
-                .into_iter()
-                .map(SessionConfigSelectGroup::deserialize)
-                .collect::<Result<Vec<_>, _>>()
-                .map(Self::Grouped)
-                .map_err(D::Error::custom)
-        } else {
-            items
-                .into_iter()
-                .map(SessionConfigSelectOption::deserialize)
-                .collect::<Result<Vec<_>, _>>()
-                .map(Self::Ungrouped)
-                .map_err(D::Error::custom)
-        }
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for SessionConfigSelectOptions {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SessionConfigSelectOptions".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schema_parts::finish(serde_json::json!({
-            "anyOf": [
-                {
-                    "title": "Ungrouped",
-                    "type": "array",
-                    "items": generator.subschema_for::<SessionConfigSelectOption>(),
-                    "minItems": 1,
-                },
-                {
-                    "title": "Grouped",
-                    "type": "array",
-                    "items": generator.subschema_for::<SessionConfigSelectGroup>(),
-                    "minItems": 1,
-                },
-            ]
-        }))
-    }
-}
-
-wire_struct! {
-    /// A labelled group of values in a select option.
-    pub struct SessionConfigSelectGroup {
-        /// Identifies the group.
-        pub group_id: SessionConfigGroupId,
-        /// Label shown for the group.
-        pub name: String,
-        /// The values in the group. A malformed list decodes as empty and malformed entries
-        /// are dropped.
-        #[serde(deserialize_with = "crate::de::lenient_items")]
-        #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
-        pub options: Vec<SessionConfigSelectOption>,
-    }
-}
-
-impl SessionConfigSelectGroup {
-    /// A group `group_id` labelled `name`.
-    pub fn new(
-        group_id: impl Into<SessionConfigGroupId>,
-        name: impl Into<String>,
-        options: impl Into<Vec<SessionConfigSelectOption>>,
-    ) -> Self {
-        Self {
-            group_id: group_id.into(),
-            name: name.into(),
-            options: options.into(),
-            meta: None,
-        }
-    }
-}
-
-wire_struct! {
-    /// The agent's answer to `session/set_config_option`: every option of the session with
-    /// its value after the change (a change may affect other options too).
-    pub struct SetSessionConfigOptionResponse {
-        /// The full list of options. It must be a list; malformed entries are dropped.
-        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
-        pub config_options: Vec<SessionConfigOption>,
-    }
-}
-
-impl SetSessionConfigOptionResponse {
-    /// A response carrying the full list of options.
-    pub fn new(config_options: impl Into<Vec<SessionConfigOption>>) -> Self {
-        Self {
-            config_options: config_options.into(),
-            meta: None,
-        }
-    }
-}
-
-wire_struct! {
-    /// The `config_option_update` session update: the agent changed its config options (for
-    /// example it switched model on its own) and sends the full new list.
-    pub struct ConfigOptionUpdate {
-        /// The full list of options. It must be a list; malformed entries are dropped.
-        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
-        pub config_options: Vec<SessionConfigOption>,
-    }
-}
-
-impl ConfigOptionUpdate {
-    /// An update carrying the full list of options.
-    pub fn new(config_options: impl Into<Vec<SessionConfigOption>>) -> Self {
-        Self {
-            config_options: config_options.into(),
-            meta: None,
-        }
-    }
-}
+/// How v2 decodes the full option list of [`SetSessionConfigOptionResponse`] and
+/// [`ConfigOptionUpdate`]: entries that do not decode are dropped, and a value that is not a
+/// list is an error.
+pub(crate) use crate::de::items_skip_invalid as decode_config_options;
 
 /// The new value in a `session/set_config_option` request, tagged by `type`; its fields sit
 /// directly in the request object.
@@ -445,7 +187,7 @@ impl schemars::JsonSchema for SessionConfigOptionValue {
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let tag = Self::TAG_KEY;
-        let known: Vec<Value> = Self::TAGS
+        let known: Vec<serde_json::Value> = Self::TAGS
             .iter()
             .map(|value| schema_parts::tagged(tag, value))
             .collect();
@@ -477,81 +219,5 @@ impl schemars::JsonSchema for SessionConfigOptionValue {
                 },
             ]
         }))
-    }
-}
-
-/// `session/set_config_option` parameters: the client changes one config option.
-///
-/// ```json
-/// {"sessionId": "sess_1", "configId": "model", "type": "id", "value": "fast"}
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SetSessionConfigOptionRequest {
-    /// The session whose option changes.
-    pub session_id: SessionId,
-    /// The option to change ([`SessionConfigOption::config_id`]).
-    pub config_id: SessionConfigId,
-    /// The new value (`type` and `value`).
-    #[serde(flatten)]
-    pub value: SessionConfigOptionValue,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(
-        rename = "_meta",
-        default,
-        deserialize_with = "crate::de::meta",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub meta: Option<crate::Meta>,
-}
-
-impl SetSessionConfigOptionRequest {
-    /// A request setting `config_id` of `session_id` to `value`.
-    pub fn new(
-        session_id: impl Into<SessionId>,
-        config_id: impl Into<SessionConfigId>,
-        value: impl Into<SessionConfigOptionValue>,
-    ) -> Self {
-        Self {
-            session_id: session_id.into(),
-            config_id: config_id.into(),
-            value: value.into(),
-            meta: None,
-        }
-    }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for SetSessionConfigOptionRequest {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SetSessionConfigOptionRequest".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut schema = serde_json::json!({
-            "type": "object",
-            "properties": {
-                "sessionId": schema_parts::field::<SessionId>(generator),
-                "configId": schema_parts::field::<SessionConfigId>(generator),
-                "_meta": schema_parts::meta(),
-            },
-            "required": ["sessionId", "configId"],
-        });
-        let value = <SessionConfigOptionValue as schemars::JsonSchema>::json_schema(generator);
-        if let (Some(target), Some(source)) = (schema.as_object_mut(), value.as_object()) {
-            target.extend(
-                source
-                    .iter()
-                    .map(|(key, value)| (key.clone(), value.clone())),
-            );
-        }
-        schema_parts::finish(schema)
     }
 }

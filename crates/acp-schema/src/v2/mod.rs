@@ -29,7 +29,6 @@ mod protocol;
 mod session_update;
 mod sessions;
 mod state;
-mod subagent;
 mod terminal;
 mod tool_call;
 
@@ -134,9 +133,13 @@ pub use protocol::*;
 pub use session_update::*;
 pub use sessions::*;
 pub use state::*;
-pub use subagent::*;
 pub use terminal::*;
 pub use tool_call::*;
+
+/// How v2 types a file system path, such as a working directory or an extra workspace root: an
+/// [`AbsolutePath`]. Shared modules name path fields through this alias; v1 declares the same
+/// alias as a plain `String`.
+pub(crate) type FsPath = AbsolutePath;
 
 /// The root of the generated JSON Schema for this version: any message either side may send.
 #[cfg(feature = "schemars")]
