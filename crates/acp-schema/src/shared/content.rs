@@ -1,8 +1,8 @@
-//! Content shared by both versions: text, embedded resources, the `content` wrapper, and the
-//! conversions that make [`ContentBlock`] easy to build.
+//! Content shared by both versions: text, annotations, embedded resources, the `content`
+//! wrapper, and the conversions that make [`ContentBlock`] easy to build.
 //!
-//! The version-specific content types (images, audio, resource links, annotations) live in
-//! this version's own content module.
+//! The version-specific content types (the block union itself, roles, images, audio, resource
+//! links and resource contents) live in this version's own content module.
 
 #[allow(unused_imports)]
 use super::*;
@@ -37,6 +37,62 @@ impl TextContent {
 }
 
 setters!(TextContent { opt annotations: Annotations });
+
+wire_struct! {
+    /// Optional hints on how content should be used or shown (MCP annotations).
+    ///
+    /// All fields are optional, and a malformed field is treated as absent.
+    #[derive(Default)]
+    pub struct Annotations {
+        /// Who the content is meant for (the user, the model, or both). Absent means no
+        /// preference; entries that do not decode as a [`Role`] are skipped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items_opt",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub audience: Option<Vec<Role>>,
+        /// When the underlying resource last changed, as an ISO 8601 timestamp.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub last_modified: Option<String>,
+        /// Importance from 0.0 (least) to 1.0 (most important).
+        #[cfg_attr(feature = "schemars", schemars(transform = priority_schema))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub priority: Option<f64>,
+    }
+}
+
+impl Annotations {
+    /// Annotations with every hint absent.
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            last_modified: None,
+            priority: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(Annotations { opt audience: Vec<Role>, opt last_modified: String, opt priority: f64 });
+
+/// Finishes the schema of [`Annotations::priority`]: bounded to `0..=1` in the versions whose
+/// `ANNOTATION_PRIORITY_BOUNDED` says so.
+#[cfg(feature = "schemars")]
+fn priority_schema(schema: &mut schemars::Schema) {
+    if ANNOTATION_PRIORITY_BOUNDED {
+        schema.insert("minimum".into(), 0.into());
+        schema.insert("maximum".into(), 1.into());
+    }
+}
 
 /// The contents carried by an [`EmbeddedResource`]: either text or binary data.
 ///

@@ -1,10 +1,12 @@
 //! Elicitation: the agent asks the user, through the client, for structured input
 //! (`elicitation/create`) or to complete an interaction at a URL.
 //!
-//! This file holds the parts whose shape is the same in every protocol version: the request
-//! and response envelopes and the scope; the property schemas of a form are in
-//! `elicitation_form.rs`. Version-specific parts (the form schema itself,
-//! string formats, answer values) live beside it.
+//! This file holds the parts whose shape is the same in every protocol version: the scopes,
+//! the request and response envelopes and `elicitation/complete`; the property schemas of a
+//! form and the decoding of answers are in `elicitation_form.rs`. Version-specific parts (the
+//! form schema itself, the string field, string formats, the answer value enum) live beside it.
+//! Where the versions disagree on whether the two scopes may be combined, the per-version
+//! constant `ELICITATION_SCOPES_EXCLUSIVE` decides, for decoding and for the JSON Schema alike.
 
 #[allow(unused_imports)]
 use super::*;
@@ -16,8 +18,85 @@ use serde_json::Value;
 // ---------------------------------------------------------------------------------------------
 // Scope
 
+wire_struct! {
+    no_meta
+    /// Session scope of an elicitation: the input is needed for work in a session, and
+    /// possibly for one tool call in it. Whether the same object may also carry `requestId`
+    /// depends on the protocol version (see [`ElicitationScope`]).
+    #[cfg_attr(feature = "schemars", schemars(transform = session_scope_schema))]
+    pub struct ElicitationSessionScope {
+        /// The session the elicitation belongs to.
+        pub session_id: SessionId,
+        /// The tool call that needs the input, if any; a malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_string",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub tool_call_id: Option<ToolCallId>,
+    }
+}
+
+impl ElicitationSessionScope {
+    /// A scope covering `session_id` as a whole.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            tool_call_id: None,
+        }
+    }
+}
+
+setters!(ElicitationSessionScope { opt tool_call_id: ToolCallId });
+
+wire_struct! {
+    no_meta
+    /// Request scope of an elicitation: the input is needed to finish a pending JSON-RPC
+    /// request that has no session yet (for example a login: `authenticate` in v1, `auth/login`
+    /// in v2). Whether the same object may also carry `sessionId` or `toolCallId` depends on
+    /// the protocol version (see [`ElicitationScope`]).
+    #[cfg_attr(feature = "schemars", schemars(transform = request_scope_schema))]
+    pub struct ElicitationRequestScope {
+        /// The id of the pending request.
+        pub request_id: RequestId,
+    }
+}
+
+impl ElicitationRequestScope {
+    /// A scope covering the request `request_id`.
+    pub fn new(request_id: impl Into<RequestId>) -> Self {
+        Self {
+            request_id: request_id.into(),
+        }
+    }
+}
+
+/// Finishes the schema of [`ElicitationSessionScope`]: where the scopes exclude each other,
+/// the object may not name a request as well.
+#[cfg(feature = "schemars")]
+fn session_scope_schema(schema: &mut schemars::Schema) {
+    if ELICITATION_SCOPES_EXCLUSIVE {
+        schema.insert(
+            "propertyNames".into(),
+            serde_json::json!({ "not": { "const": "requestId" } }),
+        );
+    }
+}
+
+/// Finishes the schema of [`ElicitationRequestScope`]: where the scopes exclude each other,
+/// the object may not name a session or a tool call as well.
+#[cfg(feature = "schemars")]
+fn request_scope_schema(schema: &mut schemars::Schema) {
+    if ELICITATION_SCOPES_EXCLUSIVE {
+        schema.insert(
+            "propertyNames".into(),
+            serde_json::json!({ "not": { "enum": ["sessionId", "toolCallId"] } }),
+        );
+    }
+}
+
 /// What an elicitation is about: a session (optionally one tool call in it) or a pending
-/// JSON-RPC request (for example an `initialize` or `authenticate` that needs user input).
+/// JSON-RPC request (for example an `initialize` or a login that needs user input).
 ///
 /// On the wire the scope's fields sit directly in the enclosing object. The key decides the
 /// variant: `sessionId` makes a session scope, `requestId` a request scope; neither is an
@@ -396,6 +475,25 @@ impl schemars::JsonSchema for CreateElicitationRequest {
             ],
             "required": ["message"],
         }))
+    }
+}
+
+wire_struct! {
+    /// `elicitation/complete` parameters: the agent tells the client that the URL-mode
+    /// interaction with this id has finished, so the client can close any prompt it shows.
+    pub struct CompleteElicitationNotification {
+        /// The id from the URL-mode request.
+        pub elicitation_id: ElicitationId,
+    }
+}
+
+impl CompleteElicitationNotification {
+    /// A completion notice for `elicitation_id`.
+    pub fn new(elicitation_id: impl Into<ElicitationId>) -> Self {
+        Self {
+            elicitation_id: elicitation_id.into(),
+            meta: None,
+        }
     }
 }
 

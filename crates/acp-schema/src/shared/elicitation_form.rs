@@ -1,11 +1,29 @@
-//! The fields of an elicitation form: the property schemas an [`ElicitationSchema`] is built
-//! from (split out of `elicitation.rs` for size).
+//! The fields of an elicitation form and the answers given to them: the property schemas an
+//! [`ElicitationSchema`] is built from, the builder methods of the form schema itself (whose
+//! struct differs per version), and the conversions into, decoding and JSON Schema of
+//! [`ElicitationContentValue`] (whose enum differs per version). Split out of
+//! `elicitation.rs` for size.
 
 #[allow(unused_imports)]
 use super::*;
 
-use serde::de::{MapAccess, Visitor};
+use serde::de::{MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::{Deserialize, Serialize};
+
+impl ElicitationSchema {
+    /// Adds (or replaces) the field `name`.
+    #[must_use]
+    pub fn property(
+        mut self,
+        name: impl Into<String>,
+        schema: impl Into<ElicitationPropertySchema>,
+    ) -> Self {
+        self.properties.insert(name.into(), schema.into());
+        self
+    }
+}
+
+setters!(ElicitationSchema { opt title: String, set properties: std::collections::BTreeMap<String, ElicitationPropertySchema>, opt required: Vec<String>, opt description: String });
 
 /// The type of an [`ElicitationSchema`]: always a JSON object.
 #[derive(
@@ -357,3 +375,125 @@ impl MultiSelectPropertySchema {
 }
 
 setters!(MultiSelectPropertySchema { opt title: String, opt description: String, opt min_items: u64, opt max_items: u64, opt default: Vec<String> });
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+/// Converts plain Rust values into answers: strings, `i64`, `f64`, `bool` and lists of strings.
+macro_rules! content_value_from {
+    ($($ty:ty => $variant:ident),* $(,)?) => {
+        $(impl From<$ty> for ElicitationContentValue {
+            fn from(value: $ty) -> Self {
+                Self::$variant(value.into())
+            }
+        })*
+    };
+}
+
+content_value_from!(String => String, &str => String, i64 => Integer, f64 => Number, bool => Boolean, Vec<String> => StringArray);
+
+impl<'de> Deserialize<'de> for ElicitationContentValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ContentValueVisitor)
+    }
+}
+
+/// Builds the answer kept for a JSON value of a kind that has no variant of its own (`null` or
+/// an object). Each version says in `ELICITATION_OTHER_ANSWER` whether it keeps such values.
+pub(crate) type OtherAnswer = fn(serde_json::Value) -> ElicitationContentValue;
+
+/// Decodes an answer by its JSON kind. `null` and objects go to this version's
+/// `ELICITATION_OTHER_ANSWER`, and are an error where that is `None`.
+struct ContentValueVisitor;
+
+impl<'de> Visitor<'de> for ContentValueVisitor {
+    type Value = ElicitationContentValue;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if ELICITATION_OTHER_ANSWER.is_some() {
+            "a JSON value; arrays must hold strings only (ElicitationContentValue)"
+        } else {
+            "a string, number, boolean or array of strings (ElicitationContentValue)"
+        })
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(ElicitationContentValue::String(v.to_owned()))
+    }
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(ElicitationContentValue::String(v))
+    }
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(ElicitationContentValue::Boolean(v))
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(ElicitationContentValue::Integer(v))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(match i64::try_from(v) {
+            Ok(v) => ElicitationContentValue::Integer(v),
+            Err(_) => ElicitationContentValue::Number(v as f64),
+        })
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(ElicitationContentValue::Number(v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(item) = seq.next_element::<String>()? {
+            items.push(item);
+        }
+        Ok(ElicitationContentValue::StringArray(items))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        match ELICITATION_OTHER_ANSWER {
+            Some(other) => Ok(other(serde_json::Value::Null)),
+            None => Err(E::invalid_type(Unexpected::Unit, &self)),
+        }
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        match ELICITATION_OTHER_ANSWER {
+            Some(other) => Ok(other(serde_json::Value::Null)),
+            None => Err(E::invalid_type(Unexpected::Option, &self)),
+        }
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        match ELICITATION_OTHER_ANSWER {
+            Some(_) => d.deserialize_any(self),
+            None => Err(serde::de::Error::invalid_type(Unexpected::Option, &self)),
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        // Checked before reading the object, so that where objects are no answer the error
+        // points at the object's start.
+        let Some(other) = ELICITATION_OTHER_ANSWER else {
+            return Err(serde::de::Error::invalid_type(Unexpected::Map, &self));
+        };
+        let object =
+            serde_json::Map::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        Ok(other(serde_json::Value::Object(object)))
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for ElicitationContentValue {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ElicitationContentValue".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut kinds = vec![
+            serde_json::json!({ "title": "String", "type": "string" }),
+            serde_json::json!({ "title": "Integer", "type": "integer", "format": "int64" }),
+            serde_json::json!({ "title": "Number", "type": "number", "format": "double" }),
+            serde_json::json!({ "title": "Boolean", "type": "boolean" }),
+            serde_json::json!({
+                "title": "StringArray",
+                "type": "array",
+                "items": { "type": "string" },
+            }),
+        ];
+        if ELICITATION_OTHER_ANSWER.is_some() {
+            kinds.push(serde_json::json!({ "title": "Other" }));
+        }
+        schema_parts::finish(serde_json::json!({ "anyOf": kinds }))
+    }
+}

@@ -1,4 +1,6 @@
 //! Authentication in ACP v1: the methods an agent offers, `authenticate` and `logout`.
+//!
+//! The conversions from each kind of method into [`AuthMethod`] are in the shared auth module.
 
 #[allow(unused_imports)]
 use super::*;
@@ -66,18 +68,6 @@ impl AuthMethod {
             Self::Terminal(method) => &method.name,
             Self::Agent(method) => &method.name,
         }
-    }
-}
-
-impl From<AuthMethodTerminal> for AuthMethod {
-    fn from(method: AuthMethodTerminal) -> Self {
-        Self::Terminal(method)
-    }
-}
-
-impl From<AuthMethodAgent> for AuthMethod {
-    fn from(method: AuthMethodAgent) -> Self {
-        Self::Agent(method)
     }
 }
 

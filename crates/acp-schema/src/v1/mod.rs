@@ -33,6 +33,9 @@ mod terminal;
 mod tool_call;
 
 #[allow(clippy::duplicate_mod)]
+#[path = "../shared/auth.rs"]
+mod common_auth;
+#[allow(clippy::duplicate_mod)]
 #[path = "../shared/capabilities.rs"]
 mod common_capabilities;
 #[allow(clippy::duplicate_mod)]

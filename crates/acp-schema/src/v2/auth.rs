@@ -1,4 +1,6 @@
 //! Authentication in ACP v2: the methods an agent offers, `auth/login` and `auth/logout`.
+//!
+//! The conversions from each kind of method into [`AuthMethod`] are in the shared auth module.
 
 #[allow(unused_imports)]
 use super::*;
@@ -122,18 +124,6 @@ pub(super) fn unknown_with_strings<E: de::Error>(
         }
     }
     Ok(crate::UnknownVariant::new(key, tag, fields))
-}
-
-impl From<AuthMethodTerminal> for AuthMethod {
-    fn from(method: AuthMethodTerminal) -> Self {
-        Self::Terminal(method)
-    }
-}
-
-impl From<AuthMethodAgent> for AuthMethod {
-    fn from(method: AuthMethodAgent) -> Self {
-        Self::Agent(method)
-    }
 }
 
 impl<'de> serde::Deserialize<'de> for AuthMethod {

@@ -1,5 +1,9 @@
 //! Content blocks (ACP v2): the text, images, audio and resources that make up prompts,
-//! messages and tool call output, plus icons and annotations.
+//! messages and tool call output, plus icons.
+//!
+//! This file has the parts whose shape differs from v1; text, annotations, embedded resources
+//! and the conversions into [`ContentBlock`] are in the shared content module and re-exported
+//! here.
 
 #[allow(unused_imports)]
 use super::*;
@@ -33,51 +37,10 @@ tagged_union! {
     }
 }
 
-wire_struct! {
-    /// Optional hints on how content should be used or shown (MCP annotations).
-    ///
-    /// All fields are optional, and a malformed field is treated as absent.
-    #[derive(Default)]
-    pub struct Annotations {
-        /// Who the content is meant for (the user, the model, or both). Absent means no
-        /// preference; entries that are not strings are skipped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub audience: Option<Vec<Role>>,
-        /// When the underlying resource last changed, as an ISO 8601 timestamp.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub last_modified: Option<String>,
-        /// Importance from 0.0 (least) to 1.0 (most important).
-        #[cfg_attr(feature = "schemars", schemars(range(min = 0, max = 1)))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub priority: Option<f64>,
-    }
-}
-
-impl Annotations {
-    /// Annotations with every hint absent.
-    pub fn new() -> Self {
-        Self {
-            audience: None,
-            last_modified: None,
-            priority: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(Annotations { opt audience: Vec<Role>, opt last_modified: String, opt priority: f64 });
+/// In v2 the JSON Schema bounds [`Annotations::priority`] to `0..=1` (decoding never checks the
+/// range in either version).
+#[cfg(feature = "schemars")]
+pub(crate) const ANNOTATION_PRIORITY_BOUNDED: bool = true;
 
 open_enum! {
     /// A conversation role, used in [`Annotations::audience`]. Open: other strings are kept.

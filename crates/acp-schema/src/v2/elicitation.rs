@@ -1,72 +1,22 @@
-//! Elicitation in v2: the form schema, string formats and answer values.
+//! Elicitation in v2: the parts whose shape differs from v1 (the form schema, the string field
+//! and its formats, the multi-select choices, and the answer value enum).
 //!
-//! The request, response and scope types shared with other versions are in the shared
-//! elicitation module and re-exported here.
+//! The scopes, the request and response, `elicitation/complete`, the other form fields, and the
+//! conversions into, decoding and JSON Schema of answers are shared by both versions; they are
+//! in the shared elicitation modules and re-exported here. The two constants below are where
+//! this version's behaviour enters that shared code.
 
 #[allow(unused_imports)]
 use super::*;
 
-use serde::Deserialize;
-use serde::de::{MapAccess, SeqAccess, Visitor};
-
-/// In v2 the session and request scopes of an elicitation exclude each other.
+/// In v2 the session and request scopes of an elicitation exclude each other: decoding rejects
+/// an object with both, and each scope's schema forbids the other scope's keys.
 pub(crate) const ELICITATION_SCOPES_EXCLUSIVE: bool = true;
 
-/// Session scope of an elicitation: the input is needed for work in a session, and possibly
-/// for one tool call in it. It cannot carry `requestId`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(extend("propertyNames" = { "not": { "const": "requestId" } })))]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ElicitationSessionScope {
-    /// The session the elicitation belongs to.
-    pub session_id: SessionId,
-    /// The tool call that needs the input, if any; a malformed value is treated as absent.
-    #[serde(
-        default,
-        deserialize_with = "crate::de::lenient_string",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub tool_call_id: Option<ToolCallId>,
-}
-
-impl ElicitationSessionScope {
-    /// A scope covering `session_id` as a whole.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            tool_call_id: None,
-        }
-    }
-}
-
-setters!(ElicitationSessionScope { opt tool_call_id: ToolCallId });
-
-/// Request scope of an elicitation: the input is needed to finish a pending JSON-RPC request
-/// that has no session yet (for example `authenticate`). It cannot carry `sessionId` or
-/// `toolCallId`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schemars",
-    schemars(extend("propertyNames" = { "not": { "enum": ["sessionId", "toolCallId"] } }))
-)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ElicitationRequestScope {
-    /// The id of the pending request.
-    pub request_id: RequestId,
-}
-
-impl ElicitationRequestScope {
-    /// A scope covering the request `request_id`.
-    pub fn new(request_id: impl Into<RequestId>) -> Self {
-        Self {
-            request_id: request_id.into(),
-        }
-    }
-}
+/// What becomes of an answer of another JSON kind (`null` or an object): it is kept verbatim as
+/// [`ElicitationContentValue::Other`].
+pub(crate) const ELICITATION_OTHER_ANSWER: Option<OtherAnswer> =
+    Some(ElicitationContentValue::Other);
 
 wire_struct! {
     /// The form of a form-mode elicitation: a restricted JSON Schema describing a flat object
@@ -114,20 +64,7 @@ impl ElicitationSchema {
             meta: None,
         }
     }
-
-    /// Adds (or replaces) the field `name`.
-    #[must_use]
-    pub fn property(
-        mut self,
-        name: impl Into<String>,
-        schema: impl Into<ElicitationPropertySchema>,
-    ) -> Self {
-        self.properties.insert(name.into(), schema.into());
-        self
-    }
 }
-
-setters!(ElicitationSchema { opt title: String, set properties: std::collections::BTreeMap<String, ElicitationPropertySchema>, opt required: Vec<String>, opt description: String });
 
 open_enum! {
     /// A format a string field's value must have. Open: an unknown format is kept verbatim.
@@ -255,25 +192,6 @@ impl TitledMultiSelectItems {
     }
 }
 
-wire_struct! {
-    /// `elicitation/complete` parameters: the agent tells the client that the URL-mode
-    /// interaction with this id has finished, so the client can close any prompt it shows.
-    pub struct CompleteElicitationNotification {
-        /// The id from the URL-mode request.
-        pub elicitation_id: ElicitationId,
-    }
-}
-
-impl CompleteElicitationNotification {
-    /// A completion notice for `elicitation_id`.
-    pub fn new(elicitation_id: impl Into<ElicitationId>) -> Self {
-        Self {
-            elicitation_id: elicitation_id.into(),
-            meta: None,
-        }
-    }
-}
-
 /// One answer in an accepted form: the value of one form field.
 ///
 /// Decoded by JSON kind: a string, an integer (that fits `i64`), another number, a boolean, or
@@ -295,96 +213,4 @@ pub enum ElicitationContentValue {
     StringArray(Vec<String>),
     /// A value of another JSON kind (`null` or an object), kept verbatim.
     Other(serde_json::Value),
-}
-
-macro_rules! content_value_from {
-    ($($ty:ty => $variant:ident),* $(,)?) => {
-        $(impl From<$ty> for ElicitationContentValue {
-            fn from(value: $ty) -> Self {
-                Self::$variant(value.into())
-            }
-        })*
-    };
-}
-
-content_value_from!(String => String, &str => String, i64 => Integer, f64 => Number, bool => Boolean, Vec<String> => StringArray);
-
-impl<'de> Deserialize<'de> for ElicitationContentValue {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ElicitationContentValue;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON value; arrays must hold strings only (ElicitationContentValue)")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(ElicitationContentValue::String(v.to_owned()))
-            }
-            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(ElicitationContentValue::String(v))
-            }
-            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
-                Ok(ElicitationContentValue::Boolean(v))
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(ElicitationContentValue::Integer(v))
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(match i64::try_from(v) {
-                    Ok(v) => ElicitationContentValue::Integer(v),
-                    Err(_) => ElicitationContentValue::Number(v as f64),
-                })
-            }
-            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
-                Ok(ElicitationContentValue::Number(v))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
-                while let Some(item) = seq.next_element::<String>()? {
-                    items.push(item);
-                }
-                Ok(ElicitationContentValue::StringArray(items))
-            }
-            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-                Ok(ElicitationContentValue::Other(serde_json::Value::Null))
-            }
-            fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-                Ok(ElicitationContentValue::Other(serde_json::Value::Null))
-            }
-            fn visit_some<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> Result<Self::Value, D::Error> {
-                d.deserialize_any(self)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                let object = serde_json::Map::deserialize(
-                    serde::de::value::MapAccessDeserializer::new(map),
-                )?;
-                Ok(ElicitationContentValue::Other(serde_json::Value::Object(
-                    object,
-                )))
-            }
-        }
-        deserializer.deserialize_any(V)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ElicitationContentValue {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ElicitationContentValue".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "anyOf": [
-                { "title": "String", "type": "string" },
-                { "title": "Integer", "type": "integer", "format": "int64" },
-                { "title": "Number", "type": "number", "format": "double" },
-                { "title": "Boolean", "type": "boolean" },
-                { "title": "StringArray", "type": "array", "items": { "type": "string" } },
-                { "title": "Other" },
-            ]
-        })
-    }
 }
