@@ -8,7 +8,9 @@
 //!
 //! Non-blocking mode belongs to the open pipe, not to this process: every process sharing
 //! that end of the pipe sees it. A program launched with its own pipes (as agents are) is
-//! their only user.
+//! their only user. Nothing else should write to standard output anyway (it carries the
+//! protocol), but note that `println!` would now fail on a full pipe instead of waiting; and
+//! child processes should get their own stdin/stdout rather than inherit these.
 
 use std::io;
 use std::pin::Pin;
