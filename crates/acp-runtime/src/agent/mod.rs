@@ -94,6 +94,10 @@ pub enum McpServerSpec {
         name: String,
         /// The transport kind (`http`, `sse`, ...).
         kind: String,
+        /// Its endpoint; empty when a kind this runtime does not know carried none.
+        url: String,
+        /// HTTP headers to send with every request (name, value).
+        headers: Vec<(String, String)>,
     },
 }
 
@@ -117,10 +121,24 @@ impl McpServerSpec {
                     .map(|var| (var.name.clone(), var.value.clone()))
                     .collect(),
             },
-            other => McpServerSpec::Remote {
-                name: other.name().to_owned(),
-                kind: other.tag().unwrap_or("stdio").to_owned(),
-            },
+            v1::McpServer::Http(http) => remote(
+                &http.name,
+                "http",
+                &http.url,
+                http.headers.iter().map(|h| (&h.name, &h.value)),
+            ),
+            v1::McpServer::Sse(sse) => remote(
+                &sse.name,
+                "sse",
+                &sse.url,
+                sse.headers.iter().map(|h| (&h.name, &h.value)),
+            ),
+            other => remote(
+                other.name(),
+                other.tag().unwrap_or_default(),
+                "",
+                std::iter::empty(),
+            ),
         }
     }
 
@@ -136,15 +154,46 @@ impl McpServerSpec {
                     .map(|var| (var.name.clone(), var.value.clone()))
                     .collect(),
             },
-            v2::McpServer::Http(http) => McpServerSpec::Remote {
-                name: http.name.clone(),
-                kind: "http".to_owned(),
-            },
-            other => McpServerSpec::Remote {
-                name: String::new(),
-                kind: other.tag().to_owned(),
-            },
+            v2::McpServer::Http(http) => remote(
+                &http.name,
+                "http",
+                &http.url,
+                http.headers.iter().map(|h| (&h.name, &h.value)),
+            ),
+            other => {
+                // A transport this runtime does not know: keep what its fields say.
+                let text = |key: &str| match other {
+                    v2::McpServer::Other(unknown) => unknown
+                        .fields()
+                        .get(key)
+                        .and_then(serde_json::Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    _ => String::new(),
+                };
+                McpServerSpec::Remote {
+                    name: text("name"),
+                    kind: other.tag().to_owned(),
+                    url: text("url"),
+                    headers: Vec::new(),
+                }
+            }
         }
+    }
+}
+
+/// A network server from its wire fields.
+fn remote<'a>(
+    name: &str,
+    kind: &str,
+    url: &str,
+    headers: impl Iterator<Item = (&'a String, &'a String)>,
+) -> McpServerSpec {
+    McpServerSpec::Remote {
+        name: name.to_owned(),
+        kind: kind.to_owned(),
+        url: url.to_owned(),
+        headers: headers.map(|(n, v)| (n.clone(), v.clone())).collect(),
     }
 }
 

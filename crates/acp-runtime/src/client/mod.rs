@@ -351,6 +351,7 @@ impl std::fmt::Debug for Client {
     }
 }
 
+/// A server as v1 sends it; `None` for a transport v1 does not have.
 fn mcp_v1(server: &McpServerSpec) -> Option<v1::McpServer> {
     match server {
         McpServerSpec::Stdio {
@@ -366,10 +367,26 @@ fn mcp_v1(server: &McpServerSpec) -> Option<v1::McpServer> {
                 .map(|(k, v)| v1::EnvVariable::new(k.as_str(), v.as_str()))
                 .collect::<Vec<_>>(),
         ))),
-        McpServerSpec::Remote { .. } => None,
+        McpServerSpec::Remote {
+            name,
+            kind,
+            url,
+            headers,
+        } => {
+            let headers: Vec<v1::HttpHeader> = headers
+                .iter()
+                .map(|(k, v)| v1::HttpHeader::new(k.as_str(), v.as_str()))
+                .collect();
+            match kind.as_str() {
+                "http" => Some(v1::McpServerHttp::new(name.as_str(), url.as_str(), headers).into()),
+                "sse" => Some(v1::McpServerSse::new(name.as_str(), url.as_str(), headers).into()),
+                _ => None,
+            }
+        }
     }
 }
 
+/// A server as v2 sends it; `None` for a transport v2 does not have.
 fn mcp_v2(server: &McpServerSpec) -> Option<v2::McpServer> {
     match server {
         McpServerSpec::Stdio {
@@ -386,11 +403,52 @@ fn mcp_v2(server: &McpServerSpec) -> Option<v2::McpServer> {
                         .collect::<Vec<_>>(),
                 ),
         )),
+        McpServerSpec::Remote {
+            name,
+            kind,
+            url,
+            headers,
+        } if kind == "http" => Some(
+            v2::McpServerHttp::new(name.as_str(), url.as_str())
+                .headers(
+                    headers
+                        .iter()
+                        .map(|(k, v)| v2::HttpHeader::new(k.as_str(), v.as_str()))
+                        .collect::<Vec<_>>(),
+                )
+                .into(),
+        ),
         McpServerSpec::Remote { .. } => None,
     }
 }
 
 impl Client {
+    /// `specs` as the negotiated version sends them; a server whose transport that version
+    /// does not have is left out, with a warning in the log.
+    fn servers<T>(
+        &self,
+        specs: &[McpServerSpec],
+        convert: fn(&McpServerSpec) -> Option<T>,
+    ) -> Vec<T> {
+        specs
+            .iter()
+            .filter_map(|spec| {
+                let converted = convert(spec);
+                if converted.is_none() {
+                    self.inner.connection.logger().log(
+                        crate::log::Level::Warn,
+                        format!(
+                            "left out MCP server `{}`: ACP v{} has no such transport",
+                            spec.name(),
+                            self.protocol_version()
+                        ),
+                    );
+                }
+                converted
+            })
+            .collect()
+    }
+
     /// The negotiated protocol version.
     pub fn protocol_version(&self) -> ProtocolVersion {
         self.inner.agent.protocol_version
@@ -461,14 +519,14 @@ impl Client {
     ) -> Result<String, Error> {
         let connection = &self.inner.connection;
         let id = if self.protocol_version() == ProtocolVersion::V1 {
-            let servers: Vec<v1::McpServer> = mcp_servers.iter().filter_map(mcp_v1).collect();
+            let servers: Vec<v1::McpServer> = self.servers(mcp_servers, mcp_v1);
             let request = v1::NewSessionRequest::new(cwd, servers);
             let response = connection
                 .request::<v1::methods::SessionNew>(&request)
                 .await?;
             response.session_id.as_str().to_owned()
         } else {
-            let servers: Vec<v2::McpServer> = mcp_servers.iter().filter_map(mcp_v2).collect();
+            let servers: Vec<v2::McpServer> = self.servers(mcp_servers, mcp_v2);
             let request = v2::NewSessionRequest::new(cwd).mcp_servers(servers);
             let response = connection
                 .request::<v2::methods::SessionNew>(&request)
@@ -504,13 +562,13 @@ impl Client {
         };
         let (method, params): (&str, Box<RawValue>) =
             if self.protocol_version() == ProtocolVersion::V1 {
-                let servers: Vec<v1::McpServer> = mcp_servers.iter().filter_map(mcp_v1).collect();
+                let servers: Vec<v1::McpServer> = self.servers(mcp_servers, mcp_v1);
                 (
                     "session/load",
                     to_raw(&v1::LoadSessionRequest::new(servers, cwd, session))?,
                 )
             } else {
-                let servers: Vec<v2::McpServer> = mcp_servers.iter().filter_map(mcp_v2).collect();
+                let servers: Vec<v2::McpServer> = self.servers(mcp_servers, mcp_v2);
                 let request = v2::ResumeSessionRequest::new(session, cwd)
                     .mcp_servers(servers)
                     .replay_from(v2::ReplayFrom::Start(v2::ReplayFromStart::new()));

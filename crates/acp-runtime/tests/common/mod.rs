@@ -21,6 +21,8 @@ pub struct TestAgent {
     pub notice_on_open: Option<Notice>,
     /// Signals that a prompt started (for cancellation tests).
     pub started: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    /// What each `session_opened` was given, in order.
+    pub setups: std::sync::Arc<Mutex<Vec<SessionSetup>>>,
 }
 
 impl TestAgent {
@@ -37,7 +39,8 @@ impl TestAgent {
 }
 
 impl Agent for TestAgent {
-    async fn session_opened(&self, session: Session, _setup: SessionSetup) {
+    async fn session_opened(&self, session: Session, setup: SessionSetup) {
+        self.setups.lock().unwrap().push(setup);
         if let Some(notice) = &self.notice_on_open {
             session.notice(notice).await.unwrap();
         }

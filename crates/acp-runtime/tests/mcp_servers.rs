@@ -1,0 +1,85 @@
+//! MCP servers between client and agent: every transport of each version arrives with its
+//! endpoint and settings, and one the runtime does not know keeps what it can.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use acp_runtime::ProtocolVersion;
+use acp_runtime::agent::{AgentServer, McpServerSpec, SessionSetup};
+use common::{RawPeer, TestAgent, client, connect};
+use serde_json::json;
+
+/// The MCP servers of the first session the agent opened (`session_opened` runs right after
+/// the response, so this waits for it).
+async fn first_setup(setups: &Arc<Mutex<Vec<SessionSetup>>>) -> Vec<McpServerSpec> {
+    let wait = async {
+        loop {
+            if let Some(setup) = setups.lock().unwrap().first() {
+                return setup.mcp_servers.clone();
+            }
+            tokio::task::yield_now().await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), wait)
+        .await
+        .expect("the agent never opened the session")
+}
+
+#[tokio::test]
+async fn mcp_servers_reach_the_agent_with_their_endpoints() {
+    let remote = |kind: &str| McpServerSpec::Remote {
+        name: format!("{kind}-server"),
+        kind: kind.to_owned(),
+        url: format!("https://mcp.example/{kind}"),
+        headers: vec![("Authorization".to_owned(), "Bearer t".to_owned())],
+    };
+    let stdio = McpServerSpec::Stdio {
+        name: "local".to_owned(),
+        command: "/usr/bin/mcp-local".to_owned(),
+        args: vec!["--fast".to_owned()],
+        env: vec![("K".to_owned(), "V".to_owned())],
+    };
+    let asked = [stdio.clone(), remote("http"), remote("sse")];
+    for (version, expected) in [
+        (ProtocolVersion::V1, asked.to_vec()),
+        // v2 has no SSE transport: left out.
+        (ProtocolVersion::V2, vec![stdio.clone(), remote("http")]),
+    ] {
+        let (agent, _opened) = TestAgent::new();
+        let setups = agent.setups.clone();
+        let server = AgentServer::new(agent);
+        let client = connect(&server, client(version, true)).await;
+        client.new_session("/work", &asked).await.unwrap();
+        let got = first_setup(&setups).await;
+        assert_eq!(got, expected, "v{version}");
+    }
+}
+
+#[tokio::test]
+async fn a_v2_mcp_transport_unknown_to_the_runtime_keeps_its_name_and_url() {
+    let (agent, _opened) = TestAgent::new();
+    let setups = agent.setups.clone();
+    let server = AgentServer::new(agent);
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    server.start(read, write);
+    let mut peer = RawPeer::new(client_io);
+    peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"raw","version":"0"}}}))
+        .await;
+    peer.recv_some().await;
+    peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[{"type":"websocket","name":"ws","url":"wss://mcp.example/ws","protocols":["mcp"]}]}}))
+        .await;
+    assert!(peer.recv_some().await["result"]["sessionId"].is_string());
+    let got = first_setup(&setups).await;
+    assert_eq!(
+        got,
+        [McpServerSpec::Remote {
+            name: "ws".to_owned(),
+            kind: "websocket".to_owned(),
+            url: "wss://mcp.example/ws".to_owned(),
+            headers: Vec::new(),
+        }]
+    );
+}
