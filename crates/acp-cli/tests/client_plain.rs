@@ -21,7 +21,7 @@ fn printed(look: impl FnOnce(&mut PlainPrinter<Vec<u8>>)) -> String {
 }
 
 fn tool_update(id: &str, status: v1::ToolCallStatus) -> v1::ReplayableUpdate {
-    v1::ReplayableUpdate::ToolCallUpdate(v1::ToolCallUpdate::new(id).status(status))
+    v1::ReplayableUpdate::ToolCallUpdate(Box::new(v1::ToolCallUpdate::new(id).status(status)))
 }
 
 #[test]
@@ -44,9 +44,9 @@ fn a_turn_is_printed_as_it_grows_without_repeating_anything() {
     transcript.append_chunk("s1", Role::Agent, Some("m1"), "lo.");
     transcript.apply_v1(
         "s1",
-        &v1::ReplayableUpdate::ToolCall(
+        &v1::ReplayableUpdate::ToolCall(Box::new(
             v1::ToolCall::new("t1", "Read a file").status(v1::ToolCallStatus::InProgress),
-        ),
+        )),
     );
     center.push(
         "s1",

@@ -19,7 +19,7 @@ const WIDTH: u16 = 100;
 const HEIGHT: u16 = 24;
 
 fn tool(id: &str, title: &str, status: v1::ToolCallStatus) -> v1::ReplayableUpdate {
-    v1::ReplayableUpdate::ToolCall(v1::ToolCall::new(id, title).status(status))
+    v1::ReplayableUpdate::ToolCall(Box::new(v1::ToolCall::new(id, title).status(status)))
 }
 
 /// A v1 client (with a notice center when `notices`), a session and a short conversation.
@@ -35,9 +35,9 @@ fn app(notices: bool) -> AppState {
     );
     transcript.apply_v1(
         "s1",
-        &v1::ReplayableUpdate::ToolCallUpdate(
+        &v1::ReplayableUpdate::ToolCallUpdate(Box::new(
             v1::ToolCallUpdate::new("t1").status(v1::ToolCallStatus::Completed),
-        ),
+        )),
     );
     let center = notices.then(|| Arc::new(Mutex::new(NoticeCenter::default())));
     let mut app = AppState::new(

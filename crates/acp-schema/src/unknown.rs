@@ -1,5 +1,7 @@
 //! The fallback kept by open tagged unions for tags this crate does not know.
 
+use std::fmt;
+
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use serde_json::{Map, Value};
@@ -12,8 +14,16 @@ pub type Fields = Map<String, Value>;
 /// ACP lets some unions grow without negotiation (for example every v2 `SessionUpdate`). A
 /// receiver keeps what it does not understand: the tag and every other field, verbatim, and
 /// writes them back unchanged. Known tags never end up here, even with a malformed payload.
-#[derive(Debug, Clone, PartialEq)]
-pub struct UnknownVariant {
+///
+/// The value is one pointer wide (the tag and fields live on the heap), so that the fallback
+/// variant does not make every value of its union larger: unknown variants are rare, and the
+/// common, small variants are moved at every level of decoding.
+#[derive(Clone, PartialEq)]
+pub struct UnknownVariant(Box<Parts>);
+
+/// What an [`UnknownVariant`] holds, behind its one pointer.
+#[derive(Clone, PartialEq)]
+struct Parts {
     key: &'static str,
     tag: String,
     fields: Fields,
@@ -24,7 +34,7 @@ impl UnknownVariant {
     /// `fields` is dropped, since the tag is written from `tag`.
     pub(crate) fn new(key: &'static str, tag: String, mut fields: Fields) -> Self {
         fields.remove(key);
-        Self { key, tag, fields }
+        Self(Box::new(Parts { key, tag, fields }))
     }
 
     /// Builds the fallback for `tag` of the union whose tag field is `key` and whose known
@@ -44,30 +54,44 @@ impl UnknownVariant {
 
     /// The name of the tag field (for example `sessionUpdate`).
     pub fn tag_key(&self) -> &'static str {
-        self.key
+        self.0.key
     }
 
     /// The unknown tag value, as received.
     pub fn tag(&self) -> &str {
-        &self.tag
+        &self.0.tag
     }
 
     /// Every other field of the object, as received.
     pub fn fields(&self) -> &Fields {
-        &self.fields
+        &self.0.fields
     }
 
     /// Takes the tag and the fields out.
     pub fn into_parts(self) -> (String, Fields) {
-        (self.tag, self.fields)
+        let Parts { tag, fields, .. } = *self.0;
+        (tag, fields)
+    }
+}
+
+/// Prints the same fields as a plain struct would (`key`, `tag`, `fields`); the box is an
+/// implementation detail.
+impl fmt::Debug for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UnknownVariant")
+            .field("key", &self.0.key)
+            .field("tag", &self.0.tag)
+            .field("fields", &self.0.fields)
+            .finish()
     }
 }
 
 impl Serialize for UnknownVariant {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.fields.len() + 1))?;
-        map.serialize_entry(self.key, &self.tag)?;
-        for (key, value) in &self.fields {
+        let Parts { key, tag, fields } = &*self.0;
+        let mut map = serializer.serialize_map(Some(fields.len() + 1))?;
+        map.serialize_entry(key, tag)?;
+        for (key, value) in fields {
             map.serialize_entry(key, value)?;
         }
         map.end()

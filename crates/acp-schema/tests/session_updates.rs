@@ -237,3 +237,121 @@ fn patch_updates_keep_absent_null_and_value_apart() {
         }
     }
 }
+
+/// Boxed variants (the large, rarely sent payloads) are built with `From` on the unboxed
+/// payload, read through the `Box`, and written exactly like unboxed ones.
+#[test]
+fn boxed_variants_build_from_their_payload_and_read_through_the_box() {
+    use acp_schema::v1::{
+        Annotations, ContentBlock, ImageContent, SessionUpdate, ToolCallStatus, ToolCallUpdate,
+    };
+    let update: SessionUpdate = ToolCallUpdate::new("call_1")
+        .status(ToolCallStatus::Completed)
+        .into();
+    let SessionUpdate::ToolCallUpdate(call) = &update else {
+        panic!("{update:?}")
+    };
+    assert_eq!(call.tool_call_id.as_str(), "call_1");
+    assert_eq!(call.status, Some(ToolCallStatus::Completed));
+    assert_eq!(
+        serde_json::to_value(&update).unwrap(),
+        serde_json::json!({"sessionUpdate": "tool_call_update", "toolCallId": "call_1", "status": "completed"})
+    );
+
+    let block: ContentBlock = ImageContent::new("iVBORw0KGgo=", "image/png")
+        .annotations(Annotations::new().priority(0.5))
+        .into();
+    let ContentBlock::Image(image) = &block else {
+        panic!("{block:?}")
+    };
+    assert_eq!(
+        image.annotations.as_deref().and_then(|a| a.priority),
+        Some(0.5)
+    );
+    let written = serde_json::to_value(&block).unwrap();
+    assert_eq!(
+        written,
+        serde_json::json!({
+            "type": "image",
+            "data": "iVBORw0KGgo=",
+            "mimeType": "image/png",
+            "annotations": {"priority": 0.5}
+        })
+    );
+    assert_eq!(
+        serde_json::from_value::<ContentBlock>(written).unwrap(),
+        block
+    );
+}
+
+/// The frequent values (a text chunk and everything around it) stay small, so that decoding
+/// does not move the size of the largest, rarest payload through every level. Upper bounds in
+/// bytes on 64-bit targets, as measured when the large payloads were boxed.
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn frequent_values_stay_small() {
+    use std::mem::size_of;
+    #[allow(unused_mut)]
+    let mut cases = vec![
+        (
+            "v1::SessionNotification",
+            size_of::<acp_schema::v1::SessionNotification>(),
+            112,
+        ),
+        (
+            "v1::SessionUpdate",
+            size_of::<acp_schema::v1::SessionUpdate>(),
+            80,
+        ),
+        (
+            "v1::ReplayableUpdate",
+            size_of::<acp_schema::v1::ReplayableUpdate>(),
+            80,
+        ),
+        (
+            "v1::ContentChunk",
+            size_of::<acp_schema::v1::ContentChunk>(),
+            72,
+        ),
+        (
+            "v1::ContentBlock",
+            size_of::<acp_schema::v1::ContentBlock>(),
+            40,
+        ),
+        ("UnknownVariant", size_of::<acp_schema::UnknownVariant>(), 8),
+    ];
+    #[cfg(feature = "unstable_protocol_v2")]
+    cases.extend([
+        (
+            "v2::UpdateSessionNotification",
+            size_of::<acp_schema::v2::UpdateSessionNotification>(),
+            112,
+        ),
+        (
+            "v2::SessionUpdate",
+            size_of::<acp_schema::v2::SessionUpdate>(),
+            80,
+        ),
+        (
+            "v2::ReplayableUpdate",
+            size_of::<acp_schema::v2::ReplayableUpdate>(),
+            80,
+        ),
+        (
+            "v2::ContentChunk",
+            size_of::<acp_schema::v2::ContentChunk>(),
+            72,
+        ),
+        (
+            "v2::ContentBlock",
+            size_of::<acp_schema::v2::ContentBlock>(),
+            40,
+        ),
+    ]);
+    for (name, size, limit) in cases {
+        assert!(
+            size <= limit,
+            "{name} is {size} bytes, expected at most {limit}"
+        );
+    }
+}

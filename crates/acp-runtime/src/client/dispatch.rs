@@ -222,17 +222,21 @@ fn notification_v2(
             state.end_replay(&session);
             return;
         }
-        v2::SessionUpdate::StateUpdate(v2::StateUpdate::Idle(idle)) => {
-            let outcome = match &idle.stop_reason {
-                Some(v2::IdleStopReason::Error(error)) => Err(error.error.as_ref().map_or_else(
-                    || "the agent reported an error".to_owned(),
-                    |e| e.message.clone(),
-                )),
-                Some(stop) => Ok(stop_from_v2(stop)),
-                None => Ok(StopReason::EndTurn),
-            };
-            if let Some(waiter) = lock(&state.turns).remove(&session) {
-                let _ = waiter.send(outcome);
+        v2::SessionUpdate::StateUpdate(state_update) => {
+            if let v2::StateUpdate::Idle(idle) = &**state_update {
+                let outcome = match &idle.stop_reason {
+                    Some(v2::IdleStopReason::Error(error)) => {
+                        Err(error.error.as_ref().map_or_else(
+                            || "the agent reported an error".to_owned(),
+                            |e| e.message.clone(),
+                        ))
+                    }
+                    Some(stop) => Ok(stop_from_v2(stop)),
+                    None => Ok(StopReason::EndTurn),
+                };
+                if let Some(waiter) = lock(&state.turns).remove(&session) {
+                    let _ = waiter.send(outcome);
+                }
             }
         }
         _ => {}

@@ -439,7 +439,7 @@ impl Transcript {
                 }
             }
             U::StateUpdate(state) => {
-                let running = matches!(state, v2::StateUpdate::Running(_));
+                let running = matches!(**state, v2::StateUpdate::Running(_));
                 self.set_running(session, running);
             }
             U::AvailableCommandsUpdate(update) => {

@@ -84,8 +84,9 @@ macro_rules! wire_struct {
 }
 
 /// Builder setters. `opt name: T` sets an `Option<T>` field from `impl Into<T>`;
-/// `set name: T` replaces a plain field (a list, a flag) from `impl Into<T>`; `patch name: T`
-/// sets a [`crate::Patch<T>`] field to `Set`.
+/// `boxed name: T` sets an `Option<Box<T>>` field (a rare, large sub-object kept behind a
+/// pointer) from `impl Into<T>`; `set name: T` replaces a plain field (a list, a flag) from
+/// `impl Into<T>`; `patch name: T` sets a [`crate::Patch<T>`] field to `Set`.
 macro_rules! setters {
     ($name:ident { $($kind:ident $field:ident : $ty:ty),* $(,)? }) => {
         impl $name {
@@ -97,6 +98,14 @@ macro_rules! setters {
         #[must_use]
         pub fn $field(mut self, value: impl Into<$ty>) -> Self {
             self.$field = Some(value.into());
+            self
+        }
+    };
+    (@one boxed $field:ident $ty:ty) => {
+        #[doc = concat!("Sets `", stringify!($field), "` (absent until set).")]
+        #[must_use]
+        pub fn $field(mut self, value: impl Into<$ty>) -> Self {
+            self.$field = Some(Box::new(value.into()));
             self
         }
     };

@@ -15,6 +15,10 @@
 /// }
 /// ```
 ///
+/// A payload may be boxed (`ToolCall(Box<ToolCall>) = "tool_call"`): serde and the JSON Schema
+/// see through the `Box`, so the wire form and the schema are those of the unboxed payload.
+/// Box the large, rarely sent payloads, so that the union is as small as its frequent variants.
+///
 /// The variant list is the only list of tags: `TAGS`, the decoder, the encoder and the JSON
 /// Schema all come from it. With `open(Name)` an unknown tag decodes to `Name(UnknownVariant)`;
 /// without it an unknown tag is an error. A known tag whose payload does not decode is an error
@@ -122,8 +126,8 @@ macro_rules! tagged_union {
         }
     ) => {
         $(#[doc = $doc])*
-        // Payloads are held by value: boxing the large ones would add an allocation to every
-        // decoded message.
+        // Payloads that stay unboxed may still differ in size (boxing them all would cost an
+        // allocation per decoded value); each union boxes only its large, rare payloads.
         #[allow(clippy::large_enum_variant)]
         #[derive(Debug, Clone, PartialEq, serde::Serialize)]
         #[serde(tag = $tag)]

@@ -19,7 +19,7 @@ wire_struct! {
             deserialize_with = "crate::de::lenient",
             skip_serializing_if = "Option::is_none",
         )]
-        pub annotations: Option<Annotations>,
+        pub annotations: Option<Box<Annotations>>,
         /// The text itself.
         pub text: String,
     }
@@ -36,12 +36,14 @@ impl TextContent {
     }
 }
 
-setters!(TextContent { opt annotations: Annotations });
+setters!(TextContent { boxed annotations: Annotations });
 
 wire_struct! {
     /// Optional hints on how content should be used or shown (MCP annotations).
     ///
-    /// All fields are optional, and a malformed field is treated as absent.
+    /// All fields are optional, and a malformed field is treated as absent. Content types hold
+    /// annotations as `Option<Box<Annotations>>`: they are rarely sent, and keeping them behind
+    /// a pointer keeps every content block small. Their setters take the value unboxed.
     #[derive(Default)]
     pub struct Annotations {
         /// Who the content is meant for (the user, the model, or both). Absent means no
@@ -197,7 +199,7 @@ wire_struct! {
             deserialize_with = "crate::de::lenient",
             skip_serializing_if = "Option::is_none",
         )]
-        pub annotations: Option<Annotations>,
+        pub annotations: Option<Box<Annotations>>,
         /// The resource's URI and its text or binary contents.
         pub resource: EmbeddedResourceResource,
     }
@@ -214,7 +216,7 @@ impl EmbeddedResource {
     }
 }
 
-setters!(EmbeddedResource { opt annotations: Annotations });
+setters!(EmbeddedResource { boxed annotations: Annotations });
 
 wire_struct! {
     /// Ordinary displayable content inside a tool call: `{"type": "content", "content": {...}}`
@@ -272,24 +274,24 @@ impl From<TextContent> for ContentBlock {
 
 impl From<ImageContent> for ContentBlock {
     fn from(value: ImageContent) -> Self {
-        Self::Image(value)
+        Self::Image(Box::new(value))
     }
 }
 
 impl From<AudioContent> for ContentBlock {
     fn from(value: AudioContent) -> Self {
-        Self::Audio(value)
+        Self::Audio(Box::new(value))
     }
 }
 
 impl From<ResourceLink> for ContentBlock {
     fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(value)
+        Self::ResourceLink(Box::new(value))
     }
 }
 
 impl From<EmbeddedResource> for ContentBlock {
     fn from(value: EmbeddedResource) -> Self {
-        Self::Resource(value)
+        Self::Resource(Box::new(value))
     }
 }

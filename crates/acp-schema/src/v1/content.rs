@@ -21,18 +21,22 @@ tagged_union! {
     /// ```
     ///
     /// In v1 this union is closed: an unknown `type` is an error. Build text blocks with
-    /// [`ContentBlock::text`] or `From<&str>`.
+    /// [`ContentBlock::text`] or `From<&str>`, and the others with `From` on the unboxed
+    /// payload (`ImageContent::new(data, "image/png").into()`).
+    ///
+    /// Text, by far the most frequent kind, is held inline; the other kinds are boxed, so that
+    /// a block (and every message chunk holding one) stays small.
     pub enum ContentBlock("type") {
         /// Plain text.
         Text(TextContent) = "text",
         /// An image, base64-encoded.
-        Image(ImageContent) = "image",
+        Image(Box<ImageContent>) = "image",
         /// An audio clip, base64-encoded.
-        Audio(AudioContent) = "audio",
+        Audio(Box<AudioContent>) = "audio",
         /// A reference to a resource (such as a file) the agent can fetch itself.
-        ResourceLink(ResourceLink) = "resource_link",
+        ResourceLink(Box<ResourceLink>) = "resource_link",
         /// A resource whose contents are included inline.
-        Resource(EmbeddedResource) = "resource",
+        Resource(Box<EmbeddedResource>) = "resource",
     }
 }
 
@@ -68,7 +72,7 @@ wire_struct! {
             deserialize_with = "crate::de::lenient",
             skip_serializing_if = "Option::is_none",
         )]
-        pub annotations: Option<Annotations>,
+        pub annotations: Option<Box<Annotations>>,
         /// The image bytes, base64-encoded.
         pub data: String,
         /// The image's MIME type, such as `image/png`.
@@ -96,7 +100,7 @@ impl ImageContent {
     }
 }
 
-setters!(ImageContent { opt annotations: Annotations, opt uri: String });
+setters!(ImageContent { boxed annotations: Annotations, opt uri: String });
 
 wire_struct! {
     /// An audio clip: `{"type": "audio", "data": "<base64>", "mimeType": "audio/wav"}` inside a
@@ -111,7 +115,7 @@ wire_struct! {
             deserialize_with = "crate::de::lenient",
             skip_serializing_if = "Option::is_none",
         )]
-        pub annotations: Option<Annotations>,
+        pub annotations: Option<Box<Annotations>>,
         /// The audio bytes, base64-encoded.
         pub data: String,
         /// The audio's MIME type, such as `audio/wav`.
@@ -131,7 +135,7 @@ impl AudioContent {
     }
 }
 
-setters!(AudioContent { opt annotations: Annotations });
+setters!(AudioContent { boxed annotations: Annotations });
 
 wire_struct! {
     /// A link to a resource the receiver can read itself, without its contents:
@@ -147,7 +151,7 @@ wire_struct! {
             deserialize_with = "crate::de::lenient",
             skip_serializing_if = "Option::is_none",
         )]
-        pub annotations: Option<Annotations>,
+        pub annotations: Option<Box<Annotations>>,
         /// What the resource is, for people and models.
         #[serde(
             default,
@@ -200,7 +204,7 @@ impl ResourceLink {
 }
 
 setters!(ResourceLink {
-    opt annotations: Annotations,
+    boxed annotations: Annotations,
     opt description: String,
     opt mime_type: String,
     opt size: i64,

@@ -52,6 +52,12 @@ tagged_union! {
     /// ```json
     /// {"sessionUpdate": "tool_call", "toolCallId": "call_1", "title": "Read main.rs", "status": "pending"}
     /// ```
+    ///
+    /// The large payloads (tool calls, plan updates, compaction, subagents, session messages)
+    /// are boxed, so that every update, a message chunk above all, is only as large as the
+    /// small variants. Build those variants with `From` on the unboxed payload
+    /// (`ToolCallUpdate::new("call_1").into()`); a match binds the `Box`, whose fields are read
+    /// through it as usual.
     pub enum SessionUpdate("sessionUpdate") replayable(ReplayableUpdate) {
         /// A piece of a user message, appended to the current user message. Sent mainly when
         /// replaying history during `session/load`.
@@ -62,14 +68,14 @@ tagged_union! {
         /// show thoughts apart from, or folded under, the reply.
         AgentThoughtChunk(ContentChunk) = "agent_thought_chunk",
         /// A new tool call: the client starts showing it, with its title, kind and status.
-        ToolCall(ToolCall) = "tool_call",
+        ToolCall(Box<ToolCall>) = "tool_call",
         /// A change to an existing tool call: the fields present replace the shown ones
         /// (status, content, locations, ...); absent fields stay as they were.
-        ToolCallUpdate(ToolCallUpdate) = "tool_call_update",
+        ToolCallUpdate(Box<ToolCallUpdate>) = "tool_call_update",
         /// The agent's whole plan: replaces the plan the client shows.
         Plan(Plan) = "plan",
         /// Creates or replaces the identified plan named in the update.
-        PlanUpdate(PlanUpdate) = "plan_update",
+        PlanUpdate(Box<PlanUpdate>) = "plan_update",
         /// Removes the identified plan with this id.
         PlanRemoved(PlanRemoved) = "plan_removed",
         /// Replaces the list of slash commands the client offers for this session.
@@ -83,13 +89,13 @@ tagged_union! {
         /// Replaces the context window usage (and cost) figures shown for the session.
         UsageUpdate(UsageUpdate) = "usage_update",
         /// Announces a context compaction run or reports its new status.
-        CompactionUpdate(CompactionUpdate) = "compaction_update",
+        CompactionUpdate(Box<CompactionUpdate>) = "compaction_update",
         /// A piece of a compaction summary, appended to that run's summary.
         CompactionSummaryChunk(CompactionSummaryChunk) = "compaction_summary_chunk",
         /// Announces a child (subagent) session of this session or updates its details.
-        SubagentUpdate(SubagentUpdate) = "subagent_update",
+        SubagentUpdate(Box<SubagentUpdate>) = "subagent_update",
         /// Creates or updates a message exchanged with another session.
-        SessionMessage(SessionMessage) = "session_message",
+        SessionMessage(Box<SessionMessage>) = "session_message",
         /// A piece of a message exchanged with another session, appended to its content.
         SessionMessageChunk(SessionMessageChunk) = "session_message_chunk",
     } live {
@@ -119,14 +125,15 @@ impl SessionUpdate {
     }
 }
 
-/// `From<Payload> for SessionUpdate` for every payload type used by exactly one variant.
+/// `From<Payload> for SessionUpdate` for every payload type used by exactly one variant. A
+/// boxed variant is built from its unboxed payload (`ToolCallUpdate::new("call_1").into()`).
 macro_rules! update_from_payload {
     ($($(#[$cfg:meta])* $variant:ident($payload:ty)),* $(,)?) => {
         $(
             $(#[$cfg])*
             impl From<$payload> for SessionUpdate {
                 fn from(value: $payload) -> Self {
-                    Self::$variant(value)
+                    Self::$variant(value.into())
                 }
             }
         )*

@@ -22,18 +22,22 @@ tagged_union! {
     ///
     /// In v2 this union is open: a block with an unknown `type` is kept as
     /// [`ContentBlock::Other`] and written back unchanged. Build text blocks with
-    /// [`ContentBlock::text`] or `From<&str>`.
+    /// [`ContentBlock::text`] or `From<&str>`, and the others with `From` on the unboxed
+    /// payload (`ImageContent::new(data, "image/png").into()`).
+    ///
+    /// Text, by far the most frequent kind, is held inline; the other kinds are boxed, so that
+    /// a block (and every message chunk holding one) stays small.
     pub enum ContentBlock("type") open(Other) {
         /// Plain text.
         Text(TextContent) = "text",
         /// An image, base64-encoded.
-        Image(ImageContent) = "image",
+        Image(Box<ImageContent>) = "image",
         /// An audio clip, base64-encoded.
-        Audio(AudioContent) = "audio",
+        Audio(Box<AudioContent>) = "audio",
         /// A reference to a resource (such as a file) the agent can fetch itself.
-        ResourceLink(ResourceLink) = "resource_link",
+        ResourceLink(Box<ResourceLink>) = "resource_link",
         /// A resource whose contents are included inline.
-        Resource(EmbeddedResource) = "resource",
+        Resource(Box<EmbeddedResource>) = "resource",
     }
 }
 
@@ -78,7 +82,7 @@ wire_struct! {
             deserialize_with = "crate::de::lenient",
             skip_serializing_if = "Option::is_none",
         )]
-        pub annotations: Option<Annotations>,
+        pub annotations: Option<Box<Annotations>>,
     }
 }
 
@@ -95,7 +99,7 @@ impl ImageContent {
     }
 }
 
-setters!(ImageContent { opt uri: String, opt annotations: Annotations });
+setters!(ImageContent { opt uri: String, boxed annotations: Annotations });
 
 wire_struct! {
     /// An audio clip: `{"type": "audio", "data": "<base64>", "mimeType": "audio/wav"}` inside a
@@ -115,7 +119,7 @@ wire_struct! {
             deserialize_with = "crate::de::lenient",
             skip_serializing_if = "Option::is_none",
         )]
-        pub annotations: Option<Annotations>,
+        pub annotations: Option<Box<Annotations>>,
     }
 }
 
@@ -131,7 +135,7 @@ impl AudioContent {
     }
 }
 
-setters!(AudioContent { opt annotations: Annotations });
+setters!(AudioContent { boxed annotations: Annotations });
 
 wire_struct! {
     /// An icon that a client may show next to a resource (as in MCP).
@@ -245,7 +249,7 @@ wire_struct! {
             deserialize_with = "crate::de::lenient",
             skip_serializing_if = "Option::is_none",
         )]
-        pub annotations: Option<Annotations>,
+        pub annotations: Option<Box<Annotations>>,
     }
 }
 
@@ -272,7 +276,7 @@ setters!(ResourceLink {
     opt icons: Vec<Icon>,
     opt mime_type: MediaType,
     opt size: u64,
-    opt annotations: Annotations,
+    boxed annotations: Annotations,
 });
 
 wire_struct! {

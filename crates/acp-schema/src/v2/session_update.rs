@@ -56,6 +56,12 @@ tagged_union! {
     /// ```json
     /// {"sessionUpdate": "tool_call_update", "toolCallId": "call_1", "status": "completed"}
     /// ```
+    ///
+    /// The large payloads (state, tool call and terminal updates, tool call content chunks,
+    /// plan updates, compaction, subagents, session messages) are boxed, so that every update,
+    /// a message chunk above all, is only as large as the small variants. Build those variants
+    /// with `From` on the unboxed payload (`ToolCallUpdate::new("call_1").into()`); a match
+    /// binds the `Box`, whose fields are read through it as usual.
     pub enum SessionUpdate("sessionUpdate") open(Other) replayable(ReplayableUpdate) {
         /// Appends `content` to the content of the user message `messageId`.
         UserMessageChunk(ContentChunk) = "user_message_chunk",
@@ -71,17 +77,17 @@ tagged_union! {
         /// Creates or updates the agent thought `messageId`.
         AgentThought(AgentThought) = "agent_thought",
         /// Replaces the session's activity state (running, idle, waiting for the user, ...).
-        StateUpdate(StateUpdate) = "state_update",
+        StateUpdate(Box<StateUpdate>) = "state_update",
         /// Appends `content` to the content of tool call `toolCallId`.
-        ToolCallContentChunk(ToolCallContentChunk) = "tool_call_content_chunk",
+        ToolCallContentChunk(Box<ToolCallContentChunk>) = "tool_call_content_chunk",
         /// Creates or updates tool call `toolCallId`; fields present replace the stored ones.
-        ToolCallUpdate(ToolCallUpdate) = "tool_call_update",
+        ToolCallUpdate(Box<ToolCallUpdate>) = "tool_call_update",
         /// Creates or updates terminal `terminalId`.
-        TerminalUpdate(TerminalUpdate) = "terminal_update",
+        TerminalUpdate(Box<TerminalUpdate>) = "terminal_update",
         /// Appends `data` to the output of terminal `terminalId`.
         TerminalOutputChunk(TerminalOutputChunk) = "terminal_output_chunk",
         /// Replaces the plan named by `plan.planId` with the new contents (creating it if new).
-        PlanUpdate(PlanUpdate) = "plan_update",
+        PlanUpdate(Box<PlanUpdate>) = "plan_update",
         /// Removes plan `planId`.
         PlanRemoved(PlanRemoved) = "plan_removed",
         /// Replaces the list of slash commands available in the session.
@@ -93,16 +99,16 @@ tagged_union! {
         /// Updates the session's context window usage and cost.
         UsageUpdate(UsageUpdate) = "usage_update",
         /// Creates or updates the compaction run `compactionId`.
-        CompactionUpdate(CompactionUpdate) = "compaction_update",
+        CompactionUpdate(Box<CompactionUpdate>) = "compaction_update",
         /// Appends `content` to the summary of compaction run `compactionId`.
         CompactionSummaryChunk(CompactionSummaryChunk) = "compaction_summary_chunk",
         /// Marks the end of a history replay on `session/resume`: later updates are live.
         /// Changes no session state.
         ReplayComplete(ReplayComplete) = "replay_complete",
         /// Creates or updates the child (subagent) session `sessionId` of this session.
-        SubagentUpdate(SubagentUpdate) = "subagent_update",
+        SubagentUpdate(Box<SubagentUpdate>) = "subagent_update",
         /// Creates or updates the message `messageId` exchanged with another session.
-        SessionMessage(SessionMessage) = "session_message",
+        SessionMessage(Box<SessionMessage>) = "session_message",
         /// Appends `content` to the content of the session message `messageId`.
         SessionMessageChunk(SessionMessageChunk) = "session_message_chunk",
     } live {
@@ -140,14 +146,15 @@ impl SessionUpdate {
     }
 }
 
-/// `From<Payload> for SessionUpdate` for every payload type used by exactly one variant.
+/// `From<Payload> for SessionUpdate` for every payload type used by exactly one variant. A
+/// boxed variant is built from its unboxed payload (`ToolCallUpdate::new("call_1").into()`).
 macro_rules! update_from_payload {
     ($($(#[$cfg:meta])* $variant:ident($payload:ty)),* $(,)?) => {
         $(
             $(#[$cfg])*
             impl From<$payload> for SessionUpdate {
                 fn from(value: $payload) -> Self {
-                    Self::$variant(value)
+                    Self::$variant(value.into())
                 }
             }
         )*
