@@ -111,16 +111,12 @@ impl McpServerSpec {
 
     pub(crate) fn from_v1(server: &v1::McpServer) -> Self {
         match server {
-            v1::McpServer::Stdio(stdio) => McpServerSpec::Stdio {
-                name: stdio.name.clone(),
-                command: stdio.command.clone(),
-                args: stdio.args.clone(),
-                env: stdio
-                    .env
-                    .iter()
-                    .map(|var| (var.name.clone(), var.value.clone()))
-                    .collect(),
-            },
+            v1::McpServer::Stdio(stdio) => local(
+                &stdio.name,
+                &stdio.command,
+                &stdio.args,
+                stdio.env.iter().map(|var| (&var.name, &var.value)),
+            ),
             v1::McpServer::Http(http) => remote(
                 &http.name,
                 "http",
@@ -144,41 +140,46 @@ impl McpServerSpec {
 
     pub(crate) fn from_v2(server: &v2::McpServer) -> Self {
         match server {
-            v2::McpServer::Stdio(stdio) => McpServerSpec::Stdio {
-                name: stdio.name.clone(),
-                command: stdio.command.as_str().to_owned(),
-                args: stdio.args.clone(),
-                env: stdio
-                    .env
-                    .iter()
-                    .map(|var| (var.name.clone(), var.value.clone()))
-                    .collect(),
-            },
+            v2::McpServer::Stdio(stdio) => local(
+                &stdio.name,
+                stdio.command.as_str(),
+                &stdio.args,
+                stdio.env.iter().map(|var| (&var.name, &var.value)),
+            ),
             v2::McpServer::Http(http) => remote(
                 &http.name,
                 "http",
                 &http.url,
                 http.headers.iter().map(|h| (&h.name, &h.value)),
             ),
-            other => {
+            v2::McpServer::Other(unknown) => {
                 // A transport this runtime does not know: keep what its fields say.
-                let text = |key: &str| match other {
-                    v2::McpServer::Other(unknown) => unknown
+                let text = |key: &str| {
+                    unknown
                         .fields()
                         .get(key)
                         .and_then(serde_json::Value::as_str)
                         .unwrap_or_default()
-                        .to_owned(),
-                    _ => String::new(),
                 };
-                McpServerSpec::Remote {
-                    name: text("name"),
-                    kind: other.tag().to_owned(),
-                    url: text("url"),
-                    headers: Vec::new(),
-                }
+                remote(text("name"), unknown.tag(), text("url"), std::iter::empty())
             }
+            other => remote("", other.tag(), "", std::iter::empty()),
         }
+    }
+}
+
+/// A local server from its wire fields.
+fn local<'a>(
+    name: &str,
+    command: &str,
+    args: &[String],
+    env: impl Iterator<Item = (&'a String, &'a String)>,
+) -> McpServerSpec {
+    McpServerSpec::Stdio {
+        name: name.to_owned(),
+        command: command.to_owned(),
+        args: args.to_vec(),
+        env: env.map(|(n, v)| (n.clone(), v.clone())).collect(),
     }
 }
 

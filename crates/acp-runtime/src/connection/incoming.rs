@@ -98,42 +98,33 @@ async fn too_long(connection: &Connection, len: usize, limit: usize, head: &[u8]
     let detail = format!("message of {len} bytes exceeds the limit of {limit} bytes");
     match Head::read(head).kind() {
         Kind::Response(id) => {
-            connection
-                .shared
-                .stats
-                .bad_lines
-                .fetch_add(1, Ordering::Relaxed);
-            connection.logger().log(
-                Level::Warn,
-                format!("skipped the response to request {id}: {detail}"),
+            skipped(
+                connection,
+                format!("the response to request {id}: {detail}"),
             );
             connection.fail_too_long(&id, len, limit);
         }
         Kind::Request(id) => bad_line(connection, id, rpc::invalid_request(detail)).await,
-        Kind::Notification => {
-            connection
-                .shared
-                .stats
-                .bad_lines
-                .fetch_add(1, Ordering::Relaxed);
-            connection
-                .logger()
-                .log(Level::Warn, format!("skipped a notification: {detail}"));
-        }
+        Kind::Notification => skipped(connection, format!("a notification: {detail}")),
         Kind::Unknown => bad_line(connection, Id::Null, rpc::invalid_request(detail)).await,
     }
 }
 
-async fn bad_line(connection: &Connection, id: Id, error: acp_schema::jsonrpc::ErrorObject) {
+/// Counts and logs an incoming line that was skipped; `what` says what it was and why.
+fn skipped(connection: &Connection, what: String) {
     connection
         .shared
         .stats
         .bad_lines
         .fetch_add(1, Ordering::Relaxed);
-    connection.logger().log(
-        Level::Warn,
-        format!("skipped an incoming line: {}", error.message),
-    );
+    connection
+        .logger()
+        .log(Level::Warn, format!("skipped {what}"));
+}
+
+/// Skips a line and answers it with `error`.
+async fn bad_line(connection: &Connection, id: Id, error: acp_schema::jsonrpc::ErrorObject) {
+    skipped(connection, format!("an incoming line: {}", error.message));
     let _ = connection.respond(id, Err(error)).await;
 }
 
@@ -171,14 +162,9 @@ async fn handle_line<H: Handler>(
             });
             let error = rpc::invalid_request(error);
             if looks_like_response {
-                connection
-                    .shared
-                    .stats
-                    .bad_lines
-                    .fetch_add(1, Ordering::Relaxed);
-                connection.logger().log(
-                    Level::Warn,
-                    format!("skipped an invalid response: {}", error.message),
+                skipped(
+                    connection,
+                    format!("an invalid response: {}", error.message),
                 );
             } else {
                 bad_line(connection, id, error).await;
