@@ -308,12 +308,6 @@ impl Connection {
         *self.shared.state.borrow() != State::Open
     }
 
-    /// Resolves once the connection has stopped reading (see [`Connection::is_closed`]).
-    pub async fn input_ended(&self) {
-        let mut state = self.shared.state.subscribe();
-        let _ = state.wait_for(|state| *state != State::Open).await;
-    }
-
     /// Waits until the connection has ended: input closed, pending requests failed and
     /// queued output written.
     pub async fn closed(&self) {

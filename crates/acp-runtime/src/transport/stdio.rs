@@ -49,11 +49,6 @@ impl Stdin {
         }
         Self(StdinInner::Std(tokio::io::stdin()))
     }
-
-    /// Whether standard input is a pipe driven by the reactor.
-    pub fn is_pipe(&self) -> bool {
-        !matches!(self.0, StdinInner::Std(_))
-    }
 }
 
 impl Stdout {
@@ -64,11 +59,6 @@ impl Stdout {
             return Self(StdoutInner::Pipe(pipe));
         }
         Self(StdoutInner::Std(tokio::io::stdout()))
-    }
-
-    /// Whether standard output is a pipe driven by the reactor.
-    pub fn is_pipe(&self) -> bool {
-        !matches!(self.0, StdoutInner::Std(_))
     }
 }
 
