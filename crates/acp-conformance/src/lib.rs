@@ -11,12 +11,14 @@
 //!
 //! The library holds what the tests and benchmarks share:
 //!
+//! * [`reference`]: the checked-in reference schemas and method lists of the official crate;
 //! * [`rng`]: a seeded random number generator, so that every corpus is reproducible;
 //! * [`schema_gen`]: instances of the reference JSON Schemas, with controlled deviations;
 //! * [`stream`]: the realistic `session/update` stream used by the benchmark;
 //! * [`route`]: runs every routing decoder on a message (robustness tests and the fuzz targets
 //!   under `fuzz/` of the repository).
 
+pub mod reference;
 pub mod rng;
 pub mod route;
 pub mod schema_gen;

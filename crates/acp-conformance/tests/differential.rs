@@ -16,7 +16,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::path::PathBuf;
 
 use acp_conformance::rng::Rng;
 use acp_conformance::schema_gen::{GenConfig, SchemaGen, mutate};

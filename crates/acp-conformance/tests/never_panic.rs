@@ -6,7 +6,6 @@
 //! runs in seconds; the fuzzer is the place for long runs.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use acp_conformance::rng::Rng;
@@ -84,15 +83,8 @@ fn json_value() -> impl Strategy<Value = Value> {
 fn schemas() -> &'static [Value; 2] {
     static SCHEMAS: OnceLock<[Value; 2]> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
-        [1, 2].map(|version| {
-            let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
-                "../../../shared/reference/acp-v{version}.schema.json"
-            ));
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-                panic!("the reference schema {} is needed: {e}", path.display())
-            });
-            serde_json::from_str(&text).unwrap()
-        })
+        [1, 2]
+            .map(|version| acp_conformance::reference::read(&format!("acp-v{version}.schema.json")))
     })
 }
 

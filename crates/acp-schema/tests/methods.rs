@@ -11,13 +11,11 @@ fn raw(text: &str) -> Box<RawValue> {
     RawValue::from_string(text.to_owned()).unwrap()
 }
 
+#[path = "support/reference.rs"]
+mod reference_files;
+
 fn reference_methods(version: u8) -> BTreeSet<String> {
-    let path = format!(
-        "{}/../../../shared/reference/acp-v{version}.methods.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let value = reference_files::read(&format!("acp-v{version}.methods.json"));
     let mut methods = BTreeSet::new();
     for group in ["agentMethods", "clientMethods", "protocolMethods"] {
         for method in value[group].as_object().unwrap().values() {

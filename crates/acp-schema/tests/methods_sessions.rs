@@ -5,6 +5,8 @@
 //! `schemars`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/reference.rs"]
+mod reference_files;
 #[path = "support/sessions.rs"]
 mod support;
 #[allow(unused_imports)]

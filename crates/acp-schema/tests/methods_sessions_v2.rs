@@ -6,6 +6,8 @@
 #![cfg(feature = "unstable_protocol_v2")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/reference.rs"]
+mod reference_files;
 #[path = "support/sessions.rs"]
 mod support;
 #[allow(unused_imports)]

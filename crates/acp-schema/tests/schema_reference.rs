@@ -1,6 +1,6 @@
 //! Our generated JSON Schemas against the reference schemas of ACP v1 and v2.
 //!
-//! For every `$defs` entry of `../shared/reference/acp-v{1,2}.schema.json` this checks that our
+//! For every `$defs` entry of the repository's `reference/acp-v{1,2}.schema.json` this checks that our
 //! schema (with every unstable feature on) has a definition of the same name with the same
 //! property names, the same required fields and the same discriminator values (the `const` and
 //! `enum` values of its alternatives). Accepted differences are listed, with their reason, in
@@ -13,22 +13,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+
+#[path = "support/reference.rs"]
+mod reference_files;
 
 use acp_schema::schema::{Protocol, generate};
 use serde_json::Value;
 
 fn reference(version: u8) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
-        "../../../shared/reference/acp-v{version}.schema.json"
-    ));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "the reference schema {} is needed (the repository's ../shared): {e}",
-            path.display()
-        )
-    });
-    serde_json::from_str(&text).unwrap()
+    reference_files::read(&format!("acp-v{version}.schema.json"))
 }
 
 #[derive(Debug, PartialEq)]

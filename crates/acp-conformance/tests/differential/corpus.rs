@@ -3,19 +3,8 @@
 
 use super::*;
 
-fn reference_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference")
-}
-
 pub(super) fn read_reference(name: &str) -> Value {
-    let path = reference_dir().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "the reference file {} is needed (the repository's ../shared): {e}",
-            path.display()
-        )
-    });
-    serde_json::from_str(&text).unwrap()
+    acp_conformance::reference::read(name)
 }
 
 /// The reference `$defs` name of the payload of `method` for `kind`.

@@ -88,17 +88,7 @@ pub type SchemaCheck = (&'static str, fn(&mut schemars::SchemaGenerator));
 /// Checks that the generated JSON Schema of each type equals its `$defs` entry in the reference.
 #[cfg(feature = "schemars")]
 pub fn check_schemas(reference: &str, checks: Vec<SchemaCheck>) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/reference")
-        .join(reference);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!(
-            "reference schema {} not found; skipping schema comparison",
-            path.display()
-        );
-        return;
-    };
-    let reference: Value = serde_json::from_str(&text).unwrap();
+    let reference = super::reference_files::read(reference);
     for (name, register) in checks {
         let mut generator =
             schemars::SchemaGenerator::new(schemars::generate::SchemaSettings::draft2020_12());
