@@ -1,9 +1,29 @@
-//! Launching an agent as a child process and talking to it over its standard input/output.
+//! Launching an agent as a child process, talking to it over its standard input/output, and
+//! ending it together with everything it started.
+//!
+//! On Unix the agent runs in a process group of its own, so that the processes it starts
+//! (helpers, a native binary behind a launcher script) can be ended with it: they stay in that
+//! group unless they leave it on purpose (`setsid`, `setpgid`). [`AgentProcess::shutdown`] ends
+//! the group politely: the agent's input is closed (the end of a stdio conversation), then after
+//! a grace period the group gets `SIGTERM`, and after another grace period `SIGKILL`. Dropping an
+//! [`AgentProcess`] that was not shut down sends `SIGKILL` to the group at once.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
 
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+/// How long an agent gets to exit after its input closed, and again after `SIGTERM`, by default.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(2);
+
+/// How often the process group is looked at while waiting for it to empty.
+const POLL: Duration = Duration::from_millis(20);
+
+/// How long to wait for the group to disappear after `SIGKILL` (processes being torn down by
+/// the kernel, or zombies waiting for a parent to reap them).
+const AFTER_KILL: Duration = Duration::from_secs(1);
 
 /// The command line of an agent to launch.
 ///
@@ -18,7 +38,9 @@ pub struct AgentCommand {
     program: OsString,
     args: Vec<OsString>,
     env: Vec<(OsString, OsString)>,
+    cwd: Option<PathBuf>,
     inherit_stderr: bool,
+    grace: Duration,
 }
 
 impl AgentCommand {
@@ -28,7 +50,9 @@ impl AgentCommand {
             program: program.into(),
             args: Vec::new(),
             env: Vec::new(),
+            cwd: None,
             inherit_stderr: true,
+            grace: DEFAULT_GRACE,
         }
     }
 
@@ -53,10 +77,25 @@ impl AgentCommand {
         self
     }
 
+    /// The working directory of the agent (default: ours).
+    #[must_use]
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
     /// Whether the agent's standard error goes to ours (default) or is discarded.
     #[must_use]
     pub fn inherit_stderr(mut self, inherit: bool) -> Self {
         self.inherit_stderr = inherit;
+        self
+    }
+
+    /// How long [`AgentProcess::shutdown`] waits after closing the agent's input, and again
+    /// after `SIGTERM` (default [`DEFAULT_GRACE`]).
+    #[must_use]
+    pub fn grace_period(mut self, grace: Duration) -> Self {
+        self.grace = grace;
         self
     }
 
@@ -65,7 +104,22 @@ impl AgentCommand {
         &self.program
     }
 
-    /// Starts the agent with piped standard input and output.
+    /// The arguments.
+    pub fn arguments(&self) -> &[OsString] {
+        &self.args
+    }
+
+    /// The command line as one string for messages and records (arguments separated by
+    /// spaces, not quoted).
+    pub fn display(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|part| part.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Starts the agent with piped standard input and output, in a process group of its own.
     pub fn spawn(&self) -> std::io::Result<AgentProcess> {
         let mut command = Command::new(&self.program);
         command
@@ -77,35 +131,61 @@ impl AgentCommand {
                 Stdio::inherit()
             } else {
                 Stdio::null()
-            })
-            .kill_on_drop(true);
-        let mut child = command.spawn()?;
+            });
+        if let Some(dir) = &self.cwd {
+            command.current_dir(dir);
+        }
+        #[cfg(unix)]
+        command.process_group(0);
+        let mut child = command.spawn().map_err(|error| {
+            std::io::Error::new(
+                error.kind(),
+                format!("cannot start `{}`: {error}", self.program.to_string_lossy()),
+            )
+        })?;
+        let group = child.id();
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
-        match (stdin, stdout) {
-            (Some(stdin), Some(stdout)) => Ok(AgentProcess {
-                child,
-                stdin: Some(stdin),
-                stdout: Some(stdout),
-            }),
-            _ => Err(std::io::Error::other(
+        let mut process = AgentProcess {
+            child,
+            group,
+            stdin,
+            stdout,
+            grace: self.grace,
+            status: None,
+        };
+        if process.stdin.is_none() || process.stdout.is_none() {
+            process.kill_group();
+            return Err(std::io::Error::other(
                 "the agent's pipes could not be opened",
-            )),
+            ));
         }
+        Ok(process)
     }
 }
 
-/// A running agent child process. It is killed when this value is dropped.
+/// A running agent child process and its process group.
+///
+/// End it with [`AgentProcess::shutdown`] (polite) or [`AgentProcess::kill`]; when dropped
+/// without either, its whole group is killed at once.
 #[derive(Debug)]
 pub struct AgentProcess {
     child: Child,
+    /// The process group id (the agent's pid), while the group may still have members.
+    group: Option<u32>,
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
+    grace: Duration,
+    status: Option<ExitStatus>,
 }
 
 impl AgentProcess {
     /// Takes the pipes to build a connection: (agent's stdout = our reader, agent's stdin =
     /// our writer). Returns `None` when they were already taken.
+    ///
+    /// Whoever holds the writer closes the agent's input by dropping or shutting it down (a
+    /// connection does so when it closes); do that before [`Self::shutdown`], which otherwise
+    /// has to wait out the grace period.
     pub fn take_pipes(&mut self) -> Option<(ChildStdout, ChildStdin)> {
         Some((self.stdout.take()?, self.stdin.take()?))
     }
@@ -115,20 +195,196 @@ impl AgentProcess {
         self.child.id()
     }
 
-    /// Waits for the agent to exit and reports its exit status.
+    /// The process group of the agent and what it started (Unix), until it was ended.
+    pub fn process_group(&self) -> Option<u32> {
+        self.group
+    }
+
+    /// The grace period used by [`Self::shutdown`].
+    pub fn grace_period(&self) -> Duration {
+        self.grace
+    }
+
+    /// Waits for the agent itself to exit (closing its input first) and reports its exit
+    /// status. Processes it started are left alone; use [`Self::shutdown`] to end them too.
     pub async fn wait(&mut self) -> std::io::Result<ExitStatus> {
         drop(self.stdin.take());
-        self.child.wait().await
+        self.reap().await
     }
 
     /// The exit status if the agent has already exited.
     pub fn try_wait(&mut self) -> std::io::Result<Option<ExitStatus>> {
-        self.child.try_wait()
+        if let Some(status) = self.status {
+            return Ok(Some(status));
+        }
+        let status = self.child.try_wait()?;
+        self.status = status;
+        Ok(status)
     }
 
-    /// Kills the agent and waits for it; reports its exit status.
+    /// Ends the agent and every process of its group, politely, and reports the agent's exit
+    /// status:
+    ///
+    /// 1. its input is closed (if we still hold it) and it gets the grace period to exit;
+    /// 2. the group gets `SIGTERM` and the grace period again, to empty;
+    /// 3. whatever is left gets `SIGKILL`.
+    ///
+    /// The group is signalled even when the agent itself exited, since what it started may
+    /// live on. Returns within about twice the grace period plus one second.
+    pub async fn shutdown(&mut self) -> std::io::Result<ExitStatus> {
+        drop(self.stdin.take());
+        let grace = self.grace;
+        if let Ok(status) = tokio::time::timeout(grace, self.reap()).await {
+            let status = status?;
+            if !self.group_alive() {
+                self.group = None;
+                return Ok(status);
+            }
+        }
+        self.signal_group(Signal::Term);
+        let deadline = tokio::time::Instant::now() + grace;
+        let status = match tokio::time::timeout_at(deadline, self.reap()).await {
+            Ok(status) => Some(status?),
+            Err(_) => None,
+        };
+        self.wait_group_until(deadline).await;
+        if status.is_some() && !self.group_alive() {
+            self.group = None;
+            return status.ok_or_else(|| std::io::Error::other("no exit status"));
+        }
+        self.kill().await
+    }
+
+    /// Kills the agent and its whole group at once (`SIGKILL`) and reports the agent's exit
+    /// status.
     pub async fn kill(&mut self) -> std::io::Result<ExitStatus> {
-        self.child.kill().await?;
-        self.child.wait().await
+        drop(self.stdin.take());
+        self.kill_group();
+        let status = self.reap().await;
+        self.wait_group_until(tokio::time::Instant::now() + AFTER_KILL)
+            .await;
+        self.group = None;
+        status
+    }
+
+    /// Waits for the agent's own exit and keeps its status.
+    async fn reap(&mut self) -> std::io::Result<ExitStatus> {
+        if let Some(status) = self.status {
+            return Ok(status);
+        }
+        let status = self.child.wait().await?;
+        self.status = Some(status);
+        Ok(status)
+    }
+
+    /// Waits until the group has no process left, or until `deadline`.
+    async fn wait_group_until(&self, deadline: tokio::time::Instant) {
+        while self.group_alive() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// `SIGKILL` to the group, or to the agent where there are no groups.
+    fn kill_group(&mut self) {
+        if !self.signal_group(Signal::Kill) {
+            let _ = self.child.start_kill();
+        }
+    }
+}
+
+impl Drop for AgentProcess {
+    fn drop(&mut self) {
+        if self.group.is_some() {
+            self.kill_group();
+        }
+    }
+}
+
+/// The signals sent to an agent's group.
+#[derive(Debug, Clone, Copy)]
+enum Signal {
+    Term,
+    Kill,
+}
+
+#[cfg(unix)]
+impl AgentProcess {
+    /// Sends `signal` to the agent's process group; `false` when there is no group to send to.
+    fn signal_group(&self, signal: Signal) -> bool {
+        use nix::sys::signal::{Signal as Nix, killpg};
+        let Some(group) = self.group_pid() else {
+            return false;
+        };
+        let signal = match signal {
+            Signal::Term => Nix::SIGTERM,
+            Signal::Kill => Nix::SIGKILL,
+        };
+        killpg(group, signal).is_ok()
+    }
+
+    /// Whether any process of the group is left. On Linux zombies do not count (a process
+    /// whose parent died is reaped by init, which some containers never do); elsewhere a
+    /// zombie counts until it is reaped.
+    fn group_alive(&self) -> bool {
+        let Some(group) = self.group_pid() else {
+            return false;
+        };
+        if nix::sys::signal::killpg(group, None).is_err() {
+            return false;
+        }
+        #[cfg(target_os = "linux")]
+        if let Some(live) = linux::live_members(group.as_raw()) {
+            return live;
+        }
+        true
+    }
+
+    fn group_pid(&self) -> Option<nix::unistd::Pid> {
+        let group = i32::try_from(self.group?).ok()?;
+        // Never signal group 0 (our own) or a negative id (every process we may signal).
+        (group > 1).then(|| nix::unistd::Pid::from_raw(group))
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod linux {
+    /// Whether a process that is not a zombie belongs to process group `group`, from
+    /// `/proc`; `None` when `/proc` cannot be read.
+    pub(super) fn live_members(group: i32) -> Option<bool> {
+        let entries = std::fs::read_dir("/proc").ok()?;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name
+                .to_str()
+                .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            // `pid (command) state ppid pgrp ...`; the command may contain spaces and `)`.
+            let Some((_, rest)) = stat.rsplit_once(") ") else {
+                continue;
+            };
+            let mut fields = rest.split(' ');
+            let state = fields.next().unwrap_or("");
+            let pgrp = fields.nth(1).and_then(|field| field.parse::<i32>().ok());
+            if pgrp == Some(group) && state != "Z" && state != "X" {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+}
+
+#[cfg(not(unix))]
+impl AgentProcess {
+    fn signal_group(&self, _signal: Signal) -> bool {
+        false
+    }
+
+    fn group_alive(&self) -> bool {
+        self.status.is_none()
     }
 }
