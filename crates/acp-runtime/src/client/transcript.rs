@@ -108,6 +108,8 @@ pub struct Command {
     pub name: String,
     /// What it does.
     pub description: String,
+    /// What to type after it, if the agent says.
+    pub hint: Option<String>,
 }
 
 /// The transcript of one session.
@@ -450,6 +452,12 @@ impl Transcript {
                     .map(|command| Command {
                         name: command.name.clone(),
                         description: command.description.clone(),
+                        hint: match &command.input {
+                            Some(v1::AvailableCommandInput::Unstructured(input)) => {
+                                Some(input.hint.clone())
+                            }
+                            _ => None,
+                        },
                     })
                     .collect();
             }
@@ -545,6 +553,12 @@ impl Transcript {
                         v2::AvailableCommand::Command(command) => Some(Command {
                             name: command.name.clone(),
                             description: command.description.clone(),
+                            hint: match &command.input {
+                                Some(v2::AvailableCommandInput::Text(input)) => {
+                                    Some(input.hint.clone())
+                                }
+                                _ => None,
+                            },
                         }),
                         _ => None,
                     })
