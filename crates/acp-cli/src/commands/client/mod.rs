@@ -15,6 +15,7 @@ pub mod exit;
 pub mod follow;
 pub mod handler;
 pub mod json;
+pub mod peer_log;
 pub mod plain;
 pub mod prompt;
 pub mod setup;
@@ -27,6 +28,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use acp_runtime::ConnectionBuilder;
 use acp_runtime::client::{ClientBuilder, SessionOptions};
 use acp_runtime::transport::AgentCommand;
 use acp_schema::v1::ProtocolVersion;
@@ -36,6 +38,7 @@ use events::EventLog;
 use exit::{Exit, Failure, report};
 use follow::Follower;
 use handler::{Answers, CliHandler, Services};
+use peer_log::PeerLog;
 use prompt::{Format, Output, TurnEnd};
 
 /// Arguments of `acp client`.
@@ -126,13 +129,15 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 }
 
 impl Args {
-    /// The runtime client options these arguments ask for.
-    fn builder(&self, handler: CliHandler) -> ClientBuilder {
+    /// The runtime client options these arguments ask for; the agent's protocol problems go
+    /// to `log`.
+    fn builder(&self, handler: CliHandler, log: &PeerLog) -> ClientBuilder {
         ClientBuilder::new()
             .protocol(ProtocolVersion(self.protocol))
             .notices(!self.no_notices)
             .info("acp-client", env!("CARGO_PKG_VERSION"))
             .handler(handler)
+            .connection_options(ConnectionBuilder::new().logger(log.logger()))
     }
 
     /// The services offered to the agent.
@@ -209,10 +214,11 @@ async fn list_sessions(args: &Args) -> ExitCode {
         Ok(command) => command,
         Err(failure) => return report(&failure),
     };
+    let log = PeerLog::new();
     let (client, mut process) =
-        match setup::launch(args.builder(handler), &command, args.timeout).await {
+        match setup::launch(args.builder(handler, &log), &command, args.timeout).await {
             Ok(pair) => pair,
-            Err(failure) => return report(&failure),
+            Err(failure) => return report(&log.explain(failure)),
         };
     let outcome = async {
         if let Some(method) = &args.auth {
@@ -264,7 +270,7 @@ async fn list_sessions(args: &Args) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(failure) => report(&failure),
+        Err(failure) => report(&log.explain(failure)),
     }
 }
 
@@ -281,7 +287,9 @@ async fn run_prompt(args: &Args, text: &str) -> ExitCode {
         events.clone(),
     );
     let mut out = Output::new(args.format, std::io::stdout());
+    let log = PeerLog::new();
     let fail = |out: &mut Output<std::io::Stdout>, failure: Failure| {
+        let failure = log.explain(failure);
         let _ = out.failure(&failure, None);
         report(&failure)
     };
@@ -293,7 +301,7 @@ async fn run_prompt(args: &Args, text: &str) -> ExitCode {
         Err(failure) => return fail(&mut out, failure),
     };
     let launched = tokio::select! {
-        launched = setup::launch(args.builder(handler), &command, args.timeout) => launched,
+        launched = setup::launch(args.builder(handler, &log), &command, args.timeout) => launched,
         _ = interrupted.changed() => Err(Failure::new(Exit::Interrupted, "interrupted while starting the agent")),
     };
     let (client, mut process) = match launched {
@@ -374,6 +382,7 @@ async fn run_prompt(args: &Args, text: &str) -> ExitCode {
             report(&failure)
         }
         Ok(TurnEnd::Failed(failure, error)) => {
+            let failure = log.explain(failure);
             let _ = out.failure(&failure, error.as_ref());
             report(&failure)
         }

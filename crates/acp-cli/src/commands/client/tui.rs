@@ -106,8 +106,10 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
         settings: args.settings.clone(),
         timeout: args.timeout,
     };
-    let (client, mut process) =
-        setup::launch(args.builder(handler), &command, args.timeout).await?;
+    let log = super::peer_log::PeerLog::new();
+    let (client, mut process) = setup::launch(args.builder(handler, &log), &command, args.timeout)
+        .await
+        .map_err(|failure| log.explain(failure))?;
     let notices = (!args.no_notices).then(|| client.notice_center());
     let mut app = AppState::new(
         client.protocol_version().0,
@@ -129,7 +131,7 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let result = run(app, client.clone(), plan, questions, events).await;
     setup::shutdown(&client, &mut process).await;
     result.map_err(|error| match error {
-        Stop::Failed(failure) => failure,
+        Stop::Failed(failure) => log.explain(failure),
         Stop::Io(error) => Failure::new(Exit::Failed, format!("the terminal failed: {error}")),
     })
 }
