@@ -246,14 +246,19 @@ async fn list_sessions(args: &Args) -> ExitCode {
         Ok(sessions) => {
             for session in &sessions {
                 let line = match args.format {
-                    Format::Json => json!({
-                        "type": "session_info",
-                        "sessionId": session.id,
-                        "cwd": session.cwd,
-                        "title": session.title,
-                        "updatedAt": session.updated_at,
-                    })
-                    .to_string(),
+                    Format::Json => {
+                        let mut printer = json::JsonPrinter::new(Vec::new());
+                        let _ = printer.write(&[
+                            ("type", json!("session_info")),
+                            ("sessionId", json!(session.id)),
+                            ("cwd", json!(session.cwd)),
+                            ("title", json!(session.title)),
+                            ("updatedAt", json!(session.updated_at)),
+                        ]);
+                        String::from_utf8_lossy(&printer.into_inner())
+                            .trim_end()
+                            .to_owned()
+                    }
                     Format::Text => format!(
                         "{}\t{}\t{}\t{}",
                         text::terminal_safe(&session.id),
