@@ -122,3 +122,32 @@ fn no_fs_and_no_terminal_take_the_services_away() {
         assert_eq!(answer(&answers, id)["error"]["code"], -32601, "{id}");
     }
 }
+
+#[test]
+fn a_loaded_session_prints_its_history_as_history_without_notices() {
+    let run = Run::new("load");
+    let output = run.run("load", &["--load", "s1", "--prompt", "and now?"], LIMIT);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let out = text(&output.stdout);
+    assert!(
+        out.starts_with(
+            "-- history of the session --\nYou: old question\nAgent: old answer\n-- end of history --\nYou: and now?\nAgent: Done.\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("Stale notice"), "{out}");
+    assert!(run.log().contains(r#""method":"session/load""#));
+
+    let run = Run::new("load-json");
+    let output = run.run("load", &["--load", "s1", "--prompt", "and now?", "--format", "json"], LIMIT);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let events: Vec<Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(events[0]["loaded"], true);
+    let history: Vec<&Value> = events.iter().filter(|e| e["history"] == true).collect();
+    assert_eq!(history.len(), 2, "{events:?}");
+    assert_eq!(history[0]["text"], "old question");
+    assert!(events.iter().all(|e| e["type"] != "notice"), "{events:?}");
+}

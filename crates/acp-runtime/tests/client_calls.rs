@@ -386,3 +386,69 @@ async fn a_v1_agent_asked_for_v2_still_learns_about_notices() {
     let transcript = client.session_transcript(&session).unwrap_or_default();
     assert_eq!(transcript.messages(Role::Agent).count(), 0);
 }
+
+/// Records the login commands it is asked to run.
+struct Logins(std::sync::Arc<std::sync::Mutex<Vec<acp_runtime::client::LoginCommand>>>);
+
+impl acp_runtime::client::TerminalLogin for Logins {
+    fn run(
+        &self,
+        command: acp_runtime::client::LoginCommand,
+    ) -> acp_runtime::connection::BoxFuture<Result<(), String>> {
+        self.0.lock().unwrap().push(command);
+        Box::pin(async { Ok(()) })
+    }
+}
+
+struct WithLogin(Logins);
+
+impl acp_runtime::client::ClientHandler for WithLogin {
+    fn terminal_login(&self) -> Option<&dyn acp_runtime::client::TerminalLogin> {
+        Some(&self.0)
+    }
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_terminal_method_runs_the_agents_own_command_and_is_never_sent() {
+    use acp_runtime::transport::AgentCommand;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("login-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("received.log");
+    // An agent that offers a terminal login, then logs whatever else it receives.
+    let script = r#"IFS= read -r line; printf '%s\n' "$line" >> "$1"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"authMethods":[{"type":"terminal","id":"tui","name":"Log in","args":["--login"],"env":{"MODE":"x"}}]}}'
+while IFS= read -r line; do printf '%s\n' "$line" >> "$1"; done"#;
+    let command = AgentCommand::new("sh")
+        .args(["-c", script, "sh"])
+        .arg(&log)
+        .env("BASE", "1");
+    let logins = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (client, mut process) = ClientBuilder::new()
+        .handler(WithLogin(Logins(std::sync::Arc::clone(&logins))))
+        .spawn(&command)
+        .await
+        .unwrap();
+    assert!(client.offered().terminal_login);
+    client.authenticate("tui").await.unwrap();
+    client.close().await;
+    process.shutdown().await.unwrap();
+
+    let ran = logins.lock().unwrap().clone();
+    assert_eq!(ran.len(), 1);
+    assert_eq!(ran[0].program, "sh");
+    let args: Vec<String> = ran[0].args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    assert_eq!(args[0], "-c");
+    assert_eq!(args.last().map(String::as_str), Some("--login"));
+    let env: Vec<(String, String)> = ran[0]
+        .env
+        .iter()
+        .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+        .collect();
+    assert_eq!(env, [("BASE".to_owned(), "1".to_owned()), ("MODE".to_owned(), "x".to_owned())]);
+    let received = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let init: Value = serde_json::from_str(received.lines().next().unwrap()).unwrap();
+    assert_eq!(init["params"]["clientCapabilities"]["auth"]["terminal"], true);
+    assert!(!received.contains("authenticate"), "{received}");
+}

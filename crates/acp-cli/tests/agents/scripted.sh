@@ -5,7 +5,7 @@
 #
 #   scripted.sh MODE
 #
-# MODE: ok, garbage, huge, exit-mid-turn, silent, auth, grandchild, v1only, cancel, fs.
+# MODE: ok, garbage, huge, exit-mid-turn, silent, auth, grandchild, v1only, cancel, fs, load.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
 # Every agent process of a run leaves its pid, so that tests can check it is gone.
@@ -26,6 +26,9 @@ ask() {
 init='{"protocolVersion":1,"agentInfo":{"name":"scripted","version":"0"}}'
 if [ "$mode" = auth ]; then
   init='{"protocolVersion":1,"authMethods":[{"id":"browser","name":"Sign in with a browser","description":"Opens a browser"},{"type":"env_var","id":"api-key","name":"Use API_KEY","vars":[{"name":"API_KEY"}]}]}'
+fi
+if [ "$mode" = load ]; then
+  init='{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}'
 fi
 if [ "$mode" = grandchild ]; then
   # A helper that ignores SIGTERM and whose input is not ours; the agent ignores SIGTERM too.
@@ -60,6 +63,12 @@ while IFS= read -r line; do
         fail "$id" '{"code":-32000,"message":"Authentication required"}'
       fi ;;
     *:session/new) reply "$id" '{"sessionId":"s1"}' ;;
+    load:session/load)
+      # The history, with a notice in it (a protocol violation the client must not show).
+      update '{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"old question"}}'
+      update '{"sessionUpdate":"notice","severity":"warning","title":"Stale notice"}'
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"old answer"}}'
+      reply "$id" '{}' ;;
     exit-mid-turn:session/prompt)
       update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Working on it"}}'
       exit 1 ;;
