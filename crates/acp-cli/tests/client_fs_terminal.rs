@@ -139,7 +139,11 @@ fn a_loaded_session_prints_its_history_as_history_without_notices() {
     assert!(run.log().contains(r#""method":"session/load""#));
 
     let run = Run::new("load-json");
-    let output = run.run("load", &["--load", "s1", "--prompt", "and now?", "--format", "json"], LIMIT);
+    let output = run.run(
+        "load",
+        &["--load", "s1", "--prompt", "and now?", "--format", "json"],
+        LIMIT,
+    );
     assert!(output.status.success(), "{}", text(&output.stderr));
     let events: Vec<Value> = text(&output.stdout)
         .lines()

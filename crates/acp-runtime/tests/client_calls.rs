@@ -412,7 +412,8 @@ impl acp_runtime::client::ClientHandler for WithLogin {
 #[tokio::test]
 async fn a_terminal_method_runs_the_agents_own_command_and_is_never_sent() {
     use acp_runtime::transport::AgentCommand;
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("login-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("login-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("received.log");
     // An agent that offers a terminal login, then logs whatever else it receives.
@@ -437,18 +438,36 @@ while IFS= read -r line; do printf '%s\n' "$line" >> "$1"; done"#;
     let ran = logins.lock().unwrap().clone();
     assert_eq!(ran.len(), 1);
     assert_eq!(ran[0].program, "sh");
-    let args: Vec<String> = ran[0].args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let args: Vec<String> = ran[0]
+        .args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     assert_eq!(args[0], "-c");
     assert_eq!(args.last().map(String::as_str), Some("--login"));
     let env: Vec<(String, String)> = ran[0]
         .env
         .iter()
-        .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+        .map(|(k, v)| {
+            (
+                k.to_string_lossy().into_owned(),
+                v.to_string_lossy().into_owned(),
+            )
+        })
         .collect();
-    assert_eq!(env, [("BASE".to_owned(), "1".to_owned()), ("MODE".to_owned(), "x".to_owned())]);
+    assert_eq!(
+        env,
+        [
+            ("BASE".to_owned(), "1".to_owned()),
+            ("MODE".to_owned(), "x".to_owned())
+        ]
+    );
     let received = std::fs::read_to_string(&log).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let init: Value = serde_json::from_str(received.lines().next().unwrap()).unwrap();
-    assert_eq!(init["params"]["clientCapabilities"]["auth"]["terminal"], true);
+    assert_eq!(
+        init["params"]["clientCapabilities"]["auth"]["terminal"],
+        true
+    );
     assert!(!received.contains("authenticate"), "{received}");
 }

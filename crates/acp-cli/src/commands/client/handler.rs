@@ -1,5 +1,5 @@
 //! What `acp client` offers the agent, built on the runtime's
-//! [`ClientHandler`](acp_runtime::client::ClientHandler) like any editor would be:
+//! [`ClientHandler`] like any editor would be:
 //!
 //! * permission requests: asked in the terminal UI; with `--prompt`, answered by `--allow`
 //!   (the first "allow" option) or else rejected (the first "reject" option);

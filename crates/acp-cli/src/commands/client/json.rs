@@ -5,7 +5,7 @@
 //!
 //! | `type` | fields |
 //! |---|---|
-//! | `session` | `sessionId`, `protocolVersion`, `agent` (name or `null`), `loaded` |
+//! | `session` | `sessionId`, `protocolVersion` (negotiated), `proposedVersion`, `agent` (name or `null`), `loaded` |
 //! | `message` | `role` (`user`, `agent`, `thought`), `text` (the new piece), `messageId` (or `null`), `replace` (`true` when `text` replaces the whole message) |
 //! | `tool_call` | `toolCallId`, `title`, `status`, `content` (texts); `update: true` for a change of a known call |
 //! | `plan` | `entries`: `[{"content", "status"}]` |
@@ -16,6 +16,7 @@
 //! | `note` | `text` |
 //! | `stop` | `stopReason` (`end_turn`, `cancelled`, `max_tokens`, ...) |
 //! | `error` | `code` (or `null`), `message`, `detail` (what `data` adds, or `null`), `exitCode` |
+//! | `session_info` | (`--list-sessions`) `sessionId`, `cwd`, `title`, `updatedAt` |
 //!
 //! Text from the agent is passed on as it came (JSON escapes whatever needs escaping).
 

@@ -4,7 +4,7 @@
 //! the notices (a notice center); this module shows them, and answers what the agent asks
 //! through [`handler::CliHandler`], an implementation of the runtime's `ClientHandler`. The
 //! pure parts are separate from the I/O so that they can be tested: [`app`] (state and
-//! keys), [`view`] (drawing), [`plain`], [`json`] and [`follow`] (printed output) and
+//! keys), [`view`] (drawing), [`plain`], [`json`](mod@json) and [`follow`] (printed output) and
 //! [`text`] (terminal-safe agent text). [`setup`] gets to a session, [`tui`] is the terminal
 //! event loop, [`prompt`] the one-turn mode and [`exit`] the exit codes.
 

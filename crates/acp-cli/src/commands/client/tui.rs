@@ -230,6 +230,12 @@ async fn run(
                 Some(Input::Key(key)) => {
                     let Some(command) = app.on_key(key, client.now()) else { continue };
                     match command {
+                        Command::Quit if !connected => {
+                            break Err(Stop::Failed(Failure::new(
+                                Exit::AgentGone,
+                                "the agent exited during the session",
+                            )));
+                        }
                         Command::Quit => break Ok(()),
                         Command::Submit(text) => {
                             let Some(session) = app.session.clone() else { continue };
