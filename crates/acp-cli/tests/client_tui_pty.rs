@@ -26,6 +26,10 @@ struct Screen {
 
 impl Screen {
     fn start(run: Run, mode: &str) -> Self {
+        Self::start_with(run, mode, &[])
+    }
+
+    fn start_with(run: Run, mode: &str, client_flags: &[&str]) -> Self {
         let size = Winsize {
             ws_row: 30,
             ws_col: 110,
@@ -42,7 +46,7 @@ impl Screen {
         .unwrap();
         let slave: OwnedFd = pty.slave;
         let child = run
-            .client(mode, &[])
+            .client(mode, client_flags)
             .stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
             .stderr(Stdio::from(slave))
@@ -187,4 +191,49 @@ fn a_write_is_confirmed_in_the_dialog() {
         "written by the agent"
     );
     assert!(run.nothing_left());
+}
+
+#[test]
+fn a_terminal_login_runs_in_the_foreground_then_the_session_opens() {
+    let run = Run::new("tui-login");
+    let marker = run.dir.join("logged-in");
+    let mut screen = Screen::start(run, "auth-terminal");
+    screen.wait_until("refused the first session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    // The client advertised that it can run terminal logins.
+    screen.wait_until("advertised auth.terminal", |_, run| {
+        run.log().contains(r#""auth":{"terminal":true}"#)
+    });
+    screen.press(b"\r");
+    screen.wait_for("Logging in for the test...");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 2
+    });
+    assert!(marker.is_file());
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = finish(screen.child, Duration::from_secs(20));
+    assert!(output.status.success(), "{:?}", output.status);
+    // A terminal method is never sent to the agent.
+    assert!(
+        !run.log().contains(r#""method":"authenticate""#),
+        "{}",
+        run.log()
+    );
+}
+
+#[test]
+fn with_prompt_a_terminal_login_runs_in_the_terminal_too() {
+    let mut screen = Screen::start_with(
+        Run::new("prompt-login"),
+        "auth-terminal",
+        &["--auth", "tui", "--prompt", "hi"],
+    );
+    screen.wait_for("Logging in for the test...");
+    let run = screen.run.take().unwrap();
+    let output = finish(screen.child, Duration::from_secs(20));
+    assert!(output.status.success(), "{:?}", output.status);
+    assert_eq!(count(&run, r#""method":"session/new""#), 1, "{}", run.log());
+    assert!(!run.log().contains(r#""method":"authenticate""#));
 }

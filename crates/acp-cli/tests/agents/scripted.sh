@@ -5,7 +5,8 @@
 #
 #   scripted.sh MODE
 #
-# MODE: ok, garbage, huge, exit-mid-turn, silent, auth, grandchild, v1only, cancel, fs, load.
+# MODE: ok, garbage, huge, exit-mid-turn, silent, auth, auth-terminal, grandchild, v1only,
+# cancel, fs, load. `scripted.sh auth-terminal login` is the login run of the terminal method.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
 # Every agent process of a run leaves its pid, so that tests can check it is gone.
@@ -26,6 +27,14 @@ ask() {
 init='{"protocolVersion":1,"agentInfo":{"name":"scripted","version":"0"}}'
 if [ "$mode" = auth ]; then
   init='{"protocolVersion":1,"authMethods":[{"id":"browser","name":"Sign in with a browser","description":"Opens a browser"},{"type":"env_var","id":"api-key","name":"Use API_KEY","vars":[{"name":"API_KEY"}]}]}'
+fi
+if [ "$mode" = auth-terminal ] && [ "$2" = login ]; then
+  echo "Logging in for the test..."
+  touch "$ACP_TEST_DIR/logged-in"
+  exit 0
+fi
+if [ "$mode" = auth-terminal ]; then
+  init='{"protocolVersion":1,"authMethods":[{"type":"terminal","id":"tui","name":"Log in here","args":["login"]}]}'
 fi
 if [ "$mode" = load ]; then
   init='{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}'
@@ -58,6 +67,12 @@ while IFS= read -r line; do
       reply "$id" '{}' ;;
     auth:session/new)
       if [ "$signed_in" = yes ]; then
+        reply "$id" '{"sessionId":"s1"}'
+      else
+        fail "$id" '{"code":-32000,"message":"Authentication required"}'
+      fi ;;
+    auth-terminal:session/new)
+      if [ -f "$ACP_TEST_DIR/logged-in" ]; then
         reply "$id" '{"sessionId":"s1"}'
       else
         fail "$id" '{"code":-32000,"message":"Authentication required"}'

@@ -161,11 +161,13 @@ impl Screen {
         let _ = ratatui::try_restore();
     }
 
-    /// Comes back after [`Screen::suspend`].
+    /// Comes back after [`Screen::suspend`]. (A new terminal draws everything on its first
+    /// frame, so nothing needs clearing; clearing would also ask the terminal for the cursor
+    /// position.)
     fn resume(&mut self) -> io::Result<()> {
         self.terminal = ratatui::try_init()?;
         let _ = execute!(io::stdout(), term::EnableFocusChange);
-        self.terminal.clear()
+        Ok(())
     }
 }
 
