@@ -12,14 +12,14 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use nix::fcntl::{FcntlArg, OFlag, fcntl};
+use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};
 use nix::pty::{Winsize, openpty};
 use scripted::{Run, finish};
 
 /// A client running in a pseudo-terminal, and what it drew so far.
 struct Screen {
     master: File,
-    child: Child,
+    child: Option<Child>,
     seen: String,
     run: Option<Run>,
 }
@@ -37,6 +37,9 @@ impl Screen {
             ws_ypixel: 0,
         };
         let pty = openpty(Some(&size), None).unwrap();
+        // The child must not inherit the master: holding it, it would block on a full terminal
+        // forever if the test stops reading.
+        fcntl(pty.master.as_fd(), FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC)).unwrap();
         let flags =
             OFlag::from_bits_truncate(fcntl(pty.master.as_fd(), FcntlArg::F_GETFL).unwrap());
         fcntl(
@@ -54,7 +57,7 @@ impl Screen {
             .unwrap();
         Self {
             master: File::from(pty.master),
-            child,
+            child: Some(child),
             seen: String::new(),
             run: Some(run),
         }
@@ -104,8 +107,24 @@ impl Screen {
         self.pump();
     }
 
+    /// Waits for the client to exit and collects its output.
+    fn end(&mut self) -> std::process::Output {
+        finish(self.child.take().unwrap(), Duration::from_secs(20))
+    }
+
     fn press(&mut self, keys: &[u8]) {
         self.master.write_all(keys).unwrap();
+    }
+}
+
+impl Drop for Screen {
+    /// A failed test must not leave the client running (its agent then sees the end of its
+    /// input and exits).
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -157,7 +176,7 @@ fn sign_in_picker_then_a_turn_then_quit() {
     });
     screen.press(b"\x11");
     let run = screen.run.take().unwrap();
-    let output = finish(screen.child, Duration::from_secs(20));
+    let output = screen.end();
     assert!(output.status.success(), "{:?}", output.status);
     assert!(run.nothing_left());
 }
@@ -184,7 +203,7 @@ fn a_write_is_confirmed_in_the_dialog() {
     screen.wait_until("ended the turn", |_, run| count(run, r#""id":105"#) == 1);
     screen.press(b"\x11");
     let run = screen.run.take().unwrap();
-    let output = finish(screen.child, Duration::from_secs(20));
+    let output = screen.end();
     assert!(output.status.success(), "{:?}", output.status);
     assert_eq!(
         std::fs::read_to_string(&out).unwrap(),
@@ -213,7 +232,7 @@ fn a_terminal_login_runs_in_the_foreground_then_the_session_opens() {
     assert!(marker.is_file());
     screen.press(b"\x11");
     let run = screen.run.take().unwrap();
-    let output = finish(screen.child, Duration::from_secs(20));
+    let output = screen.end();
     assert!(output.status.success(), "{:?}", output.status);
     // A terminal method is never sent to the agent.
     assert!(
@@ -232,7 +251,7 @@ fn with_prompt_a_terminal_login_runs_in_the_terminal_too() {
     );
     screen.wait_for("Logging in for the test...");
     let run = screen.run.take().unwrap();
-    let output = finish(screen.child, Duration::from_secs(20));
+    let output = screen.end();
     assert!(output.status.success(), "{:?}", output.status);
     assert_eq!(count(&run, r#""method":"session/new""#), 1, "{}", run.log());
     assert!(!run.log().contains(r#""method":"authenticate""#));
