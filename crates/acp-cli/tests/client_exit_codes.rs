@@ -34,7 +34,7 @@ const CASES: &[Case] = &[
         code: 5,
         stderr: &[
             "exited before it answered `initialize`",
-            "skipped an incoming line: parse error",
+            "skipped an incoming message: parse error",
         ],
     },
     Case {

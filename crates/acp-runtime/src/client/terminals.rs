@@ -249,22 +249,41 @@ impl LocalTerminals {
             .envs(request.env.iter().map(|(k, v)| (k, v)))
             .current_dir(&cwd)
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
             .kill_on_drop(true);
-        #[cfg(unix)]
-        command.process_group(0);
-        let mut child = command.spawn().map_err(|error| {
+        let cannot_run = |error: std::io::Error| {
             rpc::internal(format!(
                 "cannot run `{}` in `{}`: {error}",
                 request.command,
                 cwd.display()
             ))
-        })?;
+        };
+        // On Unix both streams go into one pipe, as in a terminal: what the command writes
+        // keeps its order, whichever stream it uses.
+        #[cfg(unix)]
+        let merged = {
+            command.process_group(0);
+            let (reader, writer) = std::io::pipe().map_err(cannot_run)?;
+            let second = writer.try_clone().map_err(cannot_run)?;
+            command.stdout(writer).stderr(second);
+            reader
+        };
+        #[cfg(not(unix))]
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let spawned = command.spawn();
+        // The command owns the parent's copies of the pipe's write end: they must be closed
+        // now, or the output would never reach its end.
+        drop(command);
+        let mut child = spawned.map_err(cannot_run)?;
         let group = child.id();
         let output = Arc::new(Mutex::new(Output::new(limit)));
         let (exit_tx, exit_rx) = watch::channel(None);
         let mut tasks = Vec::new();
+        #[cfg(unix)]
+        {
+            let receiver = tokio::net::unix::pipe::Receiver::from_owned_fd(merged.into())
+                .map_err(cannot_run)?;
+            tasks.push(tokio::spawn(pump(receiver, Arc::clone(&output))));
+        }
         if let Some(stdout) = child.stdout.take() {
             tasks.push(tokio::spawn(pump(stdout, Arc::clone(&output))));
         }
