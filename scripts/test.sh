@@ -11,10 +11,32 @@ echo "== acp-notice-center, default features and none =="
 cargo test -p acp-notice-center --locked --lib --tests
 cargo test -p acp-notice-center --locked --lib --tests --no-default-features
 for features in "" "unstable_session_notices" "unstable_protocol_v2" \
-  "unstable_session_notices,unstable_protocol_v2"; do
+  "unstable_session_notices,unstable_protocol_v2" "unstable"; do
   echo "== acp-schema, default features + [${features}] =="
   cargo test -p acp-schema --locked --lib --tests --features "${features}"
 done
 echo "== acp-schema, no default features =="
 cargo test -p acp-schema --locked --lib --tests --no-default-features --features unstable_session_notices,unstable_protocol_v2
 cargo test -p acp-schema --locked --lib --tests --no-default-features
+
+# Each of the official crate's unstable features alone (with v2 and the default features, so
+# that both versions' parts and their JSON Schema code are built): the names are those the
+# `unstable` umbrella of crates/acp-schema/Cargo.toml lists. To keep CI lean these builds run the
+# integration tests that depend on the features (acp-schema has no unit tests; the others ran
+# above with every feature): the method tables against the reference lists, the tests of the
+# unstable methods and updates, the session update corpus and the schema artifacts.
+features=$(awk '/^unstable = \[/ { listing = 1; next } listing && /\]/ { exit }
+  listing { gsub(/[",[:space:]]/, ""); if ($0 != "" && $0 != "unstable_session_notices") print }' \
+  crates/acp-schema/Cargo.toml)
+if [ -z "${features}" ]; then
+  echo "no unstable features found in crates/acp-schema/Cargo.toml" >&2
+  exit 1
+fi
+started=${SECONDS}
+for feature in ${features}; do
+  echo "== acp-schema, unstable_protocol_v2 + ${feature} alone =="
+  cargo test -p acp-schema --locked --features "unstable_protocol_v2,${feature}" \
+    --test methods --test unstable_methods --test unstable_updates --test session_updates \
+    --test schema_artifacts
+done
+echo "== each unstable feature alone: $((SECONDS - started)) s =="

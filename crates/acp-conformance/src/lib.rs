@@ -1,10 +1,12 @@
 //! Conformance tooling for `acp-schema`: differential tests and benchmarks against the official
 //! `agent-client-protocol-schema` crate.
 //!
-//! This crate is not published. Its tests (`tests/differential.rs`) decode a corpus of several
-//! thousand ACP v1 and v2 messages with both crates and check that they accept and reject the
-//! same messages and re-encode accepted ones to the same JSON, except for the differences listed
-//! with a reason in `tests/differences.md`. Its benchmark (`benches/session_updates.rs`)
+//! This crate is not published. Both crates are built with every unstable feature. Its tests
+//! (`tests/differential.rs`) decode a corpus of several thousand ACP v1 and v2 messages with
+//! both crates and check that they accept and reject the same messages and re-encode accepted
+//! ones to the same JSON, except for the differences listed with a reason in
+//! `tests/differences.md`; `tests/surface.rs` generates the official crate's unstable schema
+//! live and checks that the checked-in reference equals it and that ours covers every type. Its benchmark (`benches/session_updates.rs`)
 //! measures decoding and encoding of a realistic `session/update` stream with both crates side
 //! by side. The official crate is a dev-dependency only: it serves as an oracle and is never
 //! part of this library.

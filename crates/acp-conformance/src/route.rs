@@ -23,8 +23,8 @@ fn encode<T: Serialize>(decoded: Result<T, acp_schema::Error>) -> bool {
     }
 }
 
-/// Every request and notification method name of both versions, plus a few that are not in
-/// any table (an extension method, an unknown one, one of another version).
+/// Every request and notification method name of both versions (the proxy chain tables
+/// included), plus a few that are not in any table (an extension method, an unknown one, one of another version).
 pub fn all_methods() -> Vec<&'static str> {
     let mut methods: Vec<&'static str> = [
         v1::ClientRequest::METHODS,
@@ -37,6 +37,10 @@ pub fn all_methods() -> Vec<&'static str> {
         v2::ClientNotification::METHODS,
         v2::AgentNotification::METHODS,
         v2::ProtocolNotification::METHODS,
+        v1::ProxyRequest::METHODS,
+        v1::ProxyNotification::METHODS,
+        v2::ProxyRequest::METHODS,
+        v2::ProxyNotification::METHODS,
     ]
     .concat();
     methods.extend(["_vendor/extension", "no/such_method", ""]);
@@ -59,6 +63,10 @@ pub fn decode_params_everywhere(method: &str, params: Option<&RawValue>) -> usiz
         encode(v2::ClientNotification::decode(method, params)),
         encode(v2::AgentNotification::decode(method, params)),
         encode(v2::ProtocolNotification::decode(method, params)),
+        encode(v1::ProxyRequest::decode(method, params)),
+        encode(v1::ProxyNotification::decode(method, params)),
+        encode(v2::ProxyRequest::decode(method, params)),
+        encode(v2::ProxyNotification::decode(method, params)),
     ]
     .into_iter()
     .filter(|accepted| *accepted)
@@ -73,6 +81,8 @@ pub fn decode_result_everywhere(method: &str, result: &RawValue) -> usize {
         encode(v1::ClientResponse::decode(method, result)),
         encode(v2::AgentResponse::decode(method, result)),
         encode(v2::ClientResponse::decode(method, result)),
+        encode(v1::ProxyResponse::decode(method, result)),
+        encode(v2::ProxyResponse::decode(method, result)),
     ]
     .into_iter()
     .filter(|accepted| *accepted)

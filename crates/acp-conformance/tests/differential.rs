@@ -1,8 +1,11 @@
-//! Differential test: `acp-schema` against the official `agent-client-protocol-schema` 1.20.0.
+//! Differential test: `acp-schema` against the official `agent-client-protocol-schema` 1.20.0,
+//! both with every unstable feature on (ours: `unstable`, theirs: `unstable`).
 //!
 //! A reproducible corpus of ACP v1 and v2 messages (hand-written edge cases from
-//! `data/edge_cases.jsonl`, instances generated from the reference JSON Schemas with fixed seeds,
-//! and mutations of those) is decoded by method with both crates' routing decoders. The two
+//! `data/edge_cases.jsonl`, instances generated from the unstable reference JSON Schemas with
+//! fixed seeds, and mutations of those) is decoded by method with both crates' routing
+//! decoders. Every method and every session update of the unstable surface that the stable one
+//! lacks must have hand-written and generated cases. The two
 //! verdicts (accept or reject) must agree, and an accepted message must re-encode to equal JSON
 //! (`serde_json::Value` equality) with both. Every disagreement must belong to a class listed in
 //! [`KNOWN_DIFFERENCES`] and explained in `differences.md` next to this file; any other
@@ -461,6 +464,61 @@ fn signature(case: &Case, ours: &Verdict, theirs: &Verdict) -> String {
 mod known;
 use known::KNOWN_DIFFERENCES;
 
+/// What the unstable surface adds to the stable one in a version: the methods (with the kind of
+/// each payload: params and, for requests, the result) and the session update tags.
+type Additions = (Version, Vec<(Kind, String)>, BTreeSet<String>);
+
+/// The [`Additions`] of both versions.
+fn unstable_additions() -> Vec<Additions> {
+    fn methods(file: &str, group: &str) -> BTreeSet<String> {
+        read_reference(file)[group]
+            .as_object()
+            .unwrap()
+            .values()
+            .filter_map(|method| method.as_str().map(str::to_owned))
+            .collect()
+    }
+    fn update_tags(file: &str) -> BTreeSet<String> {
+        let schema = read_reference(file);
+        let update = &schema["$defs"]["SessionUpdate"];
+        update
+            .get("oneOf")
+            .or(update.get("anyOf"))
+            .and_then(Value::as_array)
+            .unwrap()
+            .iter()
+            .filter_map(|a| a["properties"]["sessionUpdate"]["const"].as_str())
+            .map(str::to_owned)
+            .collect()
+    }
+    [(Version::V1, 1), (Version::V2, 2)]
+        .into_iter()
+        .map(|(version, number)| {
+            let mut added = Vec::new();
+            for kind in Kind::ALL {
+                let (side, _) = kind.reference_side();
+                let group = match side {
+                    "agent" => "agentMethods",
+                    "client" => "clientMethods",
+                    _ => "protocolMethods",
+                };
+                let stable = methods(&format!("acp-v{number}.methods.json"), group);
+                for method in kind.our_methods(version) {
+                    if !stable.contains(*method) {
+                        added.push((kind, (*method).to_owned()));
+                    }
+                }
+            }
+            let stable_tags = update_tags(&format!("acp-v{number}.schema.json"));
+            let tags = update_tags(&format!("acp-v{number}.unstable.schema.json"))
+                .difference(&stable_tags)
+                .cloned()
+                .collect();
+            (version, added, tags)
+        })
+        .collect()
+}
+
 #[derive(Default)]
 struct Tally {
     messages: usize,
@@ -473,13 +531,13 @@ fn both_crates_agree_on_the_corpus() {
     let schemas = [
         (
             Version::V1,
-            read_reference("acp-v1.schema.json"),
-            read_reference("acp-v1.methods.json"),
+            read_reference("acp-v1.unstable.schema.json"),
+            read_reference("acp-v1.unstable.methods.json"),
         ),
         (
             Version::V2,
-            read_reference("acp-v2.schema.json"),
-            read_reference("acp-v2.methods.json"),
+            read_reference("acp-v2.unstable.schema.json"),
+            read_reference("acp-v2.unstable.methods.json"),
         ),
     ];
 
@@ -625,6 +683,32 @@ fn both_crates_agree_on_the_corpus() {
                 per_update.contains_key(&(*version, tag.to_owned())),
                 "{version:?}: no `{tag}` update"
             );
+        }
+    }
+
+    // Every method and session update that only the unstable surface has is in the corpus,
+    // hand-written and generated (a method as params and as result, where it has one).
+    for (version, new_methods, new_updates) in unstable_additions() {
+        for (kind, method) in &new_methods {
+            for origin in [Origin::Hand, Origin::Generated] {
+                assert!(
+                    corpus.iter().any(|case| case.version == version
+                        && case.kind == *kind
+                        && case.method == *method
+                        && case.origin == origin),
+                    "{version:?}: no {origin:?} case of {kind:?} `{method}`"
+                );
+            }
+        }
+        for tag in &new_updates {
+            for origin in [Origin::Hand, Origin::Generated] {
+                assert!(
+                    corpus.iter().any(|case| case.version == version
+                        && case.origin == origin
+                        && case.update_tag().as_deref() == Some(tag.as_str())),
+                    "{version:?}: no {origin:?} `{tag}` update"
+                );
+            }
         }
     }
 

@@ -83,8 +83,9 @@ fn json_value() -> impl Strategy<Value = Value> {
 fn schemas() -> &'static [Value; 2] {
     static SCHEMAS: OnceLock<[Value; 2]> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
-        [1, 2]
-            .map(|version| acp_conformance::reference::read(&format!("acp-v{version}.schema.json")))
+        [1, 2].map(|version| {
+            acp_conformance::reference::read(&format!("acp-v{version}.unstable.schema.json"))
+        })
     })
 }
 

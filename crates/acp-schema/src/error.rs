@@ -14,6 +14,15 @@ pub enum Error {
         /// The tag that was given.
         tag: String,
     },
+    /// An unknown variant was requested without a field that every variant of its union must
+    /// have (for example the `planId` of plan contents), or with a value of the wrong type.
+    #[error("an unknown variant `{tag}` must still have `{field}` of the right type")]
+    FallbackField {
+        /// The unknown tag that was given.
+        tag: String,
+        /// The required field that is missing or malformed.
+        field: &'static str,
+    },
     /// An idempotency key (ACP v2) outside the allowed 1 to 255 characters.
     #[error(
         "an idempotency key must be 1 to 255 characters long, but the given key has {chars} characters"

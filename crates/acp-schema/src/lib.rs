@@ -36,6 +36,8 @@ mod meta;
 pub mod method;
 mod other_value;
 mod patch;
+#[cfg(feature = "unstable_proxy_chains")]
+mod raw_json;
 #[cfg(feature = "schemars")]
 pub mod schema;
 pub mod unknown;
@@ -48,4 +50,6 @@ pub use error::Error;
 pub use meta::Meta;
 pub use other_value::OtherValue;
 pub use patch::Patch;
+#[cfg(feature = "unstable_proxy_chains")]
+pub use raw_json::RawJson;
 pub use unknown::UnknownVariant;

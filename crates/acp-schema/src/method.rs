@@ -82,11 +82,19 @@ pub(crate) fn params_or_empty(params: Option<&RawValue>) -> &str {
     params.map_or("{}", RawValue::get)
 }
 
-/// The raw JSON of a `result`, with `null` read as an empty object.
-pub(crate) fn result_or_empty(result: &RawValue) -> &str {
+/// Decodes the `result` of a response for `method` as `T`. A `null` result that `T` does not
+/// accept as such is read as an empty object, so that the results made of optional fields only
+/// decode from `null`; a type that accepts `null` itself (an opaque JSON value) keeps it.
+pub(crate) fn decode_result<T: DeserializeOwned>(
+    method: &str,
+    result: &RawValue,
+) -> Result<T, Error> {
     match result.get() {
-        "null" => "{}",
-        text => text,
+        "null" => match serde_json::from_str::<T>("null") {
+            Ok(value) => Ok(value),
+            Err(_) => decode_payload(method, "{}"),
+        },
+        text => decode_payload(method, text),
     }
 }
 

@@ -54,6 +54,7 @@ pub fn generate(protocol: Protocol, unstable: bool) -> Value {
     if !unstable {
         strip_unstable(&mut root);
         drop_unused_defs(&mut root);
+        prune_defaults(&mut root);
     }
     sort_keys(root)
 }
@@ -117,16 +118,22 @@ pub(crate) fn tagged_alternative(
     alternative
 }
 
-/// Marks `schema` as existing only with the cargo feature described by `cfg`.
+/// One known value of an open string enum: `{"type": "string", "const": value}`, marked
+/// unstable when `cfg` (the stringified `cfg` predicate of a feature-gated value) is given.
+pub(crate) fn string_const(value: &str, cfg: Option<&str>) -> Value {
+    let mut alternative = json!({ "type": "string", "const": value });
+    if let Some(cfg) = cfg {
+        mark_unstable(&mut alternative, cfg);
+    }
+    alternative
+}
+
+/// Marks `schema` as existing only with the cargo features named in `cfg` (a stringified `cfg`
+/// predicate such as `feature = "unstable_session_fork"`, or an `all(...)` of several).
 fn mark_unstable(schema: &mut Value, cfg: &str) {
     if let Value::Object(map) = schema {
-        let feature = cfg
-            .trim_start_matches("feature")
-            .trim_start()
-            .trim_start_matches('=')
-            .trim()
-            .trim_matches('"');
-        map.insert(UNSTABLE_KEY.into(), Value::String(feature.into()));
+        let features: Vec<&str> = cfg.split('"').skip(1).step_by(2).collect();
+        map.insert(UNSTABLE_KEY.into(), Value::String(features.join(",")));
     }
 }
 
@@ -167,6 +174,32 @@ pub(crate) fn other_alternative_of(tag: &str, alternatives: &[Value]) -> Value {
     })
 }
 
+/// Adds an optional property `key` with `schema` to an object schema.
+#[allow(dead_code)]
+pub(crate) fn add_property(object: &mut Value, key: &str, schema: Value) {
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        properties.insert(key.to_owned(), schema);
+    }
+}
+
+/// Adds a required property `key` of the given schema to an alternative (the fields that the
+/// "other" alternative of some open unions must still have). A reference is wrapped in `allOf`,
+/// as the reference schemas write it.
+pub(crate) fn require_property(alternative: &mut Value, key: &str, schema: schemars::Schema) {
+    let schema = schema.to_value();
+    let property = if schema.get("$ref").is_some() {
+        json!({ "allOf": [schema] })
+    } else {
+        schema
+    };
+    if let Some(Value::Object(properties)) = alternative.get_mut("properties") {
+        properties.insert(key.to_owned(), property);
+    }
+    if let Some(Value::Array(required)) = alternative.get_mut("required") {
+        required.push(Value::String(key.to_owned()));
+    }
+}
+
 /// The schema of a tagged union from its alternatives.
 pub(crate) fn union_schema(alternatives: Vec<Value>, tag: &str, closed: bool) -> schemars::Schema {
     let value = if closed {
@@ -180,6 +213,16 @@ pub(crate) fn union_schema(alternatives: Vec<Value>, tag: &str, closed: bool) ->
 /// `{"title": title, "allOf": [schema]}`, the reference schema's way of naming an alternative.
 pub(crate) fn titled(title: &str, schema: schemars::Schema) -> Value {
     json!({ "title": title, "allOf": [schema] })
+}
+
+/// [`titled`], marked unstable when `cfg` (the stringified `cfg` predicate of a method that
+/// exists only with a cargo feature) is given.
+pub(crate) fn titled_gated(title: &str, schema: schemars::Schema, cfg: Option<&str>) -> Value {
+    let mut alternative = titled(title, schema);
+    if let Some(cfg) = cfg {
+        mark_unstable(&mut alternative, cfg);
+    }
+    alternative
 }
 
 /// The schema of a request message carrying one of `params`.
@@ -352,4 +395,64 @@ fn collect_refs(value: &Value, out: &mut Vec<String>) {
         Value::Array(items) => items.iter().for_each(|child| collect_refs(child, out)),
         _ => {}
     }
+}
+
+/// Removes from every `default` value the members that the (stripped) schema it belongs to no
+/// longer has. A default is the serialised `Default` of a type, so with an unstable feature
+/// compiled in it also holds the feature's always-written fields (such as `acp: false` in the
+/// v1 MCP capabilities); the stable schema must not mention them.
+fn prune_defaults(root: &mut Value) {
+    let Some(Value::Object(defs)) = root.get("$defs").cloned() else {
+        return;
+    };
+    fn walk(value: &mut Value, defs: &Map<String, Value>) {
+        match value {
+            Value::Object(map) => {
+                if let (Some(target), Some(default)) =
+                    (referenced_def(map, defs), map.get_mut("default"))
+                {
+                    conform(default, target, defs);
+                }
+                for (key, child) in map.iter_mut() {
+                    if key != "default" {
+                        walk(child, defs);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| walk(item, defs)),
+            _ => {}
+        }
+    }
+    /// Keeps only the members of `value` that `schema` (an object schema) lists as properties,
+    /// recursing into members whose property schema refers to another definition.
+    fn conform(value: &mut Value, schema: &Value, defs: &Map<String, Value>) {
+        let (Value::Object(members), Some(Value::Object(properties))) =
+            (value, schema.get("properties"))
+        else {
+            return;
+        };
+        members.retain(|key, _| properties.contains_key(key));
+        for (key, member) in members.iter_mut() {
+            if let Some(Value::Object(property)) = properties.get(key) {
+                if let Some(target) = referenced_def(property, defs) {
+                    conform(member, target, defs);
+                }
+            }
+        }
+    }
+    /// The definition a schema refers to, directly or through a one-element `allOf`.
+    fn referenced_def<'a>(
+        schema: &Map<String, Value>,
+        defs: &'a Map<String, Value>,
+    ) -> Option<&'a Value> {
+        let reference = match (schema.get("$ref"), schema.get("allOf")) {
+            (Some(Value::String(reference)), _) => reference.as_str(),
+            (None, Some(Value::Array(parts))) if parts.len() == 1 => {
+                parts[0].get("$ref")?.as_str()?
+            }
+            _ => return None,
+        };
+        defs.get(reference.strip_prefix("#/$defs/")?)
+    }
+    walk(root, &defs);
 }

@@ -9,6 +9,14 @@ use serde_json::{Map, Value};
 /// The fields of an unknown variant: a JSON object without its tag.
 pub type Fields = Map<String, Value>;
 
+/// Whether `fields` has `key` and its value decodes as `T` (a field that the fallback of some
+/// open unions must still have).
+pub(crate) fn field_decodes<T: serde::de::DeserializeOwned>(fields: &Fields, key: &str) -> bool {
+    fields
+        .get(key)
+        .is_some_and(|value| T::deserialize(value).is_ok())
+}
+
 /// A variant of an open tagged union whose tag this crate does not know.
 ///
 /// ACP lets some unions grow without negotiation (for example every v2 `SessionUpdate`). A
@@ -65,6 +73,16 @@ impl UnknownVariant {
     /// Every other field of the object, as received.
     pub fn fields(&self) -> &Fields {
         &self.0.fields
+    }
+
+    /// The field `key` when it is a string (used for the fields that the fallback of some open
+    /// unions must have); empty when it is absent or not a string.
+    pub fn str_field(&self, key: &str) -> &str {
+        self.0
+            .fields
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
     }
 
     /// Takes the tag and the fields out.

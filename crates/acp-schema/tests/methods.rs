@@ -14,52 +14,91 @@ fn raw(text: &str) -> Box<RawValue> {
 #[path = "support/reference.rs"]
 mod reference_files;
 
-fn reference_methods(version: u8) -> BTreeSet<String> {
-    let value = reference_files::read(&format!("acp-v{version}.methods.json"));
-    let mut methods = BTreeSet::new();
-    for group in ["agentMethods", "clientMethods", "protocolMethods"] {
-        for method in value[group].as_object().unwrap().values() {
-            methods.insert(method.as_str().unwrap().to_owned());
-        }
-    }
-    methods
+use reference_files::{SURFACE, Surface};
+
+/// The method names of one side of a reference method list (`agentMethods`: handled by the
+/// agent, `clientMethods`: handled by the client, `protocolMethods`: either).
+fn reference_methods(file: &str, group: &str) -> BTreeSet<String> {
+    let value = reference_files::read(file);
+    value[group]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|method| method.as_str().unwrap().to_owned())
+        .collect()
 }
 
-fn table(lists: &[&[&str]]) -> BTreeSet<String> {
+/// The methods of the tables of one side; a method may be in a request table and a
+/// notification table (`mcp/message`), but not twice in one.
+fn side(lists: &[&[&str]]) -> BTreeSet<String> {
     let mut all = BTreeSet::new();
     for list in lists {
+        let mut seen = BTreeSet::new();
         for method in *list {
-            assert!(all.insert(method.to_string()), "{method} is in two tables");
+            assert!(
+                seen.insert(method.to_string()),
+                "{method} is twice in one table"
+            );
+            all.insert(method.to_string());
         }
     }
     all
 }
 
+/// Our tables of each side against the reference lists of the surface this build has: equal
+/// to the stable or the unstable list, or between the two for a partial build.
+fn check_sides(version: u8, sides: [(&str, BTreeSet<String>); 3]) {
+    for (group, ours) in sides {
+        let stable = reference_methods(&format!("acp-v{version}.methods.json"), group);
+        let unstable = reference_methods(&format!("acp-v{version}.unstable.methods.json"), group);
+        match SURFACE {
+            Surface::Stable => assert_eq!(ours, stable, "v{version} {group}"),
+            Surface::Unstable => assert_eq!(ours, unstable, "v{version} {group}"),
+            Surface::Partial => {
+                assert!(ours.is_superset(&stable), "v{version} {group}: {ours:?}");
+                assert!(ours.is_subset(&unstable), "v{version} {group}: {ours:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn v1_tables_cover_exactly_the_reference_methods() {
     use acp_schema::v1::*;
-    let ours = table(&[
-        ClientRequest::METHODS,
-        ClientNotification::METHODS,
-        AgentRequest::METHODS,
-        AgentNotification::METHODS,
-        ProtocolNotification::METHODS,
-    ]);
-    assert_eq!(ours, reference_methods(1));
+    check_sides(
+        1,
+        [
+            (
+                "agentMethods",
+                side(&[ClientRequest::METHODS, ClientNotification::METHODS]),
+            ),
+            (
+                "clientMethods",
+                side(&[AgentRequest::METHODS, AgentNotification::METHODS]),
+            ),
+            ("protocolMethods", side(&[ProtocolNotification::METHODS])),
+        ],
+    );
 }
 
 #[cfg(feature = "unstable_protocol_v2")]
 #[test]
 fn v2_tables_cover_exactly_the_reference_methods() {
     use acp_schema::v2::*;
-    let ours = table(&[
-        ClientRequest::METHODS,
-        ClientNotification::METHODS,
-        AgentRequest::METHODS,
-        AgentNotification::METHODS,
-        ProtocolNotification::METHODS,
-    ]);
-    assert_eq!(ours, reference_methods(2));
+    check_sides(
+        2,
+        [
+            (
+                "agentMethods",
+                side(&[ClientRequest::METHODS, ClientNotification::METHODS]),
+            ),
+            (
+                "clientMethods",
+                side(&[AgentRequest::METHODS, AgentNotification::METHODS]),
+            ),
+            ("protocolMethods", side(&[ProtocolNotification::METHODS])),
+        ],
+    );
 }
 
 #[test]

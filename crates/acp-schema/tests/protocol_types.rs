@@ -57,7 +57,8 @@ mod reference_files;
 
 #[cfg(feature = "schemars")]
 fn reference_def(version: &str, name: &str) -> Value {
-    let schema = reference_files::read(&format!("acp-{version}.schema.json"));
+    let file = reference_files::surface_file(&format!("acp-{version}.schema.json"));
+    let schema = reference_files::read(&file);
     let def = schema["$defs"][name].clone();
     assert!(!def.is_null(), "the reference has no `{name}` ({version})");
     def
@@ -69,7 +70,8 @@ fn schema_matches<T: schemars::JsonSchema>(version: &str, name: &str) {
     let expected = reference_def(version, name);
     let mut generator =
         schemars::SchemaGenerator::new(schemars::generate::SchemaSettings::draft2020_12());
-    let actual = serde_json::to_value(T::json_schema(&mut generator)).unwrap();
+    let mut actual = serde_json::to_value(T::json_schema(&mut generator)).unwrap();
+    reference_files::normalise_ours(&mut actual);
     assert_eq!(actual, expected, "schema of {name} ({version})");
 }
 
@@ -448,12 +450,25 @@ mod v2 {
         ] {
             rejects::<AuthMethod>(&input);
         }
-        let built = AuthMethod::unknown("_x", "id", "Name", Default::default()).unwrap();
+        let fields = |value: serde_json::Value| value.as_object().cloned().unwrap();
+        let built =
+            AuthMethod::unknown("_x", fields(json!({"methodId": "id", "name": "Name"}))).unwrap();
         assert_eq!(
             serde_json::to_value(built).unwrap(),
             json!({"type": "_x", "methodId": "id", "name": "Name"})
         );
-        assert!(AuthMethod::unknown("agent", "id", "n", Default::default()).is_err());
+        assert!(
+            AuthMethod::unknown("agent", fields(json!({"methodId": "id", "name": "n"}))).is_err()
+        );
+        // The fallback must still have the fields every method has.
+        assert_eq!(
+            AuthMethod::unknown("_x", fields(json!({"methodId": "id"}))),
+            Err(acp_schema::Error::FallbackField {
+                tag: "_x".into(),
+                field: "name"
+            })
+        );
+        assert!(AuthMethod::unknown("_x", fields(json!({"methodId": 7, "name": "n"}))).is_err());
     }
 
     #[test]

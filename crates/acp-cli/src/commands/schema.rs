@@ -10,7 +10,8 @@ pub struct Args {
     /// Protocol version: 1 or 2.
     #[arg(long, value_parser = ["1", "2"], default_value = "1")]
     protocol: String,
-    /// Include unstable parts (session notices).
+    /// Include the unstable parts: session notices and every unstable feature of the official
+    /// crate (the same schema as `schema/v{1,2}/schema.unstable.json`).
     #[arg(long)]
     unstable: bool,
 }

@@ -225,6 +225,20 @@ pub(super) const KNOWN_DIFFERENCES: &[KnownDifference] = &[
                     .all(|delta| delta.pointer.starts_with("/authMethods"))
         },
     },
+    KnownDifference {
+        id: "D11",
+        // An `mcp/message` result with both `result` and `error`: official keeps the result,
+        // ours rejects it.
+        applies: |case, ours, theirs| {
+            let payload = case.payload_value();
+            case.method == "mcp/message"
+                && case.kind == Kind::ClientResponse
+                && payload.get("result").is_some()
+                && payload.get("error").is_some()
+                && ours.rejected().is_some()
+                && theirs.accepted().is_some()
+        },
+    },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -141,8 +141,14 @@ where
 }
 
 /// `deserialize_with` for a list that must be a list, but whose malformed items are skipped
-/// one by one. (Only v2 has such lists.)
-#[cfg_attr(not(feature = "unstable_protocol_v2"), allow(dead_code))]
+/// one by one. (Stable v1 has no such lists; v2 and some unstable v1 types do.)
+#[cfg_attr(
+    not(any(
+        feature = "unstable_protocol_v2",
+        feature = "unstable_prompt_suggestions"
+    )),
+    allow(dead_code)
+)]
 pub(crate) fn items_skip_invalid<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
 where
     D: Deserializer<'de>,
@@ -208,4 +214,14 @@ where
     D: Deserializer<'de>,
 {
     Ok(lenient::<D, u32>(deserializer)?.filter(|line| *line >= 1))
+}
+
+/// `deserialize_with` for an optional JSON value where an explicit `null` differs from an
+/// absent field: with `default`, absence gives `None` and `null` gives `Some(Value::Null)`.
+#[cfg_attr(not(feature = "unstable_mcp_over_acp"), allow(dead_code))]
+pub(crate) fn present<'de, D>(deserializer: D) -> Result<Option<Value>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Value::deserialize(deserializer).map(Some)
 }

@@ -10,24 +10,33 @@
 ///     ClientRequest -> AgentResponse {
 ///         /// docs of the method
 ///         Initialize = "initialize" (InitializeRequest) -> InitializeResponse;
+///         /// docs of a method that exists only with a cargo feature
+///         #[cfg(feature = "unstable_session_fork")]
+///         SessionFork = "session/fork" (ForkSessionRequest) -> ForkSessionResponse;
 ///     }
 /// }
 /// ```
+///
+/// A method behind a cargo feature is left out of everything the table generates (marker,
+/// variants, `METHODS`, decoders) without it, and is marked unstable in the JSON Schema with it.
 macro_rules! request_table {
     (
         $(#[doc = $doc:expr])*
         $requests:ident -> $responses:ident {
             $(
                 $(#[doc = $mdoc:expr])*
+                $(#[cfg($cfg:meta)])?
                 $marker:ident = $method:literal ($params:ty) -> $result:ty;
             )+
         }
     ) => {
         $(
             $(#[doc = $mdoc])*
+            $(#[cfg($cfg)])?
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
             pub struct $marker;
 
+            $(#[cfg($cfg)])?
             impl $crate::method::RequestMethod for $marker {
                 const METHOD: &'static str = $method;
                 type Params = $params;
@@ -47,6 +56,7 @@ macro_rules! request_table {
         pub enum $requests {
             $(
                 #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                $(#[cfg($cfg)])?
                 $marker($params),
             )+
             /// An extension method (name starting with `_`), params kept raw.
@@ -54,13 +64,14 @@ macro_rules! request_table {
         }
 
         impl $requests {
-            /// Every method of this table, in declaration order.
-            pub const METHODS: &'static [&'static str] = &[$($method),+];
+            /// Every method of this table with the enabled cargo features, in declaration
+            /// order.
+            pub const METHODS: &'static [&'static str] = &[$( $(#[cfg($cfg)])? $method, )+];
 
             /// The method name this value is sent with.
             pub fn method(&self) -> &str {
                 match self {
-                    $( Self::$marker(_) => $method, )+
+                    $( $(#[cfg($cfg)])? Self::$marker(_) => $method, )+
                     Self::Extension(extension) => &extension.method,
                 }
             }
@@ -76,6 +87,7 @@ macro_rules! request_table {
             ) -> Result<Self, $crate::Error> {
                 match method {
                     $(
+                        $(#[cfg($cfg)])?
                         $method => $crate::method::decode_payload(
                             method,
                             $crate::method::params_or_empty(params),
@@ -93,7 +105,7 @@ macro_rules! request_table {
         impl serde::Serialize for $requests {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 match self {
-                    $( Self::$marker(params) => params.serialize(serializer), )+
+                    $( $(#[cfg($cfg)])? Self::$marker(params) => params.serialize(serializer), )+
                     Self::Extension(extension) => extension.serialize(serializer),
                 }
             }
@@ -111,6 +123,7 @@ macro_rules! request_table {
         pub enum $responses {
             $(
                 #[doc = concat!("Result of `", $method, "`.")]
+                $(#[cfg($cfg)])?
                 $marker($result),
             )+
             /// The result of an extension method, kept raw.
@@ -121,7 +134,7 @@ macro_rules! request_table {
             /// The method whose result this is.
             pub fn method(&self) -> &str {
                 match self {
-                    $( Self::$marker(_) => $method, )+
+                    $( $(#[cfg($cfg)])? Self::$marker(_) => $method, )+
                     Self::Extension(extension) => &extension.method,
                 }
             }
@@ -134,11 +147,9 @@ macro_rules! request_table {
             ) -> Result<Self, $crate::Error> {
                 match method {
                     $(
-                        $method => $crate::method::decode_payload(
-                            method,
-                            $crate::method::result_or_empty(result),
-                        )
-                        .map(Self::$marker),
+                        $(#[cfg($cfg)])?
+                        $method => $crate::method::decode_result(method, result)
+                            .map(Self::$marker),
                     )+
                     other if $crate::method::is_extension(other) => Ok(Self::Extension(
                         $crate::method::Extension::new(other, result.to_owned()),
@@ -151,7 +162,7 @@ macro_rules! request_table {
         impl serde::Serialize for $responses {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 match self {
-                    $( Self::$marker(result) => result.serialize(serializer), )+
+                    $( $(#[cfg($cfg)])? Self::$marker(result) => result.serialize(serializer), )+
                     Self::Extension(extension) => extension.serialize(serializer),
                 }
             }
@@ -163,10 +174,17 @@ macro_rules! request_table {
                 stringify!($requests).into()
             }
             fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let params = vec![
-                    $( $crate::schema::titled(stringify!($params), generator.subschema_for::<$params>()), )+
+                let params = Vec::from([
+                    $(
+                        $(#[cfg($cfg)])?
+                        $crate::schema::titled_gated(
+                            stringify!($params),
+                            generator.subschema_for::<$params>(),
+                            None $(.or(Some(stringify!($cfg))))?,
+                        ),
+                    )+
                     $crate::schema::titled("ExtMethodRequest", generator.subschema_for::<ExtRequest>()),
-                ];
+                ]);
                 $crate::schema::request_envelope(generator.subschema_for::<RequestId>(), params)
             }
         }
@@ -177,10 +195,17 @@ macro_rules! request_table {
                 stringify!($responses).into()
             }
             fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let results = vec![
-                    $( $crate::schema::titled(stringify!($result), generator.subschema_for::<$result>()), )+
+                let results = Vec::from([
+                    $(
+                        $(#[cfg($cfg)])?
+                        $crate::schema::titled_gated(
+                            stringify!($result),
+                            generator.subschema_for::<$result>(),
+                            None $(.or(Some(stringify!($cfg))))?,
+                        ),
+                    )+
                     $crate::schema::titled("ExtMethodResponse", generator.subschema_for::<ExtResponse>()),
-                ];
+                ]);
                 $crate::schema::response_envelope(
                     generator.subschema_for::<RequestId>(),
                     generator.subschema_for::<Error>(),
@@ -192,22 +217,26 @@ macro_rules! request_table {
 }
 
 /// Declares the notification methods one side handles: a marker type per method and the
-/// routing enum of their params.
+/// routing enum of their params. Entries may be behind a cargo feature, as in
+/// [`request_table!`].
 macro_rules! notification_table {
     (
         $(#[doc = $doc:expr])*
         $notifications:ident {
             $(
                 $(#[doc = $mdoc:expr])*
+                $(#[cfg($cfg:meta)])?
                 $marker:ident = $method:literal ($params:ty);
             )+
         }
     ) => {
         $(
             $(#[doc = $mdoc])*
+            $(#[cfg($cfg)])?
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
             pub struct $marker;
 
+            $(#[cfg($cfg)])?
             impl $crate::method::NotificationMethod for $marker {
                 const METHOD: &'static str = $method;
                 type Params = $params;
@@ -226,6 +255,7 @@ macro_rules! notification_table {
         pub enum $notifications {
             $(
                 #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                $(#[cfg($cfg)])?
                 $marker($params),
             )+
             /// An extension notification (name starting with `_`), params kept raw.
@@ -233,13 +263,14 @@ macro_rules! notification_table {
         }
 
         impl $notifications {
-            /// Every method of this table, in declaration order.
-            pub const METHODS: &'static [&'static str] = &[$($method),+];
+            /// Every method of this table with the enabled cargo features, in declaration
+            /// order.
+            pub const METHODS: &'static [&'static str] = &[$( $(#[cfg($cfg)])? $method, )+];
 
             /// The method name this value is sent with.
             pub fn method(&self) -> &str {
                 match self {
-                    $( Self::$marker(_) => $method, )+
+                    $( $(#[cfg($cfg)])? Self::$marker(_) => $method, )+
                     Self::Extension(extension) => &extension.method,
                 }
             }
@@ -253,6 +284,7 @@ macro_rules! notification_table {
             ) -> Result<Self, $crate::Error> {
                 match method {
                     $(
+                        $(#[cfg($cfg)])?
                         $method => $crate::method::decode_payload(
                             method,
                             $crate::method::params_or_empty(params),
@@ -281,6 +313,7 @@ macro_rules! notification_table {
             ) -> Result<Self, D::Error> {
                 match method {
                     $(
+                        $(#[cfg($cfg)])?
                         $method => <$params as serde::Deserialize>::deserialize(deserializer)
                             .map(Self::$marker),
                     )+
@@ -300,7 +333,7 @@ macro_rules! notification_table {
         impl serde::Serialize for $notifications {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 match self {
-                    $( Self::$marker(params) => params.serialize(serializer), )+
+                    $( $(#[cfg($cfg)])? Self::$marker(params) => params.serialize(serializer), )+
                     Self::Extension(extension) => extension.serialize(serializer),
                 }
             }
@@ -312,10 +345,17 @@ macro_rules! notification_table {
                 stringify!($notifications).into()
             }
             fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let params = vec![
-                    $( $crate::schema::titled(stringify!($params), generator.subschema_for::<$params>()), )+
+                let params = Vec::from([
+                    $(
+                        $(#[cfg($cfg)])?
+                        $crate::schema::titled_gated(
+                            stringify!($params),
+                            generator.subschema_for::<$params>(),
+                            None $(.or(Some(stringify!($cfg))))?,
+                        ),
+                    )+
                     $crate::schema::titled("ExtNotification", generator.subschema_for::<ExtNotification>()),
-                ];
+                ]);
                 $crate::schema::notification_envelope(params)
             }
         }

@@ -5,18 +5,22 @@
 /// Known strings decode to their variant; any other string decodes to `Other` holding an
 /// [`crate::OtherValue`], which can only be built from a string that is *not* known, so every
 /// value has exactly one representation and re-encodes to the string it came from.
+///
+/// A value may exist only with a cargo feature: write `#[cfg(feature = "...")]` after its docs.
+/// Without the feature the string is an ordinary unknown value (kept in `Other`); with it, the
+/// value's alternative in the JSON Schema is marked unstable, so the stable schema leaves it out.
 macro_rules! open_enum {
     (
         $(#[doc = $doc:expr])*
         $vis:vis enum $name:ident {
-            $( $(#[doc = $vdoc:expr])* $variant:ident = $value:literal, )+
+            $( $(#[doc = $vdoc:expr])* $(#[cfg($cfg:meta)])? $variant:ident = $value:literal, )+
         }
     ) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         $vis enum $name {
-            $( $(#[doc = $vdoc])* $variant, )+
+            $( $(#[doc = $vdoc])* $(#[cfg($cfg)])? $variant, )+
             /// A value this crate does not know, kept verbatim. Values starting with `_` are
             /// implementation extensions; other unknown values are reserved for future ACP
             /// versions.
@@ -24,13 +28,14 @@ macro_rules! open_enum {
         }
 
         impl $name {
-            /// Every value this enum knows, in declaration order.
-            pub const KNOWN: &'static [&'static str] = &[$($value),+];
+            /// Every value this enum knows with the enabled cargo features, in declaration
+            /// order.
+            pub const KNOWN: &'static [&'static str] = &[$( $(#[cfg($cfg)])? $value, )+];
 
             /// The wire string of this value.
             pub fn as_str(&self) -> &str {
                 match self {
-                    $( Self::$variant => $value, )+
+                    $( $(#[cfg($cfg)])? Self::$variant => $value, )+
                     Self::Other(other) => other.as_str(),
                 }
             }
@@ -55,7 +60,7 @@ macro_rules! open_enum {
         impl From<&str> for $name {
             fn from(value: &str) -> Self {
                 match value {
-                    $( $value => Self::$variant, )+
+                    $( $(#[cfg($cfg)])? $value => Self::$variant, )+
                     other => Self::Other($crate::OtherValue::new(other.into())),
                 }
             }
@@ -64,7 +69,7 @@ macro_rules! open_enum {
         impl From<String> for $name {
             fn from(value: String) -> Self {
                 match value.as_str() {
-                    $( $value => Self::$variant, )+
+                    $( $(#[cfg($cfg)])? $value => Self::$variant, )+
                     _ => Self::Other($crate::OtherValue::new(value.into_boxed_str())),
                 }
             }
@@ -114,12 +119,16 @@ macro_rules! open_enum {
                 stringify!($name).into()
             }
             fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({
-                    "anyOf": [
-                        $( { "type": "string", "const": $value }, )+
-                        { "title": "other", "type": "string" }
-                    ]
-                })
+                let mut alternatives: Vec<serde_json::Value> = Vec::new();
+                $(
+                    $(#[cfg($cfg)])?
+                    alternatives.push($crate::schema::string_const(
+                        $value,
+                        None $(.or(Some(stringify!($cfg))))?,
+                    ));
+                )+
+                alternatives.push(serde_json::json!({ "title": "other", "type": "string" }));
+                schemars::json_schema!({ "anyOf": alternatives })
             }
         }
     };

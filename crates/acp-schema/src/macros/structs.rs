@@ -185,3 +185,25 @@ macro_rules! string_newtype {
         }
     };
 }
+
+/// Declares a capability object that has no fields besides `_meta`: sending it (normally as
+/// `{}`) advertises a feature, and omitting it (or sending `null`) does not. (Only unstable
+/// features use it so far, hence the `allow`.)
+#[allow(unused_macros)]
+macro_rules! marker_capability {
+    ($(#[doc = $doc:expr])* $name:ident) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            #[derive(Default)]
+            pub struct $name {
+            }
+        }
+
+        impl $name {
+            /// The capability object (`{}`).
+            pub fn new() -> Self {
+                Self { meta: None }
+            }
+        }
+    };
+}

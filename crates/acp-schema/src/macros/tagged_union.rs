@@ -23,6 +23,11 @@
 /// Schema all come from it. With `open(Name)` an unknown tag decodes to `Name(UnknownVariant)`;
 /// without it an unknown tag is an error. A known tag whose payload does not decode is an error
 /// either way.
+///
+/// Some open unions still require fields of the fallback, the ones every kind shares (a plan
+/// id, a name): `open(Other requires("planId": PlanId, "name": String))`. An object with an
+/// unknown tag is then kept only when each such field is present and decodes as its type; the
+/// JSON Schema's "other" alternative lists them as required properties.
 macro_rules! tagged_union {
     // A union with a replayable part: every variant in the first block may be recorded as
     // history and replayed; variants in the `live` block (notices) never are. Expands to the
@@ -117,7 +122,8 @@ macro_rules! tagged_union {
     };
     (
         $(#[doc = $doc:expr])*
-        $vis:vis enum $name:ident ($tag:literal) $(open($other:ident))? {
+        $vis:vis enum $name:ident ($tag:literal)
+            $(open($other:ident $(requires($($rkey:literal : $rty:ty),+ $(,)?))?))? {
             $(
                 $(#[doc = $vdoc:expr])*
                 $(#[cfg($cfg:meta)])?
@@ -167,12 +173,23 @@ macro_rules! tagged_union {
                 /// Builds the fallback variant for a tag this crate does not know. Fails with
                 /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`], since such a
                 /// value would decode as the known variant.
+                ///
+                /// Fails with [`crate::Error::FallbackField`] when a field that every variant of
+                /// this union must have is missing from `fields` or has the wrong type.
                 pub fn unknown(
                     tag: impl Into<String>,
                     fields: $crate::unknown::Fields,
                 ) -> Result<Self, $crate::Error> {
-                    $crate::UnknownVariant::checked($tag, Self::TAGS, tag.into(), fields)
-                        .map(Self::$other)
+                    let unknown = $crate::UnknownVariant::checked($tag, Self::TAGS, tag.into(), fields)?;
+                    $($(
+                        if !$crate::unknown::field_decodes::<$rty>(unknown.fields(), $rkey) {
+                            return Err($crate::Error::FallbackField {
+                                tag: unknown.tag().to_owned(),
+                                field: $rkey,
+                            });
+                        }
+                    )+)?
+                    Ok(Self::$other(unknown))
                 }
             }
         )?
@@ -192,10 +209,22 @@ macro_rules! tagged_union {
                             $( $(#[cfg($cfg)])? $value => payload.decode().map($name::$variant), )+
                             _ => {
                                 $(
+                                    let fields = payload.into_fields()?;
+                                    $($(
+                                        if !$crate::unknown::field_decodes::<$rty>(&fields, $rkey) {
+                                            return Err(serde::de::Error::custom(format_args!(
+                                                "an object with the unknown `{}` value `{}` must still have `{}` ({})",
+                                                $tag,
+                                                tag,
+                                                $rkey,
+                                                stringify!($rty),
+                                            )));
+                                        }
+                                    )+)?
                                     return Ok($name::$other($crate::UnknownVariant::new(
                                         $tag,
                                         tag.into_owned(),
-                                        payload.into_fields()?,
+                                        fields,
                                     )));
                                 )?
                                 Err(serde::de::Error::unknown_variant(&tag, $name::TAGS))
@@ -225,7 +254,15 @@ macro_rules! tagged_union {
                 )+
                 $(
                     let _ = stringify!($other);
-                    let other = $crate::schema::other_alternative_of($tag, &alternatives);
+                    #[allow(unused_mut)]
+                    let mut other = $crate::schema::other_alternative_of($tag, &alternatives);
+                    $($(
+                        $crate::schema::require_property(
+                            &mut other,
+                            $rkey,
+                            generator.subschema_for::<$rty>(),
+                        );
+                    )+)?
                     alternatives.push(other);
                 )?
                 let open: &[&str] = &[$(stringify!($other))?];

@@ -29,6 +29,10 @@ open_enum! {
         Model = "model",
         /// A parameter of the chosen model.
         ModelConfig = "model_config",
+        /// How fast the agent answers (a fast mode switch, for example). Cargo feature
+        /// `unstable_speed_config_category`.
+        #[cfg(feature = "unstable_speed_config_category")]
+        Speed = "speed",
         /// How much the model reasons before answering.
         ThoughtLevel = "thought_level",
     }

@@ -64,3 +64,73 @@ impl UsageUpdate {
 }
 
 setters!(UsageUpdate { opt cost: Cost });
+
+#[cfg(feature = "unstable_end_turn_token_usage")]
+wire_struct! {
+    /// Token counts of finished work (cargo feature `unstable_end_turn_token_usage`): carried by
+    /// the end of a turn (the v1 prompt response, and an idle state in both versions).
+    ///
+    /// ```json
+    /// {"totalTokens": 1200, "inputTokens": 1000, "outputTokens": 200, "cachedReadTokens": 800}
+    /// ```
+    ///
+    /// A repeated snapshot (for example on resume) does not add to the counts already seen.
+    pub struct Usage {
+        /// All tokens, of every kind.
+        pub total_tokens: u64,
+        /// Input tokens.
+        pub input_tokens: u64,
+        /// Output tokens.
+        pub output_tokens: u64,
+        /// Reasoning tokens, if reported. A malformed value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub thought_tokens: Option<u64>,
+        /// Tokens read from the prompt cache, if reported. A malformed value is treated as
+        /// absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub cached_read_tokens: Option<u64>,
+        /// Tokens written to the prompt cache, if reported. A malformed value is treated as
+        /// absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub cached_write_tokens: Option<u64>,
+    }
+}
+
+#[cfg(feature = "unstable_end_turn_token_usage")]
+impl Usage {
+    /// Counts of `total_tokens`, split into `input_tokens` and `output_tokens`.
+    pub fn new(total_tokens: u64, input_tokens: u64, output_tokens: u64) -> Self {
+        Self {
+            total_tokens,
+            input_tokens,
+            output_tokens,
+            thought_tokens: None,
+            cached_read_tokens: None,
+            cached_write_tokens: None,
+            meta: None,
+        }
+    }
+}
+
+#[cfg(feature = "unstable_end_turn_token_usage")]
+setters!(Usage { opt thought_tokens: u64, opt cached_read_tokens: u64, opt cached_write_tokens: u64 });
+
+/// The `usage` field of a hand-decoded object (an idle state): a malformed value is treated as
+/// absent.
+#[cfg(feature = "unstable_end_turn_token_usage")]
+#[derive(serde::Deserialize)]
+pub(crate) struct UsageField(
+    #[serde(deserialize_with = "crate::de::lenient")] pub(crate) Option<Usage>,
+);

@@ -31,6 +31,16 @@ wire_struct! {
         /// Authentication features of the agent.
         #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
         pub auth: AgentAuthCapabilities,
+        /// Present when the agent implements `providers/list`, `providers/set` and
+        /// `providers/disable`.
+        #[cfg(feature = "unstable_llm_providers")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_llm_providers")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub providers: Option<ProvidersCapabilities>,
     }
 }
 
@@ -40,6 +50,9 @@ impl AgentCapabilities {
         Self::default()
     }
 }
+
+#[cfg(feature = "unstable_llm_providers")]
+setters!(AgentCapabilities { opt providers: ProvidersCapabilities });
 
 setters!(AgentCapabilities {
     set load_session: bool,
@@ -87,6 +100,13 @@ wire_struct! {
         /// SSE MCP servers (a transport deprecated by MCP) are supported. Default `false`.
         #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
         pub sse: bool,
+        /// MCP servers reached over the ACP connection itself (`"type": "acp"` servers,
+        /// `mcp/message`) are supported. Default `false`; always written, like the other
+        /// transport flags.
+        #[cfg(feature = "unstable_mcp_over_acp")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_mcp_over_acp")))]
+        #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
+        pub acp: bool,
     }
 }
 
@@ -98,6 +118,9 @@ impl McpCapabilities {
 }
 
 setters!(McpCapabilities { set http: bool, set sse: bool });
+
+#[cfg(feature = "unstable_mcp_over_acp")]
+setters!(McpCapabilities { set acp: bool });
 
 wire_struct! {
     /// Optional session methods and setup options an agent supports. Each field is an object
@@ -147,6 +170,53 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub close: Option<SessionCloseCapabilities>,
+        /// `session/fork` is supported.
+        #[cfg(feature = "unstable_session_fork")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub fork: Option<SessionForkCapabilities>,
+        /// `session/archive` and `session/unarchive` are supported, with the `archived` filter of
+        /// `session/list` and [`SessionInfo::archived`]. Requires `list` too.
+        #[cfg(feature = "unstable_session_archive")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_archive")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub archive: Option<SessionArchiveCapabilities>,
+        /// `session/status` is supported.
+        #[cfg(feature = "unstable_session_status")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_status")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub status: Option<SessionStatusCapabilities>,
+        /// `session/options` is supported, and session setup accepts initial config option values.
+        #[cfg(feature = "unstable_session_options")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_options")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub options: Option<SessionOptionsCapabilities>,
+        /// `session/set_title` is supported (clients may rename sessions; agents report titles
+        /// without it).
+        #[cfg(feature = "unstable_session_set_title")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_set_title")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub title: Option<SessionTitleCapabilities>,
     }
 }
 
@@ -156,6 +226,21 @@ impl SessionCapabilities {
         Self::default()
     }
 }
+
+#[cfg(feature = "unstable_session_fork")]
+setters!(SessionCapabilities { opt fork: SessionForkCapabilities });
+
+#[cfg(feature = "unstable_session_archive")]
+setters!(SessionCapabilities { opt archive: SessionArchiveCapabilities });
+
+#[cfg(feature = "unstable_session_status")]
+setters!(SessionCapabilities { opt status: SessionStatusCapabilities });
+
+#[cfg(feature = "unstable_session_options")]
+setters!(SessionCapabilities { opt options: SessionOptionsCapabilities });
+
+#[cfg(feature = "unstable_session_set_title")]
+setters!(SessionCapabilities { opt title: SessionTitleCapabilities });
 
 setters!(SessionCapabilities {
     opt list: SessionListCapabilities,
@@ -220,20 +305,29 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub logout: Option<LogoutCapabilities>,
+        /// Present when the agent answers `auth/status` (and may send `auth/status_update`).
+        #[cfg(feature = "unstable_auth_status")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_auth_status")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub status: Option<AuthStatusCapabilities>,
     }
 }
 
 impl AgentAuthCapabilities {
     /// No authentication features.
     pub fn new() -> Self {
-        Self {
-            logout: None,
-            meta: None,
-        }
+        Self::default()
     }
 }
 
 setters!(AgentAuthCapabilities { opt logout: LogoutCapabilities });
+
+#[cfg(feature = "unstable_auth_status")]
+setters!(AgentAuthCapabilities { opt status: AuthStatusCapabilities });
 
 wire_struct! {
     /// Marks that the `logout` method is supported. Sent as `{}`.
@@ -378,6 +472,25 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub notices: Option<NoticeCapabilities>,
+        /// Present when the client can offer prompt suggestions (`prompt_suggestions_update`);
+        /// says which content kinds beyond text and resource links they may hold.
+        #[cfg(feature = "unstable_prompt_suggestions")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_prompt_suggestions")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub prompt_suggestions: Option<PromptSuggestionsCapabilities>,
+        /// Present when the client understands session cursors (`cursor_update`).
+        #[cfg(feature = "unstable_session_cursors")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_cursors")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub cursors: Option<SessionCursorsCapabilities>,
     }
 }
 
@@ -389,6 +502,10 @@ impl ClientSessionCapabilities {
             config_options: None,
             #[cfg(feature = "unstable_session_notices")]
             notices: None,
+            #[cfg(feature = "unstable_prompt_suggestions")]
+            prompt_suggestions: None,
+            #[cfg(feature = "unstable_session_cursors")]
+            cursors: None,
             meta: None,
         }
     }
@@ -401,6 +518,30 @@ setters!(ClientSessionCapabilities {
 
 #[cfg(feature = "unstable_session_notices")]
 setters!(ClientSessionCapabilities { opt notices: NoticeCapabilities });
+
+#[cfg(feature = "unstable_prompt_suggestions")]
+setters!(ClientSessionCapabilities { opt prompt_suggestions: PromptSuggestionsCapabilities });
+
+#[cfg(feature = "unstable_session_cursors")]
+setters!(ClientSessionCapabilities { opt cursors: SessionCursorsCapabilities });
+
+#[cfg(feature = "unstable_session_cursors")]
+wire_struct! {
+    no_meta
+    /// Marks that the client understands session cursors (`cursor_update` session updates).
+    /// Sent as `{}`; like the compaction capability it has no `_meta`.
+    #[derive(Default)]
+    pub struct SessionCursorsCapabilities {
+    }
+}
+
+#[cfg(feature = "unstable_session_cursors")]
+impl SessionCursorsCapabilities {
+    /// The capability object (`{}`).
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 
 wire_struct! {
     no_meta

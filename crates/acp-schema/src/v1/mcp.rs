@@ -27,6 +27,11 @@ pub enum McpServer {
     /// Server-sent events transport (`"type": "sse"`).
     #[serde(rename = "sse")]
     Sse(McpServerSse),
+    /// A server reached over this ACP connection itself (`"type": "acp"`); only if the agent
+    /// advertised `mcpCapabilities.acp`.
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    #[serde(rename = "acp")]
+    Acp(McpServerAcp),
     /// A local process spoken to over stdin/stdout (written without `type`).
     #[serde(untagged)]
     Stdio(McpServerStdio),
@@ -36,14 +41,22 @@ impl McpServer {
     /// The name of the JSON field holding the tag.
     pub const TAG_KEY: &'static str = "type";
 
-    /// Every tag this union knows. An object without a tag is [`McpServer::Stdio`].
-    pub const TAGS: &'static [&'static str] = &["http", "sse"];
+    /// Every tag this union knows with the enabled cargo features. An object without a tag is
+    /// [`McpServer::Stdio`].
+    pub const TAGS: &'static [&'static str] = &[
+        "http",
+        "sse",
+        #[cfg(feature = "unstable_mcp_over_acp")]
+        "acp",
+    ];
 
     /// The tag this value is written with; `None` for [`McpServer::Stdio`].
     pub fn tag(&self) -> Option<&str> {
         match self {
             Self::Http(_) => Some("http"),
             Self::Sse(_) => Some("sse"),
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            Self::Acp(_) => Some("acp"),
             Self::Stdio(_) => None,
         }
     }
@@ -53,6 +66,8 @@ impl McpServer {
         match self {
             Self::Http(server) => &server.name,
             Self::Sse(server) => &server.name,
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            Self::Acp(server) => &server.name,
             Self::Stdio(server) => &server.name,
         }
     }
@@ -90,9 +105,17 @@ impl<'de> serde::Deserialize<'de> for McpServer {
                     None | Some("stdio") => payload.decode().map(McpServer::Stdio),
                     Some("http") => payload.decode().map(McpServer::Http),
                     Some("sse") => payload.decode().map(McpServer::Sse),
+                    #[cfg(feature = "unstable_mcp_over_acp")]
+                    Some("acp") => payload.decode().map(McpServer::Acp),
                     Some(other) => Err(serde::de::Error::unknown_variant(
                         other,
-                        &["http", "sse", "stdio (or no `type`)"],
+                        &[
+                            "http",
+                            "sse",
+                            #[cfg(feature = "unstable_mcp_over_acp")]
+                            "acp",
+                            "stdio (or no `type`)",
+                        ],
                     )),
                 }
             }
@@ -107,13 +130,22 @@ impl schemars::JsonSchema for McpServer {
         "McpServer".into()
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schema_parts::finish(serde_json::json!({
-            "anyOf": [
-                schema_parts::tagged_payload::<McpServerHttp>(generator, "type", "http"),
-                schema_parts::tagged_payload::<McpServerSse>(generator, "type", "sse"),
-                { "title": "stdio", "allOf": [generator.subschema_for::<McpServerStdio>()] },
-            ]
-        }))
+        let mut alternatives = vec![
+            schema_parts::tagged_payload::<McpServerHttp>(generator, "type", "http"),
+            schema_parts::tagged_payload::<McpServerSse>(generator, "type", "sse"),
+        ];
+        #[cfg(feature = "unstable_mcp_over_acp")]
+        alternatives.push(crate::schema::tagged_alternative(
+            "type",
+            "acp",
+            generator.subschema_for::<McpServerAcp>(),
+            Some(r#"feature = "unstable_mcp_over_acp""#),
+        ));
+        alternatives.push(serde_json::json!({
+            "title": "stdio",
+            "allOf": [generator.subschema_for::<McpServerStdio>()],
+        }));
+        schema_parts::finish(serde_json::json!({ "anyOf": alternatives }))
     }
 }
 

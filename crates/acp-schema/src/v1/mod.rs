@@ -26,6 +26,12 @@ mod permission;
 mod plan;
 mod prompt;
 mod protocol;
+#[cfg(any(
+    feature = "unstable_session_fork",
+    feature = "unstable_session_options",
+    feature = "unstable_session_status"
+))]
+mod session_ops;
 mod session_update;
 mod sessions;
 mod state;
@@ -35,6 +41,10 @@ mod tool_call;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/auth.rs"]
 mod common_auth;
+#[cfg(feature = "unstable_auth_status")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/auth_status.rs"]
+mod common_auth_status;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/capabilities.rs"]
 mod common_capabilities;
@@ -47,6 +57,10 @@ mod common_config;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/content.rs"]
 mod common_content;
+#[cfg(feature = "unstable_session_cursors")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/cursors.rs"]
+mod common_cursors;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/elicitation.rs"]
 mod common_elicitation;
@@ -62,18 +76,54 @@ mod common_initialize;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/mcp.rs"]
 mod common_mcp;
+#[cfg(feature = "unstable_mcp_over_acp")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/mcp_over_acp.rs"]
+mod common_mcp_over_acp;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/permission.rs"]
 mod common_permission;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/plan.rs"]
 mod common_plan;
+#[cfg(feature = "unstable_prompt_suggestions")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/prompt_suggestions.rs"]
+mod common_prompt_suggestions;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/protocol.rs"]
 mod common_protocol;
+#[cfg(feature = "unstable_llm_providers")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/providers.rs"]
+mod common_providers;
+#[cfg(feature = "unstable_proxy_chains")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/proxy.rs"]
+mod common_proxy;
+#[cfg(feature = "unstable_session_archive")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/session_archive.rs"]
+mod common_session_archive;
+#[cfg(feature = "unstable_session_fork")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/session_fork.rs"]
+mod common_session_fork;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/session_message.rs"]
 mod common_session_message;
+#[cfg(feature = "unstable_session_options")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/session_options.rs"]
+mod common_session_options;
+#[cfg(feature = "unstable_session_status")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/session_status.rs"]
+mod common_session_status;
+#[cfg(feature = "unstable_session_set_title")]
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/session_title.rs"]
+mod common_session_title;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/sessions.rs"]
 mod common_sessions;
@@ -99,19 +149,41 @@ mod notice_capability;
 pub use auth::*;
 pub use capabilities::*;
 pub use commands::*;
+#[cfg(feature = "unstable_auth_status")]
+pub use common_auth_status::*;
 pub use common_capabilities::*;
 pub use common_compaction::*;
 pub use common_config::*;
 pub use common_content::*;
+#[cfg(feature = "unstable_session_cursors")]
+pub use common_cursors::*;
 pub use common_elicitation::*;
 pub use common_elicitation_form::*;
 pub use common_ids::*;
 pub use common_initialize::*;
 pub use common_mcp::*;
+#[cfg(feature = "unstable_mcp_over_acp")]
+pub use common_mcp_over_acp::*;
 pub use common_permission::*;
 pub use common_plan::*;
+#[cfg(feature = "unstable_prompt_suggestions")]
+pub use common_prompt_suggestions::*;
 pub use common_protocol::*;
+#[cfg(feature = "unstable_llm_providers")]
+pub use common_providers::*;
+#[cfg(feature = "unstable_proxy_chains")]
+pub use common_proxy::*;
+#[cfg(feature = "unstable_session_archive")]
+pub use common_session_archive::*;
+#[cfg(feature = "unstable_session_fork")]
+pub use common_session_fork::*;
 pub use common_session_message::*;
+#[cfg(feature = "unstable_session_options")]
+pub use common_session_options::*;
+#[cfg(feature = "unstable_session_status")]
+pub use common_session_status::*;
+#[cfg(feature = "unstable_session_set_title")]
+pub use common_session_title::*;
 pub use common_sessions::*;
 pub use common_state::*;
 pub use common_subagent::*;
@@ -129,6 +201,8 @@ pub use methods::{
     AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest,
     ClientResponse, ProtocolNotification,
 };
+#[cfg(feature = "unstable_proxy_chains")]
+pub use methods::{ProxyNotification, ProxyRequest, ProxyResponse};
 pub use modes::*;
 #[cfg(feature = "unstable_session_notices")]
 pub use notice::*;
@@ -138,6 +212,12 @@ pub use permission::*;
 pub use plan::*;
 pub use prompt::*;
 pub use protocol::*;
+#[cfg(any(
+    feature = "unstable_session_fork",
+    feature = "unstable_session_options",
+    feature = "unstable_session_status"
+))]
+pub use session_ops::*;
 pub use session_update::*;
 pub use sessions::*;
 pub use state::*;

@@ -10,6 +10,18 @@ wire_struct! {
     pub struct PromptResponse {
         /// Why the turn ended.
         pub stop_reason: StopReason,
+        /// Token counts of the turn, if reported. A malformed value is treated as absent.
+        #[cfg(feature = "unstable_end_turn_token_usage")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_end_turn_token_usage"))
+        )]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub usage: Option<Usage>,
     }
 }
 
@@ -18,10 +30,15 @@ impl PromptResponse {
     pub fn new(stop_reason: impl Into<StopReason>) -> Self {
         Self {
             stop_reason: stop_reason.into(),
+            #[cfg(feature = "unstable_end_turn_token_usage")]
+            usage: None,
             meta: None,
         }
     }
 }
+
+#[cfg(feature = "unstable_end_turn_token_usage")]
+setters!(PromptResponse { opt usage: Usage });
 
 wire_struct! {
     /// `session/prompt` parameters: the user's message, which starts a prompt turn.

@@ -92,6 +92,13 @@ tagged_union! {
         CompactionUpdate(Box<CompactionUpdate>) = "compaction_update",
         /// A piece of a compaction summary, appended to that run's summary.
         CompactionSummaryChunk(CompactionSummaryChunk) = "compaction_summary_chunk",
+        /// Replaces the list of prompts the agent expects the user to send next (only to
+        /// clients that advertised `session.promptSuggestions`; not history).
+        #[cfg(feature = "unstable_prompt_suggestions")]
+        PromptSuggestionsUpdate(Box<PromptSuggestionsUpdate>) = "prompt_suggestions_update",
+        /// Announces session cursor `cursorId` or changes what it allows.
+        #[cfg(feature = "unstable_session_cursors")]
+        CursorUpdate(Box<CursorUpdate>) = "cursor_update",
         /// Announces a child (subagent) session of this session or updates its details.
         SubagentUpdate(Box<SubagentUpdate>) = "subagent_update",
         /// Creates or updates a message exchanged with another session.
@@ -155,6 +162,10 @@ update_from_payload! {
     Notice(Notice),
     CompactionUpdate(CompactionUpdate),
     CompactionSummaryChunk(CompactionSummaryChunk),
+    #[cfg(feature = "unstable_prompt_suggestions")]
+    PromptSuggestionsUpdate(PromptSuggestionsUpdate),
+    #[cfg(feature = "unstable_session_cursors")]
+    CursorUpdate(CursorUpdate),
     SubagentUpdate(SubagentUpdate),
     SessionMessage(SessionMessage),
     SessionMessageChunk(SessionMessageChunk),

@@ -141,6 +141,20 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub updated_at: Option<String>,
+        /// Whether the session is archived. Absent: not reported (an agent that advertised
+        /// `sessionCapabilities.archive` reports it for every session). A malformed value is
+        /// treated as absent.
+        #[cfg(feature = "unstable_session_archive")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_session_archive"))
+        )]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub archived: Option<bool>,
     }
 }
 
@@ -153,12 +167,17 @@ impl SessionInfo {
             additional_directories: Vec::new(),
             title: None,
             updated_at: None,
+            #[cfg(feature = "unstable_session_archive")]
+            archived: None,
             meta: None,
         }
     }
 }
 
 setters!(SessionInfo { set additional_directories: Vec<String>, opt title: String, opt updated_at: String });
+
+#[cfg(feature = "unstable_session_archive")]
+setters!(SessionInfo { opt archived: bool });
 
 wire_struct! {
     /// The agent's answer to `session/resume`: the session is active again, without a replay
@@ -217,6 +236,19 @@ wire_struct! {
         /// Extra system prompt text from the client; absent means the agent's own prompt only.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub system_prompt: Option<SystemPrompt>,
+        /// Initial config option values, applied in order after setup (only if the agent
+        /// advertised `sessionCapabilities.options`); absent or `null` means none.
+        #[cfg(feature = "unstable_session_options")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_session_options"))
+        )]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -228,12 +260,17 @@ impl NewSessionRequest {
             mcp_servers: mcp_servers.into(),
             additional_directories: Vec::new(),
             system_prompt: None,
+            #[cfg(feature = "unstable_session_options")]
+            config_options: Vec::new(),
             meta: None,
         }
     }
 }
 
 setters!(NewSessionRequest { set additional_directories: Vec<String>, opt system_prompt: SystemPrompt });
+
+#[cfg(feature = "unstable_session_options")]
+setters!(NewSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
 
 wire_struct! {
     /// System prompt text supplied by the client for a session.
@@ -278,6 +315,19 @@ wire_struct! {
         /// Extra system prompt text from the client; absent means the agent's own prompt only.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub system_prompt: Option<SystemPrompt>,
+        /// Initial config option values, applied in order after setup (only if the agent
+        /// advertised `sessionCapabilities.options`); absent or `null` means none.
+        #[cfg(feature = "unstable_session_options")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_session_options"))
+        )]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -294,12 +344,17 @@ impl LoadSessionRequest {
             session_id: session_id.into(),
             additional_directories: Vec::new(),
             system_prompt: None,
+            #[cfg(feature = "unstable_session_options")]
+            config_options: Vec::new(),
             meta: None,
         }
     }
 }
 
 setters!(LoadSessionRequest { set additional_directories: Vec<String>, opt system_prompt: SystemPrompt });
+
+#[cfg(feature = "unstable_session_options")]
+setters!(LoadSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
 
 wire_struct! {
     /// `session/list` parameters: the client asks for the sessions the agent knows, one page
@@ -312,6 +367,16 @@ wire_struct! {
         /// The `nextCursor` of the previous page; absent asks for the first page.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub cursor: Option<String>,
+        /// Which sessions to list by archive state (only if the agent advertised
+        /// `sessionCapabilities.archive`); absent or `null` means `exclude`. It applies with
+        /// `cwd`, before paging; keep it when following `nextCursor`.
+        #[cfg(feature = "unstable_session_archive")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_session_archive"))
+        )]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub archived: Option<SessionArchiveFilter>,
     }
 }
 
@@ -321,12 +386,17 @@ impl ListSessionsRequest {
         Self {
             cwd: None,
             cursor: None,
+            #[cfg(feature = "unstable_session_archive")]
+            archived: None,
             meta: None,
         }
     }
 }
 
 setters!(ListSessionsRequest { opt cwd: String, opt cursor: String });
+
+#[cfg(feature = "unstable_session_archive")]
+setters!(ListSessionsRequest { opt archived: SessionArchiveFilter });
 
 wire_struct! {
     /// `session/resume` parameters: the client continues an earlier session without a replay
@@ -353,6 +423,19 @@ wire_struct! {
         /// Extra system prompt text from the client; absent means the agent's own prompt only.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub system_prompt: Option<SystemPrompt>,
+        /// Initial config option values, applied in order after setup (only if the agent
+        /// advertised `sessionCapabilities.options`); absent or `null` means none.
+        #[cfg(feature = "unstable_session_options")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_session_options"))
+        )]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::null_as_default",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -365,9 +448,14 @@ impl ResumeSessionRequest {
             additional_directories: Vec::new(),
             mcp_servers: Vec::new(),
             system_prompt: None,
+            #[cfg(feature = "unstable_session_options")]
+            config_options: Vec::new(),
             meta: None,
         }
     }
 }
 
 setters!(ResumeSessionRequest { set additional_directories: Vec<String>, set mcp_servers: Vec<McpServer>, opt system_prompt: SystemPrompt });
+
+#[cfg(feature = "unstable_session_options")]
+setters!(ResumeSessionRequest { set config_options: Vec<InitialSessionConfigOption> });

@@ -56,10 +56,19 @@ pub struct IdleStateUpdate {
     /// Why the turn ended, with the fields that belong to that reason; `None` when not given.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<IdleStopReason>,
+    /// Token counts of the finished turn, if reported (cargo feature
+    /// `unstable_end_turn_token_usage`). A malformed value is treated as absent; a repeated
+    /// snapshot does not count as more usage.
+    #[cfg(feature = "unstable_end_turn_token_usage")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Box<Usage>>,
     /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<crate::Meta>,
 }
+
+#[cfg(feature = "unstable_end_turn_token_usage")]
+setters!(IdleStateUpdate { boxed usage: Usage });
 
 impl IdleStateUpdate {
     /// An idle state without a stop reason.
@@ -86,16 +95,22 @@ impl<'de> serde::Deserialize<'de> for IdleStateUpdate {
                 f.write_str("an idle state object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdleStateUpdate, A::Error> {
+                #[cfg(feature = "unstable_end_turn_token_usage")]
+                let mut usage = None;
                 let mut meta = None;
                 let mut parts = StopReasonParts::default();
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
+                        #[cfg(feature = "unstable_end_turn_token_usage")]
+                        "usage" => usage = map.next_value::<UsageField>()?.0.map(Box::new),
                         "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
                         _ => parts.entry(key, &mut map)?,
                     }
                 }
                 Ok(IdleStateUpdate {
                     stop_reason: parts.finish()?,
+                    #[cfg(feature = "unstable_end_turn_token_usage")]
+                    usage,
                     meta,
                 })
             }
@@ -111,14 +126,26 @@ impl schemars::JsonSchema for IdleStateUpdate {
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let alternatives = IdleStopReason::schema_alternatives(generator);
-        schemars::json_schema!({
+        #[allow(unused_mut)]
+        let mut schema = serde_json::json!({
             "type": "object",
             "properties": {
                 "_meta": state_meta_schema(),
                 "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
             },
             "anyOf": alternatives
-        })
+        });
+        #[cfg(feature = "unstable_end_turn_token_usage")]
+        crate::schema::add_property(
+            &mut schema,
+            "usage",
+            serde_json::json!({
+                "anyOf": [generator.subschema_for::<Usage>(), { "type": "null" }],
+                "x-deserialize-default-on-error": true,
+                "x-unstable": "unstable_end_turn_token_usage",
+            }),
+        );
+        schemars::Schema::try_from(schema).unwrap_or_default()
     }
 }
 

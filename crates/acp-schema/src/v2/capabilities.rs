@@ -71,19 +71,28 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub auth: Option<AgentAuthCapabilities>,
+        /// Present when the agent implements `providers/list`, `providers/set` and
+        /// `providers/disable`.
+        #[cfg(feature = "unstable_llm_providers")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_llm_providers")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub providers: Option<ProvidersCapabilities>,
     }
 }
 
 impl AgentCapabilities {
     /// Capabilities with every optional feature unsupported.
     pub fn new() -> Self {
-        Self {
-            session: None,
-            auth: None,
-            meta: None,
-        }
+        Self::default()
     }
 }
+
+#[cfg(feature = "unstable_llm_providers")]
+setters!(AgentCapabilities { opt providers: ProvidersCapabilities });
 
 setters!(AgentCapabilities { opt session: SessionCapabilities, opt auth: AgentAuthCapabilities });
 
@@ -126,22 +135,77 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub system_prompt: Option<SessionSystemPromptCapabilities>,
+        /// `session/fork` is supported.
+        #[cfg(feature = "unstable_session_fork")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub fork: Option<SessionForkCapabilities>,
+        /// `session/archive` and `session/unarchive` are supported, with the `archived` filter of
+        /// `session/list` and [`SessionInfo::archived`]. Requires `list` too.
+        #[cfg(feature = "unstable_session_archive")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_archive")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub archive: Option<SessionArchiveCapabilities>,
+        /// `session/status` is supported.
+        #[cfg(feature = "unstable_session_status")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_status")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub status: Option<SessionStatusCapabilities>,
+        /// `session/options` is supported, and session setup accepts initial config option values.
+        #[cfg(feature = "unstable_session_options")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_options")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub options: Option<SessionOptionsCapabilities>,
+        /// `session/set_title` is supported (clients may rename sessions; agents report titles
+        /// without it).
+        #[cfg(feature = "unstable_session_set_title")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_set_title")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub title: Option<SessionTitleCapabilities>,
     }
 }
 
 impl SessionCapabilities {
     /// No optional session features.
     pub fn new() -> Self {
-        Self {
-            prompt: None,
-            mcp: None,
-            delete: None,
-            additional_directories: None,
-            system_prompt: None,
-            meta: None,
-        }
+        Self::default()
     }
 }
+
+#[cfg(feature = "unstable_session_fork")]
+setters!(SessionCapabilities { opt fork: SessionForkCapabilities });
+
+#[cfg(feature = "unstable_session_archive")]
+setters!(SessionCapabilities { opt archive: SessionArchiveCapabilities });
+
+#[cfg(feature = "unstable_session_status")]
+setters!(SessionCapabilities { opt status: SessionStatusCapabilities });
+
+#[cfg(feature = "unstable_session_options")]
+setters!(SessionCapabilities { opt options: SessionOptionsCapabilities });
+
+#[cfg(feature = "unstable_session_set_title")]
+setters!(SessionCapabilities { opt title: SessionTitleCapabilities });
 
 setters!(SessionCapabilities {
     opt prompt: PromptCapabilities,
@@ -177,18 +241,26 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub embedded_context: Option<PromptEmbeddedContextCapabilities>,
+        /// `skill` blocks are accepted (one leading block, or any number with `inline`). An
+        /// agent that lists skills must advertise it.
+        #[cfg(feature = "unstable_agent_skills")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_agent_skills"))
+        )]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub skill: Option<PromptSkillCapabilities>,
     }
 }
 
 impl PromptCapabilities {
     /// Text and resource links only.
     pub fn new() -> Self {
-        Self {
-            image: None,
-            audio: None,
-            embedded_context: None,
-            meta: None,
-        }
+        Self::default()
     }
 }
 
@@ -197,6 +269,9 @@ setters!(PromptCapabilities {
     opt audio: PromptAudioCapabilities,
     opt embedded_context: PromptEmbeddedContextCapabilities,
 });
+
+#[cfg(feature = "unstable_agent_skills")]
+setters!(PromptCapabilities { opt skill: PromptSkillCapabilities });
 
 wire_struct! {
     /// Marks that prompts may contain images. Sent as `{}`.
@@ -259,21 +334,36 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub http: Option<McpHttpCapabilities>,
+        /// MCP servers reached over the ACP connection itself (`"type": "acp"` servers,
+        /// `mcp/message`).
+        #[cfg(feature = "unstable_mcp_over_acp")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_mcp_over_acp")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub acp: Option<McpAcpCapabilities>,
     }
 }
 
 impl McpCapabilities {
     /// No transports advertised.
     pub fn new() -> Self {
-        Self {
-            stdio: None,
-            http: None,
-            meta: None,
-        }
+        Self::default()
     }
 }
 
 setters!(McpCapabilities { opt stdio: McpStdioCapabilities, opt http: McpHttpCapabilities });
+
+#[cfg(feature = "unstable_mcp_over_acp")]
+setters!(McpCapabilities { opt acp: McpAcpCapabilities });
+
+#[cfg(feature = "unstable_mcp_over_acp")]
+marker_capability! {
+    /// Marks support for MCP servers reached over the ACP connection itself. Sent as `{}`.
+    McpAcpCapabilities
+}
 
 wire_struct! {
     /// Marks support for stdio MCP servers. Sent as `{}`.
@@ -304,18 +394,30 @@ impl McpHttpCapabilities {
 }
 
 wire_struct! {
-    /// Authentication features of the agent. It has no flags of its own yet (only `_meta`).
+    /// Authentication features of the agent.
     #[derive(Default)]
     pub struct AgentAuthCapabilities {
+        /// Present when the agent answers `auth/status` (and may send `auth/status_update`).
+        #[cfg(feature = "unstable_auth_status")]
+        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_auth_status")))]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub status: Option<AuthStatusCapabilities>,
     }
 }
 
 impl AgentAuthCapabilities {
     /// No authentication features.
     pub fn new() -> Self {
-        Self { meta: None }
+        Self::default()
     }
 }
+
+#[cfg(feature = "unstable_auth_status")]
+setters!(AgentAuthCapabilities { opt status: AuthStatusCapabilities });
 
 wire_struct! {
     /// What the client may do with one terminal, sent by the agent in a terminal update.
@@ -379,17 +481,27 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub elicitation: Option<ElicitationCapabilities>,
+        /// Session-level features of the client (prompt suggestions, extra command kinds).
+        #[cfg(any(feature = "unstable_prompt_suggestions", feature = "unstable_agent_skills"))]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend(
+                "x-unstable" = "unstable_prompt_suggestions,unstable_agent_skills"
+            ))
+        )]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub session: Option<ClientSessionCapabilities>,
     }
 }
 
 impl ClientCapabilities {
     /// Capabilities with every optional feature unsupported.
     pub fn new() -> Self {
-        Self {
-            auth: None,
-            elicitation: None,
-            meta: None,
-        }
+        Self::default()
     }
 }
 
@@ -397,6 +509,60 @@ setters!(ClientCapabilities {
     opt auth: ClientAuthCapabilities,
     opt elicitation: ElicitationCapabilities,
 });
+
+#[cfg(any(
+    feature = "unstable_prompt_suggestions",
+    feature = "unstable_agent_skills"
+))]
+setters!(ClientCapabilities { opt session: ClientSessionCapabilities });
+
+#[cfg(any(
+    feature = "unstable_prompt_suggestions",
+    feature = "unstable_agent_skills"
+))]
+wire_struct! {
+    /// Session-level features of the client (`clientCapabilities.session`). Only a group: `{}`
+    /// advertises nothing; each field advertises one feature.
+    #[derive(Default)]
+    pub struct ClientSessionCapabilities {
+        /// Present when the client can offer prompt suggestions
+        /// (`prompt_suggestions_update`); says which content kinds beyond text and resource
+        /// links they may hold. A malformed value is treated as absent.
+        #[cfg(feature = "unstable_prompt_suggestions")]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub prompt_suggestions: Option<PromptSuggestionsCapabilities>,
+        /// The command entry kinds, beyond slash commands, that the client can show. A
+        /// malformed value is treated as absent.
+        #[cfg(feature = "unstable_agent_skills")]
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub commands: Option<CommandsCapabilities>,
+    }
+}
+
+#[cfg(any(
+    feature = "unstable_prompt_suggestions",
+    feature = "unstable_agent_skills"
+))]
+impl ClientSessionCapabilities {
+    /// No session-level features.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+#[cfg(feature = "unstable_prompt_suggestions")]
+setters!(ClientSessionCapabilities { opt prompt_suggestions: PromptSuggestionsCapabilities });
+
+#[cfg(feature = "unstable_agent_skills")]
+setters!(ClientSessionCapabilities { opt commands: CommandsCapabilities });
 
 wire_struct! {
     /// Authentication features of the client.

@@ -4,12 +4,6 @@
 #[allow(unused_imports)]
 use super::*;
 
-use std::fmt;
-
-use serde::de::{MapAccess, Visitor};
-
-use super::auth::{string_field, unknown_with_strings};
-
 wire_struct! {
     /// The subject of a permission request to run a shell command.
     ///
@@ -54,52 +48,35 @@ impl CommandPermissionSubject {
 
 setters!(CommandPermissionSubject { opt tool_call_id: ToolCallId, opt terminal_id: TerminalId });
 
-const COMMAND: &str = "command";
-const NAME: &str = "name";
-const DESCRIPTION: &str = "description";
-
-/// An entry of the command list, tagged by `type`.
-///
-/// The union is open: an entry of a kind this crate does not know is kept verbatim as
-/// [`AvailableCommand::Other`], but it must still carry a string `name` and `description` so
-/// that a client can list it. A known `type` whose fields do not fit is an error.
-///
-/// ```json
-/// {"type": "command", "name": "web", "description": "Search the web", "input": {"type": "text", "hint": "query"}}
-/// ```
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(tag = "type")]
-#[non_exhaustive]
-pub enum AvailableCommand {
-    /// A slash command (`"type": "command"`).
-    #[serde(rename = "command")]
-    Command(Command),
-    /// A kind of entry this crate does not know, kept verbatim (it has a string `name` and
-    /// `description`).
-    #[serde(untagged)]
-    Other(crate::UnknownVariant),
+tagged_union! {
+    /// An entry of the command list, tagged by `type`: a slash command, or (with the
+    /// `unstable_agent_skills` feature) a skill.
+    ///
+    /// The union is open: an entry of a kind this crate does not know is kept verbatim as
+    /// [`AvailableCommand::Other`], but it must still carry a string `name` and `description` so
+    /// that a client can list it. A known `type` whose fields do not fit is an error.
+    ///
+    /// ```json
+    /// {"type": "command", "name": "web", "description": "Search the web", "input": {"type": "text", "hint": "query"}}
+    /// ```
+    pub enum AvailableCommand("type") open(Other requires("name": String, "description": String)) {
+        /// A slash command (`"type": "command"`), run by typing `/name` in the prompt.
+        Command(Command) = "command",
+        /// A skill of the agent (`"type": "skill"`), invoked with a `skill` content block that
+        /// names it. Sent only to clients that advertised `session.commands.skill`.
+        #[cfg(feature = "unstable_agent_skills")]
+        Skill(Skill) = "skill",
+    }
 }
 
 impl AvailableCommand {
-    /// The name of the JSON field holding the tag.
-    pub const TAG_KEY: &'static str = "type";
-
-    /// Every tag this union knows, in declaration order.
-    pub const TAGS: &'static [&'static str] = &[COMMAND];
-
-    /// The tag this value is written with.
-    pub fn tag(&self) -> &str {
-        match self {
-            Self::Command(_) => COMMAND,
-            Self::Other(unknown) => unknown.tag(),
-        }
-    }
-
     /// The entry's name (for a command, without the leading `/`).
     pub fn name(&self) -> &str {
         match self {
             Self::Command(command) => &command.name,
-            Self::Other(unknown) => string_field(unknown, NAME),
+            #[cfg(feature = "unstable_agent_skills")]
+            Self::Skill(skill) => &skill.name,
+            Self::Other(unknown) => unknown.str_field("name"),
         }
     }
 
@@ -107,96 +84,16 @@ impl AvailableCommand {
     pub fn description(&self) -> &str {
         match self {
             Self::Command(command) => &command.description,
-            Self::Other(unknown) => string_field(unknown, DESCRIPTION),
+            #[cfg(feature = "unstable_agent_skills")]
+            Self::Skill(skill) => &skill.description,
+            Self::Other(unknown) => unknown.str_field("description"),
         }
-    }
-
-    /// Builds an entry of a kind this crate does not know: `tag` plus the required `name` and
-    /// `description`, and any further `fields`. Fails with [`crate::Error::KnownTag`] when
-    /// `tag` is one of [`Self::TAGS`].
-    pub fn unknown(
-        tag: impl Into<String>,
-        name: impl Into<String>,
-        description: impl Into<String>,
-        mut fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        let tag = tag.into();
-        if Self::TAGS.contains(&tag.as_str()) {
-            return Err(crate::Error::KnownTag { tag });
-        }
-        fields.insert(NAME.into(), serde_json::Value::String(name.into()));
-        fields.insert(
-            DESCRIPTION.into(),
-            serde_json::Value::String(description.into()),
-        );
-        Ok(Self::Other(crate::UnknownVariant::new(
-            Self::TAG_KEY,
-            tag,
-            fields,
-        )))
     }
 }
 
 impl From<Command> for AvailableCommand {
     fn from(command: Command) -> Self {
         Self::Command(command)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for AvailableCommand {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = AvailableCommand;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a command entry tagged by `type`")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AvailableCommand, A::Error> {
-                let (tag, payload) = crate::de::tagged::read_tag(map, AvailableCommand::TAG_KEY)?;
-                match &*tag {
-                    COMMAND => payload.decode().map(AvailableCommand::Command),
-                    _ => unknown_with_strings(
-                        AvailableCommand::TAG_KEY,
-                        tag.into_owned(),
-                        payload.into_fields()?,
-                        &[NAME, DESCRIPTION],
-                    )
-                    .map(AvailableCommand::Other),
-                }
-            }
-        }
-        deserializer.deserialize_map(V)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for AvailableCommand {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "AvailableCommand".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let tag = |value: &str| {
-            serde_json::json!({
-                "type": "object",
-                "properties": { "type": { "type": "string", "const": value } },
-                "required": ["type"],
-            })
-        };
-        let mut command = tag(COMMAND);
-        command["allOf"] = serde_json::json!([generator.subschema_for::<Command>()]);
-        let other = serde_json::json!({
-            "title": "other",
-            "type": "object",
-            "properties": {
-                "type": { "type": "string" },
-                "name": { "type": "string" },
-                "description": { "type": "string" }
-            },
-            "required": ["type", NAME, DESCRIPTION],
-            "not": { "anyOf": Self::TAGS.iter().map(|value| tag(value)).collect::<Vec<_>>() },
-            "additionalProperties": true
-        });
-        crate::schema::union_schema(vec![command, other], Self::TAG_KEY, false)
     }
 }
 

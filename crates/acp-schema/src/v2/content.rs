@@ -38,6 +38,10 @@ tagged_union! {
         ResourceLink(Box<ResourceLink>) = "resource_link",
         /// A resource whose contents are included inline.
         Resource(Box<EmbeddedResource>) = "resource",
+        /// Invokes one of the agent's skills by name (prompts only, and only as the agent's
+        /// `session.prompt.skill` capability allows).
+        #[cfg(feature = "unstable_agent_skills")]
+        Skill(SkillReference) = "skill",
     }
 }
 

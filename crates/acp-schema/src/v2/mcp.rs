@@ -16,6 +16,10 @@ tagged_union! {
     pub enum McpServer("type") open(Other) {
         /// Streamable HTTP transport; only if the agent advertised HTTP support.
         Http(McpServerHttp) = "http",
+        /// A server reached over this ACP connection itself; only if the agent advertised
+        /// `mcp.acp`.
+        #[cfg(feature = "unstable_mcp_over_acp")]
+        Acp(McpServerAcp) = "acp",
         /// A local process spoken to over stdin/stdout.
         Stdio(McpServerStdio) = "stdio",
     }

@@ -9,8 +9,9 @@ tagged_union! {
     /// Markdown document.
     ///
     /// Open in v2: contents with an unknown `type` are kept as [`PlanUpdateContent::Other`] and
-    /// written back unchanged. Such contents still name their plan with `planId`.
-    pub enum PlanUpdateContent("type") open(Other) {
+    /// written back unchanged, but they must still name their plan with a string `planId`
+    /// (without one they are an error), so that a client can tell which plan they replace.
+    pub enum PlanUpdateContent("type") open(Other requires("planId": PlanId)) {
         /// A structured list of entries.
         Items(PlanItems) = "items",
         /// A free-form Markdown plan.
@@ -19,13 +20,13 @@ tagged_union! {
 }
 
 impl PlanUpdateContent {
-    /// The id of the plan these contents belong to. For unknown contents this is their
-    /// `planId` field, if it is a string.
-    pub fn plan_id(&self) -> Option<&str> {
+    /// The id of the plan these contents belong to (for unknown contents, their `planId`
+    /// field, which decoding has checked is a string).
+    pub fn plan_id(&self) -> &str {
         match self {
-            Self::Items(items) => Some(items.plan_id.as_str()),
-            Self::Markdown(markdown) => Some(markdown.plan_id.as_str()),
-            Self::Other(other) => other.fields().get("planId").and_then(|id| id.as_str()),
+            Self::Items(items) => items.plan_id.as_str(),
+            Self::Markdown(markdown) => markdown.plan_id.as_str(),
+            Self::Other(other) => other.str_field("planId"),
         }
     }
 }

@@ -105,6 +105,13 @@ tagged_union! {
         /// Marks the end of a history replay on `session/resume`: later updates are live.
         /// Changes no session state.
         ReplayComplete(ReplayComplete) = "replay_complete",
+        /// Replaces the list of prompts the agent expects the user to send next (only to
+        /// clients that advertised `session.promptSuggestions`; not history).
+        #[cfg(feature = "unstable_prompt_suggestions")]
+        PromptSuggestionsUpdate(Box<PromptSuggestionsUpdate>) = "prompt_suggestions_update",
+        /// Announces session cursor `cursorId` or changes what it allows.
+        #[cfg(feature = "unstable_session_cursors")]
+        CursorUpdate(Box<CursorUpdate>) = "cursor_update",
         /// Creates or updates the child (subagent) session `sessionId` of this session.
         SubagentUpdate(Box<SubagentUpdate>) = "subagent_update",
         /// Creates or updates the message `messageId` exchanged with another session.
@@ -181,6 +188,10 @@ update_from_payload! {
     CompactionUpdate(CompactionUpdate),
     CompactionSummaryChunk(CompactionSummaryChunk),
     ReplayComplete(ReplayComplete),
+    #[cfg(feature = "unstable_prompt_suggestions")]
+    PromptSuggestionsUpdate(PromptSuggestionsUpdate),
+    #[cfg(feature = "unstable_session_cursors")]
+    CursorUpdate(CursorUpdate),
     SubagentUpdate(SubagentUpdate),
     SessionMessage(SessionMessage),
     SessionMessageChunk(SessionMessageChunk),

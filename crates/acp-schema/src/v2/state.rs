@@ -53,10 +53,19 @@ pub struct IdleStateUpdate {
     /// subagents). A malformed list is treated as absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<Vec<BackgroundWork>>,
+    /// Token counts of the finished turn, if reported (cargo feature
+    /// `unstable_end_turn_token_usage`). A malformed value is treated as absent; a repeated
+    /// snapshot does not count as more usage.
+    #[cfg(feature = "unstable_end_turn_token_usage")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Box<Usage>>,
     /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<crate::Meta>,
 }
+
+#[cfg(feature = "unstable_end_turn_token_usage")]
+setters!(IdleStateUpdate { boxed usage: Usage });
 
 impl IdleStateUpdate {
     /// An idle state without a stop reason or background work.
@@ -89,11 +98,15 @@ impl<'de> serde::Deserialize<'de> for IdleStateUpdate {
                 f.write_str("an idle state object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdleStateUpdate, A::Error> {
+                #[cfg(feature = "unstable_end_turn_token_usage")]
+                let mut usage = None;
                 let mut meta = None;
                 let mut background = None;
                 let mut parts = StopReasonParts::default();
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
+                        #[cfg(feature = "unstable_end_turn_token_usage")]
+                        "usage" => usage = map.next_value::<UsageField>()?.0.map(Box::new),
                         "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
                         "background" => background = map.next_value::<BackgroundField>()?.0,
                         _ => parts.entry(key, &mut map)?,
@@ -102,6 +115,8 @@ impl<'de> serde::Deserialize<'de> for IdleStateUpdate {
                 Ok(IdleStateUpdate {
                     stop_reason: parts.finish()?,
                     background,
+                    #[cfg(feature = "unstable_end_turn_token_usage")]
+                    usage,
                     meta,
                 })
             }
@@ -118,7 +133,8 @@ impl schemars::JsonSchema for IdleStateUpdate {
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let background = generator.subschema_for::<BackgroundWork>();
         let alternatives = IdleStopReason::schema_alternatives(generator);
-        schemars::json_schema!({
+        #[allow(unused_mut)]
+        let mut schema = serde_json::json!({
             "type": "object",
             "properties": {
                 "background": {
@@ -130,7 +146,18 @@ impl schemars::JsonSchema for IdleStateUpdate {
                 "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
             },
             "anyOf": alternatives
-        })
+        });
+        #[cfg(feature = "unstable_end_turn_token_usage")]
+        crate::schema::add_property(
+            &mut schema,
+            "usage",
+            serde_json::json!({
+                "anyOf": [generator.subschema_for::<Usage>(), { "type": "null" }],
+                "x-deserialize-default-on-error": true,
+                "x-unstable": "unstable_end_turn_token_usage",
+            }),
+        );
+        schemars::Schema::try_from(schema).unwrap_or_default()
     }
 }
 

@@ -1,5 +1,8 @@
 //! The reference structure of ACP v1 and v2, checked in at the repository's `reference/`
-//! (generated from the official crate; `reference/README.md` says how).
+//! (generated from the official crate; `reference/README.md` says how), and which of its two
+//! surfaces a build has: the stable one (none of the official crate's fourteen unstable
+//! features), the unstable one (all of them) or a part in between (some of them, as when
+//! `scripts/test.sh` builds each feature alone).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
@@ -26,4 +29,103 @@ pub fn read(name: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|error| {
         panic!("the reference file {} is not JSON: {error}", path.display())
     })
+}
+
+/// The reference surface of this build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface {
+    /// None of the fourteen features: `reference/acp-v{1,2}.*.json`.
+    Stable,
+    /// All fourteen: `reference/acp-v{1,2}.unstable.*.json`.
+    Unstable,
+    /// Some of them: between the two.
+    Partial,
+}
+
+/// The surface of this build.
+pub const SURFACE: Surface = if cfg!(all(
+    feature = "unstable_agent_skills",
+    feature = "unstable_auth_status",
+    feature = "unstable_end_turn_token_usage",
+    feature = "unstable_llm_providers",
+    feature = "unstable_mcp_over_acp",
+    feature = "unstable_prompt_suggestions",
+    feature = "unstable_proxy_chains",
+    feature = "unstable_session_archive",
+    feature = "unstable_session_cursors",
+    feature = "unstable_session_fork",
+    feature = "unstable_session_options",
+    feature = "unstable_session_set_title",
+    feature = "unstable_session_status",
+    feature = "unstable_speed_config_category",
+)) {
+    Surface::Unstable
+} else if cfg!(not(any(
+    feature = "unstable_agent_skills",
+    feature = "unstable_auth_status",
+    feature = "unstable_end_turn_token_usage",
+    feature = "unstable_llm_providers",
+    feature = "unstable_mcp_over_acp",
+    feature = "unstable_prompt_suggestions",
+    feature = "unstable_proxy_chains",
+    feature = "unstable_session_archive",
+    feature = "unstable_session_cursors",
+    feature = "unstable_session_fork",
+    feature = "unstable_session_options",
+    feature = "unstable_session_set_title",
+    feature = "unstable_session_status",
+    feature = "unstable_speed_config_category",
+))) {
+    Surface::Stable
+} else {
+    Surface::Partial
+};
+
+/// The name of the reference file for this build's surface: `acp-v1.schema.json` stays as it
+/// is for a stable or partial build and becomes `acp-v1.unstable.schema.json` for an unstable
+/// one.
+pub fn surface_file(stable: &str) -> String {
+    match SURFACE {
+        Surface::Unstable => stable.replacen(".schema.json", ".unstable.schema.json", 1),
+        Surface::Stable | Surface::Partial => stable.to_owned(),
+    }
+}
+
+/// Makes one of our generated schemas comparable with the reference of [`surface_file`]: a
+/// stable or partial build drops the parts marked `x-unstable` (properties and alternatives),
+/// as the stable schema does; an unstable build keeps them and drops only the markers.
+pub fn normalise_ours(value: &mut Value) {
+    let keep = SURFACE == Surface::Unstable;
+    fn walk(value: &mut Value, keep: bool) {
+        let unstable = |schema: &Value| schema.get("x-unstable").is_some();
+        match value {
+            Value::Object(map) => {
+                if !keep {
+                    if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                        let removed: Vec<String> = properties
+                            .iter()
+                            .filter(|(_, schema)| unstable(schema))
+                            .map(|(name, _)| name.clone())
+                            .collect();
+                        for name in &removed {
+                            properties.remove(name);
+                        }
+                        if let Some(Value::Array(required)) = map.get_mut("required") {
+                            required.retain(|name| !removed.iter().any(|r| name == r.as_str()));
+                        }
+                    }
+                    for key in ["anyOf", "oneOf"] {
+                        if let Some(Value::Array(alternatives)) = map.get_mut(key) {
+                            alternatives.retain(|alternative| !unstable(alternative));
+                        }
+                    }
+                }
+                map.remove("x-unstable");
+                map.values_mut().for_each(|child| walk(child, keep));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| walk(item, keep)),
+            _ => {}
+        }
+    }
+    walk(value, keep);
 }

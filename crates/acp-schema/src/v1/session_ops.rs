@@ -1,0 +1,106 @@
+//! The v1 answers of the unstable session operations whose request is shared between the
+//! versions: `session/fork` (`unstable_session_fork`), `session/options`
+//! (`unstable_session_options`) and `session/status` (`unstable_session_status`). In v1 they
+//! carry the session modes and an optional config option list, like `session/new`.
+
+#[allow(unused_imports)]
+use super::*;
+
+#[cfg(feature = "unstable_session_fork")]
+wire_struct! {
+    /// The agent's answer to `session/fork`: the id of the new session and its initial
+    /// settings.
+    pub struct ForkSessionResponse {
+        /// The new session's id.
+        pub session_id: SessionId,
+        /// The session modes and the current one; absent if the agent has no modes. A malformed
+        /// value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub modes: Option<SessionModeState>,
+        /// The session's config options, in display order; absent if the agent offers none. A
+        /// malformed list is treated as absent and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items_opt",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub config_options: Option<Vec<SessionConfigOption>>,
+    }
+}
+
+#[cfg(feature = "unstable_session_fork")]
+impl ForkSessionResponse {
+    /// A response for the new session `session_id`.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            modes: None,
+            config_options: None,
+            meta: None,
+        }
+    }
+}
+
+#[cfg(feature = "unstable_session_fork")]
+setters!(ForkSessionResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
+
+#[cfg(feature = "unstable_session_options")]
+wire_struct! {
+    /// The agent's answer to `session/options`: what the session would start with.
+    #[derive(Default)]
+    pub struct SessionOptionsResponse {
+        /// The modes the session would have; absent if the agent has no modes. A malformed
+        /// value is treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub modes: Option<SessionModeState>,
+        /// The config options the session would start with (as in the `session/new`
+        /// answer); absent, `null` or empty means none. A malformed list is treated as absent
+        /// and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items_opt",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub config_options: Option<Vec<SessionConfigOption>>,
+    }
+}
+
+#[cfg(feature = "unstable_session_options")]
+impl SessionOptionsResponse {
+    /// A response with no modes and no options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+#[cfg(feature = "unstable_session_options")]
+setters!(SessionOptionsResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
+
+#[cfg(feature = "unstable_session_status")]
+wire_struct! {
+    /// The agent's answer to `session/status`: a snapshot (a session reported `open` may be
+    /// closed before the client's next request).
+    pub struct SessionStatusResponse {
+        /// Whether the agent has the session in memory.
+        pub status: SessionStatus,
+    }
+}
+
+#[cfg(feature = "unstable_session_status")]
+impl SessionStatusResponse {
+    /// A response reporting `status`.
+    pub fn new(status: impl Into<SessionStatus>) -> Self {
+        Self {
+            status: status.into(),
+            meta: None,
+        }
+    }
+}

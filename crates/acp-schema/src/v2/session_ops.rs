@@ -1,0 +1,120 @@
+//! The v2 answers of the unstable session operations whose request is shared between the
+//! versions: `session/fork` (`unstable_session_fork`), `session/options`
+//! (`unstable_session_options`) and `session/status` (`unstable_session_status`). In v2 they
+//! carry config option and command lists, like `session/new`, and the status carries the
+//! session's foreground state.
+
+#[allow(unused_imports)]
+use super::*;
+
+#[cfg(feature = "unstable_session_fork")]
+wire_struct! {
+    /// The agent's answer to `session/fork`: the id of the new session and its initial
+    /// state.
+    pub struct ForkSessionResponse {
+        /// The new session's id.
+        pub session_id: SessionId,
+        /// The session's config options, in display order; absent means none. A malformed
+        /// list decodes as empty and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub config_options: Vec<SessionConfigOption>,
+        /// Slash commands available in the session; absent means none. A malformed list
+        /// decodes as empty and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub available_commands: Vec<AvailableCommand>,
+    }
+}
+
+#[cfg(feature = "unstable_session_fork")]
+impl ForkSessionResponse {
+    /// A response for the new session `session_id`.
+    pub fn new(session_id: impl Into<SessionId>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            config_options: Vec::new(),
+            available_commands: Vec::new(),
+            meta: None,
+        }
+    }
+}
+
+#[cfg(feature = "unstable_session_fork")]
+setters!(ForkSessionResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
+
+#[cfg(feature = "unstable_session_options")]
+wire_struct! {
+    /// The agent's answer to `session/options`: what the session would start with.
+    #[derive(Default)]
+    pub struct SessionOptionsResponse {
+        /// The config options the session would start with; absent means none. A malformed
+        /// list decodes as empty and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub config_options: Vec<SessionConfigOption>,
+        /// The commands the session would offer; absent means none. A malformed list decodes
+        /// as empty and malformed entries are dropped.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient_items",
+            skip_serializing_if = "Vec::is_empty",
+        )]
+        pub available_commands: Vec<AvailableCommand>,
+    }
+}
+
+#[cfg(feature = "unstable_session_options")]
+impl SessionOptionsResponse {
+    /// A response with no options and no commands.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+#[cfg(feature = "unstable_session_options")]
+setters!(SessionOptionsResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
+
+#[cfg(feature = "unstable_session_status")]
+wire_struct! {
+    /// The agent's answer to `session/status`: a snapshot (a session reported `open` may be
+    /// closed before the client's next request).
+    pub struct SessionStatusResponse {
+        /// Whether the agent has the session in memory.
+        pub status: SessionStatus,
+        /// The session's foreground state, as a `state_update` would carry it (agents should
+        /// include it for an `open` session). Absent: not reported, which a client must not
+        /// read as idle; an idle snapshot is not a new end of turn. A malformed value is
+        /// treated as absent.
+        #[serde(
+            default,
+            deserialize_with = "crate::de::lenient",
+            skip_serializing_if = "Option::is_none",
+        )]
+        pub state: Option<StateUpdate>,
+    }
+}
+
+#[cfg(feature = "unstable_session_status")]
+impl SessionStatusResponse {
+    /// A response reporting `status`, without the foreground state.
+    pub fn new(status: impl Into<SessionStatus>) -> Self {
+        Self {
+            status: status.into(),
+            state: None,
+            meta: None,
+        }
+    }
+}
+
+#[cfg(feature = "unstable_session_status")]
+setters!(SessionStatusResponse { opt state: StateUpdate });
