@@ -4,7 +4,9 @@
 
 use std::sync::Mutex;
 
-use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, SessionSetup, StopReason};
+use acp_runtime::agent::{
+    Agent, AgentFeatures, AgentServer, Prompt, Session, SessionSetup, StopReason,
+};
 use acp_runtime::client::{Client, ClientBuilder};
 use acp_runtime::{Notice, ProtocolVersion, rpc};
 use acp_schema::jsonrpc::ErrorObject;
@@ -23,6 +25,8 @@ pub struct TestAgent {
     pub started: Mutex<Option<mpsc::UnboundedSender<String>>>,
     /// What each `session_opened` was given, in order.
     pub setups: std::sync::Arc<Mutex<Vec<SessionSetup>>>,
+    /// What the agent declares (the baseline when `None`).
+    pub features: Option<AgentFeatures>,
 }
 
 impl TestAgent {
@@ -39,6 +43,10 @@ impl TestAgent {
 }
 
 impl Agent for TestAgent {
+    fn features(&self) -> AgentFeatures {
+        self.features.clone().unwrap_or_default()
+    }
+
     async fn session_opened(&self, session: Session, setup: SessionSetup) {
         self.setups.lock().unwrap().push(setup);
         if let Some(notice) = &self.notice_on_open {
