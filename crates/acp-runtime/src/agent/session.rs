@@ -521,6 +521,11 @@ impl Session {
         self.inner.state.meta().title
     }
 
+    /// The session's working directory (as last opened).
+    pub fn cwd(&self) -> String {
+        self.inner.state.meta().cwd
+    }
+
     /// The id of the current mode, if the session has modes.
     pub fn mode(&self) -> Option<String> {
         self.inner.state.config().modes.map(|modes| modes.current)
