@@ -158,15 +158,23 @@ impl SessionState {
         lock(&self.config).value(id)
     }
 
+    /// The cancellation count now: a prompt notes it when it arrives.
+    pub(crate) fn epoch(&self) -> u64 {
+        *self.epoch.borrow()
+    }
+
     /// Waits for the turn slot, in arrival order. `None` when a `session/cancel` or
-    /// `session/close` arrives first (the prompt is then answered `-32800`).
-    pub(crate) async fn hold(self: &Arc<Self>) -> Option<TurnGuard> {
+    /// `session/close` arrived after the prompt (which noted [`Self::epoch`] as `arrived`)
+    /// and before its turn could start; the prompt is then answered `-32800`.
+    pub(crate) async fn hold(self: &Arc<Self>, arrived: u64) -> Option<TurnGuard> {
         let mut epoch = self.epoch.subscribe();
-        let mine = *epoch.borrow_and_update();
+        let mine = arrived;
+        // A cancellation wins over a slot that became free at the same moment (the turn it
+        // cancelled just ended).
         let slot = tokio::select! {
             biased;
-            slot = Arc::clone(&self.slot).lock_owned() => slot,
             _ = epoch.wait_for(|now| *now != mine) => return None,
+            slot = Arc::clone(&self.slot).lock_owned() => slot,
         };
         Some(TurnGuard {
             state: Arc::clone(self),

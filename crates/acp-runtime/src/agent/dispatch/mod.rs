@@ -82,8 +82,11 @@ impl<A: Agent> Handler for AgentHandler<A> {
         method: String,
         params: Option<Box<RawValue>>,
     ) -> BoxFuture<Reply> {
+        // Noted as the request is read, before its task runs: a `session/cancel` read after
+        // this prompt covers it even if the prompt's task has not started yet.
+        let arrival = self.inner.arrival(&method, params.as_deref());
         let inner = Arc::clone(&self.inner);
-        Box::pin(async move { inner.request(connection, method, params).await })
+        Box::pin(async move { inner.request(connection, method, params, arrival).await })
     }
 
     fn notification(
@@ -115,9 +118,33 @@ pub(super) fn store_error(error: &StoreError) -> ErrorObject {
     }
 }
 
+/// When a prompt arrived: its session's cancellation count at that moment.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Arrival {
+    epoch: u64,
+}
+
 impl<A: Agent> Inner<A> {
     fn initialized(&self) -> Option<Initialized> {
         lock(&self.init).clone()
+    }
+
+    /// The arrival of a `session/prompt` for a session open here (reads only `sessionId`).
+    fn arrival(&self, method: &str, params: Option<&RawValue>) -> Option<Arrival> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Target<'a> {
+            #[serde(borrow)]
+            session_id: std::borrow::Cow<'a, str>,
+        }
+        if method != v1::methods::SessionPrompt::METHOD {
+            return None;
+        }
+        let target: Target<'_> = serde_json::from_str(params?.get()).ok()?;
+        let session = self.session(&target.session_id)?;
+        Some(Arrival {
+            epoch: session.state().epoch(),
+        })
     }
 
     async fn request(
@@ -125,6 +152,7 @@ impl<A: Agent> Inner<A> {
         connection: Connection,
         method: String,
         params: Option<Box<RawValue>>,
+        arrival: Option<Arrival>,
     ) -> Reply {
         if method == v1::methods::Initialize::METHOD {
             return self.initialize(connection, params.as_deref());
@@ -143,7 +171,7 @@ impl<A: Agent> Inner<A> {
                             return Reply::error(rpc::method_not_found(&method));
                         }
                     }
-                    self.v1_request(init, request).await
+                    self.v1_request(init, request, arrival).await
                 }
                 Err(error) => Reply::error(decode_error(error)),
             },
@@ -154,7 +182,7 @@ impl<A: Agent> Inner<A> {
                             return Reply::error(rpc::method_not_found(&method));
                         }
                     }
-                    self.v2_request(init, request).await
+                    self.v2_request(init, request, arrival).await
                 }
                 Err(error) => Reply::error(decode_error(error)),
             },
@@ -258,7 +286,12 @@ impl<A: Agent> Inner<A> {
         })
     }
 
-    async fn v1_request(&self, init: Initialized, request: v1::ClientRequest) -> Reply {
+    async fn v1_request(
+        &self,
+        init: Initialized,
+        request: v1::ClientRequest,
+        arrival: Option<Arrival>,
+    ) -> Reply {
         use v1::ClientRequest as R;
         match request {
             R::Authenticate(request) => {
@@ -305,7 +338,7 @@ impl<A: Agent> Inner<A> {
                 )
                 .await
             }
-            R::SessionPrompt(request) => turn::prompt_v1(self, request).await,
+            R::SessionPrompt(request) => turn::prompt_v1(self, request, arrival).await,
             R::Extension(extension) => Reply::new(
                 self.agent
                     .extension_request(init.client.clone(), extension)
@@ -315,7 +348,12 @@ impl<A: Agent> Inner<A> {
         }
     }
 
-    async fn v2_request(&self, init: Initialized, request: v2::ClientRequest) -> Reply {
+    async fn v2_request(
+        &self,
+        init: Initialized,
+        request: v2::ClientRequest,
+        arrival: Option<Arrival>,
+    ) -> Reply {
         use v2::ClientRequest as R;
         match request {
             R::AuthLogin(request) => {
@@ -368,7 +406,7 @@ impl<A: Agent> Inner<A> {
                 )
                 .await
             }
-            R::SessionPrompt(request) => turn::prompt_v2(self, request).await,
+            R::SessionPrompt(request) => turn::prompt_v2(self, request, arrival).await,
             R::ToolCallCancel(request) => {
                 manage::cancel_item(
                     self,

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use acp_schema::{v1, v2};
 
-use super::{Inner, store_error};
+use super::{Arrival, Inner, store_error};
 use crate::agent::ids::fresh_id;
 use crate::agent::setup::prompt_text;
 use crate::agent::{Agent, Prompt};
@@ -28,7 +28,11 @@ use crate::log::Level;
 use crate::version::ByVersion;
 
 /// `session/prompt` in v1.
-pub(super) async fn prompt_v1<A: Agent>(inner: &Inner<A>, request: v1::PromptRequest) -> Reply {
+pub(super) async fn prompt_v1<A: Agent>(
+    inner: &Inner<A>,
+    request: v1::PromptRequest,
+    arrival: Option<Arrival>,
+) -> Reply {
     let session = match inner.open_session(request.session_id.as_str()) {
         Ok(session) => session,
         Err(reply) => return reply,
@@ -41,7 +45,8 @@ pub(super) async fn prompt_v1<A: Agent>(inner: &Inner<A>, request: v1::PromptReq
         return Reply::error(rpc::invalid_params(detail));
     }
     let state = Arc::clone(session.state());
-    let Some(turn) = state.hold().await else {
+    let arrived = arrival.map_or_else(|| state.epoch(), |arrival| arrival.epoch);
+    let Some(turn) = state.hold(arrived).await else {
         return Reply::error(rpc::request_cancelled());
     };
     state.start_turn(&turn);
@@ -70,7 +75,11 @@ pub(super) async fn prompt_v1<A: Agent>(inner: &Inner<A>, request: v1::PromptReq
 }
 
 /// `session/prompt` in v2.
-pub(super) async fn prompt_v2<A: Agent>(inner: &Inner<A>, request: v2::PromptRequest) -> Reply {
+pub(super) async fn prompt_v2<A: Agent>(
+    inner: &Inner<A>,
+    request: v2::PromptRequest,
+    arrival: Option<Arrival>,
+) -> Reply {
     let session = match inner.open_session(request.session_id.as_str()) {
         Ok(session) => session,
         Err(reply) => return reply,
@@ -97,7 +106,8 @@ pub(super) async fn prompt_v2<A: Agent>(inner: &Inner<A>, request: v2::PromptReq
             Err(error) => return Reply::error(store_error(&error)),
         }
     }
-    let Some(turn) = state.hold().await else {
+    let arrived = arrival.map_or_else(|| state.epoch(), |arrival| arrival.epoch);
+    let Some(turn) = state.hold(arrived).await else {
         return Reply::error(rpc::request_cancelled());
     };
     state.start_turn(&turn);
