@@ -71,12 +71,12 @@ impl ClientFeature {
     /// What the feature sends, for messages.
     pub fn what(self) -> &'static str {
         match self {
-            ClientFeature::Notices => "a `notice` session update",
+            ClientFeature::Notices => "`notice` session updates",
             ClientFeature::ReadTextFile => "`fs/read_text_file`",
             ClientFeature::WriteTextFile => "`fs/write_text_file`",
-            ClientFeature::Terminal => "the `terminal/*` methods",
-            ClientFeature::ElicitationForm => "a form `elicitation/create`",
-            ClientFeature::ElicitationUrl => "a URL `elicitation/create`",
+            ClientFeature::Terminal => "client terminals (`terminal/*`)",
+            ClientFeature::ElicitationForm => "form elicitations (`elicitation/create`)",
+            ClientFeature::ElicitationUrl => "URL elicitations (`elicitation/create`)",
         }
     }
 
@@ -84,7 +84,7 @@ impl ClientFeature {
     pub(crate) fn refusal(self, version: ProtocolVersion) -> String {
         match self.capability(version) {
             Some(capability) => format!(
-                "the client did not advertise `{capability}`, so {} cannot be sent to it (nothing was sent)",
+                "the client did not advertise `{capability}`, so {} cannot be used (nothing was sent)",
                 self.what()
             ),
             None => format!("ACP v{version} has no {}; nothing was sent", self.what()),
