@@ -59,7 +59,11 @@ async fn without_the_capability_nothing_is_sent() {
         (1, "url", "clientCapabilities.elicitation.url"),
         (2, "read", "ACP v2 has no `fs/read_text_file`"),
         (2, "write", "ACP v2 has no `fs/write_text_file`"),
-        (2, "terminal", "ACP v2 has no client terminals (`terminal/*`)"),
+        (
+            2,
+            "terminal",
+            "ACP v2 has no client terminals (`terminal/*`)",
+        ),
         (2, "form", "capabilities.elicitation.form"),
         (2, "url", "capabilities.elicitation.url"),
     ];
@@ -108,14 +112,28 @@ async fn with_the_capability_the_request_goes_out_and_the_answer_comes_back() {
     assert_eq!(report, "ok: term_1: a.txt Some(0)");
     assert_eq!(
         methods(&requests),
-        ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"]
+        [
+            "terminal/create",
+            "terminal/output",
+            "terminal/wait_for_exit",
+            "terminal/kill",
+            "terminal/release"
+        ]
     );
     assert_eq!(requests[0]["params"]["command"], "ls");
     assert_eq!(requests[0]["params"]["args"], json!(["-l"]));
-    assert!(requests[1..].iter().all(|r| r["params"]["terminalId"] == "term_1"));
+    assert!(
+        requests[1..]
+            .iter()
+            .all(|r| r["params"]["terminalId"] == "term_1")
+    );
 
     for version in [1u16, 2] {
-        let caps = if version == 1 { all.clone() } else { json!({"elicitation": {"form": {}, "url": {}}}) };
+        let caps = if version == 1 {
+            all.clone()
+        } else {
+            json!({"elicitation": {"form": {}, "url": {}}})
+        };
         for call in ["form", "url"] {
             let (report, requests) = run(version, caps.clone(), call).await;
             assert_eq!(report, "ok: Decline", "v{version} {call}");
@@ -129,28 +147,58 @@ async fn with_the_capability_the_request_goes_out_and_the_answer_comes_back() {
 async fn a_permission_request_needs_no_capability_and_an_unknown_option_is_no_approval() {
     for version in [1u16, 2] {
         for (answer, expected) in [
-            (json!({"outcome": {"outcome": "selected", "optionId": "allow"}}), "allowed"),
-            (json!({"outcome": {"outcome": "selected", "optionId": "reject"}}), "not allowed"),
-            (json!({"outcome": {"outcome": "selected", "optionId": "made-up"}}), "not allowed: Unrecognised"),
-            (json!({"outcome": {"outcome": "cancelled"}}), "not allowed: Cancelled"),
+            (
+                json!({"outcome": {"outcome": "selected", "optionId": "allow"}}),
+                "allowed",
+            ),
+            (
+                json!({"outcome": {"outcome": "selected", "optionId": "reject"}}),
+                "not allowed",
+            ),
+            (
+                json!({"outcome": {"outcome": "selected", "optionId": "made-up"}}),
+                "not allowed: Unrecognised",
+            ),
+            (
+                json!({"outcome": {"outcome": "cancelled"}}),
+                "not allowed: Cancelled",
+            ),
         ] {
             let server = AgentServer::new(TestAgent::default());
             let (mut wire, _) = Wire::start(&server, version, json!({})).await;
             let reply = answer.clone();
-            wire.respond_with(move |request| (request["method"] == "session/request_permission").then(|| reply.clone()));
+            wire.respond_with(move |request| {
+                (request["method"] == "session/request_permission").then(|| reply.clone())
+            });
             let id = wire.new_session("/work").await;
             wire.prompt(&id, "permission").await;
-            let asked: Vec<&Value> = wire.seen.iter().filter(|m| m["method"] == "session/request_permission").collect();
+            let asked: Vec<&Value> = wire
+                .seen
+                .iter()
+                .filter(|m| m["method"] == "session/request_permission")
+                .collect();
             assert_eq!(asked.len(), 1);
-            let options: Vec<&str> = asked[0]["params"]["options"].as_array().unwrap().iter().map(|o| o["optionId"].as_str().unwrap()).collect();
+            let options: Vec<&str> = asked[0]["params"]["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["optionId"].as_str().unwrap())
+                .collect();
             assert_eq!(options, ["allow", "allow_always", "reject"]);
             if version == 1 {
                 assert_eq!(asked[0]["params"]["toolCall"]["toolCallId"], "call_p");
             } else {
-                assert_eq!(asked[0]["params"]["subject"]["toolCall"]["toolCallId"], "call_p");
+                assert_eq!(
+                    asked[0]["params"]["subject"]["toolCall"]["toolCallId"],
+                    "call_p"
+                );
                 assert_eq!(asked[0]["params"]["title"], "Delete everything");
             }
-            let text: String = wire.take_updates().iter().filter_map(|u| u["content"]["text"].as_str().map(str::to_owned)).collect();
+            let text: String = wire
+                .take_updates()
+                .iter()
+                .filter_map(|u| u["content"]["text"].as_str().map(str::to_owned))
+                .collect();
             assert!(text.starts_with(expected), "v{version} {answer}: {text}");
         }
     }

@@ -65,7 +65,10 @@ fn sessions_survive_a_new_store_on_the_same_directory() {
     let meta = store.meta("a").unwrap().unwrap();
     assert_eq!(meta.title.as_deref(), Some("First"));
     assert_eq!(meta.mode.as_deref(), Some("code"));
-    assert_eq!(meta.config, [("fast".to_owned(), ConfigValue::Boolean(true))]);
+    assert_eq!(
+        meta.config,
+        [("fast".to_owned(), ConfigValue::Boolean(true))]
+    );
     assert_eq!(meta.protocol_version, ProtocolVersion::V1);
     assert_eq!(
         meta.updated_at
@@ -74,7 +77,10 @@ fn sessions_survive_a_new_store_on_the_same_directory() {
             .as_millis(),
         0
     );
-    assert_eq!(store.history("a").unwrap(), [v1_text("one"), v1_text("two")]);
+    assert_eq!(
+        store.history("a").unwrap(),
+        [v1_text("one"), v1_text("two")]
+    );
     assert_eq!(store.history("b").unwrap().len(), 2);
     let mut ids: Vec<String> = store.list().unwrap().into_iter().map(|m| m.id).collect();
     ids.sort();
@@ -105,10 +111,21 @@ fn a_damaged_or_cut_history_fails_only_its_session_and_names_the_place() {
     let store = filled(dir.path());
     let path = store.history_path("a");
     let damages: Vec<(&str, Box<dyn Fn()>, usize, &str)> = vec![
-        ("garbage line", Box::new(|| replace_line(&path, 2, "this is not json")), 2, "expected"),
+        (
+            "garbage line",
+            Box::new(|| replace_line(&path, 2, "this is not json")),
+            2,
+            "expected",
+        ),
         (
             "a notice recorded by someone else",
-            Box::new(|| replace_line(&path, 3, r#"{"update":{"sessionUpdate":"notice","severity":"info","title":"x"}}"#)),
+            Box::new(|| {
+                replace_line(
+                    &path,
+                    3,
+                    r#"{"update":{"sessionUpdate":"notice","severity":"info","title":"x"}}"#,
+                )
+            }),
             3,
             "notice",
         ),
@@ -134,14 +151,21 @@ fn a_damaged_or_cut_history_fails_only_its_session_and_names_the_place() {
         let error = store.history("a").unwrap_err();
         let message = error.to_string();
         match &error {
-            StoreError::Corrupt { line: at, path: file, .. } => {
+            StoreError::Corrupt {
+                line: at,
+                path: file,
+                ..
+            } => {
                 assert_eq!(*at, line, "{name}: {message}");
                 assert_eq!(file, &path, "{name}");
             }
             other => panic!("{name}: {other:?}"),
         }
         assert!(message.contains("session `a`"), "{name}: {message}");
-        assert!(message.contains(&path.display().to_string()), "{name}: {message}");
+        assert!(
+            message.contains(&path.display().to_string()),
+            "{name}: {message}"
+        );
         assert!(message.contains(says), "{name}: {message}");
         // The other session and this session's metadata are untouched.
         assert_eq!(store.history("b").unwrap().len(), 2, "{name}");
@@ -156,14 +180,31 @@ fn a_file_of_a_newer_format_is_named_as_such() {
     let dir = tempfile::tempdir().unwrap();
     let store = filled(dir.path());
     let history = store.history_path("a");
-    replace_line(&history, 1, r#"{"format":2,"sessionId":"a","protocolVersion":1,"compression":"zstd"}"#);
+    replace_line(
+        &history,
+        1,
+        r#"{"format":2,"sessionId":"a","protocolVersion":1,"compression":"zstd"}"#,
+    );
     let error = store.history("a").unwrap_err();
-    assert!(matches!(error, StoreError::NewerFormat { found: 2, supported: 1, .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            StoreError::NewerFormat {
+                found: 2,
+                supported: 1,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
     assert!(error.to_string().contains("newer version"), "{error}");
     let meta = store.meta_path("b");
     std::fs::write(&meta, r#"{"format":3,"sessionId":"b","everything":"else"}"#).unwrap();
     let error = store.meta("b").unwrap_err();
-    assert!(matches!(error, StoreError::NewerFormat { found: 3, .. }), "{error:?}");
+    assert!(
+        matches!(error, StoreError::NewerFormat { found: 3, .. }),
+        "{error:?}"
+    );
     // A session that cannot be read is left out of the list, the others stay.
     let ids: Vec<String> = store.list().unwrap().into_iter().map(|m| m.id).collect();
     assert_eq!(ids, ["a"]);
@@ -187,7 +228,17 @@ fn a_full_session_refuses_more_and_keeps_what_it_has() {
         }
         assert!(recorded < 100, "the limit was never reached");
     };
-    assert!(matches!(error, StoreError::Full { limit: 400, unit: "bytes", .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            StoreError::Full {
+                limit: 400,
+                unit: "bytes",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
     assert!(error.to_string().contains("session `a` is full"), "{error}");
     assert_eq!(store.history("a").unwrap().len(), recorded);
     let size = std::fs::metadata(store.history_path("a")).unwrap().len();
@@ -209,14 +260,20 @@ fn a_failing_write_fails_only_its_session_and_leaves_the_file_readable() {
     let error = store.append("a", v1_text("lost?")).unwrap_err();
     assert!(matches!(error, StoreError::Io { .. }), "{error:?}");
     let message = error.to_string();
-    assert!(message.contains("session `a`") && message.contains(&path.display().to_string()), "{message}");
+    assert!(
+        message.contains("session `a`") && message.contains(&path.display().to_string()),
+        "{message}"
+    );
     store.append("b", v2_text("still fine")).unwrap();
     assert_eq!(store.history("b").unwrap().len(), 3);
     // A directory that cannot hold sessions fails to open with its name.
     let file = dir.path().join("plain-file");
     std::fs::write(&file, "x").unwrap();
     let error = FileStore::open(&file).unwrap_err();
-    assert!(error.to_string().contains(&file.display().to_string()), "{error}");
+    assert!(
+        error.to_string().contains(&file.display().to_string()),
+        "{error}"
+    );
 }
 
 #[test]
@@ -226,7 +283,12 @@ fn ids_that_are_not_file_names_are_never_stored() {
     for id in ["../a", "a/b", "", "a.json", "é"] {
         assert!(store.meta(id).unwrap().is_none(), "{id}");
         assert!(store.append(id, v1_text("x")).is_err(), "{id}");
-        assert!(store.create(&SessionMeta::new(id, ProtocolVersion::V1, "/")).is_err(), "{id}");
+        assert!(
+            store
+                .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
+                .is_err(),
+            "{id}"
+        );
         assert!(!store.delete(id).unwrap(), "{id}");
     }
 }
@@ -236,9 +298,10 @@ async fn a_restarted_agent_loads_the_whole_history_without_its_notices() {
     for version in [1u16, 2] {
         let dir = tempfile::tempdir().unwrap();
         let (id, before) = {
-            let server = AgentServer::new(TestAgent::default())
-                .store(FileStore::open(dir.path()).unwrap());
-            let (mut wire, _) = Wire::start(&server, version, json!({"session": {"notices": {}}})).await;
+            let server =
+                AgentServer::new(TestAgent::default()).store(FileStore::open(dir.path()).unwrap());
+            let (mut wire, _) =
+                Wire::start(&server, version, json!({"session": {"notices": {}}})).await;
             let id = wire.new_session("/work").await;
             wire.prompt(&id, "hello").await;
             wire.prompt(&id, "title:Greeting").await;
@@ -252,9 +315,15 @@ async fn a_restarted_agent_loads_the_whole_history_without_its_notices() {
         assert_eq!(listed["sessions"][0]["sessionId"], id.as_str());
         assert_eq!(listed["sessions"][0]["title"], "Greeting");
         let params = if version == 1 {
-            ("session/load", json!({"sessionId": id, "cwd": "/work", "mcpServers": []}))
+            (
+                "session/load",
+                json!({"sessionId": id, "cwd": "/work", "mcpServers": []}),
+            )
         } else {
-            ("session/resume", json!({"sessionId": id, "cwd": "/work", "replayFrom": {"type": "start"}}))
+            (
+                "session/resume",
+                json!({"sessionId": id, "cwd": "/work", "replayFrom": {"type": "start"}}),
+            )
         };
         wire.ok(params.0, params.1).await;
         let replayed = wire.take_updates();
@@ -281,15 +350,24 @@ async fn a_damaged_session_answers_a_clear_error_and_the_others_still_load() {
     let server = AgentServer::new(TestAgent::default()).store(store);
     let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
     let (code, message) = wire
-        .error("session/load", json!({"sessionId": "a", "cwd": "/work", "mcpServers": []}))
+        .error(
+            "session/load",
+            json!({"sessionId": "a", "cwd": "/work", "mcpServers": []}),
+        )
         .await;
     assert_eq!(code, -32603, "{message}");
-    assert!(message.contains("session `a` cannot be read") && message.contains("line 2"), "{message}");
+    assert!(
+        message.contains("session `a` cannot be read") && message.contains("line 2"),
+        "{message}"
+    );
     // Nothing of the damaged session was sent.
     assert!(wire.take_updates().is_empty());
     let (mut v2, _) = Wire::start(&server, 2, json!({})).await;
-    v2.ok("session/resume", json!({"sessionId": "b", "cwd": "/other", "replayFrom": {"type": "start"}}))
-        .await;
+    v2.ok(
+        "session/resume",
+        json!({"sessionId": "b", "cwd": "/other", "replayFrom": {"type": "start"}}),
+    )
+    .await;
     assert_eq!(Wire::kinds(&v2.take_updates())[0], "agent_message_chunk");
 }
 
@@ -305,7 +383,9 @@ async fn a_full_session_ends_its_turn_with_a_clear_error_and_the_others_go_on() 
         let long = "x".repeat(300);
         let mut failure = None;
         for _ in 0..5 {
-            let answer = wire.call("session/prompt", Wire::prompt_params(&full, &long)).await;
+            let answer = wire
+                .call("session/prompt", Wire::prompt_params(&full, &long))
+                .await;
             if let Some(error) = answer.get("error") {
                 failure = Some(error["message"].as_str().unwrap().to_owned());
                 break;
@@ -320,7 +400,10 @@ async fn a_full_session_ends_its_turn_with_a_clear_error_and_the_others_go_on() 
             }
         }
         let failure = failure.expect("the session never filled up");
-        assert!(failure.contains("is full") && failure.contains("900 bytes"), "v{version}: {failure}");
+        assert!(
+            failure.contains("is full") && failure.contains("900 bytes"),
+            "v{version}: {failure}"
+        );
         // The other session works, and the full one still loads with what it holds.
         assert_eq!(wire.prompt(&other, "hello").await, "end_turn");
         let history = server.sessions().history(&full).unwrap();
@@ -342,5 +425,8 @@ async fn a_store_that_cannot_create_files_refuses_new_sessions_with_the_reason()
         .error("session/new", json!({"cwd": "/work", "mcpServers": []}))
         .await;
     assert_eq!(code, -32603);
-    assert!(message.contains("cannot create the session") && message.contains("state"), "{message}");
+    assert!(
+        message.contains("cannot create the session") && message.contains("state"),
+        "{message}"
+    );
 }

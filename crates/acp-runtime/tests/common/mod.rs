@@ -241,42 +241,70 @@ async fn client_call(session: &Session, call: &str) -> String {
     use acp_runtime::agent::TerminalCommand;
     use acp_schema::{v1, v2};
     let result: Result<String, acp_runtime::Error> = match call {
-        "read" => session
-            .read_text_file("/work/a.txt", Some(2), Some(1))
-            .await,
+        "read" => {
+            session
+                .read_text_file("/work/a.txt", Some(2), Some(1))
+                .await
+        }
         "write" => session
             .write_text_file("/work/b.txt", "new text")
             .await
             .map(|()| "written".to_owned()),
-        "terminal" => async {
-            let terminal = session
-                .create_terminal(&TerminalCommand::new("ls").arg("-l").cwd("/work"))
-                .await?;
-            let output = terminal.output().await?;
-            let exit = terminal.wait_for_exit().await?;
-            terminal.kill().await?;
-            let id = terminal.id().to_owned();
-            terminal.release().await?;
-            Ok(format!("{id}: {} {:?}", output.output, exit.exit_code))
+        "terminal" => {
+            async {
+                let terminal = session
+                    .create_terminal(&TerminalCommand::new("ls").arg("-l").cwd("/work"))
+                    .await?;
+                let output = terminal.output().await?;
+                let exit = terminal.wait_for_exit().await?;
+                terminal.kill().await?;
+                let id = terminal.id().to_owned();
+                terminal.release().await?;
+                Ok(format!("{id}: {} {:?}", output.output, exit.exit_code))
+            }
+            .await
         }
-        .await,
         "form" | "url" => {
             if session.protocol_version() == ProtocolVersion::V1 {
                 let scope = v1::ElicitationSessionScope::new(session.id());
                 let request = if call == "form" {
-                    v1::CreateElicitationRequest::form("Your name?", scope, v1::ElicitationSchema::new())
+                    v1::CreateElicitationRequest::form(
+                        "Your name?",
+                        scope,
+                        v1::ElicitationSchema::new(),
+                    )
                 } else {
-                    v1::CreateElicitationRequest::url("Sign in", scope, "e1", "https://example.invalid/")
+                    v1::CreateElicitationRequest::url(
+                        "Sign in",
+                        scope,
+                        "e1",
+                        "https://example.invalid/",
+                    )
                 };
-                session.elicit(&request).await.map(|answer| format!("{:?}", answer.action))
+                session
+                    .elicit(&request)
+                    .await
+                    .map(|answer| format!("{:?}", answer.action))
             } else {
                 let scope = v2::ElicitationSessionScope::new(session.id());
                 let request = if call == "form" {
-                    v2::CreateElicitationRequest::form("Your name?", scope, v2::ElicitationSchema::new(std::collections::BTreeMap::new()))
+                    v2::CreateElicitationRequest::form(
+                        "Your name?",
+                        scope,
+                        v2::ElicitationSchema::new(std::collections::BTreeMap::new()),
+                    )
                 } else {
-                    v2::CreateElicitationRequest::url("Sign in", scope, "e1", "https://example.invalid/")
+                    v2::CreateElicitationRequest::url(
+                        "Sign in",
+                        scope,
+                        "e1",
+                        "https://example.invalid/",
+                    )
                 };
-                session.elicit(&request).await.map(|answer| format!("{:?}", answer.action))
+                session
+                    .elicit(&request)
+                    .await
+                    .map(|answer| format!("{:?}", answer.action))
             }
         }
         other => Ok(format!("unknown call {other}")),
