@@ -277,6 +277,30 @@ fn a_failing_write_fails_only_its_session_and_leaves_the_file_readable() {
 }
 
 #[test]
+fn many_sessions_recording_in_turn_keep_their_own_histories() {
+    // More sessions than the store keeps files open for: closed files are reopened.
+    let dir = tempfile::tempdir().unwrap();
+    let store = FileStore::open(dir.path()).unwrap();
+    let ids: Vec<String> = (0..150).map(|n| format!("s{n}")).collect();
+    for id in &ids {
+        store
+            .create(&SessionMeta::new(id.as_str(), ProtocolVersion::V1, "/"))
+            .unwrap();
+    }
+    for round in 0..3 {
+        for id in &ids {
+            store.append(id, v1_text(&format!("{id}-{round}"))).unwrap();
+        }
+    }
+    for id in &ids {
+        let expected: Vec<HistoryEntry> = (0..3)
+            .map(|round| v1_text(&format!("{id}-{round}")))
+            .collect();
+        assert_eq!(store.history(id).unwrap(), expected, "{id}");
+    }
+}
+
+#[test]
 fn ids_that_are_not_file_names_are_never_stored() {
     let dir = tempfile::tempdir().unwrap();
     let store = filled(dir.path());

@@ -37,6 +37,10 @@ const FORMAT: u64 = 1;
 /// The default size limit of one session's history file: 64 MiB.
 pub const DEFAULT_MAX_SESSION_BYTES: u64 = 64 * 1024 * 1024;
 
+/// How many history files stay open for appending at most; the least recently used one is
+/// closed first (it is reopened when its session records again).
+const MAX_OPEN_FILES: usize = 64;
+
 /// Sessions kept in files under one directory (see the module documentation for the layout).
 ///
 /// ```no_run
@@ -50,7 +54,7 @@ pub struct FileStore {
     dir: PathBuf,
     max_bytes: u64,
     /// History files open for appending, with their current length.
-    open: Mutex<HashMap<String, OpenHistory>>,
+    open: Mutex<OpenFiles>,
     /// Serialises metadata replacements (each goes through the same temporary file name).
     meta_writes: Mutex<()>,
 }
@@ -59,6 +63,52 @@ pub struct FileStore {
 struct OpenHistory {
     file: File,
     len: u64,
+    /// When it was last used ([`OpenFiles::clock`]).
+    used: u64,
+}
+
+/// The open history files, at most [`MAX_OPEN_FILES`].
+#[derive(Debug, Default)]
+struct OpenFiles {
+    files: HashMap<String, OpenHistory>,
+    clock: u64,
+}
+
+impl OpenFiles {
+    fn insert(&mut self, id: &str, file: File, len: u64) {
+        if self.files.len() >= MAX_OPEN_FILES {
+            let oldest = self
+                .files
+                .iter()
+                .min_by_key(|(_, open)| open.used)
+                .map(|(id, _)| id.clone());
+            if let Some(oldest) = oldest {
+                self.files.remove(&oldest);
+            }
+        }
+        self.clock += 1;
+        self.files.insert(
+            id.to_owned(),
+            OpenHistory {
+                file,
+                len,
+                used: self.clock,
+            },
+        );
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut OpenHistory> {
+        self.clock += 1;
+        let clock = self.clock;
+        self.files.get_mut(id).map(|open| {
+            open.used = clock;
+            open
+        })
+    }
+
+    fn remove(&mut self, id: &str) {
+        self.files.remove(id);
+    }
 }
 
 impl FileStore {
@@ -78,7 +128,7 @@ impl FileStore {
         Ok(Self {
             dir,
             max_bytes: DEFAULT_MAX_SESSION_BYTES,
-            open: Mutex::new(HashMap::new()),
+            open: Mutex::new(OpenFiles::default()),
             meta_writes: Mutex::new(()),
         })
     }
@@ -151,7 +201,7 @@ impl FileStore {
     ) -> Result<T, StoreError> {
         let path = self.history_path(id);
         let mut open = lock(&self.open);
-        if !open.contains_key(id) {
+        if !open.files.contains_key(id) {
             let file = OpenOptions::new()
                 .append(true)
                 .open(&path)
@@ -163,7 +213,7 @@ impl FileStore {
                 .metadata()
                 .map_err(|error| StoreError::io(id, "reading the size of", &path, error))?
                 .len();
-            open.insert(id.to_owned(), OpenHistory { file, len });
+            open.insert(id, file, len);
         }
         let Some(history) = open.get_mut(id) else {
             return Err(StoreError::Unknown(id.to_owned()));
@@ -314,13 +364,7 @@ impl SessionStore for FileStore {
             let _ = std::fs::remove_file(&path);
             return Err(error);
         }
-        lock(&self.open).insert(
-            meta.id.clone(),
-            OpenHistory {
-                file,
-                len: line.len() as u64,
-            },
-        );
+        lock(&self.open).insert(&meta.id, file, line.len() as u64);
         Ok(())
     }
 
