@@ -100,10 +100,9 @@ impl OpenFiles {
     fn get_mut(&mut self, id: &str) -> Option<&mut OpenHistory> {
         self.clock += 1;
         let clock = self.clock;
-        self.files.get_mut(id).map(|open| {
-            open.used = clock;
-            open
-        })
+        let open = self.files.get_mut(id)?;
+        open.used = clock;
+        Some(open)
     }
 
     fn remove(&mut self, id: &str) {
