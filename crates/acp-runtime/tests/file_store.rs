@@ -110,7 +110,9 @@ fn a_damaged_or_cut_history_fails_only_its_session_and_names_the_place() {
     let dir = tempfile::tempdir().unwrap();
     let store = filled(dir.path());
     let path = store.history_path("a");
-    let damages: Vec<(&str, Box<dyn Fn()>, usize, &str)> = vec![
+    // (what, how, the line named, a word of the message)
+    type Damage<'a> = (&'a str, Box<dyn Fn() + 'a>, usize, &'a str);
+    let damages: Vec<Damage> = vec![
         (
             "garbage line",
             Box::new(|| replace_line(&path, 2, "this is not json")),
