@@ -155,10 +155,10 @@ fn an_agent_that_cannot_start_fails_with_a_message() {
         ])
         .output()
         .unwrap();
-    assert!(!output.status.success());
+    assert_eq!(output.status.code(), Some(5));
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(
-        err.contains("cannot start or initialize the agent"),
+        err.contains("acp: cannot start `/nonexistent/acp-test-agent`"),
         "{err}"
     );
 }

@@ -4,13 +4,14 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acp_cli::commands::client::app::{AppState, Choice, Command, Key, PermissionDialog};
+use acp_cli::commands::client::app::{AppState, Command, Dialog, Key};
+use acp_cli::commands::client::handler::WriteQuestion;
 use acp_cli::commands::client::view::{HELP, render, status_line};
 use acp_notice_center::render::tui::Theme;
 use acp_notice_center::{IncomingNotice, NoticeCenter, Severity};
-use acp_runtime::client::PermissionDecision;
 use acp_runtime::client::Transcript;
 use acp_runtime::client::transcript::Role;
+use acp_runtime::client::{AuthMethod, PermissionChoice, PermissionDecision, PermissionRequest};
 use acp_schema::v1;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -214,22 +215,14 @@ fn without_notices_there_is_no_toast_column_and_no_list() {
 #[test]
 fn permission_dialog_is_drawn_and_answered() {
     let mut app = app(true);
-    app.ask_permission(PermissionDialog {
-        title: "Write notes.txt".to_owned(),
-        choices: vec![
-            Choice {
-                id: "allow".to_owned(),
-                name: "Allow once".to_owned(),
-                kind: "allow_once".to_owned(),
-            },
-            Choice {
-                id: "reject".to_owned(),
-                name: "Reject".to_owned(),
-                kind: "reject_once".to_owned(),
-            },
+    app.ask(Dialog::permission(&PermissionRequest::new(
+        "s1",
+        "Write notes.txt",
+        vec![
+            PermissionChoice::new("allow", "Allow once", "allow_once"),
+            PermissionChoice::new("reject", "Reject", "reject_once"),
         ],
-        selected: 0,
-    });
+    )));
     let screen = screen(&app);
     for needle in [
         "Permission requested",
@@ -251,7 +244,7 @@ fn permission_dialog_is_drawn_and_answered() {
             "reject".to_owned()
         )))
     );
-    assert!(app.permission.is_none());
+    assert!(app.dialog.is_none());
     assert!(!contains(&self::screen(&app), "Permission requested"));
 }
 
@@ -321,4 +314,181 @@ fn the_conversation_follows_its_end_and_scrolls_back() {
     assert!(contains(&up, "-- line 34 --"));
     app.on_key(Key::End, Duration::ZERO);
     assert!(contains(&screen(&app), "-- line 39 --"));
+}
+
+#[test]
+fn the_sign_in_picker_lists_every_method_and_answers_with_its_id() {
+    let mut app = app(true);
+    let mut tui = AuthMethod::new("tui-login", "Log in in a terminal");
+    tui.description = Some("Runs the agent's login".to_owned());
+    let methods = vec![AuthMethod::new("chatgpt", "Login with ChatGPT"), tui];
+    app.ask(Dialog::auth(
+        &methods,
+        "the agent could not create a session: Authentication required (code -32000)",
+    ));
+    let screen = screen(&app);
+    for needle in [
+        "Sign in",
+        "The agent needs you to sign in",
+        "Authentication required (code",
+        "> 1. Login with ChatGPT (agent)",
+        "  2. Log in in a terminal (agent)",
+        "Log in in a terminal: Runs the agent's login",
+        "Esc leave",
+    ] {
+        assert!(
+            contains(&screen, needle),
+            "{needle:?} missing:\n{}",
+            screen.join("\n")
+        );
+    }
+    app.on_key(Key::Char('2'), Duration::ZERO);
+    assert_eq!(
+        app.on_key(Key::Enter, Duration::ZERO),
+        Some(Command::Authenticate("tui-login".to_owned()))
+    );
+    // Leaving the picker leaves the client.
+    app.ask(Dialog::auth(&methods, "again"));
+    assert_eq!(app.on_key(Key::Esc, Duration::ZERO), Some(Command::Quit));
+}
+
+#[test]
+fn a_file_write_is_confirmed_with_a_preview_and_denied_by_default() {
+    let mut app = app(true);
+    let question = WriteQuestion {
+        path: "/work/notes.txt".to_owned(),
+        bytes: 4000,
+        replaces: true,
+        preview: "line one\nline two\n".to_owned(),
+    };
+    app.ask(Dialog::write(&question));
+    let screen = screen(&app);
+    for needle in [
+        "Write a file?",
+        "The agent wants to write /work/notes.txt",
+        "4000 bytes, replaces the file",
+        "| line one",
+        "| line two",
+        "| ...",
+        "> 2. Deny (reject_once)",
+        "  1. Allow this write (allow_once)",
+    ] {
+        assert!(
+            contains(&screen, needle),
+            "{needle:?} missing:\n{}",
+            screen.join("\n")
+        );
+    }
+    // Enter on the default answer denies; Up then Enter allows; Esc denies.
+    assert_eq!(
+        app.on_key(Key::Enter, Duration::ZERO),
+        Some(Command::AnswerWrite(false))
+    );
+    app.ask(Dialog::write(&question));
+    app.on_key(Key::Up, Duration::ZERO);
+    assert_eq!(
+        app.on_key(Key::Enter, Duration::ZERO),
+        Some(Command::AnswerWrite(true))
+    );
+    app.ask(Dialog::write(&question));
+    assert_eq!(
+        app.on_key(Key::Esc, Duration::ZERO),
+        Some(Command::AnswerWrite(false))
+    );
+    assert!(app.dialog.is_none());
+}
+
+#[test]
+fn the_status_line_shows_version_mode_and_model() {
+    let mut app = app(true);
+    app.status.proposed = Some(2);
+    app.status.mode = Some("Code".to_owned());
+    app.status.model = Some("Large".to_owned());
+    let line = status_line(&app);
+    assert!(
+        line.starts_with(" ACP v1 (asked for v2) | notices: advertised"),
+        "{line}"
+    );
+    assert!(
+        line.contains("| mode: Code | model: Large | agent: acp-example-agent"),
+        "{line}"
+    );
+    assert!(contains(&screen(&app), "mode: Code"));
+}
+
+#[test]
+fn slash_offers_the_commands_and_tab_completes() {
+    let mut app = app(true);
+    app.transcript.lock().unwrap().apply_v1(
+        "s1",
+        &v1::ReplayableUpdate::AvailableCommandsUpdate(v1::AvailableCommandsUpdate::new(vec![
+            v1::AvailableCommand::new("notice", "Send a notice to this client"),
+            v1::AvailableCommand::new("model", "Pick a model"),
+        ])),
+    );
+    app.on_key(Key::Char('/'), Duration::ZERO);
+    let screen = screen(&app);
+    for needle in [
+        "Commands (Tab completes)",
+        "/mode ID - switch the session's mode (client)",
+        "/set CONFIG_ID VALUE - set one of the session's config options (client)",
+        "/notice - Send a notice to this client",
+        "/model - Pick a model",
+    ] {
+        assert!(
+            contains(&screen, needle),
+            "{needle:?} missing:\n{}",
+            screen.join("\n")
+        );
+    }
+    app.on_key(Key::Char('n'), Duration::ZERO);
+    let narrowed = self::screen(&app);
+    assert!(contains(&narrowed, "/notice - Send"));
+    assert!(!contains(&narrowed, "/mode ID"));
+    app.on_key(Key::Tab, Duration::ZERO);
+    assert_eq!(app.input, "/notice ");
+    // With the name complete, the list is gone; an agent command is sent as a prompt.
+    assert!(!contains(&self::screen(&app), "Commands (Tab completes)"));
+    for c in "info hi".chars() {
+        app.on_key(Key::Char(c), Duration::ZERO);
+    }
+    assert_eq!(
+        app.on_key(Key::Enter, Duration::ZERO),
+        Some(Command::Submit("/notice info hi".to_owned()))
+    );
+}
+
+#[test]
+fn client_commands_change_mode_and_options_and_are_not_prompts() {
+    let mut app = app(true);
+    for (input, expected) in [
+        ("/mode code", Some(Command::SetMode("code".to_owned()))),
+        (
+            "/set model large one",
+            Some(Command::SetOption(
+                "model".to_owned(),
+                "large one".to_owned(),
+            )),
+        ),
+        ("/set model", None),
+        ("/mode", None),
+    ] {
+        app.input = input.to_owned();
+        assert_eq!(app.on_key(Key::Enter, Duration::ZERO), expected, "{input}");
+        assert!(app.input.is_empty(), "{input}");
+        assert!(!app.status.busy, "{input}: a client command is not a turn");
+    }
+    let screen = screen(&app);
+    assert!(contains(
+        &screen,
+        "-- /set model: give a value too (/set CONFIG_ID VALUE) --"
+    ));
+    assert!(contains(&screen, "-- usage: /mode ID"));
+    // They work while a turn runs, too.
+    app.status.busy = true;
+    app.input = "/mode ask".to_owned();
+    assert_eq!(
+        app.on_key(Key::Enter, Duration::ZERO),
+        Some(Command::SetMode("ask".to_owned()))
+    );
 }

@@ -11,8 +11,10 @@ pub enum Error {
     /// sent and pending requests fail with this error.
     #[error("the connection is closed")]
     ConnectionClosed,
-    /// The peer answered a request with a JSON-RPC error.
-    #[error("the peer answered with {0}")]
+    /// The peer answered a request with a JSON-RPC error (or, in v2, ended a turn with one).
+    /// Shown as [`rpc::describe`] writes it: message, code and what `data` adds, with no
+    /// prefix, so that the caller can say once what failed.
+    #[error("{}", rpc::describe(.0))]
     Rpc(ErrorObject),
     /// Reading from or writing to the transport failed.
     #[error("transport error: {0}")]
@@ -156,5 +158,57 @@ pub mod rpc {
     /// `-32800`: the request was cancelled by the peer.
     pub fn request_cancelled() -> ErrorObject {
         ErrorObject::new(REQUEST_CANCELLED, "request cancelled")
+    }
+
+    /// The code ACP uses when the client must authenticate first (`-32000`).
+    pub const AUTH_REQUIRED: i32 = -32000;
+
+    /// The code ACP uses for a resource (a file, a session) that does not exist (`-32002`).
+    pub const RESOURCE_NOT_FOUND: i32 = -32002;
+
+    /// The longest `data` detail [`describe`] shows, in characters.
+    const DETAIL_CHARS: usize = 300;
+
+    /// One line for an error object: `MESSAGE (code CODE)`, followed by `: DETAIL` when `data`
+    /// adds something: its `message` field when it is an object with a string `message`, the
+    /// string itself when it is a string, otherwise the compact JSON (cut after 300 characters).
+    /// A detail equal to the message is not repeated.
+    ///
+    /// ```
+    /// use acp_runtime::rpc::describe;
+    /// use acp_schema::jsonrpc::ErrorObject;
+    ///
+    /// let error = ErrorObject::new(-32603, "Internal error")
+    ///     .data(serde_json::json!({"message": "stream disconnected before completion"}));
+    /// assert_eq!(describe(&error), "Internal error (code -32603): stream disconnected before completion");
+    /// assert_eq!(describe(&ErrorObject::new(-32000, "Authentication required")), "Authentication required (code -32000)");
+    /// ```
+    pub fn describe(error: &ErrorObject) -> String {
+        let head = format!("{} (code {})", error.message.trim(), error.code);
+        match detail(error) {
+            Some(detail) if detail != error.message.trim() => format!("{head}: {detail}"),
+            _ => head,
+        }
+    }
+
+    /// What `data` adds to an error, as one line (see [`describe`]).
+    pub fn detail(error: &ErrorObject) -> Option<String> {
+        let text = match error.data.as_ref()? {
+            serde_json::Value::Null => return None,
+            serde_json::Value::String(text) => text.clone(),
+            serde_json::Value::Object(object) => match object.get("message") {
+                Some(serde_json::Value::String(message)) => message.clone(),
+                _ => serde_json::Value::Object(object.clone()).to_string(),
+            },
+            other => other.to_string(),
+        };
+        let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if line.is_empty() {
+            return None;
+        }
+        Some(match line.char_indices().nth(DETAIL_CHARS) {
+            Some((cut, _)) => format!("{}...", &line[..cut]),
+            None => line,
+        })
     }
 }

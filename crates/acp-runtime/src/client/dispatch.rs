@@ -1,33 +1,39 @@
 //! Routing of incoming messages on a client connection: session updates to the notice
-//! center or the transcript, permission requests to the application's handler.
+//! center or the transcript, the agent's requests to the application's handler (each to the
+//! service that the handler offers, or `-32601` when it offers none).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use acp_schema::jsonrpc::{Id, RawValue};
+use acp_schema::jsonrpc::{ErrorObject, Id, RawValue};
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
+use super::handler::{
+    CreateTerminal, ReadTextFile, SessionScope, TerminalExit, TerminalRef, WriteTextFile,
+};
+use super::permission::PermissionRequest;
 use super::state::State;
-use super::{PermissionChoice, PermissionDecision, PermissionRequest};
 use crate::agent::StopReason;
 use crate::agent::decode_error;
 use crate::connection::{BoxFuture, Connection, Handler, Reply, lock};
 use crate::error::rpc;
 use crate::log::Level;
+use crate::version::ByVersion;
 
-/// The connection handler of a client.
-pub(super) struct ClientHandler {
+/// The connection handler of a client: routes the agent's messages to the state and to the
+/// application's [`ClientHandler`](super::ClientHandler).
+pub(super) struct ClientDispatch {
     state: Arc<State>,
 }
 
-impl ClientHandler {
+impl ClientDispatch {
     pub(super) fn new(state: Arc<State>) -> Self {
         Self { state }
     }
 }
 
-impl Handler for ClientHandler {
+impl Handler for ClientDispatch {
     fn request(
         &self,
         _connection: Connection,
@@ -64,61 +70,11 @@ impl Handler for ClientHandler {
 async fn request(state: &State, method: &str, params: Option<&RawValue>) -> Reply {
     match state.version.get().copied() {
         Some(ProtocolVersion::V1) => match v1::AgentRequest::decode(method, params) {
-            Ok(v1::AgentRequest::SessionRequestPermission(request)) => {
-                let question = PermissionRequest {
-                    session_id: request.session_id.as_str().to_owned(),
-                    title: request
-                        .tool_call
-                        .title
-                        .clone()
-                        .unwrap_or_else(|| "Allow this action?".to_owned()),
-                    options: request
-                        .options
-                        .iter()
-                        .map(|option| PermissionChoice {
-                            id: option.option_id.as_str().to_owned(),
-                            name: option.name.clone(),
-                            kind: json_word(&option.kind),
-                        })
-                        .collect(),
-                };
-                let outcome = match (state.permissions)(question).await {
-                    PermissionDecision::Selected(id) => v1::RequestPermissionOutcome::Selected(
-                        v1::SelectedPermissionOutcome::new(id),
-                    ),
-                    PermissionDecision::Cancelled => v1::RequestPermissionOutcome::Cancelled,
-                };
-                Reply::ok(&v1::RequestPermissionResponse::new(outcome))
-            }
-            Ok(other) => Reply::error(rpc::method_not_found(other.method())),
+            Ok(request) => request_v1(state, request).await,
             Err(error) => Reply::error(decode_error(error)),
         },
         Some(_) => match v2::AgentRequest::decode(method, params) {
-            Ok(v2::AgentRequest::SessionRequestPermission(request)) => {
-                let question = PermissionRequest {
-                    session_id: request.session_id.as_str().to_owned(),
-                    title: request.title.clone(),
-                    options: request
-                        .options
-                        .iter()
-                        .map(|option| PermissionChoice {
-                            id: option.option_id.as_str().to_owned(),
-                            name: option.name.clone(),
-                            kind: option.kind.as_str().to_owned(),
-                        })
-                        .collect(),
-                };
-                let outcome = match (state.permissions)(question).await {
-                    PermissionDecision::Selected(id) => v2::RequestPermissionOutcome::Selected(
-                        v2::SelectedPermissionOutcome::new(id),
-                    ),
-                    PermissionDecision::Cancelled => v2::RequestPermissionOutcome::Cancelled(
-                        v2::CancelledPermissionOutcome::new(),
-                    ),
-                };
-                Reply::ok(&v2::RequestPermissionResponse::new(outcome))
-            }
-            Ok(other) => Reply::error(rpc::method_not_found(other.method())),
+            Ok(request) => request_v2(state, request).await,
             Err(error) => Reply::error(decode_error(error)),
         },
         None => Reply::error(rpc::invalid_request(format!(
@@ -127,11 +83,178 @@ async fn request(state: &State, method: &str, params: Option<&RawValue>) -> Repl
     }
 }
 
-fn json_word<T: serde::Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(word)) => word,
-        _ => "unknown".to_owned(),
+/// The scope of a session this client opened, or the error for a session it did not.
+fn scope(state: &State, session: &v1::SessionId) -> Result<SessionScope, ErrorObject> {
+    lock(&state.scopes)
+        .get(session.as_str())
+        .cloned()
+        .ok_or_else(|| {
+            rpc::invalid_params(format!(
+                "unknown session `{}`: this client did not open it",
+                session.as_str()
+            ))
+        })
+}
+
+/// Answers with a service's result, or with its error.
+fn answer<T: serde::Serialize>(result: Result<T, ErrorObject>) -> Reply {
+    match result {
+        Ok(value) => Reply::ok(&value),
+        Err(error) => Reply::error(error),
     }
+}
+
+/// Runs `call` with the service `service` when the handler offers it; `-32601` otherwise (the
+/// capability was not advertised either).
+macro_rules! serve {
+    ($state:expr, $accessor:ident, $method:expr, |$service:ident| $call:expr) => {
+        match $state.handler.$accessor() {
+            Some($service) => $call,
+            None => Reply::error(rpc::method_not_found($method)),
+        }
+    };
+}
+
+async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
+    use v1::AgentRequest as R;
+    let method = request.method().to_owned();
+    match request {
+        R::SessionRequestPermission(request) => {
+            let question = PermissionRequest::from_v1(&request);
+            let decision = state.handler.request_permission(question).await;
+            Reply::ok(&decision.to_v1())
+        }
+        R::FsReadTextFile(request) => serve!(state, file_reader, &method, |reader| {
+            let read = match scope(state, &request.session_id) {
+                Ok(scope) => reader.read_text_file(ReadTextFile {
+                    scope,
+                    path: request.path.clone().into(),
+                    line: request.line,
+                    limit: request.limit,
+                }),
+                Err(error) => return Reply::error(error),
+            };
+            answer(read.await.map(v1::ReadTextFileResponse::new))
+        }),
+        R::FsWriteTextFile(request) => serve!(state, file_writer, &method, |writer| {
+            let write = match scope(state, &request.session_id) {
+                Ok(scope) => writer.write_text_file(WriteTextFile {
+                    scope,
+                    path: request.path.clone().into(),
+                    content: request.content.clone(),
+                }),
+                Err(error) => return Reply::error(error),
+            };
+            answer(write.await.map(|()| v1::WriteTextFileResponse::new()))
+        }),
+        R::TerminalCreate(request) => serve!(state, terminals, &method, |terminals| {
+            let create = match scope(state, &request.session_id) {
+                Ok(scope) => terminals.create(CreateTerminal {
+                    scope,
+                    command: request.command.clone(),
+                    args: request.args.clone(),
+                    env: request
+                        .env
+                        .iter()
+                        .map(|var| (var.name.clone(), var.value.clone()))
+                        .collect(),
+                    cwd: request.cwd.as_ref().map(Into::into),
+                    output_byte_limit: request.output_byte_limit,
+                }),
+                Err(error) => return Reply::error(error),
+            };
+            answer(create.await.map(v1::CreateTerminalResponse::new))
+        }),
+        R::TerminalOutput(request) => serve!(state, terminals, &method, |terminals| {
+            let output = match terminal_ref(state, &request.session_id, &request.terminal_id) {
+                Ok(terminal) => terminals.output(terminal),
+                Err(error) => return Reply::error(error),
+            };
+            answer(output.await.map(|output| {
+                let response = v1::TerminalOutputResponse::new(output.output, output.truncated);
+                match output.exit {
+                    Some(exit) => response.exit_status(exit_status(&exit)),
+                    None => response,
+                }
+            }))
+        }),
+        R::TerminalWaitForExit(request) => serve!(state, terminals, &method, |terminals| {
+            let wait = match terminal_ref(state, &request.session_id, &request.terminal_id) {
+                Ok(terminal) => terminals.wait_for_exit(terminal),
+                Err(error) => return Reply::error(error),
+            };
+            answer(wait.await.map(|exit| {
+                let mut response = v1::WaitForTerminalExitResponse::new();
+                response.exit_code = exit.exit_code;
+                response.signal = exit.signal;
+                response
+            }))
+        }),
+        R::TerminalKill(request) => serve!(state, terminals, &method, |terminals| {
+            let kill = match terminal_ref(state, &request.session_id, &request.terminal_id) {
+                Ok(terminal) => terminals.kill(terminal),
+                Err(error) => return Reply::error(error),
+            };
+            answer(kill.await.map(|()| v1::KillTerminalResponse::new()))
+        }),
+        R::TerminalRelease(request) => serve!(state, terminals, &method, |terminals| {
+            let release = match terminal_ref(state, &request.session_id, &request.terminal_id) {
+                Ok(terminal) => terminals.release(terminal),
+                Err(error) => return Reply::error(error),
+            };
+            answer(release.await.map(|()| v1::ReleaseTerminalResponse::new()))
+        }),
+        R::ElicitationCreate(request) => serve!(state, elicitation, &method, |service| {
+            match service.create(ByVersion::V1(request)).await {
+                Ok(ByVersion::V1(response)) => Reply::ok(&response),
+                Ok(ByVersion::V2(_)) => Reply::error(rpc::internal(
+                    "the client answered a v1 elicitation with a v2 response",
+                )),
+                Err(error) => Reply::error(error),
+            }
+        }),
+        other => Reply::error(rpc::method_not_found(other.method())),
+    }
+}
+
+async fn request_v2(state: &State, request: v2::AgentRequest) -> Reply {
+    use v2::AgentRequest as R;
+    let method = request.method().to_owned();
+    match request {
+        R::SessionRequestPermission(request) => {
+            let question = PermissionRequest::from_v2(&request);
+            let decision = state.handler.request_permission(question).await;
+            Reply::ok(&decision.to_v2())
+        }
+        R::ElicitationCreate(request) => serve!(state, elicitation, &method, |service| {
+            match service.create(ByVersion::V2(request)).await {
+                Ok(ByVersion::V2(response)) => Reply::ok(&response),
+                Ok(ByVersion::V1(_)) => Reply::error(rpc::internal(
+                    "the client answered a v2 elicitation with a v1 response",
+                )),
+                Err(error) => Reply::error(error),
+            }
+        }),
+        other => Reply::error(rpc::method_not_found(other.method())),
+    }
+}
+
+fn terminal_ref(
+    state: &State,
+    session: &v1::SessionId,
+    terminal: &v1::TerminalId,
+) -> Result<TerminalRef, ErrorObject> {
+    Ok(TerminalRef {
+        scope: scope(state, session)?,
+        terminal_id: terminal.as_str().to_owned(),
+    })
+}
+
+fn exit_status(exit: &TerminalExit) -> v1::TerminalExitStatus {
+    let mut status = v1::TerminalExitStatus::new();
+    status.exit_code = exit.exit_code;
+    status.signal.clone_from(&exit.signal);
+    status
 }
 
 /// A notice arrived: show it, or count and log why not. Returns whether it was shown.
@@ -167,6 +290,12 @@ fn notification_v1(
 ) {
     let notification = match v1::AgentNotification::decode(method, params) {
         Ok(v1::AgentNotification::SessionUpdate(notification)) => notification,
+        Ok(v1::AgentNotification::ElicitationComplete(done)) => {
+            if let Some(service) = state.handler.elicitation() {
+                service.complete(ByVersion::V1(done));
+            }
+            return;
+        }
         Ok(_) => return,
         Err(error) => {
             connection
@@ -199,6 +328,12 @@ fn notification_v2(
 ) {
     let notification = match v2::AgentNotification::decode(method, params) {
         Ok(v2::AgentNotification::SessionUpdate(notification)) => notification,
+        Ok(v2::AgentNotification::ElicitationComplete(done)) => {
+            if let Some(service) = state.handler.elicitation() {
+                service.complete(ByVersion::V2(done));
+            }
+            return;
+        }
         Ok(_) => return,
         Err(error) => {
             connection
@@ -225,12 +360,7 @@ fn notification_v2(
         v2::SessionUpdate::StateUpdate(state_update) => {
             if let v2::StateUpdate::Idle(idle) = &**state_update {
                 let outcome = match &idle.stop_reason {
-                    Some(v2::IdleStopReason::Error(error)) => {
-                        Err(error.error.as_ref().map_or_else(
-                            || "the agent reported an error".to_owned(),
-                            |e| e.message.clone(),
-                        ))
-                    }
+                    Some(v2::IdleStopReason::Error(error)) => Err(turn_error(error.error.as_ref())),
                     Some(stop) => Ok(stop_from_v2(stop)),
                     None => Ok(StopReason::EndTurn),
                 };
@@ -244,6 +374,22 @@ fn notification_v2(
     if let Ok(update) = v2::ReplayableUpdate::try_from(notification.update) {
         lock(&state.transcript).apply_v2(&session, &update);
         state.changed();
+    }
+}
+
+/// The error a v2 turn ended with, as a JSON-RPC error object (code, message and data kept).
+fn turn_error(error: Option<&v2::Error>) -> ErrorObject {
+    let Some(error) = error else {
+        return rpc::internal("the agent ended the turn with an error and gave no detail");
+    };
+    let object = ErrorObject::new(error.code.code(), error.message.clone());
+    match error
+        .data
+        .as_ref()
+        .and_then(|data| serde_json::to_value(data).ok())
+    {
+        Some(data) => object.data(data),
+        None => object,
     }
 }
 

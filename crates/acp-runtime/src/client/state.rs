@@ -1,5 +1,6 @@
 //! State shared between a client's handle and its connection handler: the notice center,
-//! the transcript, replay tracking, violation counters and turn waiters.
+//! the transcript, replay tracking, violation counters, turn waiters, the handler and the
+//! sessions' directories.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,7 +18,7 @@ use crate::connection::lock;
 pub type Clock = Arc<dyn Fn() -> Duration + Send + Sync>;
 
 /// How a v2 turn ended, as reported by the idle `state_update`.
-pub(crate) type TurnOutcome = Result<crate::agent::StopReason, String>;
+pub(crate) type TurnOutcome = Result<crate::agent::StopReason, acp_schema::jsonrpc::ErrorObject>;
 
 /// Protocol violations by the agent that the client survived.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -42,7 +43,10 @@ pub(crate) struct State {
     pub(crate) during_replay: AtomicU64,
     pub(crate) unadvertised: AtomicU64,
     pub(crate) changes: watch::Sender<u64>,
-    pub(crate) permissions: super::PermissionHandler,
+    /// What the client offers and how it answers the agent's requests.
+    pub(crate) handler: Arc<dyn super::ClientHandler>,
+    /// The directories of each session this client opened.
+    pub(crate) scopes: Mutex<HashMap<String, super::SessionScope>>,
 }
 
 impl State {

@@ -1,6 +1,7 @@
 //! The client's model of the conversation: per session, ordered entries built from the
 //! replayable session updates (user and agent messages with their chunks merged, thoughts,
-//! tool calls with their status), plus the current plan, commands, title and run state.
+//! tool calls with their status), plus the current plan, commands, title, run state, modes
+//! and config options.
 //!
 //! It is fed with `ReplayableUpdate`s only, which cannot be notices, so a transcript never
 //! contains a notice.
@@ -8,6 +9,8 @@
 use std::collections::BTreeMap;
 
 use acp_schema::{v1, v2};
+
+use super::controls::SessionControls;
 
 /// The default maximum number of entries kept per session (the oldest go first).
 pub const DEFAULT_TRANSCRIPT_LIMIT: usize = 10_000;
@@ -57,6 +60,10 @@ pub struct Message {
     pub text: String,
     /// Whether the text hit [`MESSAGE_TEXT_LIMIT`] and later chunks were dropped.
     pub truncated: bool,
+    /// The client's own copy of a prompt it sent, which the agent has not echoed yet. The echo
+    /// (v2 `user_message`, or a user chunk) takes the place of this copy instead of adding a
+    /// second one.
+    pub unconfirmed: bool,
 }
 
 /// A tool call with its latest status.
@@ -101,6 +108,8 @@ pub struct Command {
     pub name: String,
     /// What it does.
     pub description: String,
+    /// What to type after it, if the agent says.
+    pub hint: Option<String>,
 }
 
 /// The transcript of one session.
@@ -117,6 +126,8 @@ pub struct SessionTranscript {
     pub title: Option<String>,
     /// Whether a turn is running (v2 `state_update`; v1: between prompt and response).
     pub running: bool,
+    /// The session's modes and config options.
+    pub controls: super::controls::SessionControls,
 }
 
 impl SessionTranscript {
@@ -195,7 +206,8 @@ impl Transcript {
         transcript.entries.push(entry);
     }
 
-    /// Adds the user's own prompt (clients show it without waiting for the agent).
+    /// Adds the user's own prompt (clients show it without waiting for the agent), marked
+    /// [`Message::unconfirmed`] until the agent echoes it.
     pub fn push_user_message(&mut self, session: &str, text: &str) {
         self.push(
             session,
@@ -204,13 +216,71 @@ impl Transcript {
                 id: None,
                 text: text.to_owned(),
                 truncated: false,
+                unconfirmed: true,
             }),
         );
+    }
+
+    /// Gives the newest unconfirmed prompt without an id the id the agent assigned it (the v2
+    /// `session/prompt` response), so that an echo arriving later replaces it.
+    pub fn confirm_user_message(&mut self, session: &str, id: &str) {
+        let transcript = self.entry(session);
+        let already = transcript.entries.iter().rev().any(|entry| {
+            matches!(entry, Entry::Message(m) if m.role == Role::User && m.id.as_deref() == Some(id))
+        });
+        if already {
+            return;
+        }
+        if let Some(message) = unconfirmed_prompt(transcript) {
+            message.id = Some(id.to_owned());
+        }
+    }
+
+    /// Takes an echo of the user's prompt: the unconfirmed prompt with this id, or else, when
+    /// no message has this id, an unconfirmed prompt that is still the last entry, gets `text`
+    /// and is confirmed. `false` when no prompt takes the echo (it is then an ordinary user
+    /// message, or more text of one already confirmed).
+    fn take_echo(&mut self, session: &str, id: Option<&str>, text: &str) -> bool {
+        let transcript = self.entry(session);
+        if let Some(id) = id {
+            let known = transcript
+                .entries
+                .iter_mut()
+                .rev()
+                .find_map(|entry| match entry {
+                    Entry::Message(m) if m.role == Role::User && m.id.as_deref() == Some(id) => {
+                        Some(m)
+                    }
+                    _ => None,
+                });
+            if let Some(message) = known {
+                if !message.unconfirmed {
+                    return false;
+                }
+                message.text = text.to_owned();
+                message.unconfirmed = false;
+                return true;
+            }
+        }
+        match transcript.entries.last_mut() {
+            Some(Entry::Message(message))
+                if message.role == Role::User && message.unconfirmed && message.id.is_none() =>
+            {
+                message.id = id.map(str::to_owned);
+                message.text = text.to_owned();
+                message.unconfirmed = false;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Appends a chunk to the message `id` of `role` (a recent one with the same id, or the
     /// last message of that role when neither has an id), or starts a new message.
     pub fn append_chunk(&mut self, session: &str, role: Role, id: Option<&str>, text: &str) {
+        if role == Role::User && self.take_echo(session, id, text) {
+            return;
+        }
         let transcript = self.entry(session);
         // Without an id, only the very last entry may be continued.
         let continues_last = id.is_some()
@@ -237,6 +307,7 @@ impl Transcript {
                     id: id.map(str::to_owned),
                     text: text.to_owned(),
                     truncated: false,
+                    unconfirmed: false,
                 }),
             ),
         }
@@ -244,6 +315,13 @@ impl Transcript {
 
     /// Replaces the whole text of message `id` (v2 `user_message` / `agent_message`), creating it.
     fn set_message(&mut self, session: &str, role: Role, id: &str, text: Option<String>) {
+        if role == Role::User {
+            if let Some(text) = &text {
+                if self.take_echo(session, Some(id), text) {
+                    return;
+                }
+            }
+        }
         let transcript = self.entry(session);
         let existing = transcript
             .entries
@@ -270,6 +348,7 @@ impl Transcript {
                     id: Some(id.to_owned()),
                     text: text.unwrap_or_default(),
                     truncated: false,
+                    unconfirmed: false,
                 }),
             ),
         }
@@ -322,6 +401,16 @@ impl Transcript {
         self.entry(session).running = running;
     }
 
+    /// Replaces a session's modes and config options.
+    pub fn set_controls(&mut self, session: &str, controls: SessionControls) {
+        self.entry(session).controls = controls;
+    }
+
+    /// Changes a session's modes and config options in place.
+    pub fn update_controls(&mut self, session: &str, change: impl FnOnce(&mut SessionControls)) {
+        change(&mut self.entry(session).controls);
+    }
+
     /// Applies one replayable v1 update.
     pub fn apply_v1(&mut self, session: &str, update: &v1::ReplayableUpdate) {
         use v1::ReplayableUpdate as U;
@@ -363,6 +452,12 @@ impl Transcript {
                     .map(|command| Command {
                         name: command.name.clone(),
                         description: command.description.clone(),
+                        hint: match &command.input {
+                            Some(v1::AvailableCommandInput::Unstructured(input)) => {
+                                Some(input.hint.clone())
+                            }
+                            _ => None,
+                        },
                     })
                     .collect();
             }
@@ -370,6 +465,14 @@ impl Transcript {
                 if let Some(title) = info.title.as_set() {
                     self.entry(session).title = Some(title.clone());
                 }
+            }
+            U::CurrentModeUpdate(update) => {
+                let mode = update.current_mode_id.as_str().to_owned();
+                self.update_controls(session, |controls| controls.set_current_mode(&mode));
+            }
+            U::ConfigOptionUpdate(update) => {
+                let options = SessionControls::options_from_v1(&update.config_options);
+                self.update_controls(session, |controls| controls.config_options = options);
             }
             _ => {}
         }
@@ -450,6 +553,12 @@ impl Transcript {
                         v2::AvailableCommand::Command(command) => Some(Command {
                             name: command.name.clone(),
                             description: command.description.clone(),
+                            hint: match &command.input {
+                                Some(v2::AvailableCommandInput::Text(input)) => {
+                                    Some(input.hint.clone())
+                                }
+                                _ => None,
+                            },
                         }),
                         _ => None,
                     })
@@ -460,6 +569,10 @@ impl Transcript {
                     self.entry(session).title = Some(title.clone());
                 }
             }
+            U::ConfigOptionUpdate(update) => {
+                let options = SessionControls::options_from_v2(&update.config_options);
+                self.update_controls(session, |controls| controls.config_options = options);
+            }
             _ => {}
         }
     }
@@ -468,6 +581,20 @@ impl Transcript {
         let text = block_text(chunk.content.as_text());
         self.append_chunk(session, role, Some(chunk.message_id.as_str()), &text);
     }
+}
+
+/// The newest prompt of the client that is unconfirmed and has no id yet (looking back over
+/// a few entries only).
+fn unconfirmed_prompt(transcript: &mut SessionTranscript) -> Option<&mut Message> {
+    transcript
+        .entries
+        .iter_mut()
+        .rev()
+        .take(64)
+        .find_map(|entry| match entry {
+            Entry::Message(m) if m.role == Role::User && m.unconfirmed && m.id.is_none() => Some(m),
+            _ => None,
+        })
 }
 
 fn v2_text(blocks: &[v2::ContentBlock]) -> String {

@@ -1,37 +1,44 @@
-//! The receiving half: reads lines, routes requests, notifications and responses, answers
-//! bad lines, and closes the connection at the end of the input.
+//! The receiving half: reads messages, routes requests, notifications and responses (alone or
+//! in JSON-RPC batches), answers bad messages, and closes the connection at the end of the
+//! input.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use acp_schema::jsonrpc::{Id, Message, RawValue, Request};
-use tokio::io::{AsyncRead, BufReader};
-use tokio::sync::{Semaphore, oneshot};
+use acp_schema::jsonrpc::{ErrorObject, Id, Message, RawValue, Request, Response};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tokio::task::JoinHandle;
 
+use super::batch::Batch;
 use super::head::{Head, Kind};
-use super::{Connection, ConnectionBuilder, Handler, State, lock};
+use super::{Connection, ConnectionBuilder, Handler, Reply, State, lock};
 use crate::error::rpc;
 use crate::log::Level;
-use crate::transport::lines::{Line, LineReader};
+use crate::transport::{Frame, MessageReader};
 
 /// The method of the protocol-level cancellation notification.
 pub(crate) const CANCEL_REQUEST: &str = "$/cancel_request";
 
 /// The incoming requests that may be handled at the same time.
-struct Permits {
+pub(super) struct Permits {
     semaphore: Arc<Semaphore>,
     limit: usize,
 }
 
-pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
-    reader: R,
+/// Where the answer to a request goes: straight to the peer, or into the array answering the
+/// batch it came in.
+pub(super) enum Answer {
+    Single,
+    Batch(Arc<Batch>),
+}
+
+pub(super) async fn read_loop<R: MessageReader, H: Handler>(
+    mut reader: R,
     options: ConnectionBuilder,
     handler: Arc<H>,
     connection: Connection,
     writer: JoinHandle<()>,
 ) {
-    let mut lines = LineReader::new(BufReader::new(reader), options.max_line_bytes);
     let permits = Permits {
         semaphore: Arc::new(Semaphore::new(options.max_in_flight)),
         limit: options.max_in_flight,
@@ -39,13 +46,13 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
     let mut closing = connection.shared.state.subscribe();
     let mut end_of_input = false;
     loop {
-        let line = tokio::select! {
-            line = lines.next() => line,
+        let frame = tokio::select! {
+            frame = reader.read() => frame,
             // Closed by us, or the writer failed: nobody can hear us any more.
             _ = closing.wait_for(|state| *state != State::Open) => break,
         };
-        match line {
-            Ok(Line::Eof) => {
+        match frame {
+            Ok(Frame::End) => {
                 end_of_input = true;
                 break;
             }
@@ -56,12 +63,18 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin, H: Handler>(
                 );
                 break;
             }
-            Ok(Line::TooLong { len, head }) => {
+            Ok(Frame::TooLong { len, head }) => {
                 too_long(&connection, len, options.max_line_bytes, &head).await;
             }
-            Ok(Line::Text(text)) => {
-                handle_line(&connection, &handler, &permits, &text).await;
-            }
+            Ok(Frame::Message(text)) => match Frame::bounded(text, options.max_line_bytes) {
+                Frame::Message(text) => {
+                    handle_message(&connection, &handler, &permits, &text).await
+                }
+                Frame::TooLong { len, head } => {
+                    too_long(&connection, len, options.max_line_bytes, &head).await;
+                }
+                Frame::End => {}
+            },
         }
     }
     if end_of_input {
@@ -91,7 +104,7 @@ async fn drain(connection: &Connection, permits: &Permits, timeout: std::time::D
     }
 }
 
-/// A line over the limit: its head says what it was. A response fails its request now (it
+/// A message over the limit: its head says what it was. A response fails its request now (it
 /// would otherwise wait for the connection to close), a request is refused with its id, a
 /// notification is only logged, and anything else is answered as before with id `null`.
 async fn too_long(connection: &Connection, len: usize, limit: usize, head: &[u8]) {
@@ -104,13 +117,13 @@ async fn too_long(connection: &Connection, len: usize, limit: usize, head: &[u8]
             );
             connection.fail_too_long(&id, len, limit);
         }
-        Kind::Request(id) => bad_line(connection, id, rpc::invalid_request(detail)).await,
+        Kind::Request(id) => bad_message(connection, id, rpc::invalid_request(detail)).await,
         Kind::Notification => skipped(connection, format!("a notification: {detail}")),
-        Kind::Unknown => bad_line(connection, Id::Null, rpc::invalid_request(detail)).await,
+        Kind::Unknown => bad_message(connection, Id::Null, rpc::invalid_request(detail)).await,
     }
 }
 
-/// Counts and logs an incoming line that was skipped; `what` says what it was and why.
+/// Counts and logs an incoming message that was skipped; `what` says what it was and why.
 fn skipped(connection: &Connection, what: String) {
     connection
         .shared
@@ -122,34 +135,67 @@ fn skipped(connection: &Connection, what: String) {
         .log(Level::Warn, format!("skipped {what}"));
 }
 
-/// Skips a line and answers it with `error`.
-async fn bad_line(connection: &Connection, id: Id, error: acp_schema::jsonrpc::ErrorObject) {
-    skipped(connection, format!("an incoming line: {}", error.message));
+/// Skips a message and answers it with `error`.
+async fn bad_message(connection: &Connection, id: Id, error: ErrorObject) {
+    skipped(
+        connection,
+        format!("an incoming message: {}", error.message),
+    );
     let _ = connection.respond(id, Err(error)).await;
 }
 
-async fn handle_line<H: Handler>(
+/// Whether `text` is a JSON array (a batch), judged by its first non-blank byte.
+fn is_batch(text: &[u8]) -> bool {
+    text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
+}
+
+async fn handle_message<H: Handler>(
     connection: &Connection,
     handler: &Arc<H>,
     permits: &Permits,
     text: &[u8],
 ) {
-    match serde_json::from_slice::<Message>(text) {
-        Ok(Message::Request(request)) => start_request(connection, handler, permits, request).await,
-        Ok(Message::Notification(notification)) => {
-            if notification.method == CANCEL_REQUEST {
-                cancel_in_flight(connection, notification.params.as_deref()).await;
-            } else {
-                handler
-                    .notification(connection.clone(), notification.method, notification.params)
-                    .await;
+    if is_batch(text) {
+        return handle_batch(connection, handler, permits, text).await;
+    }
+    match classify(text) {
+        Item::Request(request) => {
+            if let Err(error) = start_request(connection, handler, permits, request, Answer::Single)
+            {
+                bad_message(connection, error.id, error.error).await;
             }
         }
-        Ok(Message::Response(response)) => connection.complete(response),
-        Ok(_) => {}
+        Item::Notification(method, params) => {
+            notification(connection, handler, method, params).await;
+        }
+        Item::Response(response) => connection.complete(response),
+        Item::Invalid(id, error) => bad_message(connection, id, error).await,
+        Item::Ignored(what) => skipped(connection, what),
+    }
+}
+
+/// One incoming message, sorted.
+enum Item {
+    Request(Request),
+    Notification(String, Option<Box<RawValue>>),
+    Response(Response),
+    /// Not a valid message; answered with this id and error.
+    Invalid(Id, ErrorObject),
+    /// Not a valid message, and not answered (it looks like a response: answering a broken
+    /// response could start an endless exchange of errors).
+    Ignored(String),
+}
+
+fn classify(text: &[u8]) -> Item {
+    match serde_json::from_slice::<Message>(text) {
+        Ok(Message::Request(request)) => Item::Request(request),
+        Ok(Message::Notification(notification)) => {
+            Item::Notification(notification.method, notification.params)
+        }
+        Ok(Message::Response(response)) => Item::Response(response),
+        Ok(_) => Item::Ignored("a message of an unknown kind".to_owned()),
         Err(error) if error.is_data() => {
-            // Valid JSON, but not a JSON-RPC message. Answer unless it looks like a response
-            // (answering a broken response could start an endless exchange of errors).
+            // Valid JSON, but not a JSON-RPC message.
             let value: serde_json::Value = serde_json::from_slice(text).unwrap_or_default();
             let object = value.as_object();
             let id = object
@@ -162,24 +208,111 @@ async fn handle_line<H: Handler>(
             });
             let error = rpc::invalid_request(error);
             if looks_like_response {
-                skipped(
-                    connection,
-                    format!("an invalid response: {}", error.message),
-                );
+                Item::Ignored(format!("an invalid response: {}", error.message))
             } else {
-                bad_line(connection, id, error).await;
+                Item::Invalid(id, error)
             }
         }
-        Err(error) => bad_line(connection, Id::Null, rpc::parse_error(error)).await,
+        Err(error) => Item::Invalid(Id::Null, rpc::parse_error(error)),
     }
 }
 
-async fn start_request<H: Handler>(
+/// A JSON-RPC batch (section 6 of the JSON-RPC 2.0 specification): an array of messages.
+///
+/// An empty array gets one `-32600` with id `null`. Every item is handled as if it had come
+/// alone, except that the answers to its requests, and the errors for its invalid items, go
+/// back together as one array once every request of the batch is answered. Notifications get
+/// no answer; a batch with nothing to answer gets nothing at all. Nothing in a batch stops the
+/// connection.
+async fn handle_batch<H: Handler>(
+    connection: &Connection,
+    handler: &Arc<H>,
+    permits: &Permits,
+    text: &[u8],
+) {
+    let items = match serde_json::from_slice::<Vec<Box<RawValue>>>(text) {
+        Ok(items) => items,
+        Err(error) if error.is_syntax() || error.is_eof() => {
+            return bad_message(connection, Id::Null, rpc::parse_error(error)).await;
+        }
+        Err(error) => {
+            return bad_message(connection, Id::Null, rpc::invalid_request(error)).await;
+        }
+    };
+    if items.is_empty() {
+        return bad_message(
+            connection,
+            Id::Null,
+            rpc::invalid_request("an empty batch (a batch needs at least one message)"),
+        )
+        .await;
+    }
+    let batch = Batch::new(connection.clone());
+    for item in items {
+        match classify(item.get().as_bytes()) {
+            Item::Request(request) => {
+                let answer = Answer::Batch(Arc::clone(&batch));
+                if let Err(refusal) = start_request(connection, handler, permits, request, answer) {
+                    skipped(
+                        connection,
+                        format!("a request in a batch: {}", refusal.error.message),
+                    );
+                    batch.add(Response::error(refusal.id, refusal.error));
+                }
+            }
+            Item::Notification(method, params) => {
+                notification(connection, handler, method, params).await;
+            }
+            Item::Response(response) => connection.complete(response),
+            Item::Invalid(id, error) => {
+                skipped(connection, format!("an item of a batch: {}", error.message));
+                batch.add(Response::error(id, error));
+            }
+            Item::Ignored(what) => skipped(connection, format!("an item of a batch: {what}")),
+        }
+    }
+    batch.seal().await;
+}
+
+async fn notification<H: Handler>(
+    connection: &Connection,
+    handler: &Arc<H>,
+    method: String,
+    params: Option<Box<RawValue>>,
+) {
+    if method == CANCEL_REQUEST {
+        cancel_in_flight(connection, params.as_deref());
+    } else {
+        handler
+            .notification(connection.clone(), method, params)
+            .await;
+    }
+}
+
+/// A request that was not started, and the error to answer it with. (Rare: only refused
+/// requests build one, so its size does not matter.)
+struct Refusal {
+    id: Id,
+    error: ErrorObject,
+}
+
+/// How a request's handler ended.
+enum Outcome {
+    Replied(Reply),
+    /// `$/cancel_request` named it.
+    Cancelled,
+    /// The connection closed under it.
+    Closed,
+}
+
+#[allow(clippy::result_large_err)]
+fn start_request<H: Handler>(
     connection: &Connection,
     handler: &Arc<H>,
     permits: &Permits,
     request: Request,
-) {
+    answer: Answer,
+) -> Result<(), Refusal> {
     // Refuse rather than wait: the reader must keep going, because the handlers in flight may
     // be waiting for answers from the peer that only the reader can deliver.
     let Ok(permit) = permits.semaphore.clone().try_acquire_owned() else {
@@ -191,33 +324,30 @@ async fn start_request<H: Handler>(
                 request.method, request.id
             ),
         );
-        let refusal = rpc::internal(format!(
-            "too many requests in flight (at most {limit}); send it again once one has been answered"
-        ));
-        let _ = connection.respond(request.id, Err(refusal)).await;
-        return;
+        return Err(Refusal {
+            id: request.id,
+            error: rpc::internal(format!(
+                "too many requests in flight (at most {limit}); send it again once one has been answered"
+            )),
+        });
     };
     let (cancel_tx, cancel_rx) = oneshot::channel::<()>();
-    let duplicate = {
+    let token = connection.shared.next_token.fetch_add(1, Ordering::Relaxed);
+    {
         let mut in_flight = lock(&connection.shared.in_flight);
         if in_flight.contains_key(&request.id) {
-            true
-        } else {
-            in_flight.insert(request.id.clone(), cancel_tx);
-            false
+            return Err(Refusal {
+                error: rpc::invalid_request(format!(
+                    "request id {} is already in use by a request in flight",
+                    request.id
+                )),
+                id: request.id,
+            });
         }
-    };
-    if duplicate {
-        bad_line(
-            connection,
-            request.id.clone(),
-            rpc::invalid_request(format!(
-                "request id {} is already in use by a request in flight",
-                request.id
-            )),
-        )
-        .await;
-        return;
+        in_flight.insert(request.id.clone(), (token, cancel_tx));
+    }
+    if let Answer::Batch(batch) = &answer {
+        batch.hold();
     }
     let id = request.id;
     let work = handler.request(
@@ -228,27 +358,63 @@ async fn start_request<H: Handler>(
     );
     let connection = connection.clone();
     tokio::spawn(async move {
-        let _permit = permit;
-        let reply = tokio::select! {
-            reply = work => reply,
-            // Cancelled (the canceller answers), or the connection closed.
-            _ = cancel_rx => return,
+        let outcome = tokio::select! {
+            reply = work => Outcome::Replied(reply),
+            cancelled = cancel_rx => match cancelled {
+                Ok(()) => Outcome::Cancelled,
+                // The sender was dropped: the connection is closing.
+                Err(_) => Outcome::Closed,
+            },
         };
-        let ours = lock(&connection.shared.in_flight).remove(&id).is_some();
-        if !ours {
-            return;
-        }
-        if connection.respond(id, reply.result).await.is_ok() {
-            // The follow-up work (a v2 turn) keeps the slot, so that the end of the input
-            // waits for it too.
-            if let Some(then) = reply.then {
-                then.await;
+        {
+            // Unregister the id, unless a canceller already did and the peer reused it.
+            let mut in_flight = lock(&connection.shared.in_flight);
+            if in_flight.get(&id).is_some_and(|(ours, _)| *ours == token) {
+                in_flight.remove(&id);
             }
         }
+        finish(&connection, id, outcome, answer, permit).await;
     });
+    Ok(())
 }
 
-async fn cancel_in_flight(connection: &Connection, params: Option<&RawValue>) {
+/// Answers a request by how it ended, then runs its follow-up work (which keeps the request's
+/// in-flight slot, so that the end of the input waits for it too).
+async fn finish(
+    connection: &Connection,
+    id: Id,
+    outcome: Outcome,
+    answer: Answer,
+    _permit: OwnedSemaphorePermit,
+) {
+    let (result, then) = match outcome {
+        Outcome::Replied(reply) => (reply.result, reply.then),
+        Outcome::Cancelled => (Err(rpc::request_cancelled()), None),
+        Outcome::Closed => {
+            if let Answer::Batch(batch) = answer {
+                batch.abandon().await;
+            }
+            return;
+        }
+    };
+    let sent = match answer {
+        Answer::Single => connection.respond(id, result).await.is_ok(),
+        Answer::Batch(batch) => {
+            let response = match result {
+                Ok(result) => Response::ok(id, result),
+                Err(error) => Response::error(id, error),
+            };
+            batch.complete(response).await
+        }
+    };
+    if sent {
+        if let Some(then) = then {
+            then.await;
+        }
+    }
+}
+
+fn cancel_in_flight(connection: &Connection, params: Option<&RawValue>) {
     let params = params.map_or("{}", RawValue::get);
     let Ok(cancel) = serde_json::from_str::<acp_schema::v1::CancelRequestNotification>(params)
     else {
@@ -261,9 +427,9 @@ async fn cancel_in_flight(connection: &Connection, params: Option<&RawValue>) {
     let id = Id::from(cancel.request_id);
     let cancelled = lock(&connection.shared.in_flight).remove(&id);
     match cancelled {
-        Some(cancel) => {
+        // The request's task answers it as cancelled.
+        Some((_, cancel)) => {
             let _ = cancel.send(());
-            let _ = connection.respond(id, Err(rpc::request_cancelled())).await;
         }
         None => connection.logger().log(
             Level::Debug,

@@ -1,5 +1,6 @@
-//! A JSON-RPC 2.0 connection over newline-delimited JSON: the layer below the agent and
-//! client sides, usable on its own with a raw [`Handler`].
+//! A JSON-RPC 2.0 connection over any message transport (newline-delimited JSON over a byte
+//! stream by default): the layer below the agent and client sides, usable on its own with a raw
+//! [`Handler`].
 //!
 //! * Requests go both ways at once; each outgoing request gets a fresh integer id and its
 //!   answer is matched by id.
@@ -10,20 +11,27 @@
 //!   Incoming notifications are handled one after the other, in arrival order, and before any
 //!   later message is looked at: when an answer to a request of ours arrives, every
 //!   notification the peer sent before it has been handled.
+//! * Incoming batches (a JSON array of messages, section 6 of the JSON-RPC 2.0 specification)
+//!   are taken apart: every item is handled as if it had come alone, and the answers to its
+//!   requests, with an error for each item that is not a valid message, go back as one array
+//!   once all of them are answered. Notifications in a batch get no answer (a batch of only
+//!   notifications gets nothing); an empty array gets one `-32600` with id `null`. A batch never
+//!   stops the connection. Outgoing messages are never batched.
 //! * `$/cancel_request` cancels the named in-flight request: its handler is dropped and the
 //!   request is answered with `-32800` ("request cancelled").
-//! * A line that is too long, not JSON or not a JSON-RPC message is logged, answered when an
+//! * A message that is too long, not JSON or not a JSON-RPC message is logged, answered when an
 //!   answer is due (`-32700` with id `null` for unparsable text, `-32600` for an object that is
-//!   not a valid message, with its id when readable) and skipped. Of a line over the limit
+//!   not a valid message, with its id when readable) and skipped. Of a message over the limit
 //!   only the first bytes are kept: when they show a response, the request it answers fails
 //!   at once with [`Error::ResponseTooLong`]; a request is refused with its own id.
 //! * Outgoing messages go through a bounded queue: when the peer reads slowly, senders wait.
-//! * At the end of the input stream, pending outgoing requests fail with
+//! * At the end of the input, pending outgoing requests fail with
 //!   [`Error::ConnectionClosed`] (no answer can come), the requests the peer sent before are
 //!   given [`ConnectionBuilder::drain_timeout`] to finish and send their answers (a peer that
 //!   writes its requests and closes its end still gets them), and then the connection closes:
 //!   handlers still running are dropped and queued output is flushed.
 
+mod batch;
 mod head;
 mod incoming;
 mod outgoing;
@@ -42,6 +50,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::Error;
 use crate::log::Logger;
+use crate::transport::{LineReader, LineWriter, MessageReader, MessageWriter};
 
 /// A boxed, sendable future, as handlers return them.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -157,8 +166,9 @@ impl ConnectionBuilder {
         Self::default()
     }
 
-    /// The longest incoming line accepted, in bytes (default 16 MiB). Longer lines are
-    /// discarded while they are read, never held in memory.
+    /// The longest incoming message accepted, in bytes (default 16 MiB): a line on byte
+    /// streams, a frame or a request body on other transports. Longer lines are discarded
+    /// while they are read, never held in memory.
     pub fn max_line_bytes(mut self, bytes: usize) -> Self {
         self.max_line_bytes = bytes.max(1);
         self
@@ -195,7 +205,8 @@ impl ConnectionBuilder {
         &self.logger
     }
 
-    /// Starts the connection on `reader`/`writer` with `handler` for incoming messages.
+    /// Starts the connection on a byte stream, `reader`/`writer`, carrying newline-delimited
+    /// JSON, with `handler` for incoming messages.
     ///
     /// Spawns the reading and writing tasks on the current tokio runtime and returns at once.
     /// Use [`Connection::closed`] to wait for the end of the connection.
@@ -203,6 +214,21 @@ impl ConnectionBuilder {
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
+        H: Handler,
+    {
+        let reader = LineReader::new(reader, self.max_line_bytes);
+        self.start_transport(reader, LineWriter::new(writer), handler)
+    }
+
+    /// Starts the connection on any message transport (see [`crate::transport::message`]).
+    ///
+    /// Messages longer than [`Self::max_line_bytes`] are treated as too long whatever the
+    /// transport let through. Spawns the reading and writing tasks on the current tokio
+    /// runtime and returns at once.
+    pub fn start_transport<R, W, H>(self, reader: R, writer: W, handler: H) -> Connection
+    where
+        R: MessageReader,
+        W: MessageWriter,
         H: Handler,
     {
         let (tx, rx) = mpsc::channel(self.outgoing_queue);
@@ -215,6 +241,7 @@ impl ConnectionBuilder {
             }),
             in_flight: Mutex::new(HashMap::new()),
             next_id: AtomicI64::new(1),
+            next_token: AtomicU64::new(0),
             state,
             logger: self.logger.clone(),
             stats: Counters::default(),
@@ -275,7 +302,10 @@ struct Counters {
 struct Shared {
     outgoing: mpsc::Sender<Vec<u8>>,
     pending: Mutex<Pending>,
-    in_flight: Mutex<HashMap<Id, oneshot::Sender<()>>>,
+    /// Incoming requests in flight: a token telling this request from a later one with the
+    /// same id, and the sender that cancels it.
+    in_flight: Mutex<HashMap<Id, (u64, oneshot::Sender<()>)>>,
+    next_token: AtomicU64,
     next_id: AtomicI64,
     state: watch::Sender<State>,
     logger: Logger,

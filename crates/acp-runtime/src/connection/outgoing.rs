@@ -7,38 +7,34 @@ use acp_schema::jsonrpc::{ErrorObject, Id, Notification, RawValue, Request, Resp
 use acp_schema::method::{NotificationMethod, RequestMethod};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Connection, Hook, PendingRequest, State, lock};
 use crate::error::Error;
 use crate::log::Level;
+use crate::transport::MessageWriter;
 
-/// The size of the write buffer: a batch of queued lines is gathered here and handed to the
-/// transport in as few writes as possible.
-const WRITE_BUFFER_BYTES: usize = 64 * 1024;
-
-/// Writes queued lines until the connection closes, then flushes what is left.
+/// Writes queued messages until the connection closes, then writes what is left and closes
+/// the transport.
 ///
-/// Lines are buffered and flushed once per batch (everything queued at that moment), so a
-/// burst of messages costs a few writes rather than one per line; on transports such as
-/// `tokio::io::Stdout`, where each write is a hand-off to another thread, that is most of the
-/// cost of sending. A lone message is still flushed at once.
-pub(super) async fn write_loop<W: AsyncWrite + Unpin>(
-    writer: W,
+/// Messages are handed to the transport one after the other and flushed once per burst
+/// (everything queued at that moment), so a burst costs a few writes rather than one per
+/// message; on transports such as `tokio::io::Stdout`, where each write is a hand-off to another
+/// thread, that is most of the cost of sending. A lone message is still flushed at once.
+pub(super) async fn write_loop<W: MessageWriter>(
+    mut writer: W,
     mut queue: mpsc::Receiver<Vec<u8>>,
     connection: Connection,
 ) {
-    let mut writer = tokio::io::BufWriter::with_capacity(WRITE_BUFFER_BYTES, writer);
     let mut state = connection.shared.state.subscribe();
     loop {
-        let line = tokio::select! {
+        let message = tokio::select! {
             biased;
-            line = queue.recv() => line,
+            message = queue.recv() => message,
             _ = state.wait_for(|state| state.closing()) => None,
         };
-        let Some(line) = line else { break };
-        if let Err(error) = write_batch(&mut writer, line, &mut queue).await {
+        let Some(message) = message else { break };
+        if let Err(error) = write_burst(&mut writer, message, &mut queue).await {
             connection
                 .logger()
                 .log(Level::Warn, format!("writing to the peer failed: {error}"));
@@ -47,24 +43,24 @@ pub(super) async fn write_loop<W: AsyncWrite + Unpin>(
         }
     }
     // Closing: write whatever is still queued, then stop.
-    while let Ok(line) = queue.try_recv() {
-        if writer.write_all(&line).await.is_err() {
+    while let Ok(message) = queue.try_recv() {
+        if writer.write(&message).await.is_err() {
             return;
         }
     }
     let _ = writer.flush().await;
-    let _ = writer.shutdown().await;
+    let _ = writer.close().await;
 }
 
 /// Writes `first` and everything else already queued, then flushes once.
-async fn write_batch<W: AsyncWrite + Unpin>(
+async fn write_burst<W: MessageWriter>(
     writer: &mut W,
     first: Vec<u8>,
     queue: &mut mpsc::Receiver<Vec<u8>>,
 ) -> std::io::Result<()> {
-    writer.write_all(&first).await?;
-    while let Ok(line) = queue.try_recv() {
-        writer.write_all(&line).await?;
+    writer.write(&first).await?;
+    while let Ok(message) = queue.try_recv() {
+        writer.write(&message).await?;
     }
     writer.flush().await
 }
@@ -110,16 +106,14 @@ impl Drop for PendingGuard<'_> {
     }
 }
 
-/// Serialises one message as a line.
+/// Serialises one message (without framing; the transport adds it).
 pub(super) fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, Error> {
-    let mut line = serde_json::to_vec(message).map_err(Error::Encode)?;
-    line.push(b'\n');
-    Ok(line)
+    serde_json::to_vec(message).map_err(Error::Encode)
 }
 
 impl Connection {
-    /// Queues one encoded line; waits while the queue is full.
-    pub(super) async fn send_line(&self, line: Vec<u8>) -> Result<(), Error> {
+    /// Queues one encoded message; waits while the queue is full.
+    pub(super) async fn send_message(&self, line: Vec<u8>) -> Result<(), Error> {
         if self.shared.state.borrow().closing() {
             return Err(Error::ConnectionClosed);
         }
@@ -172,7 +166,7 @@ impl Connection {
             armed: true,
         };
         let line = encode(&Request::new(id, method, params))?;
-        self.send_line(line).await?;
+        self.send_message(line).await?;
         guard.sent = true;
         let answer = rx.await.map_err(|_| Error::ConnectionClosed);
         guard.armed = false;
@@ -192,13 +186,13 @@ impl Connection {
         method: &str,
         params: Option<Box<RawValue>>,
     ) -> Result<(), Error> {
-        self.send_line(encode(&Notification::new(method, params))?)
+        self.send_message(encode(&Notification::new(method, params))?)
             .await
     }
 
     /// Sends a typed notification.
     pub async fn notify<M: NotificationMethod>(&self, params: &M::Params) -> Result<(), Error> {
-        self.send_line(encode(&Notification::new(M::METHOD, Some(params)))?)
+        self.send_message(encode(&Notification::new(M::METHOD, Some(params)))?)
             .await
     }
 
@@ -212,7 +206,7 @@ impl Connection {
             Ok(result) => Response::ok(id, result),
             Err(error) => Response::error(id, error),
         };
-        self.send_line(encode(&response)?).await
+        self.send_message(encode(&response)?).await
     }
 
     /// The peer's input has ended but the connection still writes (answers to the requests

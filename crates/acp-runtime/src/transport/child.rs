@@ -109,6 +109,21 @@ impl AgentCommand {
         &self.args
     }
 
+    /// The environment variables set for the agent (name, value), in the order given.
+    pub fn environment(&self) -> &[(OsString, OsString)] {
+        &self.env
+    }
+
+    /// The working directory set for the agent, if one was.
+    pub fn working_dir(&self) -> Option<&std::path::Path> {
+        self.cwd.as_deref()
+    }
+
+    /// The grace period of [`AgentProcess::shutdown`].
+    pub fn grace(&self) -> Duration {
+        self.grace
+    }
+
     /// The command line as one string for messages and records (arguments separated by
     /// spaces, not quoted).
     pub fn display(&self) -> String {

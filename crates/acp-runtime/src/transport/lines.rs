@@ -1,37 +1,35 @@
-//! Bounded reading of newline-delimited messages.
+//! Newline-delimited JSON framing over a byte stream: one message per line, bounded reading.
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
+};
 
-/// What one call of [`LineReader::next`] produced.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Line {
-    /// A complete line, without its `\n` (and without a trailing `\r`).
-    Text(Vec<u8>),
-    /// A line longer than the limit; its bytes were discarded as they came, except the first
-    /// [`HEAD_BYTES`] (which usually say what the message is and its id).
-    TooLong {
-        /// How many bytes the line had (without the newline).
-        len: usize,
-        /// The first bytes of the line.
-        head: Vec<u8>,
-    },
-    /// The end of the stream.
-    Eof,
-}
+use super::message::{Frame, HEAD_BYTES, MessageReader, MessageWriter};
 
-/// How many leading bytes of an over-long line are kept.
-pub(crate) const HEAD_BYTES: usize = 512;
+/// The size of the write buffer: a burst of queued messages is gathered here and handed to
+/// the stream in as few writes as possible.
+const WRITE_BUFFER_BYTES: usize = 64 * 1024;
 
-/// Reads lines of at most `limit` bytes; longer lines are skipped without being buffered
-/// (beyond their first [`HEAD_BYTES`]).
-pub(crate) struct LineReader<R> {
+/// Reads messages, one per line, from a byte stream. Lines of more than `limit` bytes are
+/// skipped without being buffered (beyond their first [`HEAD_BYTES`]); blank lines are
+/// ignored; a `\r` before the newline is dropped.
+#[derive(Debug)]
+pub struct LineReader<R> {
     reader: R,
     limit: usize,
     buffer: Vec<u8>,
 }
 
+impl<R: AsyncRead + Unpin> LineReader<BufReader<R>> {
+    /// Reads lines of at most `limit` bytes from `reader`.
+    pub fn new(reader: R, limit: usize) -> Self {
+        Self::buffered(BufReader::new(reader), limit)
+    }
+}
+
 impl<R: AsyncBufRead + Unpin> LineReader<R> {
-    pub(crate) fn new(reader: R, limit: usize) -> Self {
+    /// Reads lines of at most `limit` bytes from an already buffered reader.
+    pub fn buffered(reader: R, limit: usize) -> Self {
         Self {
             reader,
             limit,
@@ -41,16 +39,16 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 
     /// The next non-empty line. A last line without a newline at the end of the stream counts
     /// as a line.
-    pub(crate) async fn next(&mut self) -> std::io::Result<Line> {
+    pub async fn next(&mut self) -> std::io::Result<Frame> {
         loop {
             match self.read_one().await? {
-                Line::Text(text) if text.iter().all(u8::is_ascii_whitespace) => continue,
+                Frame::Message(text) if text.iter().all(u8::is_ascii_whitespace) => continue,
                 other => return Ok(other),
             }
         }
     }
 
-    async fn read_one(&mut self) -> std::io::Result<Line> {
+    async fn read_one(&mut self) -> std::io::Result<Frame> {
         self.buffer.clear();
         let mut discarded: Option<usize> = None;
         loop {
@@ -59,8 +57,8 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
                 // End of stream: a pending partial line still counts.
                 return Ok(match discarded {
                     Some(len) => self.too_long(len),
-                    None if self.buffer.is_empty() => Line::Eof,
-                    None => Line::Text(trim_cr(std::mem::take(&mut self.buffer))),
+                    None if self.buffer.is_empty() => Frame::End,
+                    None => Frame::Message(trim_cr(std::mem::take(&mut self.buffer))),
                 });
             }
             let (chunk, found_newline) = match available.iter().position(|&b| b == b'\n') {
@@ -90,7 +88,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
             if found_newline {
                 return Ok(match discarded {
                     Some(len) => self.too_long(len),
-                    None => Line::Text(trim_cr(std::mem::take(&mut self.buffer))),
+                    None => Frame::Message(trim_cr(std::mem::take(&mut self.buffer))),
                 });
             }
         }
@@ -99,11 +97,49 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 
 impl<R> LineReader<R> {
     /// The over-long line of `len` bytes whose head is in the buffer.
-    fn too_long(&mut self, len: usize) -> Line {
-        Line::TooLong {
+    fn too_long(&mut self, len: usize) -> Frame {
+        Frame::TooLong {
             len,
             head: std::mem::take(&mut self.buffer),
         }
+    }
+}
+
+impl<R: AsyncBufRead + Unpin + Send + 'static> MessageReader for LineReader<R> {
+    async fn read(&mut self) -> std::io::Result<Frame> {
+        self.next().await
+    }
+}
+
+/// Writes messages, one per line, to a byte stream, through a buffer that is handed to the
+/// stream on each flush.
+#[derive(Debug)]
+pub struct LineWriter<W: AsyncWrite> {
+    writer: BufWriter<W>,
+}
+
+impl<W: AsyncWrite> LineWriter<W> {
+    /// Writes lines to `writer`.
+    pub fn new(writer: W) -> Self {
+        Self {
+            writer: BufWriter::with_capacity(WRITE_BUFFER_BYTES, writer),
+        }
+    }
+}
+
+impl<W: AsyncWrite + Unpin + Send + 'static> MessageWriter for LineWriter<W> {
+    async fn write(&mut self, message: &[u8]) -> std::io::Result<()> {
+        self.writer.write_all(message).await?;
+        self.writer.write_all(b"\n").await
+    }
+
+    async fn flush(&mut self) -> std::io::Result<()> {
+        self.writer.flush().await
+    }
+
+    async fn close(&mut self) -> std::io::Result<()> {
+        self.writer.flush().await?;
+        self.writer.shutdown().await
     }
 }
 
@@ -118,14 +154,14 @@ fn trim_cr(mut line: Vec<u8>) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    async fn lines(input: &[u8], limit: usize) -> Vec<Line> {
+    async fn lines(input: &[u8], limit: usize) -> Vec<Frame> {
         // A tiny buffer so that lines arrive in many pieces.
         let reader = tokio::io::BufReader::with_capacity(7, input);
-        let mut lines = LineReader::new(reader, limit);
+        let mut lines = LineReader::buffered(reader, limit);
         let mut out = Vec::new();
         loop {
             match lines.next().await.expect("in-memory input") {
-                Line::Eof => return out,
+                Frame::End => return out,
                 line => out.push(line),
             }
         }
@@ -140,15 +176,15 @@ mod tests {
         assert_eq!(
             got,
             [
-                Line::Text(b"short".to_vec()),
+                Frame::Message(b"short".to_vec()),
                 // The `\r` counts: the line is cut before it is trimmed.
-                Line::TooLong {
+                Frame::TooLong {
                     len: long.len() + 1,
                     head: head.clone()
                 },
-                Line::Text(b"next".to_vec()),
+                Frame::Message(b"next".to_vec()),
                 // At the end of input without a newline.
-                Line::TooLong {
+                Frame::TooLong {
                     len: long.len(),
                     head
                 },

@@ -1,14 +1,18 @@
-//! Byte streams that carry ACP: any tokio reader/writer pair, standard input/output, or the
-//! pipes of an agent child process.
+//! What carries ACP: message transports (newline-delimited JSON over any byte stream, or
+//! channels), standard input/output, and the pipes of an agent child process.
 //!
-//! ACP sends one JSON-RPC message per line (UTF-8 JSON without embedded newlines, ended by
-//! `\n`). The framing itself lives in the connection; this module only provides streams.
+//! Over byte streams ACP sends one JSON-RPC message per line (UTF-8 JSON without embedded
+//! newlines, ended by `\n`): [`LineReader`] and [`LineWriter`]. Other transports implement
+//! [`MessageReader`] and [`MessageWriter`] (see [`message`]).
 
 mod child;
 pub(crate) mod lines;
+pub mod message;
 mod stdio;
 
-pub use child::{AgentCommand, AgentProcess};
+pub use child::{AgentCommand, AgentProcess, DEFAULT_GRACE};
+pub use lines::{LineReader, LineWriter};
+pub use message::{ChannelReader, ChannelWriter, Frame, MessageReader, MessageWriter};
 pub use stdio::{Stdin, Stdout};
 
 /// The standard input and output of this process, for an agent launched by a client (see

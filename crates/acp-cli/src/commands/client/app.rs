@@ -11,7 +11,10 @@ use std::time::Duration;
 
 use acp_notice_center::NoticeCenter;
 use acp_notice_center::render::tui::Theme;
-use acp_runtime::client::{PermissionDecision, PermissionRequest, Transcript};
+use acp_runtime::client::{PermissionDecision, Transcript};
+
+pub use super::dialog::{Choice, Dialog, DialogKind};
+use super::slash::{self, ClientCommand, Completion};
 
 /// The longest input line kept, in bytes; further typing is ignored.
 pub const MAX_INPUT_BYTES: usize = 16 * 1024;
@@ -52,6 +55,8 @@ pub enum Key {
     PageDown,
     /// End.
     End,
+    /// Tab.
+    Tab,
 }
 
 /// What the user asked for that the event loop must carry out.
@@ -62,50 +67,18 @@ pub enum Command {
     Submit(String),
     /// Answer the open permission request.
     Answer(PermissionDecision),
+    /// Answer the open write confirmation (`true`: write).
+    AnswerWrite(bool),
+    /// Sign in with this auth method (from the sign-in picker).
+    Authenticate(String),
+    /// Switch the session to this mode (`/mode ID`).
+    SetMode(String),
+    /// Set a config option (`/set CONFIG_ID VALUE`).
+    SetOption(String, String),
     /// Cancel the running turn.
     CancelTurn,
     /// Leave the client.
     Quit,
-}
-
-/// One option of a permission request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Choice {
-    /// The option id to answer with.
-    pub id: String,
-    /// The label shown.
-    pub name: String,
-    /// The option kind as sent (`allow_once`, `reject_always`, ...).
-    pub kind: String,
-}
-
-/// A permission request on screen, with the highlighted choice.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PermissionDialog {
-    /// What the agent wants to do.
-    pub title: String,
-    /// The options, in the agent's order.
-    pub choices: Vec<Choice>,
-    /// The index of the highlighted option.
-    pub selected: usize,
-}
-
-impl From<&PermissionRequest> for PermissionDialog {
-    fn from(request: &PermissionRequest) -> Self {
-        Self {
-            title: request.title.clone(),
-            choices: request
-                .options
-                .iter()
-                .map(|option| Choice {
-                    id: option.id.clone(),
-                    name: option.name.clone(),
-                    kind: option.kind.clone(),
-                })
-                .collect(),
-            selected: 0,
-        }
-    }
 }
 
 /// A line from the client itself (turn ended, errors), placed after the transcript entry
@@ -133,6 +106,12 @@ pub struct Status {
     pub violations: u64,
     /// The latest message from the client (errors, "connected", ...).
     pub message: Option<String>,
+    /// The version the client asked for, when the agent answered an older one.
+    pub proposed: Option<u16>,
+    /// The current mode's label, if the session has modes.
+    pub mode: Option<String>,
+    /// The current model's label, if the session has a model option.
+    pub model: Option<String>,
 }
 
 /// Everything the terminal client shows.
@@ -152,8 +131,8 @@ pub struct AppState {
     pub status: Status,
     /// Whether the notice list panel is open.
     pub list_open: bool,
-    /// The open permission request, if any.
-    pub permission: Option<PermissionDialog>,
+    /// The open dialog (permission, write confirmation, sign-in), if any.
+    pub dialog: Option<Dialog>,
     /// How many lines the conversation is scrolled up from the bottom.
     pub scroll: usize,
     /// Colours on or off.
@@ -186,7 +165,7 @@ impl AppState {
             notes: Vec::new(),
             input: String::new(),
             list_open: false,
-            permission: None,
+            dialog: None,
             scroll: 0,
             theme,
             read_mark,
@@ -233,9 +212,35 @@ impl AppState {
         });
     }
 
-    /// Shows a permission request.
-    pub fn ask_permission(&mut self, dialog: PermissionDialog) {
-        self.permission = Some(dialog);
+    /// Shows a dialog (a newer one replaces an open one; the event loop answers that one).
+    pub fn ask(&mut self, dialog: Dialog) {
+        self.dialog = Some(dialog);
+    }
+
+    /// The agent's commands for the session, as last announced.
+    #[must_use]
+    pub fn agent_commands(&self) -> Vec<acp_runtime::client::transcript::Command> {
+        self.session.as_deref().map_or_else(Vec::new, |session| {
+            lock(&self.transcript)
+                .session(session)
+                .map_or_else(Vec::new, |transcript| transcript.commands.clone())
+        })
+    }
+
+    /// The commands matching the input line (while it is `/` and a partial name).
+    #[must_use]
+    pub fn completions(&self) -> Vec<Completion> {
+        if !self.input.starts_with('/') {
+            return Vec::new();
+        }
+        slash::completions(&self.input, &self.agent_commands())
+    }
+
+    /// Completes the command name being typed to the first match.
+    fn complete(&mut self) {
+        if let Some(first) = self.completions().first() {
+            self.input = format!("/{} ", first.name);
+        }
     }
 
     /// Marks the running turn as over, with a note in the conversation.
@@ -246,7 +251,7 @@ impl AppState {
 
     /// Applies a key press at `now`; returns what the event loop must do, if anything.
     pub fn on_key(&mut self, key: Key, now: Duration) -> Option<Command> {
-        if self.permission.is_some() {
+        if self.dialog.is_some() {
             return self.on_dialog_key(key);
         }
         match key {
@@ -262,6 +267,7 @@ impl AppState {
             Key::Esc if self.list_open => self.toggle_list(),
             Key::Esc => self.dismiss_first(now),
             Key::Enter => return self.submit(),
+            Key::Tab => self.complete(),
             Key::Backspace => {
                 self.input.pop();
             }
@@ -279,7 +285,7 @@ impl AppState {
     }
 
     fn on_dialog_key(&mut self, key: Key) -> Option<Command> {
-        let dialog = self.permission.as_mut()?;
+        let dialog = self.dialog.as_mut()?;
         let count = dialog.choices.len();
         match key {
             Key::Up => dialog.selected = dialog.selected.saturating_sub(1),
@@ -292,18 +298,31 @@ impl AppState {
                 }
             }
             Key::Enter => {
-                let answer = dialog
-                    .choices
-                    .get(dialog.selected)
-                    .map_or(PermissionDecision::Cancelled, |choice| {
-                        PermissionDecision::Selected(choice.id.clone())
-                    });
-                self.permission = None;
-                return Some(Command::Answer(answer));
+                let choice = dialog.choices.get(dialog.selected).map(|c| c.id.clone());
+                let kind = dialog.kind;
+                self.dialog = None;
+                return Some(match (kind, choice) {
+                    (DialogKind::Permission, Some(id)) => {
+                        Command::Answer(PermissionDecision::Selected(id))
+                    }
+                    (DialogKind::Permission, None) => {
+                        Command::Answer(PermissionDecision::Cancelled)
+                    }
+                    (DialogKind::Write, choice) => {
+                        Command::AnswerWrite(choice.as_deref() == Some("allow"))
+                    }
+                    (DialogKind::Auth, Some(id)) => Command::Authenticate(id),
+                    (DialogKind::Auth, None) => Command::Quit,
+                });
             }
             Key::Esc => {
-                self.permission = None;
-                return Some(Command::Answer(PermissionDecision::Cancelled));
+                let kind = dialog.kind;
+                self.dialog = None;
+                return Some(match kind {
+                    DialogKind::Permission => Command::Answer(PermissionDecision::Cancelled),
+                    DialogKind::Write => Command::AnswerWrite(false),
+                    DialogKind::Auth => Command::Quit,
+                });
             }
             Key::Ctrl('c' | 'q') => return Some(Command::Quit),
             _ => {}
@@ -312,7 +331,30 @@ impl AppState {
     }
 
     fn submit(&mut self) -> Option<Command> {
-        if self.status.busy || self.session.is_none() || self.input.trim().is_empty() {
+        if self.session.is_none() || self.input.trim().is_empty() {
+            return None;
+        }
+        if let Some(command) = slash::parse(&self.input) {
+            self.input.clear();
+            self.scroll = 0;
+            return match command {
+                ClientCommand::Mode(Some(id)) => Some(Command::SetMode(id)),
+                ClientCommand::Set(Some((id, value))) => Some(Command::SetOption(id, value)),
+                ClientCommand::Mode(None) => {
+                    self.note("usage: /mode ID (the status line shows the current mode)");
+                    None
+                }
+                ClientCommand::Set(None) => {
+                    self.note("usage: /set CONFIG_ID VALUE");
+                    None
+                }
+                ClientCommand::Invalid(message) => {
+                    self.note(message);
+                    None
+                }
+            };
+        }
+        if self.status.busy {
             return None;
         }
         let text = std::mem::take(&mut self.input);

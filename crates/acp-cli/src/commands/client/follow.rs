@@ -1,48 +1,67 @@
-//! Printing a session as it grows: what is new in the transcript and in the notice list since
-//! the last look, as plain lines.
+//! Following a session as it grows: what is new in the transcript and in the notice list since
+//! the last look, handed to a [`Sink`] (plain lines, or JSON objects).
 //!
 //! The runtime keeps the conversation ([`Transcript`]) and the notices ([`NoticeCenter`]);
-//! a [`Follower`] remembers how much of each it has printed. `acp client --prompt` looks after
-//! every change (live output); `acp demo` looks at the end of each step (deterministic
+//! a [`Follower`] remembers how much of each it has passed on. `acp client --prompt` looks
+//! after every change (live output); `acp demo` looks at the end of each step (deterministic
 //! output).
 
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io;
 
-use acp_notice_center::NoticeCenter;
-use acp_notice_center::render::plain;
+use acp_notice_center::{Entry as NoticeEntry, NoticeCenter};
 use acp_runtime::client::Transcript;
-use acp_runtime::client::transcript::Entry;
+use acp_runtime::client::transcript::{Entry, Message, PlanItem, ToolCall};
 
-use super::plain::{PlainPrinter, notice_line, role_label, tool_line};
+use super::events::ClientEvent;
 
-/// What was printed of one transcript entry.
+/// Where a follower sends what is new.
+pub trait Sink {
+    /// More text of the message at transcript position `key` (a number that tells messages
+    /// apart). With `whole`, the message's text was replaced and `text` is all of it.
+    fn message(&mut self, key: usize, message: &Message, text: &str, whole: bool)
+    -> io::Result<()>;
+    /// A tool call that is new (`first`) or whose title, status or content changed.
+    fn tool_call(&mut self, call: &ToolCall, first: bool) -> io::Result<()>;
+    /// The agent's plan, when it changed.
+    fn plan(&mut self, plan: &[PlanItem]) -> io::Result<()>;
+    /// A notice-list entry that is new, or whose count went up.
+    fn notice(&mut self, entry: &NoticeEntry) -> io::Result<()>;
+    /// Something the client itself did (a permission answer, a file write, a command run).
+    fn client(&mut self, event: &ClientEvent) -> io::Result<()>;
+    /// A line from the client about the session (`turn ended: end_turn`, ...).
+    fn note(&mut self, text: &str) -> io::Result<()>;
+}
+
+/// What was passed on of one transcript entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Seen {
     /// A message, up to this many bytes of its text.
     Message(usize),
-    /// A tool call with this line.
-    Tool(String),
-    /// Something that is not printed piecewise.
+    /// A tool call in this state (title, status, content).
+    Tool(String, String, Vec<String>),
+    /// Something that is not passed on piecewise.
     Other,
 }
 
-/// Remembers what of one session has been printed.
+/// Remembers what of one session has been passed on.
 #[derive(Debug, Clone)]
 pub struct Follower {
     session: String,
     seen: Vec<Seen>,
-    /// Notice-list entries printed, by entry id, with the count they had.
+    plan: Vec<PlanItem>,
+    /// Notice-list entries passed on, by entry id, with the count they had.
     notices: BTreeMap<u64, u64>,
 }
 
 impl Follower {
-    /// A follower of `session` that has printed nothing yet.
+    /// A follower of `session` that has passed on nothing yet.
     #[must_use]
     pub fn new(session: impl Into<String>) -> Self {
         Self {
             session: session.into(),
             seen: Vec::new(),
+            plan: Vec::new(),
             notices: BTreeMap::new(),
         }
     }
@@ -53,22 +72,19 @@ impl Follower {
         &self.session
     }
 
-    /// Marks everything now in the session's transcript as printed.
+    /// Marks everything now in the session's transcript as passed on.
     pub fn skip_transcript(&mut self, transcript: &Transcript) {
-        let mut sink = PlainPrinter::new(io::sink());
+        let mut sink = super::plain::PlainPrinter::new(io::sink());
         let _ = self.transcript(transcript, &mut sink);
     }
 
-    /// Prints what is new in the session's transcript: new entries, text added to messages,
-    /// and tool calls whose title or status changed (as a new line).
-    pub fn transcript<W: Write>(
-        &mut self,
-        transcript: &Transcript,
-        out: &mut PlainPrinter<W>,
-    ) -> io::Result<()> {
-        let entries = transcript
-            .session(&self.session)
-            .map_or(&[][..], |session| session.entries.as_slice());
+    /// Passes on what is new in the session's transcript: new entries, text added to
+    /// messages, tool calls that changed, and the plan when it changed.
+    pub fn transcript<S: Sink>(&mut self, transcript: &Transcript, out: &mut S) -> io::Result<()> {
+        let Some(session) = transcript.session(&self.session) else {
+            return Ok(());
+        };
+        let entries = session.entries.as_slice();
         // The transcript drops its oldest entries past its limit; start over from what is left.
         self.seen.truncate(entries.len());
         for (index, entry) in entries.iter().enumerate() {
@@ -80,42 +96,47 @@ impl Follower {
                         _ => 0,
                     };
                     let text = &message.text;
-                    let label = role_label(message.role);
                     if text.len() > printed && text.is_char_boundary(printed) {
-                        out.message(index, label, &text[printed..])?;
+                        out.message(index, message, &text[printed..], false)?;
                     } else if text.len() < printed || !text.is_char_boundary(printed) {
-                        // Replaced by a shorter text: print it whole.
-                        out.line(&format!("{label}{text}"))?;
+                        // Replaced by another text: pass it on whole.
+                        out.message(index, message, text, true)?;
                     } else if seen.is_none() {
-                        out.message(index, label, "")?;
+                        out.message(index, message, "", false)?;
                     }
                     self.record(index, Seen::Message(text.len()));
                 }
                 Entry::ToolCall(call) => {
-                    let line = tool_line(call);
-                    if !matches!(seen, Some(Seen::Tool(printed)) if *printed == line) {
-                        out.line(&line)?;
+                    let state = Seen::Tool(
+                        call.title.clone(),
+                        call.status.clone(),
+                        call.content.clone(),
+                    );
+                    match seen {
+                        Some(previous) if *previous == state => {}
+                        Some(Seen::Tool(..)) => out.tool_call(call, false)?,
+                        _ => out.tool_call(call, true)?,
                     }
-                    self.record(index, Seen::Tool(line));
+                    self.record(index, state);
                 }
                 _ => {
                     if seen.is_none() {
-                        out.line("[unsupported entry]")?;
+                        out.note("[unsupported entry]")?;
                     }
                     self.record(index, Seen::Other);
                 }
             }
         }
+        if session.plan != self.plan {
+            self.plan.clone_from(&session.plan);
+            out.plan(&self.plan)?;
+        }
         Ok(())
     }
 
-    /// Prints the session's notice-list entries that are new, or whose count went up since
-    /// they were printed (`Warning x2: ...`).
-    pub fn notices<W: Write>(
-        &mut self,
-        center: &NoticeCenter,
-        out: &mut PlainPrinter<W>,
-    ) -> io::Result<()> {
+    /// Passes on the session's notice-list entries that are new, or whose count went up since
+    /// they were passed on (`Warning x2: ...`).
+    pub fn notices<S: Sink>(&mut self, center: &NoticeCenter, out: &mut S) -> io::Result<()> {
         let mut now_listed = BTreeMap::new();
         for entry in center.entries(&self.session) {
             let id = entry.id().get();
@@ -124,7 +145,7 @@ impl Follower {
                 .get(&id)
                 .is_none_or(|count| *count < entry.count())
             {
-                out.line(&notice_line(&plain::line(entry)))?;
+                out.notice(entry)?;
             }
             now_listed.insert(id, entry.count());
         }

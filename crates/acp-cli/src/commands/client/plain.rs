@@ -5,7 +5,11 @@
 //! You: /notice warning Disk almost full -- 95% used
 //! Agent: Sending the notice now.
 //! [tool] Read README.md (completed)
+//! [plan] 1. Read the file (completed) | 2. Fix it (pending)
 //! [notice] Warning: Disk almost full - 95% used
+//! [permission] Delete everything -> Reject (reject_once)
+//! [write] /work/notes.txt (12 bytes) refused: writes need --allow-write
+//! [terminal] cargo test
 //! -- turn ended: end_turn --
 //! ```
 //!
@@ -14,8 +18,12 @@
 
 use std::io::{self, Write};
 
-use acp_runtime::client::transcript::{Entry, Role, ToolCall};
+use acp_notice_center::Entry as NoticeEntry;
+use acp_notice_center::render::plain;
+use acp_runtime::client::transcript::{Entry, Message, PlanItem, Role, ToolCall};
 
+use super::events::ClientEvent;
+use super::follow::Sink;
 use super::text::terminal_safe;
 
 /// The prefix of a notice line.
@@ -31,6 +39,65 @@ pub fn role_label(role: Role) -> &'static str {
         Role::User => "You: ",
         Role::Thought => "Thinking: ",
         _ => "Agent: ",
+    }
+}
+
+/// The agent's plan as one line: `[plan] 1. STEP (STATUS) | 2. ...`, or `[plan] (empty)`.
+#[must_use]
+pub fn plan_line(plan: &[PlanItem]) -> String {
+    if plan.is_empty() {
+        return "[plan] (empty)".to_owned();
+    }
+    let steps: Vec<String> = plan
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            format!(
+                "{}. {} ({})",
+                index + 1,
+                terminal_safe(&item.content).replace('\n', " "),
+                terminal_safe(&item.status).replace('_', " ")
+            )
+        })
+        .collect();
+    format!("[plan] {}", steps.join(" | "))
+}
+
+/// A client event as one line (`[permission] ...`, `[write] ...`, `[terminal] ...`).
+#[must_use]
+pub fn event_line(event: &ClientEvent) -> String {
+    match event {
+        ClientEvent::Permission { title, choice } => {
+            let answer = match choice {
+                Some((_, name, kind)) => format!("{} ({kind})", terminal_safe(name)),
+                None => "cancelled".to_owned(),
+            };
+            format!(
+                "[permission] {} -> {answer}",
+                terminal_safe(title).replace('\n', " ")
+            )
+        }
+        ClientEvent::FileWrite {
+            path,
+            bytes,
+            allowed,
+            reason,
+        } => {
+            let outcome = match (allowed, reason) {
+                (true, _) => "written".to_owned(),
+                (false, Some(reason)) => format!("refused: {}", terminal_safe(reason)),
+                (false, None) => "refused".to_owned(),
+            };
+            format!("[write] {} ({bytes} bytes) {outcome}", terminal_safe(path))
+        }
+        ClientEvent::Terminal { command, args } => {
+            let mut line = format!("[terminal] {}", terminal_safe(command));
+            for arg in args {
+                line.push(' ');
+                line.push_str(&terminal_safe(arg).replace('\n', " "));
+            }
+            line
+        }
     }
 }
 
@@ -126,5 +193,42 @@ impl<W: Write> PlainPrinter<W> {
             self.out.write_all(b"\n")?;
         }
         Ok(())
+    }
+}
+
+impl<W: Write> Sink for PlainPrinter<W> {
+    fn message(
+        &mut self,
+        key: usize,
+        message: &Message,
+        text: &str,
+        whole: bool,
+    ) -> io::Result<()> {
+        let label = role_label(message.role);
+        if whole {
+            self.line(&format!("{label}{}", terminal_safe(text)))
+        } else {
+            PlainPrinter::message(self, key, label, text)
+        }
+    }
+
+    fn tool_call(&mut self, call: &ToolCall, _first: bool) -> io::Result<()> {
+        self.line(&tool_line(call))
+    }
+
+    fn plan(&mut self, plan: &[PlanItem]) -> io::Result<()> {
+        self.line(&plan_line(plan))
+    }
+
+    fn notice(&mut self, entry: &NoticeEntry) -> io::Result<()> {
+        self.line(&notice_line(&plain::line(entry)))
+    }
+
+    fn client(&mut self, event: &ClientEvent) -> io::Result<()> {
+        self.line(&event_line(event))
+    }
+
+    fn note(&mut self, text: &str) -> io::Result<()> {
+        self.line(&note_line(text))
     }
 }

@@ -1,22 +1,29 @@
-//! The terminal UI's event loop: terminal set-up, keyboard and focus input, connection
-//! changes, permission requests, toast timers, drawing. All decisions are in [`AppState`];
-//! this only moves events.
+//! The terminal UI's event loop: terminal set-up, keyboard and focus input, the session's
+//! set-up (with the sign-in picker when the agent asks for authentication), the agent's
+//! questions (permission, file writes, terminal logins), toast timers, drawing. All decisions
+//! are in [`AppState`]; this only moves events.
 
+use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use acp_runtime::client::{Client, PermissionDecision, PermissionRequest};
+use acp_notice_center::render::tui::Theme;
+use acp_runtime::client::{Client, PermissionDecision, SessionOptions, VersionFallback};
 use ratatui::crossterm::event::{self as term, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::execute;
 use tokio::sync::{mpsc, oneshot};
 
-use super::app::{AppState, Command, Key};
+use super::Args;
+use super::app::{AppState, Command, Dialog, Key};
+use super::events::EventLog;
+use super::exit::{Exit, Failure};
+use super::handler::{Answers, CliHandler, Question, run_login};
+use super::plain::event_line;
+use super::prompt::CANCEL_WAIT;
+use super::setup::{self, Opened};
 use super::view::render;
-
-/// A permission request from the connection, with the way back for the answer.
-pub type PermissionAsk = (PermissionRequest, oneshot::Sender<PermissionDecision>);
 
 /// Input from the terminal.
 enum Input {
@@ -25,37 +32,196 @@ enum Input {
     Redraw,
 }
 
+/// How the session's set-up went.
+enum SetupEvent {
+    /// The session is open.
+    Opened(Opened),
+    /// The agent asks for a sign-in; the message says why.
+    NeedsAuth(String),
+    /// Set-up failed for good.
+    Failed(Failure),
+}
+
+/// Where the answer to an open dialog goes.
+enum Reply {
+    Permission(oneshot::Sender<PermissionDecision>),
+    Write(oneshot::Sender<bool>),
+    Auth,
+}
+
 /// The longest wait between two frames when nothing happens (keeps the clock-driven parts,
 /// such as toast timers, current).
 const IDLE_FRAME: Duration = Duration::from_millis(500);
 
-/// Runs the terminal UI on `client`'s session `app.session` until the user quits.
-///
-/// `permissions` brings the agent's permission requests (see
-/// [`ClientBuilder::permissions`](acp_runtime::client::ClientBuilder::permissions)). The
-/// terminal is restored on return, also on error.
-pub async fn run(
+/// What the set-up steps need from the arguments.
+#[derive(Clone)]
+struct Plan {
+    options: SessionOptions,
+    auth: Option<String>,
+    load: Option<String>,
+    mode: Option<String>,
+    settings: Vec<(String, String)>,
+    timeout: Option<Duration>,
+}
+
+/// Opens the session (signing in first with `auth`), then applies the mode and options.
+async fn set_up(client: Client, plan: Plan, auth: Option<String>) -> SetupEvent {
+    let steps = async {
+        if let Some(method) = &auth {
+            setup::authenticate(&client, method, plan.timeout).await?;
+        }
+        let opened =
+            setup::open(&client, &plan.options, plan.load.as_deref(), plan.timeout).await?;
+        setup::apply_controls(
+            &client,
+            &opened.id,
+            plan.mode.as_deref(),
+            &plan.settings,
+            plan.timeout,
+        )
+        .await?;
+        Ok::<_, Failure>(opened)
+    };
+    match steps.await {
+        Ok(opened) => SetupEvent::Opened(opened),
+        Err(failure) if failure.exit == Exit::Auth && !client.auth_methods().is_empty() => {
+            SetupEvent::NeedsAuth(failure.message)
+        }
+        Err(failure) => SetupEvent::Failed(failure),
+    }
+}
+
+/// Runs `acp client` with the terminal UI: launches the agent, runs the UI until the user
+/// leaves, and ends the agent.
+pub async fn run_client(args: &Args) -> Result<(), Failure> {
+    let (questions_tx, questions) = mpsc::channel::<Question>(8);
+    let events = EventLog::new();
+    let handler = CliHandler::new(Answers::Ask(questions_tx), args.services(), events.clone());
+    let command = args.command()?.inherit_stderr(false);
+    let plan = Plan {
+        options: args.session_options()?,
+        auth: args.auth.clone(),
+        load: args.load.clone(),
+        mode: args.mode.clone(),
+        settings: args.settings.clone(),
+        timeout: args.timeout,
+    };
+    let log = super::peer_log::PeerLog::new();
+    let (client, mut process) = setup::launch(args.builder(handler, &log), &command, args.timeout)
+        .await
+        .map_err(|failure| log.explain(failure))?;
+    let notices = (!args.no_notices).then(|| client.notice_center());
+    let mut app = AppState::new(
+        client.protocol_version().0,
+        client.transcript(),
+        notices,
+        Theme::from_env(),
+    );
+    app.status.agent.clone_from(&client.agent().name);
+    if client.agent().fallback.is_some() {
+        app.status.proposed = Some(client.agent().proposed.0);
+    }
+    if client.agent().fallback == Some(VersionFallback::Restarted) {
+        app.note(format!(
+            "the agent speaks ACP v1 only: it was restarted and initialized as v1 (asked for v{})",
+            client.agent().proposed.0
+        ));
+    }
+    app.status.message = Some("opening the session...".to_owned());
+    let result = run(app, client.clone(), plan, questions, events).await;
+    setup::shutdown(&client, &mut process).await;
+    result.map_err(|error| match error {
+        Stop::Failed(failure) => log.explain(failure),
+        Stop::Io(error) => Failure::new(Exit::Failed, format!("the terminal failed: {error}")),
+    })
+}
+
+/// Why the loop stopped, when not by the user's choice.
+enum Stop {
+    Failed(Failure),
+    Io(io::Error),
+}
+
+/// The terminal, set up for the UI; restored when dropped.
+struct Screen {
+    terminal: ratatui::DefaultTerminal,
+}
+
+impl Screen {
+    fn open() -> io::Result<Self> {
+        let terminal = ratatui::try_init()?;
+        // Focus reports let toast timers pause while the window is in the background.
+        let _ = execute!(io::stdout(), term::EnableFocusChange);
+        Ok(Self { terminal })
+    }
+
+    /// Leaves the UI for a while (for a login in the terminal).
+    fn suspend(&mut self) {
+        let _ = execute!(io::stdout(), term::DisableFocusChange);
+        let _ = ratatui::try_restore();
+    }
+
+    /// Comes back after [`Screen::suspend`]. (A new terminal draws everything on its first
+    /// frame, so nothing needs clearing; clearing would also ask the terminal for the cursor
+    /// position.)
+    fn resume(&mut self) -> io::Result<()> {
+        self.terminal = ratatui::try_init()?;
+        let _ = execute!(io::stdout(), term::EnableFocusChange);
+        Ok(())
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let _ = execute!(io::stdout(), term::DisableFocusChange);
+        let _ = ratatui::try_restore();
+    }
+}
+
+/// Runs the terminal UI on `client` until the user quits.
+async fn run(
     mut app: AppState,
     client: Client,
-    mut permissions: mpsc::Receiver<PermissionAsk>,
-) -> io::Result<()> {
-    let mut terminal = ratatui::try_init()?;
-    // Focus reports let toast timers pause while the window is in the background.
-    let _ = execute!(io::stdout(), term::EnableFocusChange);
+    plan: Plan,
+    mut questions: mpsc::Receiver<Question>,
+    events: EventLog,
+) -> Result<(), Stop> {
+    let mut screen = Screen::open().map_err(Stop::Io)?;
     let (input_tx, mut input_rx) = mpsc::channel(64);
     let stop = Arc::new(AtomicBool::new(false));
-    let reader = spawn_input_thread(input_tx, Arc::clone(&stop));
+    let paused = Arc::new(AtomicBool::new(false));
+    let reader = spawn_input_thread(input_tx, Arc::clone(&stop), Arc::clone(&paused));
     let (turn_tx, mut turn_rx) = mpsc::channel(4);
+    let (note_tx, mut note_rx) = mpsc::channel::<String>(16);
+    let (setup_tx, mut setup_rx) = mpsc::channel::<SetupEvent>(2);
+    {
+        let (client, plan, setup_tx) = (client.clone(), plan.clone(), setup_tx.clone());
+        let auth = plan.auth.clone();
+        tokio::spawn(async move {
+            let _ = setup_tx.send(set_up(client, plan, auth).await).await;
+        });
+    }
     let mut changes = client.changes();
-    let mut pending: Option<oneshot::Sender<PermissionDecision>> = None;
+    let mut dialogs: VecDeque<(Dialog, Reply)> = VecDeque::new();
+    let mut open: Option<Reply> = None;
     let mut connected = true;
 
     let result = loop {
+        if open.is_none() {
+            if let Some((dialog, reply)) = dialogs.pop_front() {
+                app.ask(dialog);
+                open = Some(reply);
+            }
+        }
+        for event in events.take() {
+            app.note(event_line(&event));
+        }
+        refresh_status(&mut app, &client);
         let now = client.now();
         app.tick(now);
         app.status.violations = client.violations().notices_during_replay;
-        if let Err(error) = terminal.draw(|frame| render(frame, &app)) {
-            break Err(error);
+        if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
+            break Err(Stop::Io(error));
         }
         let wait = app
             .next_deadline()
@@ -66,13 +232,19 @@ pub async fn run(
                 Some(Input::Key(key)) => {
                     let Some(command) = app.on_key(key, client.now()) else { continue };
                     match command {
+                        Command::Quit if !connected => {
+                            break Err(Stop::Failed(Failure::new(
+                                Exit::AgentGone,
+                                "the agent exited during the session",
+                            )));
+                        }
                         Command::Quit => break Ok(()),
                         Command::Submit(text) => {
                             let Some(session) = app.session.clone() else { continue };
-                            let client = client.clone();
-                            let turn_tx = turn_tx.clone();
+                            let (client, turn_tx) = (client.clone(), turn_tx.clone());
+                            let timeout = plan.timeout;
                             tokio::spawn(async move {
-                                let outcome = client.prompt(&session, &text).await;
+                                let outcome = bounded_turn(&client, &session, &text, timeout).await;
                                 let _ = turn_tx.send(outcome).await;
                             });
                         }
@@ -82,9 +254,40 @@ pub async fn run(
                             }
                         }
                         Command::Answer(answer) => {
-                            if let Some(reply) = pending.take() {
+                            if let Some(Reply::Permission(reply)) = open.take() {
                                 let _ = reply.send(answer);
                             }
+                        }
+                        Command::AnswerWrite(allowed) => {
+                            if let Some(Reply::Write(reply)) = open.take() {
+                                let _ = reply.send(allowed);
+                            }
+                        }
+                        Command::Authenticate(method) => {
+                            open = None;
+                            app.status.message = Some(format!("signing in with {method}..."));
+                            let (client, plan, setup_tx) = (client.clone(), plan.clone(), setup_tx.clone());
+                            tokio::spawn(async move {
+                                let _ = setup_tx.send(set_up(client, plan, Some(method)).await).await;
+                            });
+                        }
+                        Command::SetMode(mode) => {
+                            let Some(session) = app.session.clone() else { continue };
+                            let (client, note_tx) = (client.clone(), note_tx.clone());
+                            tokio::spawn(async move {
+                                let note = match client.set_mode(&session, &mode).await {
+                                    Ok(()) => format!("mode: {mode}"),
+                                    Err(error) => format!("/mode {mode}: {error}"),
+                                };
+                                let _ = note_tx.send(note).await;
+                            });
+                        }
+                        Command::SetOption(id, value) => {
+                            let Some(session) = app.session.clone() else { continue };
+                            let (client, note_tx) = (client.clone(), note_tx.clone());
+                            tokio::spawn(async move {
+                                let _ = note_tx.send(set_option(&client, &session, &id, &value).await).await;
+                            });
                         }
                     }
                 }
@@ -101,19 +304,59 @@ pub async fn run(
                     connected = false;
                 }
             }
-            ask = permissions.recv() => {
-                if let Some((request, reply)) = ask {
-                    app.ask_permission((&request).into());
-                    // A newer request replaces an unanswered one, which is then cancelled.
-                    if let Some(old) = pending.replace(reply) {
-                        let _ = old.send(PermissionDecision::Cancelled);
+            event = setup_rx.recv() => match event {
+                Some(SetupEvent::Opened(opened)) => {
+                    app.session = Some(opened.id.clone());
+                    app.status.message = Some("connected".to_owned());
+                    if opened.loaded {
+                        app.note(format!("loaded session {} with its history", opened.id));
                     }
+                }
+                Some(SetupEvent::NeedsAuth(why)) => {
+                    app.status.message = Some("not signed in".to_owned());
+                    dialogs.push_back((Dialog::auth(client.auth_methods(), &why), Reply::Auth));
+                }
+                Some(SetupEvent::Failed(failure)) => break Err(Stop::Failed(failure)),
+                None => {}
+            },
+            question = questions.recv() => match question {
+                Some(Question::Permission(request, reply)) => {
+                    dialogs.push_back((Dialog::permission(&request), Reply::Permission(reply)));
+                }
+                Some(Question::Write(question, reply)) => {
+                    dialogs.push_back((Dialog::write(&question), Reply::Write(reply)));
+                }
+                Some(Question::Login(command, reply)) => {
+                    paused.store(true, Ordering::Relaxed);
+                    // Let the input thread finish its current poll before the login reads.
+                    tokio::time::sleep(Duration::from_millis(150)).await;
+                    screen.suspend();
+                    println!("Running the agent's login: {}", command.program.to_string_lossy());
+                    let outcome = tokio::task::spawn_blocking(move || run_login(&command))
+                        .await
+                        .unwrap_or_else(|error| Err(format!("the login task failed: {error}")));
+                    let resumed = screen.resume();
+                    paused.store(false, Ordering::Relaxed);
+                    app.note(match &outcome {
+                        Ok(()) => "the login command succeeded".to_owned(),
+                        Err(reason) => format!("the login command failed: {reason}"),
+                    });
+                    let _ = reply.send(outcome);
+                    if let Err(error) = resumed {
+                        break Err(Stop::Io(error));
+                    }
+                }
+                _ => {}
+            },
+            note = note_rx.recv() => {
+                if let Some(note) = note {
+                    app.note(note);
                 }
             }
             outcome = turn_rx.recv() => {
                 match outcome {
-                    Some(Ok(stop)) => app.turn_ended(format!("turn ended: {}", stop)),
-                    Some(Err(error)) => app.turn_ended(format!("turn failed: {error}")),
+                    Some(Ok(stop)) => app.turn_ended(format!("turn ended: {stop}")),
+                    Some(Err(message)) => app.turn_ended(message),
                     None => {}
                 }
             }
@@ -126,19 +369,97 @@ pub async fn run(
         }
     };
     stop.store(true, Ordering::Relaxed);
-    let _ = execute!(io::stdout(), term::DisableFocusChange);
-    ratatui::try_restore()?;
+    drop(screen);
     let _ = reader.join();
+    // Unanswered questions get their "no".
+    if let Some(reply) = open {
+        cancel(reply);
+    }
+    for (_, reply) in dialogs {
+        cancel(reply);
+    }
     result
 }
 
-/// Reads terminal events on a thread of its own (crossterm's reading blocks) until `stop`.
+fn cancel(reply: Reply) {
+    match reply {
+        Reply::Permission(reply) => {
+            let _ = reply.send(PermissionDecision::Cancelled);
+        }
+        Reply::Write(reply) => {
+            let _ = reply.send(false);
+        }
+        Reply::Auth => {}
+    }
+}
+
+/// Copies the session's mode and model into the status line.
+fn refresh_status(app: &mut AppState, client: &Client) {
+    let controls = app
+        .session
+        .as_deref()
+        .and_then(|session| client.session_controls(session));
+    app.status.mode = controls.as_ref().and_then(|c| c.current_mode());
+    app.status.model = controls.as_ref().and_then(|c| c.current_model());
+}
+
+/// `/set CONFIG_ID VALUE`, as a note of how it went.
+async fn set_option(client: &Client, session: &str, id: &str, value: &str) -> String {
+    let controls = client.session_controls(session).unwrap_or_default();
+    let Some(option) = controls.option(id) else {
+        return format!("/set {id}: {}", setup::options_help(client, session));
+    };
+    let value = match option.parse_value(value) {
+        Ok(value) => value,
+        Err(reason) => return format!("/set {id}: {reason}"),
+    };
+    match client.set_config_option(session, id, &value).await {
+        Ok(options) => {
+            let now = options
+                .iter()
+                .find(|option| option.id == id)
+                .map_or_else(|| "?".to_owned(), |option| option.current_label());
+            format!("{id}: {now}")
+        }
+        Err(error) => format!("/set {id}: {error}"),
+    }
+}
+
+/// A turn with `timeout` (cancelled past it); the stop reason or a line saying what failed.
+async fn bounded_turn(
+    client: &Client,
+    session: &str,
+    text: &str,
+    timeout: Option<Duration>,
+) -> Result<acp_runtime::agent::StopReason, String> {
+    let turn = client.prompt(session, text);
+    tokio::pin!(turn);
+    let Some(limit) = timeout else {
+        return turn.await.map_err(|error| format!("turn failed: {error}"));
+    };
+    tokio::select! {
+        outcome = &mut turn => outcome.map_err(|error| format!("turn failed: {error}")),
+        () = tokio::time::sleep(limit) => {
+            let _ = client.cancel(session).await;
+            let _ = tokio::time::timeout(CANCEL_WAIT, &mut turn).await;
+            Err(format!("turn timed out after {} s and was cancelled", limit.as_secs_f64()))
+        }
+    }
+}
+
+/// Reads terminal events on a thread of its own (crossterm's reading blocks) until `stop`;
+/// reads nothing while `paused`.
 fn spawn_input_thread(
     tx: mpsc::Sender<Input>,
     stop: Arc<AtomicBool>,
+    paused: Arc<AtomicBool>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         while !stop.load(Ordering::Relaxed) {
+            if paused.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
             match term::poll(Duration::from_millis(100)) {
                 Ok(false) => continue,
                 Ok(true) => {}
@@ -180,6 +501,7 @@ pub fn convert_key(code: KeyCode, modifiers: KeyModifiers) -> Option<Key> {
         KeyCode::PageUp => Key::PageUp,
         KeyCode::PageDown => Key::PageDown,
         KeyCode::End => Key::End,
+        KeyCode::Tab => Key::Tab,
         _ => return None,
     })
 }

@@ -1,5 +1,6 @@
 //! Drawing [`AppState`] into a ratatui frame: conversation, toasts, notice list, input line,
-//! status line, help line and the permission dialog. Pure: the same state draws the same
+//! status line, help line, command completions and dialogs (permission, write confirmation,
+//! sign-in). Pure: the same state draws the same
 //! screen, so tests render it with ratatui's `TestBackend`.
 
 use acp_notice_center::render::tui::{NoticePanel, ToastStack};
@@ -11,13 +12,13 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use acp_runtime::client::transcript::{Entry, Role};
 
-use super::app::{AppState, lock};
+use super::app::{AppState, DialogKind, lock};
 use super::plain::{entry_text, note_line};
+use super::slash::Completion;
 use super::text::{terminal_safe, wrap};
 
 /// The keys, as shown in the help line (`^N` is Ctrl-N).
-pub const HELP: &str =
-    "Enter send | ^N notices | Esc/^D dismiss | ^X dismiss all | PgUp/PgDn scroll | ^C cancel/quit";
+pub const HELP: &str = "Enter send | / commands | ^N notices | Esc/^D dismiss | ^X all | PgUp/PgDn scroll | ^C cancel/quit";
 
 /// The widest the toast column gets.
 const TOAST_WIDTH: u16 = 44;
@@ -53,16 +54,24 @@ pub fn render(frame: &mut Frame<'_>, app: &AppState) {
         Paragraph::new(HELP).style(Style::default().add_modifier(Modifier::DIM)),
         help,
     );
-    if app.permission.is_some() {
-        render_permission(frame, app, body);
+    let completions = app.completions();
+    if !completions.is_empty() && app.dialog.is_none() {
+        render_completions(frame, &completions, body);
+    }
+    if app.dialog.is_some() {
+        render_dialog(frame, app, body);
     }
 }
 
-/// The status line's text: protocol, notices, unread count, agent and activity.
+/// The status line's text: protocol (and the version asked for, when the agent answered an
+/// older one), notices, unread count, mode, model, agent and activity.
 #[must_use]
 pub fn status_line(app: &AppState) -> String {
     let status = &app.status;
     let mut line = format!(" ACP v{}", status.protocol);
+    if let Some(proposed) = status.proposed {
+        line.push_str(&format!(" (asked for v{proposed})"));
+    }
     let notices = match (status.notices, status.protocol) {
         (true, 1) => "notices: advertised",
         (true, _) => "notices: on",
@@ -76,6 +85,14 @@ pub fn status_line(app: &AppState) -> String {
     }
     if status.violations > 0 {
         line.push_str(&format!(" | notices during replay: {}", status.violations));
+    }
+    if let Some(mode) = &status.mode {
+        line.push_str(" | mode: ");
+        line.push_str(&terminal_safe(mode));
+    }
+    if let Some(model) = &status.model {
+        line.push_str(" | model: ");
+        line.push_str(&terminal_safe(model));
     }
     if let Some(agent) = &status.agent {
         line.push_str(" | agent: ");
@@ -212,25 +229,59 @@ fn render_input(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
     frame.render_widget(Paragraph::new(format!("{shown}_")), inner);
 }
 
-fn render_permission(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
-    let Some(dialog) = &app.permission else {
-        return;
-    };
-    let width = area.width.saturating_sub(4).clamp(1, 60);
-    let height = u16::try_from(dialog.choices.len())
-        .unwrap_or(u16::MAX)
-        .saturating_add(5)
-        .min(area.height);
+/// The commands matching the input, in a box just above the input line.
+fn render_completions(frame: &mut Frame<'_>, completions: &[Completion], area: Rect) {
+    let rows = u16::try_from(completions.len()).unwrap_or(u16::MAX);
+    let height = rows.saturating_add(2).min(area.height);
+    let width = area.width.saturating_sub(2).max(1);
     let rect = Rect::new(
-        area.x + (area.width.saturating_sub(width)) / 2,
-        area.y + (area.height.saturating_sub(height)) / 2,
+        area.x + 1,
+        area.y + area.height.saturating_sub(height),
         width,
         height,
     );
-    let mut lines = vec![
-        Line::from(terminal_safe(&dialog.title).into_owned()),
-        Line::from(""),
-    ];
+    let lines: Vec<Line<'static>> = completions
+        .iter()
+        .map(|completion| {
+            let hint = completion
+                .hint
+                .as_deref()
+                .map(|hint| format!(" {}", terminal_safe(hint)))
+                .unwrap_or_default();
+            let whose = if completion.local { " (client)" } else { "" };
+            Line::from(format!(
+                "/{}{hint} - {}{whose}",
+                terminal_safe(&completion.name),
+                terminal_safe(&completion.description).replace('\n', " ")
+            ))
+        })
+        .collect();
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" Commands (Tab completes) ")),
+        rect,
+    );
+}
+
+fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
+    let Some(dialog) = &app.dialog else {
+        return;
+    };
+    let width = area.width.saturating_sub(4).clamp(1, 72);
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let mut lines: Vec<Line<'static>> = wrap(&terminal_safe(&dialog.title), inner)
+        .into_iter()
+        .map(Line::from)
+        .collect();
+    for detail in &dialog.lines {
+        for piece in wrap(&terminal_safe(detail), inner) {
+            lines.push(Line::styled(
+                piece,
+                Style::default().add_modifier(Modifier::DIM),
+            ));
+        }
+    }
+    lines.push(Line::from(""));
     for (index, choice) in dialog.choices.iter().enumerate() {
         let marker = if index == dialog.selected { ">" } else { " " };
         let text = format!(
@@ -246,11 +297,26 @@ fn render_permission(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
         };
         lines.push(Line::styled(text, style));
     }
+    let escape = match dialog.kind {
+        DialogKind::Permission => "Esc cancel",
+        DialogKind::Write => "Esc deny",
+        DialogKind::Auth => "Esc leave",
+    };
     lines.push(Line::styled(
-        "Up/Down or 1-9 choose | Enter answer | Esc cancel",
+        format!("Up/Down or 1-9 choose | Enter answer | {escape}"),
         Style::default().add_modifier(Modifier::DIM),
     ));
-    let block = Block::bordered().title(" Permission requested ");
+    let height = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2)
+        .min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width.saturating_sub(width)) / 2,
+        area.y + (area.height.saturating_sub(height)) / 2,
+        width,
+        height,
+    );
+    let block = Block::bordered().title(dialog.heading());
     frame.render_widget(Clear, rect);
     frame.render_widget(Paragraph::new(lines).block(block), rect);
 }

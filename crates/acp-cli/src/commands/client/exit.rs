@@ -1,0 +1,114 @@
+//! The exit codes of `acp client` and the failures that lead to them.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | the turn ended normally (`end_turn`), or the terminal UI was left normally |
+//! | 1 | the turn or the agent failed (an error, or another stop reason) |
+//! | 2 | bad usage (flags, or a mode, option or session the agent does not have) |
+//! | 3 | authentication is needed or failed |
+//! | 4 | timed out (`--timeout`) |
+//! | 5 | the agent could not be started or exited early |
+//! | 130 | interrupted (Ctrl-C) |
+
+use std::fmt;
+use std::process::ExitCode;
+
+use acp_runtime::Error;
+use acp_runtime::rpc::AUTH_REQUIRED;
+
+/// Why `acp client` ends, as an exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Exit {
+    /// 0: the turn ended normally.
+    Ok,
+    /// 1: the turn or the agent failed.
+    Failed,
+    /// 2: bad usage.
+    Usage,
+    /// 3: authentication needed or failed.
+    Auth,
+    /// 4: timed out.
+    Timeout,
+    /// 5: the agent could not be started or exited early.
+    AgentGone,
+    /// 130: interrupted.
+    Interrupted,
+}
+
+impl Exit {
+    /// The process exit code.
+    #[must_use]
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Failed => 1,
+            Exit::Usage => 2,
+            Exit::Auth => 3,
+            Exit::Timeout => 4,
+            Exit::AgentGone => 5,
+            Exit::Interrupted => 130,
+        }
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> Self {
+        ExitCode::from(exit.code())
+    }
+}
+
+/// A failure with its exit code and one message for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The exit code.
+    pub exit: Exit,
+    /// What happened, in one line or a few (no `acp:` prefix).
+    pub message: String,
+}
+
+impl Failure {
+    /// A failure with this code and message.
+    pub fn new(exit: Exit, message: impl Into<String>) -> Self {
+        Self {
+            exit,
+            message: message.into(),
+        }
+    }
+
+    /// A usage failure.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(Exit::Usage, message)
+    }
+
+    /// The failure of the step `what` (`"cannot create a session"`) with `error`: the code
+    /// follows from the error (the agent gone: 5; `-32000`: 3; otherwise `otherwise`).
+    pub fn of(what: &str, error: &Error, otherwise: Exit) -> Self {
+        let exit = match error {
+            Error::ConnectionClosed | Error::Io(_) => Exit::AgentGone,
+            Error::Rpc(object) if object.code == AUTH_REQUIRED => Exit::Auth,
+            _ => otherwise,
+        };
+        let message = match error {
+            Error::ConnectionClosed => {
+                format!("{what}: the agent exited or closed the connection")
+            }
+            other => format!("{what}: {other}"),
+        };
+        Self { exit, message }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// Prints a failure as `acp: MESSAGE` to standard error and returns its exit code.
+pub fn report(failure: &Failure) -> ExitCode {
+    eprintln!("acp: {}", failure.message);
+    failure.exit.into()
+}

@@ -1,0 +1,115 @@
+#!/bin/sh
+# A scripted ACP v1 agent for the client's process tests: it answers the client's requests
+# with canned lines, and misbehaves on purpose in some modes. Every line it receives is
+# appended to $ACP_TEST_LOG (default: nowhere), and its pid to $ACP_TEST_DIR/agent.pids.
+#
+#   scripted.sh MODE
+#
+# MODE: ok, garbage, huge, exit-mid-turn, silent, auth, auth-terminal, grandchild, v1only,
+# cancel, fs, load. `scripted.sh auth-terminal login` is the login run of the terminal method.
+mode="$1"
+log="${ACP_TEST_LOG:-/dev/null}"
+# Every agent process of a run leaves its pid, so that tests can check it is gone.
+if [ -n "$ACP_TEST_DIR" ]; then echo $$ >> "$ACP_TEST_DIR/agent.pids"; fi
+
+reply() { printf '{"jsonrpc":"2.0","id":%s,"result":%s}\n' "$1" "$2"; }
+fail() { printf '{"jsonrpc":"2.0","id":%s,"error":%s}\n' "$1" "$2"; }
+update() {
+  printf '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":%s}}\n' "$1"
+}
+# Sends a request and logs the answer (the next line from the client).
+ask() {
+  printf '{"jsonrpc":"2.0","id":%s,"method":"%s","params":%s}\n' "$1" "$2" "$3"
+  IFS= read -r answer
+  printf 'ANSWER %s\n' "$answer" >> "$log"
+}
+
+init='{"protocolVersion":1,"agentInfo":{"name":"scripted","version":"0"}}'
+if [ "$mode" = auth ]; then
+  init='{"protocolVersion":1,"authMethods":[{"id":"browser","name":"Sign in with a browser","description":"Opens a browser"},{"type":"env_var","id":"api-key","name":"Use API_KEY","vars":[{"name":"API_KEY"}]}]}'
+fi
+if [ "$mode" = auth-terminal ] && [ "$2" = login ]; then
+  echo "Logging in for the test..."
+  touch "$ACP_TEST_DIR/logged-in"
+  exit 0
+fi
+if [ "$mode" = auth-terminal ]; then
+  init='{"protocolVersion":1,"authMethods":[{"type":"terminal","id":"tui","name":"Log in here","args":["login"]}]}'
+fi
+if [ "$mode" = load ]; then
+  init='{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}'
+fi
+if [ "$mode" = grandchild ]; then
+  # A helper that ignores SIGTERM and whose input is not ours; the agent ignores SIGTERM too.
+  (trap '' TERM; exec sleep 300) </dev/null >/dev/null 2>&1 &
+  echo $! > "$ACP_TEST_PIDFILE"
+  trap '' TERM
+fi
+signed_in=no
+
+while IFS= read -r line; do
+  printf '%s\n' "$line" >> "$log"
+  id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
+  method=$(printf '%s\n' "$line" | sed -n 's/.*"method":"\([^"]*\)".*/\1/p')
+  case "$mode:$method" in
+    garbage:initialize)
+      echo 'this is not JSON'
+      echo '{"jsonrpc":"2.0","id":"x"'
+      printf '\377\376 binary\n'
+      exit 3 ;;
+    huge:initialize)
+      head -c 17000000 /dev/zero | tr '\0' 'a'
+      echo
+      exit 0 ;;
+    *:initialize) reply "$id" "$init" ;;
+    auth:authenticate)
+      signed_in=yes
+      reply "$id" '{}' ;;
+    auth:session/new)
+      if [ "$signed_in" = yes ]; then
+        reply "$id" '{"sessionId":"s1"}'
+      else
+        fail "$id" '{"code":-32000,"message":"Authentication required"}'
+      fi ;;
+    auth-terminal:session/new)
+      if [ -f "$ACP_TEST_DIR/logged-in" ]; then
+        reply "$id" '{"sessionId":"s1"}'
+      else
+        fail "$id" '{"code":-32000,"message":"Authentication required"}'
+      fi ;;
+    *:session/new) reply "$id" '{"sessionId":"s1"}' ;;
+    load:session/load)
+      # The history, with a notice in it (a protocol violation the client must not show).
+      update '{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"old question"}}'
+      update '{"sessionUpdate":"notice","severity":"warning","title":"Stale notice"}'
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"old answer"}}'
+      reply "$id" '{}' ;;
+    exit-mid-turn:session/prompt)
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Working on it"}}'
+      exit 1 ;;
+    silent:session/prompt) ;;
+    cancel:session/prompt) prompt_id="$id" ;;
+    cancel:session/cancel)
+      reply "$prompt_id" '{"stopReason":"cancelled"}' ;;
+    fs:session/prompt)
+      ask 100 fs/read_text_file "{\"sessionId\":\"s1\",\"path\":\"$ACP_TEST_DIR/in.txt\",\"line\":2,\"limit\":1}"
+      ask 101 fs/write_text_file "{\"sessionId\":\"s1\",\"path\":\"$ACP_TEST_DIR/out.txt\",\"content\":\"written by the agent\"}"
+      ask 102 fs/read_text_file "{\"sessionId\":\"s1\",\"path\":\"/etc/passwd\"}"
+      ask 103 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"echo from the terminal; exit 4\"]}"
+      ask 104 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      ask 105 terminal/release '{"sessionId":"s1","terminalId":"term_1"}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    *:session/prompt)
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Done."}}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    *)
+      if [ -n "$id" ]; then
+        fail "$id" '{"code":-32601,"message":"Method not found"}'
+      fi ;;
+  esac
+done
+
+if [ "$mode" = grandchild ]; then
+  # Ignore the end of the input too: only a signal it cannot ignore ends it.
+  while :; do sleep 1; done
+fi

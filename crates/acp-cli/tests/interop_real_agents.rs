@@ -1,0 +1,173 @@
+//! `acp client` against the agents people use (codex-acp from two publishers, claude-agent-acp,
+//! gemini-cli), with no credentials in an empty home directory: initialization works, every
+//! sign-in method the agent offers is named, errors keep their code and data, the exit code
+//! says what happened, and no process of the agent is left. Installed by
+//! `scripts/interop-setup.sh`; without them the test skips (and fails with
+//! `ACP_INTEROP_REQUIRED=1`).
+#![cfg(target_os = "linux")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "support/interop.rs"]
+mod interop;
+#[path = "support/scripted.rs"]
+mod scripted;
+
+use std::collections::BTreeSet;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use scripted::{ACP, Run, finish, processes_with, text};
+
+/// One run against a real agent.
+struct Case {
+    /// What identifies the agent's processes (part of their command lines).
+    process: &'static str,
+    /// The agent command, relative to the interop `node_modules`.
+    command: &'static [&'static str],
+    /// Extra `acp client` flags.
+    flags: &'static [&'static str],
+    /// The exit codes that are right (the agents' behaviour without credentials differs
+    /// between environments, for example when run as root).
+    codes: &'static [i32],
+    /// Texts that must be on standard error.
+    stderr: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        process: "codex-acp",
+        command: &["node", "@zed-industries/codex-acp/bin/codex-acp.js"],
+        flags: &[],
+        codes: &[3],
+        stderr: &[
+            "the agent could not create a session: Authentication required (code -32000)",
+            "\n  chatgpt  Login with ChatGPT",
+            "\n  codex-api-key  Use CODEX_API_KEY",
+            "[set CODEX_API_KEY for the agent]",
+            "\n  openai-api-key  Use OPENAI_API_KEY",
+            "pick one with --auth METHOD_ID",
+        ],
+    },
+    Case {
+        process: "codex-acp",
+        command: &["node", "@zed-industries/codex-acp/bin/codex-acp.js"],
+        flags: &["--auth", "openai-api-key"],
+        codes: &[3],
+        // The agent's explanation is in the error's data.
+        stderr: &[
+            "signing in with `openai-api-key` failed: Internal error (code -32603): OPENAI_API_KEY is not set",
+        ],
+    },
+    Case {
+        process: "codex-acp",
+        command: &[".bin/codex-acp"],
+        flags: &[],
+        codes: &[3],
+        stderr: &[
+            "Authentication required (code -32000)",
+            "\n  api-key  API Key",
+            "\n  chat-gpt  ChatGPT",
+        ],
+    },
+    Case {
+        process: "claude-agent-acp",
+        command: &[".bin/claude-agent-acp"],
+        flags: &[],
+        codes: &[1, 3],
+        stderr: &["acp: the agent could not create a session: ", "(code -32"],
+    },
+    Case {
+        process: "gemini",
+        command: &[".bin/gemini", "--experimental-acp"],
+        flags: &[],
+        codes: &[3],
+        stderr: &[
+            "(code -32000)",
+            "\n  oauth-personal  Log in with Google",
+            "\n  gemini-api-key  Gemini API key",
+            "pick one with --auth METHOD_ID",
+        ],
+    },
+];
+
+/// Credentials that would change what the agents do.
+const CREDENTIALS: &[&str] = &[
+    "OPENAI_API_KEY",
+    "CODEX_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+];
+
+#[test]
+fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running() {
+    let Some(peers) = interop::peers("real_agents_initialize_name_their_sign_in_methods") else {
+        return;
+    };
+    for case in CASES {
+        let run = Run::new("real-agent");
+        let before: BTreeSet<u32> = processes_with(case.process).into_iter().collect();
+        let mut agent = Vec::new();
+        for (index, part) in case.command.iter().enumerate() {
+            agent.push(if index == 0 && *part == "node" {
+                peers.node().display().to_string()
+            } else if part.contains('/') {
+                peers.node_modules().join(part).display().to_string()
+            } else {
+                (*part).to_owned()
+            });
+        }
+        let mut command = Command::new(ACP);
+        command
+            .arg("client")
+            .args(case.flags)
+            .args([
+                "--prompt",
+                "hello",
+                "--timeout",
+                "60",
+                "--grace",
+                "1",
+                "--cwd",
+            ])
+            .arg(&run.dir)
+            .arg("--")
+            .args(&agent)
+            .env("HOME", &run.dir)
+            .env("XDG_CONFIG_HOME", run.dir.join(".config"))
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for name in CREDENTIALS {
+            command.env_remove(name);
+        }
+        let output = finish(command.spawn().unwrap(), Duration::from_secs(180));
+        let err = text(&output.stderr);
+        let code = output.status.code().unwrap_or(-1);
+        assert!(
+            case.codes.contains(&code),
+            "{:?} {:?}: exit {code}\nstdout:\n{}\nstderr:\n{err}",
+            case.command,
+            case.flags,
+            text(&output.stdout)
+        );
+        for needle in case.stderr {
+            assert!(
+                err.contains(needle),
+                "{:?} {:?}: {needle:?} missing in:\n{err}",
+                case.command,
+                case.flags
+            );
+        }
+        // One message of ours, with no doubled prefixes.
+        assert_eq!(err.matches("acp: ").count(), 1, "{err}");
+        let left: Vec<u32> = processes_with(case.process)
+            .into_iter()
+            .filter(|pid| !before.contains(pid))
+            .collect();
+        assert!(left.is_empty(), "{:?} left {left:?} running", case.command);
+    }
+}

@@ -1,0 +1,247 @@
+//! `LocalTerminals`: commands with arguments, environment and directory, merged output kept
+//! within the byte limit at a character boundary, exit codes and signals, kill and release,
+//! and nothing left running afterwards.
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod client_support;
+
+use std::time::Duration;
+
+use acp_runtime::client::{
+    CreateTerminal, LocalTerminals, SessionScope, TerminalExit, TerminalRef, Terminals,
+};
+use client_support::{Scratch, gone_within};
+
+fn scope(dir: &Scratch) -> SessionScope {
+    SessionScope::new("s1", dir.path())
+}
+
+async fn run(terminals: &LocalTerminals, request: CreateTerminal) -> String {
+    tokio::time::timeout(Duration::from_secs(10), terminals.create(request))
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+fn sh(scope: SessionScope, script: &str) -> CreateTerminal {
+    CreateTerminal::new(scope, "sh").args(["-c", script])
+}
+
+async fn wait(terminals: &LocalTerminals, scope: &SessionScope, id: &str) -> TerminalExit {
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        terminals.wait_for_exit(TerminalRef::new(scope.clone(), id)),
+    )
+    .await
+    .unwrap()
+    .unwrap()
+}
+
+async fn output(terminals: &LocalTerminals, scope: &SessionScope, id: &str) -> (String, bool) {
+    let output = terminals
+        .output(TerminalRef::new(scope.clone(), id))
+        .await
+        .unwrap();
+    (output.output, output.truncated)
+}
+
+/// Reads the output until it holds a line ending (the command printed its first line).
+async fn first_line(terminals: &LocalTerminals, scope: &SessionScope, id: &str) -> String {
+    for _ in 0..500 {
+        let (text, _) = output(terminals, scope, id).await;
+        if let Some((line, _)) = text.split_once('\n') {
+            return line.to_owned();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("no output line");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_runs_with_its_arguments_environment_and_directory() {
+    let dir = Scratch::new("term-env");
+    let scope = scope(&dir);
+    let terminals = LocalTerminals::new();
+    let id = run(
+        &terminals,
+        sh(
+            scope.clone(),
+            "echo \"$GREETING\"; pwd; echo oops >&2; exit 3",
+        )
+        .env("GREETING", "hi there"),
+    )
+    .await;
+    assert_eq!(wait(&terminals, &scope, &id).await, TerminalExit::code(3));
+    // Wait for the pipes to drain (they may close a moment after the exit).
+    let mut text = String::new();
+    for _ in 0..200 {
+        text = output(&terminals, &scope, &id).await.0;
+        if text.contains("oops") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(text.starts_with("hi there\n"), "{text}");
+    assert!(
+        text.contains(&format!("{}\n", dir.path().display())),
+        "{text}"
+    );
+    assert!(text.contains("oops\n"), "standard error is merged: {text}");
+
+    // A directory of its own.
+    let other = Scratch::new("term-cwd");
+    let id = run(&terminals, sh(scope.clone(), "pwd").cwd(other.path())).await;
+    wait(&terminals, &scope, &id).await;
+    assert_eq!(
+        first_line(&terminals, &scope, &id).await,
+        other.path().display().to_string()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn output_is_cut_from_the_front_at_a_character_boundary() {
+    let dir = Scratch::new("term-limit");
+    let scope = scope(&dir);
+    let terminals = LocalTerminals::new();
+    // 300 two-byte characters, then an end marker; keep 10 bytes (the cut falls inside a character).
+    let script = "i=0; while [ $i -lt 300 ]; do printf 'é'; i=$((i+1)); done; printf 'END'";
+    let id = run(&terminals, sh(scope.clone(), script).output_byte_limit(10)).await;
+    wait(&terminals, &scope, &id).await;
+    let mut last = (String::new(), false);
+    for _ in 0..200 {
+        last = output(&terminals, &scope, &id).await;
+        if last.0.ends_with("END") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (text, truncated) = last;
+    assert!(truncated, "{text:?}");
+    assert!(text.len() <= 10, "{} bytes: {text:?}", text.len());
+    assert!(text.ends_with("END"), "{text:?}");
+    assert!(
+        !text.contains('\u{FFFD}'),
+        "cut inside a character: {text:?}"
+    );
+    assert_eq!(
+        text.trim_end_matches("END").chars().collect::<String>(),
+        "ééé"
+    );
+
+    let id = run(&terminals, sh(scope.clone(), "printf short")).await;
+    wait(&terminals, &scope, &id).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(
+        output(&terminals, &scope, &id).await,
+        ("short".to_owned(), false)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exit_by_signal_kill_and_release() {
+    let dir = Scratch::new("term-kill");
+    let scope = scope(&dir);
+    let terminals = LocalTerminals::new();
+    let id = run(&terminals, sh(scope.clone(), "kill -TERM $$")).await;
+    assert_eq!(
+        wait(&terminals, &scope, &id).await,
+        TerminalExit::signal("SIGTERM")
+    );
+
+    let id = run(&terminals, sh(scope.clone(), "echo started; exec sleep 30")).await;
+    assert_eq!(first_line(&terminals, &scope, &id).await, "started");
+    terminals
+        .kill(TerminalRef::new(scope.clone(), &id))
+        .await
+        .unwrap();
+    assert_eq!(
+        wait(&terminals, &scope, &id).await,
+        TerminalExit::signal("SIGKILL")
+    );
+    // Killed, not released: the output is still there.
+    assert!(output(&terminals, &scope, &id).await.0.contains("started"));
+    terminals
+        .release(TerminalRef::new(scope.clone(), &id))
+        .await
+        .unwrap();
+    let error = terminals
+        .output(TerminalRef::new(scope.clone(), &id))
+        .await
+        .unwrap_err();
+    assert!(
+        error.message.contains("unknown terminal"),
+        "{}",
+        error.message
+    );
+    assert_eq!(terminals.count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn release_and_drop_end_what_the_command_started() {
+    let dir = Scratch::new("term-group");
+    let scope = scope(&dir);
+    let terminals = LocalTerminals::new();
+    // A grandchild that ignores SIGTERM, in the background.
+    let script = "(trap '' TERM; exec sleep 60) & echo $!; wait";
+    let first = run(&terminals, sh(scope.clone(), script)).await;
+    let second = run(&terminals, sh(scope.clone(), script)).await;
+    let first_pid: u32 = first_line(&terminals, &scope, &first)
+        .await
+        .parse()
+        .unwrap();
+    let second_pid: u32 = first_line(&terminals, &scope, &second)
+        .await
+        .parse()
+        .unwrap();
+    assert!(client_support::alive(first_pid));
+
+    terminals
+        .release(TerminalRef::new(scope.clone(), &first))
+        .await
+        .unwrap();
+    assert!(gone_within(first_pid, Duration::from_secs(3)), "released");
+    assert!(client_support::alive(second_pid));
+
+    drop(terminals);
+    assert!(gone_within(second_pid, Duration::from_secs(3)), "dropped");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminals_belong_to_their_session_and_bad_commands_fail() {
+    let dir = Scratch::new("term-session");
+    let scope = scope(&dir);
+    let terminals = LocalTerminals::new();
+    let id = run(&terminals, sh(scope.clone(), "true")).await;
+    let other = SessionScope::new("s2", dir.path());
+    assert!(
+        terminals
+            .output(TerminalRef::new(other.clone(), &id))
+            .await
+            .is_err()
+    );
+    assert!(
+        terminals
+            .release(TerminalRef::new(other, &id))
+            .await
+            .is_err()
+    );
+
+    let error = terminals
+        .create(CreateTerminal::new(
+            scope.clone(),
+            "/nonexistent/acp-test-command",
+        ))
+        .await
+        .unwrap_err();
+    assert!(error.message.contains("cannot run"), "{}", error.message);
+    let error = terminals
+        .create(sh(scope.clone(), "true").cwd("relative/dir"))
+        .await
+        .unwrap_err();
+    assert!(
+        error.message.contains("not an absolute path"),
+        "{}",
+        error.message
+    );
+}
