@@ -33,7 +33,7 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn pipes() {
     let mut child = Command::new(ACP)
-        .arg("agent")
+        .args(["agent", "--ephemeral"])
         .env("ACP_AGENT_DELAY_MS", "0")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -59,7 +59,7 @@ fn plain_files() {
     let output = scratch("out");
     std::fs::write(&input, INPUT).unwrap();
     let status = Command::new(ACP)
-        .arg("agent")
+        .args(["agent", "--ephemeral"])
         .env("ACP_AGENT_DELAY_MS", "0")
         .stdin(std::fs::File::open(&input).unwrap())
         .stdout(std::fs::File::create(&output).unwrap())

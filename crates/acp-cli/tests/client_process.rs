@@ -11,7 +11,7 @@ fn client(flags: &[&str], prompt: &str) -> Output {
     Command::new(ACP)
         .arg("client")
         .args(flags)
-        .args(["--prompt", prompt, "--", ACP, "agent"])
+        .args(["--prompt", prompt, "--", ACP, "agent", "--ephemeral"])
         .env("ACP_AGENT_DELAY_MS", "0")
         .env("NO_COLOR", "1")
         .output()
@@ -81,7 +81,7 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "v1: an ordinary prompt streams a reply and a tool call",
-        flags: &[],
+        flags: &["--allow"],
         prompt: "hello there",
         present: &[
             "You: hello there\n",
@@ -93,7 +93,7 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "v2: an ordinary prompt streams a reply and a tool call",
-        flags: &["--protocol", "2"],
+        flags: &["--protocol", "2", "--allow"],
         prompt: "hello there",
         present: &[
             "Agent: Hello! I am the example agent",

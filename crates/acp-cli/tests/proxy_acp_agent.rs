@@ -17,11 +17,11 @@ fn init(protocol: u16, notices: bool) -> String {
 
 fn session(protocol: u16) -> Vec<(u64, String)> {
     let new = r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#;
-    let prompt = r#"{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"sess_1","prompt":[{"type":"text","text":"/notice warning Disk low -- 5% left"}]}}"#;
+    let prompt = r#"{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"SESSION","prompt":[{"type":"text","text":"/notice warning Disk low -- 5% left"}]}}"#;
     let reload = if protocol == 2 {
-        r#"{"jsonrpc":"2.0","id":3,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/tmp","replayFrom":{"type":"start"}}}"#
+        r#"{"jsonrpc":"2.0","id":3,"method":"session/resume","params":{"sessionId":"SESSION","cwd":"/tmp","replayFrom":{"type":"start"}}}"#
     } else {
-        r#"{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"sess_1","cwd":"/tmp","mcpServers":[]}}"#
+        r#"{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"SESSION","cwd":"/tmp","mcpServers":[]}}"#
     };
     vec![
         (1, new.to_owned()),
@@ -37,6 +37,10 @@ fn the_proxy_is_transparent_for_an_agent_that_follows_the_rules() {
             "acp-agent-v{protocol}-{notices}-{}.ndjson",
             std::process::id()
         ));
+        let state = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "acp-agent-state-v{protocol}-{notices}-{}",
+            std::process::id()
+        ));
         let acp = env!("CARGO_BIN_EXE_acp");
         let mut child = Command::new(acp)
             .args([
@@ -48,6 +52,8 @@ fn the_proxy_is_transparent_for_an_agent_that_follows_the_rules() {
                 "agent",
                 "--delay-ms",
                 "0",
+                "--state-dir",
+                state.to_str().unwrap(),
             ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -59,7 +65,9 @@ fn the_proxy_is_transparent_for_an_agent_that_follows_the_rules() {
         let mut received = Vec::new();
         let mut requests = vec![(0, init(protocol, notices))];
         requests.extend(session(protocol));
+        let mut session_id = String::new();
         for (id, request) in requests {
+            let request = request.replace("SESSION", &session_id);
             stdin.write_all(format!("{request}\n").as_bytes()).unwrap();
             stdin.flush().unwrap();
             // In v2 a turn goes on after the `session/prompt` response, until an idle state.
@@ -73,6 +81,9 @@ fn the_proxy_is_transparent_for_an_agent_that_follows_the_rules() {
                 if value.get("method").is_none() && value["id"] == id {
                     assert!(value.get("result").is_some(), "v{protocol}: {value}");
                     answered = true;
+                    if let Some(new_id) = value["result"]["sessionId"].as_str() {
+                        new_id.clone_into(&mut session_id);
+                    }
                 }
                 if value["params"]["update"]["state"] == "idle" {
                     turn_open = false;
@@ -120,5 +131,6 @@ fn the_proxy_is_transparent_for_an_agent_that_follows_the_rules() {
             .collect();
         assert_eq!(normalized, sent_by_agent, "v{protocol} notices={notices}");
         std::fs::remove_file(&record).ok();
+        std::fs::remove_dir_all(&state).ok();
     }
 }

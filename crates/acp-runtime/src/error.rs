@@ -35,14 +35,29 @@ pub enum Error {
         /// The versions this side supports, for the message (for example `1 and 2`).
         supported: String,
     },
-    /// A notice was to be sent as a raw v1 session update to a client that did not advertise
-    /// `clientCapabilities.session.notices`. Nothing was sent. Use
-    /// [`Session::notice`](crate::agent::Session::notice) instead, which falls back to an
-    /// agent message.
-    #[error(
-        "the v1 client did not advertise `session.notices`, so a notice cannot be sent to it as a session update (nothing was sent)"
-    )]
-    NoticesNotAdvertised,
+    /// The agent was to use a feature of the client that the client did not advertise (a
+    /// notice as a raw v1 update without `session.notices`, a file read without
+    /// `fs.readTextFile`, a terminal without `terminal`, ...), or that the connection's
+    /// protocol version does not have. Nothing was sent.
+    /// [`Session::notice`](crate::agent::Session::notice) falls back to an agent message
+    /// instead.
+    #[error("{}", .feature.refusal(*.version))]
+    NotAdvertised {
+        /// The feature.
+        feature: crate::agent::ClientFeature,
+        /// The connection's protocol version.
+        version: ProtocolVersion,
+    },
+    /// The session was closed on this connection (`session/close`) or deleted: nothing more
+    /// is sent for it.
+    #[error("session `{0}` is closed on this connection; nothing was sent")]
+    SessionClosed(String),
+    /// The session store could not record or read something.
+    #[error(transparent)]
+    Store(#[from] crate::agent::StoreError),
+    /// The turn was cancelled (`session/cancel`) while the agent waited for the client.
+    #[error("the turn was cancelled")]
+    Cancelled,
     /// A typed update of one protocol version was sent on a connection that speaks another.
     #[error(
         "this session speaks protocol version {actual}, but an update for version {expected} was given"
@@ -97,6 +112,23 @@ pub mod rpc {
 
     /// The code ACP uses for a request cancelled with `$/cancel_request`.
     pub const REQUEST_CANCELLED: i32 = -32800;
+
+    /// The code ACP uses for a resource that does not exist (for example an unknown session).
+    pub const RESOURCE_NOT_FOUND: i32 = -32002;
+
+    /// The code ACP uses when a method needs authentication first.
+    pub const AUTH_REQUIRED: i32 = -32000;
+
+    /// `-32002`: the session `id` does not exist; `data` carries `{"sessionId": id}`.
+    pub fn session_not_found(id: &str) -> ErrorObject {
+        ErrorObject::new(RESOURCE_NOT_FOUND, format!("session `{id}` not found"))
+            .data(serde_json::json!({ "sessionId": id }))
+    }
+
+    /// `-32000`: the method needs authentication first.
+    pub fn auth_required(detail: impl std::fmt::Display) -> ErrorObject {
+        ErrorObject::new(AUTH_REQUIRED, format!("authentication required: {detail}"))
+    }
 
     /// `-32601`: no handler for `method`.
     pub fn method_not_found(method: &str) -> ErrorObject {

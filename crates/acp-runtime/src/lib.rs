@@ -2,10 +2,13 @@
 //!
 //! * [`connection`]: newline-delimited JSON-RPC 2.0 over any `AsyncRead`/`AsyncWrite` pair,
 //!   with id correlation, cancellation, bounded queues and bad-line survival.
-//! * [`agent`]: implement [`agent::Agent`] and serve it with [`agent::AgentServer`]. The
-//!   runtime negotiates the version, keeps session history (which cannot hold a notice),
-//!   replays it on `session/load` (v1) and `session/resume` (v2), and delivers notices by
-//!   the rules of the client's version with one call, [`agent::Session::notice`].
+//! * [`agent`]: implement [`agent::Agent`] (only `prompt` is required) and serve it with
+//!   [`agent::AgentServer`]. The runtime negotiates the version, advertises exactly what the
+//!   agent and its [`agent::SessionStore`] support, answers the session methods from the store
+//!   (new, load, resume, list, close, delete, modes, config options), keeps session history
+//!   (which cannot hold a notice) in memory or in files and replays it, runs turns by each
+//!   version's rules, gates every request to the client on its capabilities, and delivers
+//!   notices by the rules of the client's version with one call, [`agent::Session::notice`].
 //! * [`client`]: connect with [`client::ClientBuilder`]; notices land in an
 //!   [`acp_notice_center::NoticeCenter`], everything else in a [`client::Transcript`].
 //! * [`transport`]: standard input/output, and agents launched as child processes.

@@ -60,7 +60,7 @@ async fn bad_lines_are_answered_and_skipped() {
         ("bad params", json!({"jsonrpc":"2.0","id":11,"method":"session/new","params":{"cwd":7,"mcpServers":[]}}).to_string(), Some((json!(11), -32602))),
         ("extension request", json!({"jsonrpc":"2.0","id":12,"method":"_acme/ping"}).to_string(), Some((json!(12), -32601))),
         ("extension notification: ignored", json!({"jsonrpc":"2.0","method":"_acme/tick"}).to_string(), None),
-        ("unknown session", json!({"jsonrpc":"2.0","id":13,"method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}).to_string(), Some((json!(13), -32602))),
+        ("unknown session", json!({"jsonrpc":"2.0","id":13,"method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}).to_string(), Some((json!(13), -32002))),
     ];
     for (name, line, expected) in cases {
         peer.send(&line).await;
@@ -564,6 +564,7 @@ async fn v2_prompt_answers_with_a_message_id_and_ends_with_idle() {
         seen,
         [
             "response",
+            "user_message",
             "state_update:running",
             "agent_message_chunk",
             "agent_message_chunk",

@@ -1,5 +1,6 @@
-//! MCP servers between client and agent: every transport of each version arrives with its
-//! endpoint and settings, and one the runtime does not know keeps what it can.
+//! MCP servers between client and agent: every transport the agent supports arrives with its
+//! endpoint and settings (one the runtime does not know keeps what it can), and a session
+//! with a transport the agent does not support is refused with `-32602`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -7,7 +8,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use acp_runtime::ProtocolVersion;
-use acp_runtime::agent::{AgentServer, McpServerSpec, SessionSetup};
+use acp_runtime::agent::{AgentFeatures, AgentServer, McpServerSpec, McpTransports, SessionSetup};
 use common::{RawPeer, TestAgent, client, connect};
 use serde_json::json;
 
@@ -47,7 +48,8 @@ async fn mcp_servers_reach_the_agent_with_their_endpoints() {
         // v2 has no SSE transport: left out.
         (ProtocolVersion::V2, vec![stdio.clone(), remote("http")]),
     ] {
-        let (agent, _opened) = TestAgent::new();
+        let (mut agent, _opened) = TestAgent::new();
+        agent.features = Some(AgentFeatures::new().mcp(McpTransports::new().http(true).sse(true)));
         let setups = agent.setups.clone();
         let server = AgentServer::new(agent);
         let client = connect(&server, client(version, true)).await;
@@ -59,7 +61,8 @@ async fn mcp_servers_reach_the_agent_with_their_endpoints() {
 
 #[tokio::test]
 async fn a_v2_mcp_transport_unknown_to_the_runtime_keeps_its_name_and_url() {
-    let (agent, _opened) = TestAgent::new();
+    let (mut agent, _opened) = TestAgent::new();
+    agent.features = Some(AgentFeatures::new().mcp(McpTransports::new().other("websocket")));
     let setups = agent.setups.clone();
     let server = AgentServer::new(agent);
     let (client_io, agent_io) = tokio::io::duplex(1 << 16);
@@ -82,4 +85,64 @@ async fn a_v2_mcp_transport_unknown_to_the_runtime_keeps_its_name_and_url() {
             headers: Vec::new(),
         }]
     );
+}
+
+#[tokio::test]
+async fn a_transport_the_agent_does_not_support_is_refused() {
+    for (version, server_json, kind) in [
+        (
+            1,
+            json!({"type":"http","name":"h","url":"https://x","headers":[]}),
+            "http",
+        ),
+        (
+            1,
+            json!({"type":"sse","name":"s","url":"https://x","headers":[]}),
+            "sse",
+        ),
+        (
+            2,
+            json!({"type":"http","name":"h","url":"https://x"}),
+            "http",
+        ),
+        (
+            2,
+            json!({"type":"websocket","name":"ws","url":"wss://x"}),
+            "websocket",
+        ),
+    ] {
+        let (agent, _opened) = TestAgent::new();
+        let setups = agent.setups.clone();
+        let server = AgentServer::new(agent);
+        let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(agent_io);
+        server.start(read, write);
+        let mut peer = RawPeer::new(client_io);
+        peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":version,"info":{"name":"raw","version":"0"}}}))
+            .await;
+        let init = peer.recv_some().await;
+        if version == 1 {
+            // Not advertised: the baseline only has stdio.
+            let mcp = &init["result"]["agentCapabilities"]["mcpCapabilities"];
+            assert_eq!(
+                (mcp["http"].clone(), mcp["sse"].clone()),
+                (json!(false), json!(false))
+            );
+        } else {
+            let mcp = &init["result"]["capabilities"]["session"]["mcp"];
+            assert_eq!(mcp, &json!({"stdio":{}}), "{init}");
+        }
+        peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[server_json]}}))
+            .await;
+        let answer = peer.recv_some().await;
+        assert_eq!(
+            answer["error"]["code"], -32602,
+            "v{version} {kind}: {answer}"
+        );
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(kind), "v{version}: {message}");
+        // Nothing was opened or stored.
+        assert!(setups.lock().unwrap().is_empty());
+        assert!(server.sessions().list().unwrap().is_empty());
+    }
 }

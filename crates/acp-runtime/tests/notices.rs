@@ -4,7 +4,7 @@
 
 mod common;
 
-use acp_runtime::agent::AgentServer;
+use acp_runtime::agent::{AgentServer, ClientFeature, HistoryEntry};
 use acp_runtime::client::transcript::Role;
 use acp_runtime::{Error, FallbackPolicy, Notice, NoticeDelivery, ProtocolVersion};
 use acp_schema::{v1, v2};
@@ -96,32 +96,21 @@ async fn one_call_delivers_by_the_rules_of_the_clients_version() {
             }
         }
         // History: the fallback message is there, a notice never is.
-        let history_text: Vec<String> = match case.version {
-            ProtocolVersion::V1 => server
-                .sessions()
-                .history_v1(&id)
-                .unwrap()
-                .iter()
-                .filter_map(|update| match update {
-                    v1::ReplayableUpdate::AgentMessageChunk(chunk) => {
-                        chunk.content.as_text().map(str::to_owned)
-                    }
-                    _ => None,
-                })
-                .collect(),
-            _ => server
-                .sessions()
-                .history_v2(&id)
-                .unwrap()
-                .iter()
-                .filter_map(|update| match update {
-                    v2::ReplayableUpdate::AgentMessageChunk(chunk) => {
-                        chunk.content.as_text().map(str::to_owned)
-                    }
-                    _ => None,
-                })
-                .collect(),
-        };
+        let history_text: Vec<String> = server
+            .sessions()
+            .history(&id)
+            .unwrap()
+            .iter()
+            .filter_map(|entry| match entry {
+                HistoryEntry::V1(v1::ReplayableUpdate::AgentMessageChunk(chunk)) => {
+                    chunk.content.as_text().map(str::to_owned)
+                }
+                HistoryEntry::V2(v2::ReplayableUpdate::AgentMessageChunk(chunk)) => {
+                    chunk.content.as_text().map(str::to_owned)
+                }
+                _ => None,
+            })
+            .collect();
         assert_eq!(
             history_text.contains(&fallback),
             case.delivery == NoticeDelivery::FellBack,
@@ -142,7 +131,16 @@ async fn a_raw_v1_notice_to_a_client_without_the_capability_is_a_typed_error() {
 
     let update = v1::SessionUpdate::Notice(notice().to_v1().unwrap());
     let error = session.send_v1(update).await.unwrap_err();
-    assert!(matches!(error, Error::NoticesNotAdvertised), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::NotAdvertised {
+                feature: ClientFeature::Notices,
+                ..
+            }
+        ),
+        "{error}"
+    );
     // Nothing went on the wire: the client saw no notice and counted no violation.
     client.prompt(&id, "hi").await.unwrap();
     assert_eq!(client.violations().unadvertised_notices, 0);
@@ -173,7 +171,7 @@ async fn a_raw_v1_notice_to_a_client_with_the_capability_is_sent_and_not_recorde
         c.with_notice_center(|center| center.entry_count(&id)) == 1
     })
     .await;
-    assert!(server.sessions().history_v1(&id).unwrap().is_empty());
+    assert!(server.sessions().history(&id).unwrap().is_empty());
 }
 
 #[test]

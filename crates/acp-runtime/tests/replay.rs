@@ -53,7 +53,11 @@ async fn replay_rebuilds_the_conversation_without_notices_and_the_notice_is_sent
         if notices {
             // The notice was never history: the replay holds the conversation only.
             assert_eq!(agent_text, ["echo: hello"], "{label}");
-            assert_eq!(before.entries.len(), replayed.entries.len(), "{label}");
+            assert_eq!(replayed.entries.len(), 2, "{label}: {replayed:?}");
+            if version == ProtocolVersion::V1 {
+                // (A v2 live transcript may also hold the echo of the user's message.)
+                assert_eq!(before.entries.len(), replayed.entries.len(), "{label}");
+            }
             // The condition still holds: the notice arrives again, live, after the replay.
             until(&second, |c| {
                 c.with_notice_center(|center| center.entry_count(&id)) == 1

@@ -8,6 +8,7 @@
 //! acp-runtime-bench [--count N] [--runs R] [--seed S] [--paced-count M] [--pace-us P]
 //!                   [--only in-memory|os-pipe] [--side ours|theirs|both]
 //! acp-runtime-bench peer ours|theirs LOG_FILE COUNT SEED PACE_US   (the child process)
+//! acp-runtime-bench store [--updates N] [--runs R] [--seed S]       (the session stores)
 //! ```
 //!
 //! "flood" runs send as fast as each runtime accepts messages (its notice latency includes the
@@ -15,6 +16,7 @@
 //! a model's stream does, which shows the delivery latency itself.
 
 mod ours;
+mod store;
 mod theirs;
 mod timing;
 mod workload;
@@ -272,6 +274,25 @@ async fn bench(options: Options) -> Result<(), BoxError> {
     Ok(())
 }
 
+/// `store [--updates N] [--runs R] [--seed S]`.
+async fn store_bench(args: &[String]) -> Result<(), BoxError> {
+    let (mut updates, mut runs, mut seed) = (10_000usize, 5usize, 7u64);
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = value
+            .parse::<u64>()
+            .map_err(|error| format!("{flag} {value}: {error}"))?;
+        match flag.as_str() {
+            "--updates" => updates = number.max(1) as usize,
+            "--runs" => runs = number.max(1) as usize,
+            "--seed" => seed = number,
+            other => return Err(format!("unknown option {other}").into()),
+        }
+    }
+    store::bench(updates, runs, seed).await
+}
+
 async fn peer(args: &[String]) -> Result<(), BoxError> {
     let [side, log_file, rest @ ..] = args else {
         return Err("peer ours|theirs LOG_FILE COUNT SEED PACE_US".into());
@@ -299,6 +320,7 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match args.split_first() {
             Some((first, rest)) if first == "peer" => peer(rest).await,
+            Some((first, rest)) if first == "store" => store_bench(rest).await,
             _ => bench(Options::parse(&args)?).await,
         }
     });

@@ -1,22 +1,46 @@
 //! The agent side: implement [`Agent`], serve it with [`AgentServer`].
 //!
-//! The runtime answers `initialize` (negotiating v1 or v2), creates, loads and resumes
-//! sessions, records their history and replays it, and runs prompt turns by the lifecycle of
-//! the negotiated version:
+//! An agent implements one method, [`Agent::prompt`]; every other method of both versions'
+//! method tables has a typed handler with a documented default, and the runtime answers what
+//! it can itself, from the session store: `initialize` (negotiating v1 or v2), `session/new`,
+//! `session/load`, `session/resume` (with the replay of the recorded history, never a
+//! notice), `session/list`, `session/close`, `session/delete`, `session/set_mode` and
+//! `session/set_config_option` (checked against what the session offers).
+//!
+//! What `initialize` advertises is derived from one place, the agent's [`AgentFeatures`] and
+//! the store's [`StoreFeatures`] (see [`Offer`]): a capability is advertised exactly when the
+//! methods it implies are answered, and a method that is not advertised answers `-32601`.
+//!
+//! Prompt turns follow the lifecycle of the negotiated version:
 //!
 //! * v1: `session/prompt` is answered when [`Agent::prompt`] returns, with its stop reason.
-//! * v2: `session/prompt` is answered at once with the user message's `messageId`; the turn
-//!   then runs, framed by `state_update` `running` and `idle` (with the stop reason).
+//! * v2: `session/prompt` is answered at once with the user message's `messageId`, the message
+//!   is echoed as a `user_message` update with that id, and the turn runs framed by
+//!   `state_update` `running` and `idle` (with the stop reason).
+//!
+//! In both, once `session/cancel` arrived the turn ends `cancelled` whatever the handler
+//! returns. Typed requests to the client (permission, files, terminals, elicitation) are on
+//! [`Session`] and [`ClientConnection`], each behind the one capability gate of
+//! [`ConnectedClient::require`].
 //!
 //! Session set-up hooks ([`Agent::session_opened`]) run after the response to `session/new`,
 //! `session/load` or `session/resume`, so anything they send (notices included) is live and
 //! never part of a replay.
 
+mod calls;
+mod config;
 mod dispatch;
+mod features;
+mod gate;
+mod ids;
+mod listing;
+mod session;
+mod setup;
+mod state;
+mod stop;
+mod store;
 
 pub(crate) use dispatch::decode_error;
-mod session;
-mod store;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -27,300 +51,40 @@ use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 use tokio::io::{AsyncRead, AsyncWrite};
 
+pub use calls::{
+    ExitStatus, PermissionChoice, PermissionKind, PermissionOutcome, PermissionRequest, Terminal,
+    TerminalCommand, TerminalOutput,
+};
+pub use config::{
+    ConfigChoice, ConfigKind, ConfigOption, ConfigValue, MODE_OPTION_ID, Mode, Modes, SessionConfig,
+};
+pub use features::{
+    AgentFeatures, AgentMethod, AuthMethodSpec, McpTransports, Offer, PromptContent,
+    SystemPromptModes,
+};
+pub use gate::{ClientConnection, ClientFeature, ConnectedClient, Elicitation};
+pub use ids::fresh_id;
+pub use listing::DEFAULT_PAGE_SIZE;
 pub use session::{CommandSpec, Session, ToolStatus};
-pub use store::{DEFAULT_HISTORY_LIMIT, History, SessionStore};
+pub use setup::{
+    ListRequest, McpServerSpec, Prompt, SessionOrigin, SessionPage, SessionSetup, SessionSummary,
+    SystemPromptSpec,
+};
+pub use stop::StopReason;
+pub use store::{
+    DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry, MemoryStore,
+    SessionMeta, SessionStore, StoreError, StoreFeatures,
+};
 
 use crate::connection::{Connection, ConnectionBuilder};
 use crate::error::rpc;
 use crate::notice::FallbackPolicy;
-use crate::version::{ByVersion, SUPPORTED_VERSIONS};
-
-/// The client on the other end of an agent connection, as learnt from `initialize`.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct ConnectedClient {
-    /// The negotiated protocol version.
-    pub protocol_version: ProtocolVersion,
-    /// The client's capabilities, in the types of the version its `initialize` was written in.
-    pub capabilities: ByVersion<v1::ClientCapabilities, v2::ClientCapabilities>,
-    /// The client's name and version, if it said.
-    pub name: Option<String>,
-}
-
-impl ConnectedClient {
-    /// Whether the client may receive `notice` session updates: always in v2, and in v1 when
-    /// it advertised `clientCapabilities.session.notices`.
-    pub fn accepts_notices(&self) -> bool {
-        match &self.capabilities {
-            ByVersion::V1(capabilities) => capabilities.advertises_notices(),
-            ByVersion::V2(_) => true,
-        }
-    }
-}
-
-/// How a session came to be open on this connection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SessionOrigin {
-    /// `session/new`.
-    New,
-    /// `session/load` (v1); the history was replayed.
-    Loaded,
-    /// `session/resume` (v2); `replayed` tells whether the history was replayed.
-    Resumed {
-        /// Whether a replay was asked for and sent.
-        replayed: bool,
-    },
-}
-
-/// An MCP server the client asked the agent to use, in either version.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum McpServerSpec {
-    /// A server started as a local process speaking MCP over stdio.
-    Stdio {
-        /// Its name.
-        name: String,
-        /// The program.
-        command: String,
-        /// Its arguments.
-        args: Vec<String>,
-        /// Environment variables (name, value).
-        env: Vec<(String, String)>,
-    },
-    /// A server reached over the network (HTTP, SSE, or a kind this runtime does not know).
-    Remote {
-        /// Its name.
-        name: String,
-        /// The transport kind (`http`, `sse`, ...).
-        kind: String,
-        /// Its endpoint; empty when a kind this runtime does not know carried none.
-        url: String,
-        /// HTTP headers to send with every request (name, value).
-        headers: Vec<(String, String)>,
-    },
-}
-
-impl McpServerSpec {
-    /// The server's name.
-    pub fn name(&self) -> &str {
-        match self {
-            McpServerSpec::Stdio { name, .. } | McpServerSpec::Remote { name, .. } => name,
-        }
-    }
-
-    pub(crate) fn from_v1(server: &v1::McpServer) -> Self {
-        match server {
-            v1::McpServer::Stdio(stdio) => local(
-                &stdio.name,
-                &stdio.command,
-                &stdio.args,
-                stdio.env.iter().map(|var| (&var.name, &var.value)),
-            ),
-            v1::McpServer::Http(http) => remote(
-                &http.name,
-                "http",
-                &http.url,
-                http.headers.iter().map(|h| (&h.name, &h.value)),
-            ),
-            v1::McpServer::Sse(sse) => remote(
-                &sse.name,
-                "sse",
-                &sse.url,
-                sse.headers.iter().map(|h| (&h.name, &h.value)),
-            ),
-            other => remote(
-                other.name(),
-                other.tag().unwrap_or_default(),
-                "",
-                std::iter::empty(),
-            ),
-        }
-    }
-
-    pub(crate) fn from_v2(server: &v2::McpServer) -> Self {
-        match server {
-            v2::McpServer::Stdio(stdio) => local(
-                &stdio.name,
-                stdio.command.as_str(),
-                &stdio.args,
-                stdio.env.iter().map(|var| (&var.name, &var.value)),
-            ),
-            v2::McpServer::Http(http) => remote(
-                &http.name,
-                "http",
-                &http.url,
-                http.headers.iter().map(|h| (&h.name, &h.value)),
-            ),
-            v2::McpServer::Other(unknown) => {
-                // A transport this runtime does not know: keep what its fields say.
-                let text = |key: &str| {
-                    unknown
-                        .fields()
-                        .get(key)
-                        .and_then(serde_json::Value::as_str)
-                        .unwrap_or_default()
-                };
-                remote(text("name"), unknown.tag(), text("url"), std::iter::empty())
-            }
-            other => remote("", other.tag(), "", std::iter::empty()),
-        }
-    }
-}
-
-/// A local server from its wire fields.
-fn local<'a>(
-    name: &str,
-    command: &str,
-    args: &[String],
-    env: impl Iterator<Item = (&'a String, &'a String)>,
-) -> McpServerSpec {
-    McpServerSpec::Stdio {
-        name: name.to_owned(),
-        command: command.to_owned(),
-        args: args.to_vec(),
-        env: env.map(|(n, v)| (n.clone(), v.clone())).collect(),
-    }
-}
-
-/// A network server from its wire fields.
-fn remote<'a>(
-    name: &str,
-    kind: &str,
-    url: &str,
-    headers: impl Iterator<Item = (&'a String, &'a String)>,
-) -> McpServerSpec {
-    McpServerSpec::Remote {
-        name: name.to_owned(),
-        kind: kind.to_owned(),
-        url: url.to_owned(),
-        headers: headers.map(|(n, v)| (n.clone(), v.clone())).collect(),
-    }
-}
-
-/// What the client sent when it opened a session.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct SessionSetup {
-    /// How the session was opened.
-    pub origin: SessionOrigin,
-    /// The working directory.
-    pub cwd: String,
-    /// The MCP servers to use.
-    pub mcp_servers: Vec<McpServerSpec>,
-}
-
-impl SessionSetup {
-    pub(crate) fn new(
-        origin: SessionOrigin,
-        cwd: impl Into<String>,
-        mcp_servers: impl IntoIterator<Item = McpServerSpec>,
-    ) -> Self {
-        Self {
-            origin,
-            cwd: cwd.into(),
-            mcp_servers: mcp_servers.into_iter().collect(),
-        }
-    }
-}
-
-/// A user prompt, in either version.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Prompt {
-    /// The text blocks of the prompt, joined with newlines.
-    pub text: String,
-    /// The request as received.
-    pub request: ByVersion<v1::PromptRequest, v2::PromptRequest>,
-}
-
-/// Why a turn ended.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum StopReason {
-    /// The turn ended normally.
-    EndTurn,
-    /// The model reached its token limit.
-    MaxTokens,
-    /// The turn reached the limit of model requests.
-    MaxTurnRequests,
-    /// The model declined to continue.
-    Refusal,
-    /// The client cancelled the turn.
-    Cancelled,
-    /// A stop reason this runtime does not know (a newer protocol's), by its wire name. A
-    /// client sees it when a v2 agent sends one. An agent returning it reaches a v2 client
-    /// as written; a v1 client gets `end_turn`, since v1's list of stop reasons is closed.
-    Other(String),
-}
-
-impl StopReason {
-    /// The stop reason for a wire name: a known one, else [`StopReason::Other`].
-    pub fn from_wire(name: &str) -> StopReason {
-        match name {
-            "end_turn" => StopReason::EndTurn,
-            "max_tokens" => StopReason::MaxTokens,
-            "max_turn_requests" => StopReason::MaxTurnRequests,
-            "refusal" => StopReason::Refusal,
-            "cancelled" => StopReason::Cancelled,
-            other => StopReason::Other(other.to_owned()),
-        }
-    }
-
-    /// The wire name (`end_turn`, ...).
-    pub fn as_str(&self) -> &str {
-        match self {
-            StopReason::EndTurn => "end_turn",
-            StopReason::MaxTokens => "max_tokens",
-            StopReason::MaxTurnRequests => "max_turn_requests",
-            StopReason::Refusal => "refusal",
-            StopReason::Cancelled => "cancelled",
-            StopReason::Other(name) => name,
-        }
-    }
-
-    pub(crate) fn to_v1(&self) -> v1::StopReason {
-        match self {
-            StopReason::MaxTokens => v1::StopReason::MaxTokens,
-            StopReason::MaxTurnRequests => v1::StopReason::MaxTurnRequests,
-            StopReason::Refusal => v1::StopReason::Refusal,
-            StopReason::Cancelled => v1::StopReason::Cancelled,
-            StopReason::EndTurn | StopReason::Other(_) => v1::StopReason::EndTurn,
-        }
-    }
-
-    pub(crate) fn to_v2(&self) -> v2::IdleStopReason {
-        match self {
-            StopReason::EndTurn => v2::IdleStopReason::EndTurn,
-            StopReason::MaxTokens => v2::IdleStopReason::MaxTokens,
-            StopReason::MaxTurnRequests => v2::IdleStopReason::MaxTurnRequests,
-            StopReason::Refusal => v2::IdleStopReason::Refusal,
-            StopReason::Cancelled => v2::IdleStopReason::Cancelled,
-            StopReason::Other(name) => match StopReason::from_wire(name) {
-                StopReason::Other(name) => {
-                    v2::IdleStopReason::unknown(name, Default::default())
-                        // `error` is known to the schema but is not a plain stop reason here.
-                        .unwrap_or(v2::IdleStopReason::EndTurn)
-                }
-                known => known.to_v2(),
-            },
-        }
-    }
-}
-
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A request the runtime does not handle itself, passed through to
-/// [`Agent::other_request`] decoded in the connection's version.
-pub type OtherRequest = ByVersion<v1::ClientRequest, v2::ClientRequest>;
+use crate::version::SUPPORTED_VERSIONS;
 
 /// An ACP agent. Implement the turn ([`Agent::prompt`]); everything else has a default.
 ///
-/// Methods return `impl Future + Send`; implement them with `async fn`.
+/// Methods return `impl Future + Send`; implement them with `async fn`. Handlers that refuse
+/// a request return the JSON-RPC error to answer with (see [`crate::rpc`]).
 pub trait Agent: Send + Sync + 'static {
     /// The agent's name and version, sent in the `initialize` response.
     fn name(&self) -> (String, String) {
@@ -328,6 +92,65 @@ pub trait Agent: Send + Sync + 'static {
             "acp-runtime-agent".to_owned(),
             env!("CARGO_PKG_VERSION").to_owned(),
         )
+    }
+
+    /// What the agent supports beyond the baseline. Read at every `initialize`; it decides,
+    /// with the store's features, what is advertised and what is answered. Default: text and
+    /// resource links in prompts, stdio MCP servers, no authentication.
+    fn features(&self) -> AgentFeatures {
+        AgentFeatures::new()
+    }
+
+    /// `authenticate` (v1) / `auth/login` (v2) with one of the methods of
+    /// [`AgentFeatures::auth_methods`] (the runtime refuses other ids with `-32602`).
+    /// Default: accepted.
+    fn authenticate(
+        &self,
+        client: &ClientConnection,
+        method_id: &str,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = (client, method_id);
+        async { Ok(()) }
+    }
+
+    /// `logout` (v1) / `auth/logout` (v2), answered when authentication methods are
+    /// listed. Default: accepted.
+    fn logout(
+        &self,
+        client: &ClientConnection,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = client;
+        async { Ok(()) }
+    }
+
+    /// `session/new`: accepts (or refuses, for example with [`rpc::auth_required`]) a new
+    /// session and gives its modes and options. The runtime then stores it under a fresh
+    /// random id. Default: accepted, with no modes and no options.
+    fn new_session(
+        &self,
+        setup: &SessionSetup,
+    ) -> impl Future<Output = Result<SessionConfig, ErrorObject>> + Send {
+        let _ = setup;
+        async { Ok(SessionConfig::new()) }
+    }
+
+    /// `session/load` (v1) of a stored session, before its history is replayed. The
+    /// returned configuration gets the session's stored current values. Default: the
+    /// configuration of a new session ([`Agent::new_session`]).
+    fn load_session(
+        &self,
+        setup: &SessionSetup,
+    ) -> impl Future<Output = Result<SessionConfig, ErrorObject>> + Send {
+        self.new_session(setup)
+    }
+
+    /// `session/resume` of a stored session, before any replay (v2). Default: as
+    /// [`Agent::load_session`].
+    fn resume_session(
+        &self,
+        setup: &SessionSetup,
+    ) -> impl Future<Output = Result<SessionConfig, ErrorObject>> + Send {
+        self.new_session(setup)
     }
 
     /// Called after a session was created, loaded or resumed on a connection, once the
@@ -343,25 +166,101 @@ pub trait Agent: Send + Sync + 'static {
         async {}
     }
 
+    /// `session/list`: gets the page the runtime built from the store (the sessions of the
+    /// connection's version, filtered by `cwd`, most recent first) and answers with it or
+    /// another. Default: the runtime's page.
+    fn list_sessions(
+        &self,
+        request: &ListRequest,
+        page: SessionPage,
+    ) -> impl Future<Output = Result<SessionPage, ErrorObject>> + Send {
+        let _ = request;
+        async { Ok(page) }
+    }
+
+    /// `session/close`, after the runtime cancelled the running turn and waited for its end;
+    /// release what the session holds here. Default: nothing.
+    fn close_session(&self, session: Session) -> impl Future<Output = ()> + Send {
+        let _ = session;
+        async {}
+    }
+
+    /// `session/delete` of a stored session, before the runtime closes it and removes it
+    /// from the store; an error keeps it. Default: accepted.
+    fn delete_session(&self, id: &str) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = id;
+        async { Ok(()) }
+    }
+
+    /// `session/set_mode` (v1; in v2 the mode option of `session/set_config_option`) with a
+    /// mode the session offers (the runtime refuses others with `-32602`). On success the
+    /// runtime makes it current and stores it. Default: accepted.
+    fn set_mode(
+        &self,
+        session: &Session,
+        mode_id: &str,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = (session, mode_id);
+        async { Ok(()) }
+    }
+
+    /// `session/set_config_option` with an option and a value the session offers (the
+    /// runtime refuses others with `-32602`). On success the runtime makes it current,
+    /// stores it and answers with the full list. Default: accepted.
+    fn set_config_option(
+        &self,
+        session: &Session,
+        option_id: &str,
+        value: &ConfigValue,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = (session, option_id, value);
+        async { Ok(()) }
+    }
+
     /// Runs one prompt turn: stream updates through `session`, return why the turn ended.
     /// An error answers the v1 prompt with it, and ends a v2 turn with an `error` stop reason.
+    /// After `session/cancel` the turn ends `cancelled` whatever this returns.
     fn prompt(
         &self,
         session: Session,
         prompt: Prompt,
     ) -> impl Future<Output = Result<StopReason, ErrorObject>> + Send;
 
-    /// Called when the client sends `session/cancel`; the runtime has already flagged the
-    /// turn ([`Session::cancelled`]).
+    /// Called when the client sends `session/cancel` (or closes the session); the runtime
+    /// has already flagged the turn ([`Session::cancelled`]) and released the prompts still
+    /// waiting. Default: nothing.
     fn cancel(&self, session: Session) -> impl Future<Output = ()> + Send {
         let _ = session;
         async {}
     }
 
+    /// v2 `tool_call/cancel` of a tool call that advertises `capabilities.cancel` (the
+    /// runtime refuses others with `-32602` and has already woken
+    /// [`Session::tool_call_cancelled`]). Default: accepted.
+    fn cancel_tool_call(
+        &self,
+        session: Session,
+        tool_call_id: &str,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = (session, tool_call_id);
+        async { Ok(()) }
+    }
+
+    /// v2 `terminal/cancel` of an agent terminal that advertises `capabilities.cancel` (as
+    /// [`Agent::cancel_tool_call`], with [`Session::terminal_cancelled`]). Default: accepted.
+    fn cancel_terminal(
+        &self,
+        session: Session,
+        terminal_id: &str,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = (session, terminal_id);
+        async { Ok(()) }
+    }
+
     /// Handles an extension request (`_`-prefixed method). Default: `-32601`.
     fn extension_request(
         &self,
-        client: Arc<ConnectedClient>,
+        client: ClientConnection,
         request: Extension,
     ) -> impl Future<Output = Result<Box<RawValue>, ErrorObject>> + Send {
         let _ = client;
@@ -371,26 +270,11 @@ pub trait Agent: Send + Sync + 'static {
     /// Handles an extension notification. Default: ignored.
     fn extension_notification(
         &self,
-        client: Arc<ConnectedClient>,
+        client: ClientConnection,
         notification: Extension,
     ) -> impl Future<Output = ()> + Send {
         let _ = (client, notification);
         async {}
-    }
-
-    /// Handles any other request of the method table (`authenticate`, `session/list`, ...).
-    /// Default: `-32601`.
-    fn other_request(
-        &self,
-        client: Arc<ConnectedClient>,
-        request: OtherRequest,
-    ) -> impl Future<Output = Result<Box<RawValue>, ErrorObject>> + Send {
-        let _ = client;
-        let method = match &request {
-            ByVersion::V1(request) => request.method().to_owned(),
-            ByVersion::V2(request) => request.method().to_owned(),
-        };
-        async move { Err(rpc::method_not_found(&method)) }
     }
 }
 
@@ -399,25 +283,28 @@ struct Options {
     versions: Vec<ProtocolVersion>,
     fallback: FallbackPolicy,
     connection: ConnectionBuilder,
+    page_size: usize,
 }
 
-/// Serves an [`Agent`] on connections. Cheap to clone; clones share the agent and the
-/// [`SessionStore`], so sessions outlive connections (a client can reconnect and load them).
+/// Serves an [`Agent`] on connections. Cheap to clone; clones share the agent, the
+/// [`SessionStore`] and the open sessions, so sessions outlive connections (a client can
+/// reconnect and load them) and, with a [`FileStore`], restarts.
 ///
 /// ```no_run
-/// # use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
+/// # use acp_runtime::agent::{Agent, AgentServer, FileStore, Prompt, Session, StopReason};
 /// # struct Echo;
 /// # impl Agent for Echo {
 /// #     async fn prompt(&self, s: Session, p: Prompt) -> Result<StopReason, acp_schema::jsonrpc::ErrorObject> { Ok(StopReason::EndTurn) }
 /// # }
-/// # async fn run() -> Result<(), acp_runtime::Error> {
-/// let server = AgentServer::new(Echo);
-/// server.serve_stdio().await
-/// # }
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = AgentServer::new(Echo).store(FileStore::open("/tmp/echo-sessions")?);
+/// server.serve_stdio().await?;
+/// # Ok(()) }
 /// ```
 pub struct AgentServer<A> {
     agent: Arc<A>,
-    store: SessionStore,
+    store: Arc<dyn SessionStore>,
+    registry: Arc<state::Registry>,
     options: Options,
 }
 
@@ -425,31 +312,41 @@ impl<A> Clone for AgentServer<A> {
     fn clone(&self) -> Self {
         Self {
             agent: Arc::clone(&self.agent),
-            store: self.store.clone(),
+            store: Arc::clone(&self.store),
+            registry: Arc::clone(&self.registry),
             options: self.options.clone(),
         }
     }
 }
 
 impl<A: Agent> AgentServer<A> {
-    /// A server for `agent` with a fresh store, both protocol versions, and the
+    /// A server for `agent` with a fresh [`MemoryStore`], both protocol versions, and the
     /// [`FallbackPolicy::AgentMessage`] notice fallback.
     pub fn new(agent: A) -> Self {
         Self {
             agent: Arc::new(agent),
-            store: SessionStore::new(),
+            store: Arc::new(MemoryStore::new()),
+            registry: Arc::new(state::Registry::default()),
             options: Options {
                 versions: SUPPORTED_VERSIONS.to_vec(),
                 fallback: FallbackPolicy::default(),
                 connection: ConnectionBuilder::new(),
+                page_size: DEFAULT_PAGE_SIZE,
             },
         }
     }
 
-    /// Uses `store` for sessions (to share it with another server).
+    /// Keeps sessions in `store` (for example a [`FileStore`]).
     #[must_use]
-    pub fn store(mut self, store: SessionStore) -> Self {
+    pub fn store(self, store: impl SessionStore) -> Self {
+        self.shared_store(Arc::new(store))
+    }
+
+    /// Keeps sessions in a store shared with other servers.
+    #[must_use]
+    pub fn shared_store(mut self, store: Arc<dyn SessionStore>) -> Self {
         self.store = store;
+        self.registry = Arc::new(state::Registry::default());
         self
     }
 
@@ -477,6 +374,13 @@ impl<A: Agent> AgentServer<A> {
         self
     }
 
+    /// How many sessions one `session/list` page holds (default [`DEFAULT_PAGE_SIZE`]).
+    #[must_use]
+    pub fn list_page_size(mut self, sessions: usize) -> Self {
+        self.options.page_size = sessions.max(1);
+        self
+    }
+
     /// Connection options (line limit, queue sizes, logger).
     #[must_use]
     pub fn connection_options(mut self, options: ConnectionBuilder) -> Self {
@@ -485,13 +389,31 @@ impl<A: Agent> AgentServer<A> {
     }
 
     /// The session store.
-    pub fn sessions(&self) -> &SessionStore {
+    pub fn sessions(&self) -> &Arc<dyn SessionStore> {
         &self.store
     }
 
     /// The agent.
     pub fn agent(&self) -> &Arc<A> {
         &self.agent
+    }
+
+    /// What this server offers: what `initialize` advertises and which methods it answers.
+    pub fn offer(&self) -> Offer {
+        Offer::new(self.agent.features(), self.store.features())
+    }
+
+    /// The capabilities `initialize` advertises, in the types of `version`.
+    pub fn capabilities(
+        &self,
+        version: ProtocolVersion,
+    ) -> crate::ByVersion<v1::AgentCapabilities, v2::AgentCapabilities> {
+        let offer = self.offer();
+        if version == ProtocolVersion::V1 {
+            crate::ByVersion::V1(offer.v1_capabilities())
+        } else {
+            crate::ByVersion::V2(offer.v2_capabilities())
+        }
     }
 
     /// Starts serving one connection on `reader`/`writer` and returns at once.
@@ -502,9 +424,13 @@ impl<A: Agent> AgentServer<A> {
     {
         let handler = dispatch::AgentHandler::new(
             Arc::clone(&self.agent),
-            self.store.clone(),
-            self.options.versions.clone(),
-            self.options.fallback,
+            dispatch::Shared {
+                store: Arc::clone(&self.store),
+                registry: Arc::clone(&self.registry),
+                versions: self.options.versions.clone(),
+                fallback: self.options.fallback,
+                page_size: self.options.page_size,
+            },
         );
         self.options
             .connection

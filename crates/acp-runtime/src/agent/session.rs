@@ -1,16 +1,22 @@
 //! The agent's handle to one session on one connection: sends updates (recording the
-//! replayable ones), delivers notices by the rules of the client's version, and tells a turn
-//! whether it was cancelled.
+//! replayable ones), delivers notices by the rules of the client's version, changes the
+//! session's title, mode and options, and tells a turn whether it was cancelled.
+//!
+//! Typed requests to the client (permission, files, terminals, elicitation) are in
+//! [`calls`](super::calls).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
-use tokio::sync::watch;
 
-use super::ConnectedClient;
-use super::store::SessionStore;
-use crate::connection::{Connection, lock};
+use super::config::{ConfigValue, MODE_OPTION_ID};
+use super::gate::{ClientConnection, ClientFeature, ConnectedClient};
+use super::ids::fresh_id;
+use super::state::{Cancellable, SessionState};
+use super::store::{HistoryEntry, SessionStore};
+use crate::connection::Connection;
 use crate::error::Error;
 use crate::notice::{FallbackPolicy, Notice, NoticeDelivery};
 use crate::version::ByVersion;
@@ -80,144 +86,120 @@ impl CommandSpec {
 }
 
 #[derive(Debug)]
-struct Turn {
-    /// The id of the agent message of the running turn (chunks are appended to it).
-    message_id: Option<String>,
-    running: bool,
-}
-
-#[derive(Debug)]
 struct Inner {
-    id: String,
-    connection: Connection,
-    client: Arc<ConnectedClient>,
-    store: SessionStore,
+    state: Arc<SessionState>,
+    client: ClientConnection,
     fallback: FallbackPolicy,
-    turn: Mutex<Turn>,
-    cancel: watch::Sender<bool>,
+    /// `session/close` arrived on this connection: nothing more is sent.
+    closed: AtomicBool,
 }
 
 /// One session as seen by the agent on one connection. Cheap to clone.
 ///
-/// Every update sent through it that may be history is recorded in the
-/// [`SessionStore`], except `state_update`, `replay_complete` and
-/// `available_commands_update` (state, not conversation). Notices are never recorded.
+/// Every update sent through it that may be history is recorded in the session store, except
+/// state (`state_update`, `replay_complete`, `available_commands_update`,
+/// `current_mode_update`, `config_option_update`: the session responses carry the current
+/// values). Notices are never recorded. When recording fails (the store is full, the disk
+/// is), the update is not sent either and the call fails with [`Error::Store`], so the
+/// history always holds what the client saw.
 #[derive(Debug, Clone)]
 pub struct Session {
     inner: Arc<Inner>,
 }
 
-/// Marks a turn as running until dropped.
-pub(crate) struct TurnGuard {
-    session: Session,
-}
-
-impl Drop for TurnGuard {
-    fn drop(&mut self) {
-        let mut turn = lock(&self.session.inner.turn);
-        turn.running = false;
-        turn.message_id = None;
-    }
-}
-
 impl Session {
     pub(crate) fn new(
-        id: String,
-        connection: Connection,
-        client: Arc<ConnectedClient>,
-        store: SessionStore,
+        state: Arc<SessionState>,
+        client: ClientConnection,
         fallback: FallbackPolicy,
     ) -> Self {
-        let (cancel, _) = watch::channel(false);
         Self {
             inner: Arc::new(Inner {
-                id,
-                connection,
+                state,
                 client,
-                store,
                 fallback,
-                turn: Mutex::new(Turn {
-                    message_id: None,
-                    running: false,
-                }),
-                cancel,
+                closed: AtomicBool::new(false),
             }),
         }
     }
 
+    pub(crate) fn state(&self) -> &Arc<SessionState> {
+        &self.inner.state
+    }
+
     /// The session id.
     pub fn id(&self) -> &str {
-        &self.inner.id
+        &self.inner.state.id
     }
 
     /// The protocol version of the connection.
     pub fn protocol_version(&self) -> ProtocolVersion {
-        self.inner.client.protocol_version
+        self.inner.client.protocol_version()
     }
 
     /// The client on the other end: version, capabilities, name.
     pub fn client(&self) -> &ConnectedClient {
+        self.inner.client.info()
+    }
+
+    /// The client with its typed calls that need no session.
+    pub fn client_connection(&self) -> &ClientConnection {
         &self.inner.client
     }
 
-    /// The connection, to send requests of your own (for example a permission request).
+    /// The connection, to send requests of your own.
     pub fn connection(&self) -> &Connection {
-        &self.inner.connection
+        self.inner.client.connection()
     }
 
-    /// The store holding this session's history.
-    pub fn store(&self) -> &SessionStore {
-        &self.inner.store
+    /// The store holding this session.
+    pub fn store(&self) -> &Arc<dyn SessionStore> {
+        &self.inner.state.store
     }
 
-    /// Starts a turn: clears the cancellation flag and picks a fresh agent message id. `None`
-    /// when a turn is already running.
-    pub(crate) fn begin_turn(&self) -> Option<TurnGuard> {
-        let mut turn = lock(&self.inner.turn);
-        if turn.running {
-            return None;
+    /// Whether `session/close` arrived for this session on this connection (or it was
+    /// deleted); sends then fail with [`Error::SessionClosed`].
+    pub fn is_closed(&self) -> bool {
+        self.inner.closed.load(Ordering::Relaxed) || self.inner.state.is_deleted()
+    }
+
+    pub(crate) fn mark_closed(&self) {
+        self.inner.closed.store(true, Ordering::Relaxed);
+    }
+
+    fn check_open(&self) -> Result<(), Error> {
+        if self.is_closed() {
+            Err(Error::SessionClosed(self.id().to_owned()))
+        } else {
+            Ok(())
         }
-        turn.running = true;
-        turn.message_id = Some(self.inner.store.fresh_id("msg"));
-        drop(turn);
-        self.inner.cancel.send_replace(false);
-        Some(TurnGuard {
-            session: self.clone(),
-        })
-    }
-
-    /// Marks the running turn as cancelled (the client sent `session/cancel`).
-    pub(crate) fn cancel_turn(&self) {
-        self.inner.cancel.send_replace(true);
     }
 
     /// Whether the client cancelled the running turn.
     pub fn is_cancelled(&self) -> bool {
-        *self.inner.cancel.borrow()
+        self.inner.state.is_cancelled()
     }
 
-    /// Resolves when the client cancels the running turn (`session/cancel`). Use it in a
-    /// `tokio::select!` beside the turn's work.
+    /// Resolves when the client cancels the running turn (`session/cancel`, or
+    /// `session/close`). Use it in a `tokio::select!` beside the turn's work.
     pub async fn cancelled(&self) {
-        let mut cancel = self.inner.cancel.subscribe();
-        let _ = cancel.wait_for(|cancelled| *cancelled).await;
+        self.inner.state.cancelled().await;
+    }
+
+    /// Whether a turn is running in this session.
+    pub fn is_turn_running(&self) -> bool {
+        self.inner.state.is_running()
     }
 
     /// The agent message id for chunks: the running turn's, or a fresh one outside a turn.
     fn message_id(&self) -> String {
-        lock(&self.inner.turn)
-            .message_id
-            .clone()
-            .unwrap_or_else(|| self.inner.store.fresh_id("msg"))
+        self.inner.state.message_id()
     }
 
     /// Starts a new agent message in the running turn: later [`Self::send_text`] chunks get a
     /// fresh message id (for example for text after a tool call).
     pub fn new_message(&self) {
-        let mut turn = lock(&self.inner.turn);
-        if turn.running {
-            turn.message_id = Some(self.inner.store.fresh_id("msg"));
-        }
+        self.inner.state.new_message();
     }
 
     /// Sends one notice, by the rules of the client's version, and says what happened.
@@ -238,70 +220,151 @@ impl Session {
         notice: &Notice,
         fallback: FallbackPolicy,
     ) -> Result<NoticeDelivery, Error> {
-        match &self.inner.client.capabilities {
-            ByVersion::V2(_) => {
-                self.send_v2(v2::SessionUpdate::Notice(notice.to_v2()?))
-                    .await?;
-                Ok(NoticeDelivery::Sent)
-            }
-            ByVersion::V1(capabilities) if capabilities.advertises_notices() => {
-                self.send_v1(v1::SessionUpdate::Notice(notice.to_v1()?))
-                    .await?;
-                Ok(NoticeDelivery::Sent)
-            }
-            ByVersion::V1(_) => match fallback {
-                FallbackPolicy::Drop => Ok(NoticeDelivery::Dropped),
-                FallbackPolicy::AgentMessage => {
-                    let chunk = v1::ContentChunk::new(notice.fallback_text())
-                        .message_id(self.inner.store.fresh_id("msg"));
-                    self.send_v1(v1::SessionUpdate::AgentMessageChunk(chunk))
+        if self.client().supports(ClientFeature::Notices) {
+            match self.protocol_version() {
+                ProtocolVersion::V1 => {
+                    self.send_v1(v1::SessionUpdate::Notice(notice.to_v1()?))
                         .await?;
-                    Ok(NoticeDelivery::FellBack)
                 }
-            },
+                _ => {
+                    self.send_v2(v2::SessionUpdate::Notice(notice.to_v2()?))
+                        .await?;
+                }
+            }
+            return Ok(NoticeDelivery::Sent);
+        }
+        match fallback {
+            FallbackPolicy::Drop => Ok(NoticeDelivery::Dropped),
+            FallbackPolicy::AgentMessage => {
+                let chunk =
+                    v1::ContentChunk::new(notice.fallback_text()).message_id(fresh_id("msg"));
+                self.send_v1(v1::SessionUpdate::AgentMessageChunk(chunk))
+                    .await?;
+                Ok(NoticeDelivery::FellBack)
+            }
         }
     }
 
     /// Sends a v1 session update, recording it in the history when it is replayable.
     ///
     /// A `notice` update to a client that did not advertise `session.notices` fails with
-    /// [`Error::NoticesNotAdvertised`] and nothing is sent. On a v2 connection this fails
-    /// with [`Error::WrongVersion`].
+    /// [`Error::NotAdvertised`] and nothing is sent. On a v2 connection this fails with
+    /// [`Error::WrongVersion`].
     pub async fn send_v1(&self, update: v1::SessionUpdate) -> Result<(), Error> {
-        let ByVersion::V1(capabilities) = &self.inner.client.capabilities else {
+        if self.protocol_version() != ProtocolVersion::V1 {
             return Err(self.wrong_version(ProtocolVersion::V1));
-        };
-        if update.is_live_only() && !capabilities.advertises_notices() {
-            return Err(Error::NoticesNotAdvertised);
         }
-        let params = v1::SessionNotification::new(self.inner.id.as_str(), update);
+        self.check_open()?;
+        if update.is_live_only() {
+            self.client().require(ClientFeature::Notices)?;
+        }
+        let params = v1::SessionNotification::new(self.id(), update);
         if let Ok(replayable) = v1::ReplayableUpdate::try_from(params.update.clone()) {
             if records_v1(&replayable) {
-                self.inner.store.record_v1(&self.inner.id, replayable);
+                self.inner.state.record(HistoryEntry::V1(replayable))?;
             }
         }
-        self.inner
-            .connection
+        self.connection()
             .notify::<v1::methods::SessionUpdate>(&params)
             .await
     }
 
     /// Sends a v2 session update, recording it in the history when it is replayable. On a v1
     /// connection this fails with [`Error::WrongVersion`].
+    ///
+    /// A `tool_call_update` or `terminal_update` that advertises `capabilities.cancel` makes
+    /// the runtime answer the client's `tool_call/cancel` or `terminal/cancel` for it (until an
+    /// update takes the capability away or reports a final status); see
+    /// [`Self::tool_call_cancelled`].
     pub async fn send_v2(&self, update: v2::SessionUpdate) -> Result<(), Error> {
-        if !matches!(self.inner.client.capabilities, ByVersion::V2(_)) {
+        if self.protocol_version() == ProtocolVersion::V1 {
             return Err(self.wrong_version(ProtocolVersion::V2));
         }
-        let params = v2::UpdateSessionNotification::new(self.inner.id.as_str(), update);
+        self.check_open()?;
+        self.track_cancellable(&update);
+        let params = v2::UpdateSessionNotification::new(self.id(), update);
         if let Ok(replayable) = v2::ReplayableUpdate::try_from(params.update.clone()) {
             if records_v2(&replayable) {
-                self.inner.store.record_v2(&self.inner.id, replayable);
+                self.inner.state.record(HistoryEntry::V2(replayable))?;
             }
         }
-        self.inner
-            .connection
+        self.connection()
             .notify::<v2::methods::SessionUpdate>(&params)
             .await
+    }
+
+    /// Sends a v2 update without recording it (the echo of a user message that is already
+    /// history, state snapshots).
+    pub(crate) async fn send_v2_live(&self, update: v2::SessionUpdate) -> Result<(), Error> {
+        self.check_open()?;
+        let params = v2::UpdateSessionNotification::new(self.id(), update);
+        self.connection()
+            .notify::<v2::methods::SessionUpdate>(&params)
+            .await
+    }
+
+    /// Reports the v2 foreground state (not recorded).
+    pub(crate) async fn send_state(&self, state: v2::StateUpdate) -> Result<(), Error> {
+        self.send_v2_live(state.into()).await
+    }
+
+    /// Keeps the set of client-cancellable tool calls and terminals up to date.
+    fn track_cancellable(&self, update: &v2::SessionUpdate) {
+        match update {
+            v2::SessionUpdate::ToolCallUpdate(call) => {
+                let item = Cancellable::ToolCall(call.tool_call_id.to_string());
+                let finished = matches!(
+                    &call.status,
+                    acp_schema::Patch::Set(
+                        v2::ToolCallStatus::Completed
+                            | v2::ToolCallStatus::Failed
+                            | v2::ToolCallStatus::Cancelled
+                    )
+                );
+                match &call.capabilities {
+                    _ if finished => self.inner.state.set_cancellable(item, false),
+                    acp_schema::Patch::Set(capabilities) => self
+                        .inner
+                        .state
+                        .set_cancellable(item, capabilities.cancel.is_some()),
+                    acp_schema::Patch::Clear => self.inner.state.set_cancellable(item, false),
+                    _ => {}
+                }
+            }
+            v2::SessionUpdate::TerminalUpdate(terminal) => {
+                let item = Cancellable::Terminal(terminal.terminal_id.to_string());
+                let exited = matches!(terminal.exit_status, acp_schema::Patch::Set(_));
+                match &terminal.capabilities {
+                    _ if exited => self.inner.state.set_cancellable(item, false),
+                    acp_schema::Patch::Set(capabilities) => self
+                        .inner
+                        .state
+                        .set_cancellable(item, capabilities.cancel.is_some()),
+                    acp_schema::Patch::Clear => self.inner.state.set_cancellable(item, false),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Resolves when the client cancels tool call `id` (v2 `tool_call/cancel`, once the tool
+    /// call advertised `capabilities.cancel`) or the running turn is cancelled. The agent
+    /// then stops the work and reports the tool call's final status.
+    pub async fn tool_call_cancelled(&self, id: &str) {
+        self.inner
+            .state
+            .item_cancelled(Cancellable::ToolCall(id.to_owned()))
+            .await;
+    }
+
+    /// Resolves when the client cancels agent terminal `id` (v2 `terminal/cancel`) or the
+    /// running turn is cancelled.
+    pub async fn terminal_cancelled(&self, id: &str) {
+        self.inner
+            .state
+            .item_cancelled(Cancellable::Terminal(id.to_owned()))
+            .await;
     }
 
     fn wrong_version(&self, expected: ProtocolVersion) -> Error {
@@ -433,27 +496,143 @@ impl Session {
         }
     }
 
+    /// Gives the session a title: stored (it shows in `session/list`) and sent as a
+    /// `session_info_update`, which is history, so a replay restores it.
+    pub async fn set_title(&self, title: impl Into<String>) -> Result<(), Error> {
+        self.check_open()?;
+        let title = title.into();
+        self.inner
+            .state
+            .update_meta(|meta| meta.title = Some(title.clone()))?;
+        match self.protocol_version() {
+            ProtocolVersion::V1 => {
+                self.send_v1(v1::SessionInfoUpdate::new().title(title).into())
+                    .await
+            }
+            _ => {
+                self.send_v2(v2::SessionInfoUpdate::new().title(title).into())
+                    .await
+            }
+        }
+    }
+
+    /// The session's title, if it has one.
+    pub fn title(&self) -> Option<String> {
+        self.inner.state.meta().title
+    }
+
+    /// The session's working directory (as last opened).
+    pub fn cwd(&self) -> String {
+        self.inner.state.meta().cwd
+    }
+
+    /// The id of the current mode, if the session has modes.
+    pub fn mode(&self) -> Option<String> {
+        self.inner.state.config().modes.map(|modes| modes.current)
+    }
+
+    /// The current value of config option `id`.
+    pub fn config_value(&self, id: &str) -> Option<ConfigValue> {
+        self.inner.state.config_value(id)
+    }
+
+    /// Switches the session to mode `id` on the agent's own initiative, and tells the client
+    /// (`current_mode_update` in v1, `config_option_update` in v2). Fails with
+    /// [`Error::Protocol`] when the session has no such mode.
+    pub async fn set_mode(&self, id: &str) -> Result<(), Error> {
+        self.check_open()?;
+        let has_mode = self
+            .inner
+            .state
+            .config()
+            .modes
+            .is_some_and(|modes| modes.contains(id));
+        if !has_mode {
+            return Err(Error::Protocol(format!(
+                "session `{}` has no mode `{id}`",
+                self.id()
+            )));
+        }
+        let config = self.inner.state.update_config(|config| {
+            if let Some(modes) = config.modes.as_mut() {
+                id.clone_into(&mut modes.current);
+            }
+        })?;
+        match self.protocol_version() {
+            ProtocolVersion::V1 => self.send_v1(v1::CurrentModeUpdate::new(id).into()).await,
+            _ => {
+                let options = config.v2_options().unwrap_or_default();
+                self.send_v2(v2::ConfigOptionUpdate::new(options).into())
+                    .await
+            }
+        }
+    }
+
+    /// Sets config option `id` on the agent's own initiative and sends the client the full
+    /// list (`config_option_update`). Fails with [`Error::Protocol`] when the session has no
+    /// such option or the value does not fit it.
+    pub async fn set_config_value(&self, id: &str, value: ConfigValue) -> Result<(), Error> {
+        self.check_open()?;
+        if id == MODE_OPTION_ID && self.protocol_version() != ProtocolVersion::V1 {
+            if let Some(mode) = value.as_id() {
+                return self.set_mode(mode).await;
+            }
+        }
+        self.inner
+            .state
+            .config()
+            .check(id, &value)
+            .map_err(Error::Protocol)?;
+        let config = self
+            .inner
+            .state
+            .update_config(|config| config.set(id, &value))?;
+        match self.protocol_version() {
+            ProtocolVersion::V1 => {
+                let options = config.v1_options().unwrap_or_default();
+                self.send_v1(v1::ConfigOptionUpdate::new(options).into())
+                    .await
+            }
+            _ => {
+                let options = config.v2_options().unwrap_or_default();
+                self.send_v2(v2::ConfigOptionUpdate::new(options).into())
+                    .await
+            }
+        }
+    }
+
     /// Records an update in the history without sending it (the user's own message, which
     /// the client already shows).
-    pub(crate) fn record(&self, update: ByVersion<v1::ReplayableUpdate, v2::ReplayableUpdate>) {
-        match update {
-            ByVersion::V1(update) => self.inner.store.record_v1(&self.inner.id, update),
-            ByVersion::V2(update) => self.inner.store.record_v2(&self.inner.id, update),
-        }
+    pub(crate) fn record(
+        &self,
+        update: ByVersion<v1::ReplayableUpdate, v2::ReplayableUpdate>,
+    ) -> Result<(), Error> {
+        let entry = match update {
+            ByVersion::V1(update) => HistoryEntry::V1(update),
+            ByVersion::V2(update) => HistoryEntry::V2(update),
+        };
+        self.inner.state.record(entry).map_err(Error::from)
     }
 }
 
-/// Whether a replayable v1 update goes into the history.
+/// Whether a replayable v1 update goes into the history (state is carried by responses).
 fn records_v1(update: &v1::ReplayableUpdate) -> bool {
-    !matches!(update, v1::ReplayableUpdate::AvailableCommandsUpdate(_))
+    !matches!(
+        update,
+        v1::ReplayableUpdate::AvailableCommandsUpdate(_)
+            | v1::ReplayableUpdate::CurrentModeUpdate(_)
+            | v1::ReplayableUpdate::ConfigOptionUpdate(_)
+    )
 }
 
-/// Whether a replayable v2 update goes into the history.
+/// Whether a replayable v2 update goes into the history (state is carried by responses and
+/// snapshots).
 fn records_v2(update: &v2::ReplayableUpdate) -> bool {
     !matches!(
         update,
         v2::ReplayableUpdate::AvailableCommandsUpdate(_)
             | v2::ReplayableUpdate::StateUpdate(_)
             | v2::ReplayableUpdate::ReplayComplete(_)
+            | v2::ReplayableUpdate::ConfigOptionUpdate(_)
     )
 }

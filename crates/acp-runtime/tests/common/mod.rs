@@ -2,9 +2,14 @@
 //! raw JSON-lines peer for misbehaving on purpose.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
-use std::sync::Mutex;
+pub mod wire;
 
-use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, SessionSetup, StopReason};
+use std::sync::{Arc, Mutex};
+
+use acp_runtime::agent::{
+    Agent, AgentFeatures, AgentServer, ClientConnection, ConfigValue, PermissionRequest, Prompt,
+    Session, SessionConfig, SessionSetup, StopReason, ToolStatus,
+};
 use acp_runtime::client::{Client, ClientBuilder};
 use acp_runtime::{Notice, ProtocolVersion, rpc};
 use acp_schema::jsonrpc::ErrorObject;
@@ -23,6 +28,12 @@ pub struct TestAgent {
     pub started: Mutex<Option<mpsc::UnboundedSender<String>>>,
     /// What each `session_opened` was given, in order.
     pub setups: std::sync::Arc<Mutex<Vec<SessionSetup>>>,
+    /// What the agent declares (the baseline when `None`).
+    pub features: Option<AgentFeatures>,
+    /// What every session offers (nothing when `None`).
+    pub config: Option<SessionConfig>,
+    /// The hooks that ran, in order (`set_mode:ID`, `close:SESSION`, ...).
+    pub events: Arc<Mutex<Vec<String>>>,
 }
 
 impl TestAgent {
@@ -38,7 +49,78 @@ impl TestAgent {
     }
 }
 
+impl TestAgent {
+    fn event(&self, event: String) {
+        self.events.lock().unwrap().push(event);
+    }
+}
+
 impl Agent for TestAgent {
+    fn features(&self) -> AgentFeatures {
+        self.features.clone().unwrap_or_default()
+    }
+
+    async fn authenticate(
+        &self,
+        _client: &ClientConnection,
+        method_id: &str,
+    ) -> Result<(), ErrorObject> {
+        self.event(format!("authenticate:{method_id}"));
+        Ok(())
+    }
+
+    async fn logout(&self, _client: &ClientConnection) -> Result<(), ErrorObject> {
+        self.event("logout".to_owned());
+        Ok(())
+    }
+
+    async fn new_session(&self, setup: &SessionSetup) -> Result<SessionConfig, ErrorObject> {
+        if setup.cwd == "/refused" {
+            return Err(rpc::auth_required("sign in first"));
+        }
+        Ok(self.config.clone().unwrap_or_default())
+    }
+
+    async fn set_mode(&self, _session: &Session, mode_id: &str) -> Result<(), ErrorObject> {
+        self.event(format!("set_mode:{mode_id}"));
+        if mode_id == "locked" {
+            return Err(rpc::invalid_params("the locked mode cannot be chosen now"));
+        }
+        Ok(())
+    }
+
+    async fn set_config_option(
+        &self,
+        _session: &Session,
+        option_id: &str,
+        value: &ConfigValue,
+    ) -> Result<(), ErrorObject> {
+        self.event(format!("set_config_option:{option_id}={value:?}"));
+        Ok(())
+    }
+
+    async fn close_session(&self, session: Session) {
+        self.event(format!("close:{}", session.id()));
+    }
+
+    async fn delete_session(&self, id: &str) -> Result<(), ErrorObject> {
+        self.event(format!("delete:{id}"));
+        Ok(())
+    }
+
+    async fn cancel(&self, session: Session) {
+        self.event(format!("cancel:{}", session.id()));
+    }
+
+    async fn cancel_tool_call(
+        &self,
+        _session: Session,
+        tool_call_id: &str,
+    ) -> Result<(), ErrorObject> {
+        self.event(format!("cancel_tool_call:{tool_call_id}"));
+        Ok(())
+    }
+
     async fn session_opened(&self, session: Session, setup: SessionSetup) {
         self.setups.lock().unwrap().push(setup);
         if let Some(notice) = &self.notice_on_open {
@@ -50,19 +132,96 @@ impl Agent for TestAgent {
     }
 
     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
+        let started = || {
+            if let Some(tx) = self.started.lock().unwrap().as_ref() {
+                let _ = tx.send(session.id().to_owned());
+            }
+        };
         match prompt.text.as_str() {
             "wait" => {
-                if let Some(tx) = self.started.lock().unwrap().as_ref() {
-                    let _ = tx.send(session.id().to_owned());
-                }
+                started();
                 session.cancelled().await;
                 Ok(StopReason::Cancelled)
+            }
+            // Ignores the cancellation: claims a normal end, after one more update.
+            "wait then end" => {
+                started();
+                session.cancelled().await;
+                session.send_text("late").await.map_err(rpc::internal)?;
+                Ok(StopReason::EndTurn)
+            }
+            // Fails because of the cancellation.
+            "wait then fail" => {
+                started();
+                session.cancelled().await;
+                Err(rpc::internal("aborted by the cancellation"))
+            }
+            // A cancellable tool call that waits for the client's `tool_call/cancel`.
+            "cancellable tool" => {
+                if session.protocol_version() != ProtocolVersion::V1 {
+                    use acp_schema::v2;
+                    let call = v2::ToolCallUpdate::new("call_c")
+                        .title("Long job")
+                        .status(v2::ToolCallStatus::InProgress)
+                        .capabilities(
+                            v2::ToolCallCapabilities::new()
+                                .cancel(v2::ToolCallCancelCapabilities::new()),
+                        );
+                    session.send_v2(call.into()).await.map_err(rpc::internal)?;
+                }
+                started();
+                session.tool_call_cancelled("call_c").await;
+                if session.is_cancelled() {
+                    return Ok(StopReason::Cancelled);
+                }
+                if session.protocol_version() != ProtocolVersion::V1 {
+                    use acp_schema::v2;
+                    let done =
+                        v2::ToolCallUpdate::new("call_c").status(v2::ToolCallStatus::Cancelled);
+                    session.send_v2(done.into()).await.map_err(rpc::internal)?;
+                }
+                session
+                    .send_text("the job was cancelled")
+                    .await
+                    .map_err(rpc::internal)?;
+                Ok(StopReason::EndTurn)
             }
             "fail" => Err(rpc::internal("asked to fail")),
             text if text.starts_with("stop:") => Ok(StopReason::Other(text[5..].to_owned())),
             "ask" => {
                 let outcome = ask_permission(&session).await;
                 session.send_text(outcome).await.map_err(rpc::internal)?;
+                Ok(StopReason::EndTurn)
+            }
+            // The typed permission request.
+            "permission" => {
+                session
+                    .start_tool_call("call_p", "Delete everything", ToolStatus::Pending)
+                    .await
+                    .map_err(rpc::internal)?;
+                started();
+                let outcome = session
+                    .request_permission(&PermissionRequest::new("call_p", "Delete everything"))
+                    .await
+                    .map_err(rpc::internal)?;
+                let text = if outcome.allowed() {
+                    "allowed"
+                } else {
+                    "not allowed"
+                };
+                session
+                    .send_text(format!("{text}: {outcome:?}"))
+                    .await
+                    .map_err(rpc::internal)?;
+                Ok(StopReason::EndTurn)
+            }
+            text if text.starts_with("call:") => {
+                let report = client_call(&session, &text[5..]).await;
+                session.send_text(report).await.map_err(rpc::internal)?;
+                Ok(StopReason::EndTurn)
+            }
+            text if text.starts_with("title:") => {
+                session.set_title(&text[6..]).await.map_err(rpc::internal)?;
                 Ok(StopReason::EndTurn)
             }
             text => {
@@ -74,6 +233,85 @@ impl Agent for TestAgent {
                 Ok(StopReason::EndTurn)
             }
         }
+    }
+}
+
+/// Runs one typed call to the client and says how it went (`ok: ...` or `error: ...`).
+async fn client_call(session: &Session, call: &str) -> String {
+    use acp_runtime::agent::TerminalCommand;
+    use acp_schema::{v1, v2};
+    let result: Result<String, acp_runtime::Error> = match call {
+        "read" => {
+            session
+                .read_text_file("/work/a.txt", Some(2), Some(1))
+                .await
+        }
+        "write" => session
+            .write_text_file("/work/b.txt", "new text")
+            .await
+            .map(|()| "written".to_owned()),
+        "terminal" => {
+            async {
+                let terminal = session
+                    .create_terminal(&TerminalCommand::new("ls").arg("-l").cwd("/work"))
+                    .await?;
+                let output = terminal.output().await?;
+                let exit = terminal.wait_for_exit().await?;
+                terminal.kill().await?;
+                let id = terminal.id().to_owned();
+                terminal.release().await?;
+                Ok(format!("{id}: {} {:?}", output.output, exit.exit_code))
+            }
+            .await
+        }
+        "form" | "url" => {
+            if session.protocol_version() == ProtocolVersion::V1 {
+                let scope = v1::ElicitationSessionScope::new(session.id());
+                let request = if call == "form" {
+                    v1::CreateElicitationRequest::form(
+                        "Your name?",
+                        scope,
+                        v1::ElicitationSchema::new(),
+                    )
+                } else {
+                    v1::CreateElicitationRequest::url(
+                        "Sign in",
+                        scope,
+                        "e1",
+                        "https://example.invalid/",
+                    )
+                };
+                session
+                    .elicit(&request)
+                    .await
+                    .map(|answer| format!("{:?}", answer.action))
+            } else {
+                let scope = v2::ElicitationSessionScope::new(session.id());
+                let request = if call == "form" {
+                    v2::CreateElicitationRequest::form(
+                        "Your name?",
+                        scope,
+                        v2::ElicitationSchema::new(std::collections::BTreeMap::new()),
+                    )
+                } else {
+                    v2::CreateElicitationRequest::url(
+                        "Sign in",
+                        scope,
+                        "e1",
+                        "https://example.invalid/",
+                    )
+                };
+                session
+                    .elicit(&request)
+                    .await
+                    .map(|answer| format!("{:?}", answer.action))
+            }
+        }
+        other => Ok(format!("unknown call {other}")),
+    };
+    match result {
+        Ok(text) => format!("ok: {text}"),
+        Err(error) => format!("error: {error}"),
     }
 }
 

@@ -1,16 +1,30 @@
-//! The example agent's behaviour: canned streamed reply, one tool call, notices.
+//! The example agent's behaviour: a canned streamed reply with a tool call it asks
+//! permission for, two session modes and one option that change how it answers, a title for
+//! each session, `/read` and `/run` through the client, and notices.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use acp_runtime::agent::{
-    Agent, CommandSpec, McpServerSpec, Prompt, Session, SessionSetup, StopReason, ToolStatus,
+    Agent, CommandSpec, ConfigOption, McpServerSpec, Modes, PermissionRequest, Prompt, Session,
+    SessionConfig, SessionSetup, StopReason, ToolStatus,
 };
 use acp_runtime::{Notice, rpc};
 use acp_schema::jsonrpc::ErrorObject;
 
 use super::mcp::unavailable_reason;
 use super::notice_command::parse_notice_command;
+use super::tools;
+
+/// The mode that answers with a tool call (the default).
+pub const CODE_MODE: &str = "code";
+/// The mode that answers in one line, without tools.
+pub const ASK_MODE: &str = "ask";
+/// The boolean option that makes the agent answer in capital letters.
+pub const SHOUT_OPTION: &str = "shout";
+
+/// The longest session title the agent sets, in characters.
+const TITLE_CHARS: usize = 40;
 
 /// Options of the example agent.
 #[derive(Debug, Clone)]
@@ -20,6 +34,8 @@ pub struct ExampleOptions {
     pub chunk_delay: Duration,
     /// Words per reply chunk.
     pub words_per_chunk: usize,
+    /// Ask the user's permission before each tool call (on by default).
+    pub ask_permission: bool,
 }
 
 impl Default for ExampleOptions {
@@ -27,12 +43,13 @@ impl Default for ExampleOptions {
         Self {
             chunk_delay: super::DEFAULT_DELAY,
             words_per_chunk: 3,
+            ask_permission: true,
         }
     }
 }
 
 impl ExampleOptions {
-    /// The defaults: 40 ms between chunks of three words.
+    /// The defaults: 40 ms between chunks of three words, permission asked.
     pub fn new() -> Self {
         Self::default()
     }
@@ -43,13 +60,48 @@ impl ExampleOptions {
         self.chunk_delay = delay;
         self
     }
+
+    /// Sets whether the agent asks permission before its tool calls.
+    #[must_use]
+    pub fn ask_permission(mut self, ask: bool) -> Self {
+        self.ask_permission = ask;
+        self
+    }
 }
 
 /// The example agent. Serve it with `acp_runtime::agent::AgentServer`.
 #[derive(Debug, Default)]
 pub struct ExampleAgent {
-    options: ExampleOptions,
+    pub(super) options: ExampleOptions,
     tool_calls: AtomicU64,
+}
+
+/// The modes and the option every session of the example agent offers.
+pub fn session_config() -> SessionConfig {
+    SessionConfig::new()
+        .modes(
+            Modes::new(CODE_MODE)
+                .described_mode(
+                    CODE_MODE,
+                    "Code",
+                    "Answers at length and counts your words with a tool call",
+                )
+                .described_mode(ASK_MODE, "Ask", "Answers in one line, without tools"),
+        )
+        .option(
+            ConfigOption::boolean(SHOUT_OPTION, "Shout", false)
+                .description("Answer in capital letters"),
+        )
+}
+
+/// The commands every session offers.
+fn commands() -> [CommandSpec; 3] {
+    [
+        CommandSpec::new("notice", "Send a notice to this client")
+            .hint("SEVERITY TITLE [-- DESCRIPTION]"),
+        CommandSpec::new("read", "Read a file through the client").hint("PATH"),
+        CommandSpec::new("run", "Run a command in a client terminal").hint("COMMAND [ARGS...]"),
+    ]
 }
 
 impl ExampleAgent {
@@ -61,8 +113,38 @@ impl ExampleAgent {
         }
     }
 
+    /// A fresh tool call id.
+    pub(super) fn next_call(&self) -> String {
+        format!(
+            "call_{}",
+            self.tool_calls.fetch_add(1, Ordering::Relaxed) + 1
+        )
+    }
+
+    /// `text` as this session wants it said (in capitals with the shout option).
+    pub(super) fn styled(session: &Session, text: &str) -> String {
+        let shout = session
+            .config_value(SHOUT_OPTION)
+            .and_then(|value| value.as_bool())
+            .unwrap_or(false);
+        if shout {
+            text.to_uppercase()
+        } else {
+            text.to_owned()
+        }
+    }
+
+    /// Says `text` in one chunk.
+    pub(super) async fn say(session: &Session, text: &str) -> Result<(), ErrorObject> {
+        session
+            .send_text(Self::styled(session, text))
+            .await
+            .map_err(rpc::internal)
+    }
+
     /// Streams `text` in chunks of a few words; `false` when the turn was cancelled.
     async fn stream(&self, session: &Session, text: &str) -> Result<bool, ErrorObject> {
+        let text = Self::styled(session, text);
         let words: Vec<&str> = text.split_inclusive(' ').collect();
         for chunk in words.chunks(self.options.words_per_chunk.max(1)) {
             if !self.pause(session).await {
@@ -77,7 +159,7 @@ impl ExampleAgent {
     }
 
     /// Waits the chunk delay; `false` when the turn was cancelled meanwhile.
-    async fn pause(&self, session: &Session) -> bool {
+    pub(super) async fn pause(&self, session: &Session) -> bool {
         if session.is_cancelled() {
             return false;
         }
@@ -89,9 +171,106 @@ impl ExampleAgent {
             () = session.cancelled() => false,
         }
     }
+
+    /// Asks the user whether tool call `call` may run (when the agent asks at all); `Err`
+    /// with the stop reason when the turn was cancelled meanwhile, `Ok(false)` when the user
+    /// did not allow it (the tool call is then marked failed).
+    pub(super) async fn allowed(
+        &self,
+        session: &Session,
+        call: &str,
+        title: &str,
+    ) -> Result<Result<bool, StopReason>, ErrorObject> {
+        if !self.options.ask_permission {
+            return Ok(Ok(true));
+        }
+        let outcome = session
+            .request_permission(&PermissionRequest::new(call, title))
+            .await
+            .map_err(rpc::internal)?;
+        if session.is_cancelled() {
+            return Ok(Err(StopReason::Cancelled));
+        }
+        if outcome.allowed() {
+            return Ok(Ok(true));
+        }
+        session
+            .update_tool_call(call, ToolStatus::Failed, Some("Not allowed by the user."))
+            .await
+            .map_err(rpc::internal)?;
+        Ok(Ok(false))
+    }
+
+    /// Gives the session a title from its first prompt.
+    async fn name_session(session: &Session, prompt: &str) -> Result<(), ErrorObject> {
+        if session.title().is_some() {
+            return Ok(());
+        }
+        let first = prompt.lines().next().unwrap_or_default().trim();
+        let mut title: String = first.chars().take(TITLE_CHARS).collect();
+        if first.chars().count() > TITLE_CHARS {
+            title.push('…');
+        }
+        if title.is_empty() {
+            return Ok(());
+        }
+        session.set_title(title).await.map_err(rpc::internal)
+    }
+
+    /// The answer to an ordinary prompt, by the session's mode.
+    async fn answer(&self, session: &Session, prompt: &str) -> Result<StopReason, ErrorObject> {
+        let words = prompt.split_whitespace().count();
+        if session.mode().as_deref() == Some(ASK_MODE) {
+            Self::say(session, &format!("Your prompt had {words} words.")).await?;
+            return Ok(StopReason::EndTurn);
+        }
+        if !self.stream(session, &reply_text(prompt)).await? {
+            return Ok(StopReason::Cancelled);
+        }
+        let call = self.next_call();
+        let title = "Count the words of the prompt";
+        session
+            .start_tool_call(&call, title, ToolStatus::Pending)
+            .await
+            .map_err(rpc::internal)?;
+        match self.allowed(session, &call, title).await? {
+            Err(stop) => return Ok(stop),
+            Ok(false) => {
+                session.new_message();
+                Self::say(
+                    session,
+                    "You did not allow the tool call, so I did not count.",
+                )
+                .await?;
+                return Ok(StopReason::EndTurn);
+            }
+            Ok(true) => {}
+        }
+        if !self.pause(session).await {
+            return Ok(StopReason::Cancelled);
+        }
+        session
+            .update_tool_call(&call, ToolStatus::InProgress, None)
+            .await
+            .map_err(rpc::internal)?;
+        if !self.pause(session).await {
+            return Ok(StopReason::Cancelled);
+        }
+        let chars = prompt.chars().count();
+        let result = format!("{words} words, {chars} characters");
+        session
+            .update_tool_call(&call, ToolStatus::Completed, Some(&result))
+            .await
+            .map_err(rpc::internal)?;
+        session.new_message();
+        if !self.stream(session, &format!("Done: {result}.")).await? {
+            return Ok(StopReason::Cancelled);
+        }
+        Ok(StopReason::EndTurn)
+    }
 }
 
-/// The reply to an ordinary prompt.
+/// The reply to an ordinary prompt in the code mode.
 fn reply_text(prompt: &str) -> String {
     let words = prompt.split_whitespace().count();
     format!(
@@ -110,10 +289,12 @@ impl Agent for ExampleAgent {
         )
     }
 
+    async fn new_session(&self, _setup: &SessionSetup) -> Result<SessionConfig, ErrorObject> {
+        Ok(session_config())
+    }
+
     async fn session_opened(&self, session: Session, setup: SessionSetup) {
-        let commands = [CommandSpec::new("notice", "Send a notice to this client")
-            .hint("SEVERITY TITLE [-- DESCRIPTION]")];
-        if session.set_commands(&commands).await.is_err() {
+        if session.set_commands(&commands()).await.is_err() {
             return;
         }
         for server in &setup.mcp_servers {
@@ -134,6 +315,7 @@ impl Agent for ExampleAgent {
     }
 
     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
+        Self::name_session(&session, &prompt.text).await?;
         if let Some(command) = parse_notice_command(&prompt.text) {
             match command {
                 Ok(command) => {
@@ -144,44 +326,16 @@ impl Agent for ExampleAgent {
                     }
                     session.notice(&notice).await.map_err(rpc::internal)?;
                 }
-                Err(message) => {
-                    session.send_text(message).await.map_err(rpc::internal)?;
-                }
+                Err(message) => Self::say(&session, &message).await?,
             }
             return Ok(StopReason::EndTurn);
         }
-        if !self.stream(&session, &reply_text(&prompt.text)).await? {
-            return Ok(StopReason::Cancelled);
+        if let Some(path) = tools::command_argument(&prompt.text, "read") {
+            return tools::read(&session, path).await;
         }
-        let call = format!(
-            "call_{}",
-            self.tool_calls.fetch_add(1, Ordering::Relaxed) + 1
-        );
-        session
-            .start_tool_call(&call, "Count the words of the prompt", ToolStatus::Pending)
-            .await
-            .map_err(rpc::internal)?;
-        if !self.pause(&session).await {
-            return Ok(StopReason::Cancelled);
+        if let Some(command) = tools::command_argument(&prompt.text, "run") {
+            return self.run(&session, command).await;
         }
-        session
-            .update_tool_call(&call, ToolStatus::InProgress, None)
-            .await
-            .map_err(rpc::internal)?;
-        if !self.pause(&session).await {
-            return Ok(StopReason::Cancelled);
-        }
-        let words = prompt.text.split_whitespace().count();
-        let chars = prompt.text.chars().count();
-        let result = format!("{words} words, {chars} characters");
-        session
-            .update_tool_call(&call, ToolStatus::Completed, Some(&result))
-            .await
-            .map_err(rpc::internal)?;
-        session.new_message();
-        if !self.stream(&session, &format!("Done: {result}.")).await? {
-            return Ok(StopReason::Cancelled);
-        }
-        Ok(StopReason::EndTurn)
+        self.answer(&session, &prompt.text).await
     }
 }

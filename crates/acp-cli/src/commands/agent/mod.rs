@@ -1,19 +1,27 @@
 //! `acp agent`: the example agent over stdio. No language model: it streams a canned reply,
-//! runs a small visible tool call, and reports real conditions as notices (an MCP server
-//! whose command cannot be started), plus `/notice SEVERITY TITLE [-- DESCRIPTION]` to send
-//! any notice on demand.
+//! asks permission for a small visible tool call, offers two modes and an option, titles its
+//! sessions, reads files (`/read`) and runs commands (`/run`) through the client, and reports
+//! real conditions as notices (an MCP server whose command cannot be started), plus
+//! `/notice SEVERITY TITLE [-- DESCRIPTION]` to send any notice on demand.
+//!
+//! Sessions are kept in files under a state directory, so a client can load them after the
+//! agent restarted; `--ephemeral` keeps them in memory only.
 
 mod example;
 mod mcp;
 mod notice_command;
+mod tools;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use acp_runtime::agent::AgentServer;
+use acp_runtime::agent::{AgentServer, FileStore, MemoryStore};
 use acp_runtime::log::{Level, Logger};
 
-pub use example::{ExampleAgent, ExampleOptions};
+pub use example::{
+    ASK_MODE, CODE_MODE, ExampleAgent, ExampleOptions, SHOUT_OPTION, session_config,
+};
 pub use notice_command::{NoticeCommand, parse_notice_command};
 
 /// The environment variable that sets the delay between reply chunks, in milliseconds
@@ -32,6 +40,17 @@ pub struct Args {
     /// Log protocol problems (bad lines, violations) to standard error.
     #[arg(long)]
     pub verbose: bool,
+    /// Keep sessions in files under DIR, so they can be loaded after a restart (default
+    /// $XDG_STATE_HOME/acp/agent, else ~/.local/state/acp/agent).
+    #[arg(long, value_name = "DIR", conflicts_with = "ephemeral")]
+    pub state_dir: Option<PathBuf>,
+    /// Keep sessions in memory only; nothing that needs persistence (loading a session) is
+    /// advertised.
+    #[arg(long)]
+    pub ephemeral: bool,
+    /// Do not ask permission before tool calls.
+    #[arg(long)]
+    pub no_permission: bool,
 }
 
 /// The chunk delay from the flag, else the environment, else the default.
@@ -39,6 +58,16 @@ fn delay(args: &Args) -> Duration {
     args.delay_ms
         .or_else(|| std::env::var(DELAY_ENV).ok()?.trim().parse().ok())
         .map_or(DEFAULT_DELAY, Duration::from_millis)
+}
+
+/// The default state directory: `$XDG_STATE_HOME/acp/agent`, else
+/// `$HOME/.local/state/acp/agent`; `None` when neither variable is set.
+pub fn default_state_dir() -> Option<PathBuf> {
+    let non_empty = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    if let Some(state) = non_empty("XDG_STATE_HOME") {
+        return Some(PathBuf::from(state).join("acp").join("agent"));
+    }
+    non_empty("HOME").map(|home| PathBuf::from(home).join(".local/state/acp/agent"))
 }
 
 /// Serves the example agent on standard input/output until the client hangs up.
@@ -51,9 +80,24 @@ pub fn run(args: Args) -> super::Outcome {
     } else {
         Logger::none()
     };
-    let agent = ExampleAgent::new(ExampleOptions::new().chunk_delay(delay(&args)));
-    let server = AgentServer::new(agent)
+    let options = ExampleOptions::new()
+        .chunk_delay(delay(&args))
+        .ask_permission(!args.no_permission);
+    let server = AgentServer::new(ExampleAgent::new(options))
         .connection_options(acp_runtime::ConnectionBuilder::new().logger(logger));
+    let server = if args.ephemeral {
+        server.store(MemoryStore::without_history())
+    } else {
+        let dir = match args.state_dir.clone().or_else(default_state_dir) {
+            Some(dir) => dir,
+            None => {
+                return Err("no state directory: set $XDG_STATE_HOME or $HOME, or pass \
+                            --state-dir DIR or --ephemeral"
+                    .into());
+            }
+        };
+        server.store(FileStore::open(&dir)?)
+    };
     runtime.block_on(server.serve_stdio())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -63,7 +63,11 @@ pub fn run(args: Args) -> super::Outcome {
 
 /// Runs the story for every client against one agent server (one session store).
 pub async fn run_story() -> Result<Vec<ClientReport>, DemoError> {
-    let agent = ExampleAgent::new(ExampleOptions::new().chunk_delay(Duration::ZERO));
+    let agent = ExampleAgent::new(
+        ExampleOptions::new()
+            .chunk_delay(Duration::ZERO)
+            .ask_permission(false),
+    );
     let (agent, gate) = gate::Gated::new(agent);
     let server = AgentServer::new(agent);
     let mut reports = Vec::new();

@@ -1,0 +1,179 @@
+//! The example agent's prompt commands that go through the client: `/read PATH` reads a file
+//! (`fs/read_text_file`) and `/run COMMAND [ARGS...]` runs a command in a client terminal
+//! (`terminal/*`). Each one works only when the client advertised the capability it needs;
+//! otherwise the agent says which one is missing.
+
+use acp_runtime::Error;
+use acp_runtime::agent::{ClientFeature, Session, StopReason, TerminalCommand, ToolStatus};
+use acp_runtime::rpc;
+use acp_schema::jsonrpc::ErrorObject;
+
+use super::example::ExampleAgent;
+
+/// The most characters of a file or of a command's output quoted in a reply.
+const QUOTE_CHARS: usize = 200;
+
+/// The argument of prompt command `/name` on the prompt's first line (`""` when it has none);
+/// `None` when the prompt is not that command.
+pub fn command_argument<'a>(prompt: &'a str, name: &str) -> Option<&'a str> {
+    let line = prompt.lines().next().unwrap_or_default().trim();
+    let rest = line.strip_prefix('/')?.strip_prefix(name)?;
+    if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+        Some(rest.trim())
+    } else {
+        None
+    }
+}
+
+/// `path` made absolute against the session's working directory.
+fn absolute(session: &Session, path: &str) -> String {
+    if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        let cwd = session.cwd();
+        format!("{}/{path}", cwd.trim_end_matches('/'))
+    }
+}
+
+/// The first characters of `text`, for a reply.
+fn quote(text: &str) -> String {
+    let mut quoted: String = text.chars().take(QUOTE_CHARS).collect();
+    if text.chars().count() > QUOTE_CHARS {
+        quoted.push('…');
+    }
+    quoted
+}
+
+/// Why `feature` cannot be used with this client, for a reply.
+fn missing(session: &Session, feature: ClientFeature) -> String {
+    Error::NotAdvertised {
+        feature,
+        version: session.protocol_version(),
+    }
+    .to_string()
+}
+
+/// `/read PATH`.
+pub async fn read(session: &Session, path: &str) -> Result<StopReason, ErrorObject> {
+    if path.is_empty() {
+        ExampleAgent::say(session, "Usage: /read PATH").await?;
+        return Ok(StopReason::EndTurn);
+    }
+    if !session.client().supports(ClientFeature::ReadTextFile) {
+        let reason = missing(session, ClientFeature::ReadTextFile);
+        ExampleAgent::say(session, &format!("I cannot read {path}: {reason}.")).await?;
+        return Ok(StopReason::EndTurn);
+    }
+    let path = absolute(session, path);
+    match session.read_text_file(&path, None, None).await {
+        Ok(content) => {
+            let lines = content.lines().count();
+            let chars = content.chars().count();
+            let text = format!(
+                "{path} has {lines} lines and {chars} characters. It starts with: {}",
+                quote(&content)
+            );
+            ExampleAgent::say(session, &text).await?;
+            Ok(StopReason::EndTurn)
+        }
+        Err(Error::Cancelled) => Ok(StopReason::Cancelled),
+        Err(error) => {
+            ExampleAgent::say(session, &format!("Reading {path} failed: {error}")).await?;
+            Ok(StopReason::EndTurn)
+        }
+    }
+}
+
+impl ExampleAgent {
+    /// `/run COMMAND [ARGS...]`: the words of the command, without a shell.
+    pub(super) async fn run(
+        &self,
+        session: &Session,
+        command: &str,
+    ) -> Result<StopReason, ErrorObject> {
+        let mut words = command.split_whitespace();
+        let Some(program) = words.next() else {
+            Self::say(session, "Usage: /run COMMAND [ARGS...]").await?;
+            return Ok(StopReason::EndTurn);
+        };
+        if !session.client().supports(ClientFeature::Terminal) {
+            let reason = missing(session, ClientFeature::Terminal);
+            Self::say(session, &format!("I cannot run `{command}`: {reason}.")).await?;
+            return Ok(StopReason::EndTurn);
+        }
+        let call = self.next_call();
+        let title = format!("Run `{command}`");
+        session
+            .start_tool_call(&call, &title, ToolStatus::Pending)
+            .await
+            .map_err(rpc::internal)?;
+        match self.allowed(session, &call, &title).await? {
+            Err(stop) => return Ok(stop),
+            Ok(false) => {
+                Self::say(
+                    session,
+                    &format!("You did not allow me to run `{command}`."),
+                )
+                .await?;
+                return Ok(StopReason::EndTurn);
+            }
+            Ok(true) => {}
+        }
+        let mut spec = TerminalCommand::new(program).cwd(session.cwd());
+        for arg in words {
+            spec = spec.arg(arg);
+        }
+        let terminal = match session.create_terminal(&spec).await {
+            Ok(terminal) => terminal,
+            Err(error) => {
+                let text = format!("The client could not start `{command}`: {error}");
+                session
+                    .update_tool_call(&call, ToolStatus::Failed, Some(&text))
+                    .await
+                    .map_err(rpc::internal)?;
+                Self::say(session, &text).await?;
+                return Ok(StopReason::EndTurn);
+            }
+        };
+        session
+            .show_terminal(&call, &terminal)
+            .await
+            .map_err(rpc::internal)?;
+        session
+            .update_tool_call(&call, ToolStatus::InProgress, None)
+            .await
+            .map_err(rpc::internal)?;
+        let exit = match terminal.wait_for_exit().await {
+            Ok(exit) => exit,
+            Err(Error::Cancelled) => {
+                let _ = terminal.kill().await;
+                let _ = terminal.release().await;
+                return Ok(StopReason::Cancelled);
+            }
+            Err(error) => {
+                let _ = terminal.release().await;
+                return Err(rpc::internal(error));
+            }
+        };
+        let output = terminal.output().await.map_err(rpc::internal)?;
+        terminal.release().await.map_err(rpc::internal)?;
+        let ended = match (exit.exit_code, &exit.signal) {
+            (Some(code), _) => format!("exited with code {code}"),
+            (None, Some(signal)) => format!("was ended by signal {signal}"),
+            (None, None) => "ended".to_owned(),
+        };
+        let status = if exit.exit_code == Some(0) {
+            ToolStatus::Completed
+        } else {
+            ToolStatus::Failed
+        };
+        session
+            .update_tool_call(&call, status, Some(&output.output))
+            .await
+            .map_err(rpc::internal)?;
+        session.new_message();
+        let text = format!("`{command}` {ended}. Output: {}", quote(&output.output));
+        Self::say(session, &text).await?;
+        Ok(StopReason::EndTurn)
+    }
+}

@@ -1,0 +1,261 @@
+//! `acp agent` keeps sessions across restarts: a session created by one process is listed
+//! and loaded with its whole history (without its notices) by the next one on the same
+//! `--state-dir`; two processes never hand out the same session id; `--ephemeral` writes
+//! nothing and advertises no `loadSession`; the default directory follows the XDG rules.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
+
+mod agent_peer;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use agent_peer::AgentPeer;
+use serde_json::{Value, json};
+
+/// A fresh scratch directory under the target directory, removed by the guard.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("agent-state-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn arg(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The files in `dir` (recursively), sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                found.extend(files(&path));
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// What a replay must reproduce of what was sent live: every update but notices, state and
+/// the user's own messages (which a v1 client shows itself, and which the replay adds).
+fn conversation(updates: &[Value]) -> Vec<Value> {
+    updates
+        .iter()
+        .filter(|u| {
+            !matches!(
+                u["sessionUpdate"].as_str(),
+                Some(
+                    "notice"
+                        | "state_update"
+                        | "replay_complete"
+                        | "available_commands_update"
+                        | "user_message"
+                        | "user_message_chunk"
+                )
+            )
+        })
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_restarted_agent_loads_a_session_with_its_whole_history_and_none_of_its_notices() {
+    for version in [1u16, 2] {
+        let state = Scratch::new(&format!("restart-v{version}"));
+        let args = ["--state-dir", state.arg(), "--no-permission"];
+        let (mut first, _) = AgentPeer::start(&args, version, json!({"session": {"notices": {}}}));
+        let id = first.new_session("/work");
+        assert_eq!(
+            first.prompt(&id, "/notice warning Disk low -- 5% left"),
+            "end_turn"
+        );
+        assert_eq!(first.prompt(&id, "hello there"), "end_turn");
+        let live = first.take_updates();
+        assert!(
+            live.iter().any(|u| u["sessionUpdate"] == "notice"),
+            "v{version}: {live:?}"
+        );
+        assert_eq!(first.finish(), Some(0));
+
+        let (mut second, init) = AgentPeer::start(&args, version, json!({}));
+        if version == 1 {
+            assert_eq!(init["agentCapabilities"]["loadSession"], true, "{init}");
+        }
+        let listed = second.ok("session/list", json!({}));
+        assert_eq!(listed["sessions"][0]["sessionId"], id.as_str(), "{listed}");
+        assert_eq!(
+            listed["sessions"][0]["title"],
+            "/notice warning Disk low -- 5% left"
+        );
+        let (method, params) = if version == 1 {
+            (
+                "session/load",
+                json!({"sessionId": id, "cwd": "/work", "mcpServers": []}),
+            )
+        } else {
+            (
+                "session/resume",
+                json!({"sessionId": id, "cwd": "/work", "replayFrom": {"type": "start"}}),
+            )
+        };
+        second.ok(method, params);
+        let replayed = second.take_updates();
+        assert!(
+            replayed.iter().all(|u| u["sessionUpdate"] != "notice"),
+            "{replayed:?}"
+        );
+        assert_eq!(conversation(&replayed), conversation(&live), "v{version}");
+        let text = AgentPeer::agent_text(&replayed);
+        assert!(text.contains("Done: 2 words"), "v{version}: {text}");
+        // The user's prompts are in the history too.
+        let users = replayed
+            .iter()
+            .filter(|u| {
+                matches!(
+                    u["sessionUpdate"].as_str(),
+                    Some("user_message_chunk" | "user_message")
+                )
+            })
+            .count();
+        assert_eq!(users, 2, "v{version}: {replayed:?}");
+        // And the conversation goes on.
+        assert_eq!(second.prompt(&id, "more"), "end_turn");
+        assert_eq!(second.finish(), Some(0));
+    }
+}
+
+#[test]
+fn two_agent_processes_never_hand_out_the_same_session_id() {
+    let state = Scratch::new("two");
+    let dir = state.arg().to_owned();
+    let run = move || {
+        let (mut peer, _) = AgentPeer::start(&["--state-dir", &dir], 1, json!({}));
+        let ids: Vec<String> = (0..100).map(|_| peer.new_session("/work")).collect();
+        assert_eq!(peer.finish(), Some(0));
+        ids
+    };
+    let other = run.clone();
+    let one = std::thread::spawn(run);
+    let two = std::thread::spawn(other);
+    let mut all = HashSet::new();
+    for ids in [one.join().unwrap(), two.join().unwrap()] {
+        for id in ids {
+            assert!(all.insert(id.clone()), "{id} was handed out twice");
+        }
+    }
+    assert_eq!(all.len(), 200);
+    let stored = files(state.path())
+        .iter()
+        .filter(|path| path.extension().is_some_and(|e| e == "jsonl"))
+        .count();
+    assert_eq!(stored, 200);
+}
+
+#[test]
+fn ephemeral_keeps_nothing_and_advertises_nothing_that_needs_persistence() {
+    let home = Scratch::new("ephemeral");
+    let mut peer = AgentPeer::spawn(&["--ephemeral"]);
+    let init = peer.ok("initialize", agent_peer::init_params(1, json!({})));
+    assert_eq!(init["agentCapabilities"]["loadSession"], false, "{init}");
+    let id = peer.new_session("/work");
+    let answer = peer.call(
+        "session/load",
+        json!({"sessionId": id, "cwd": "/work", "mcpServers": []}),
+    );
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    assert_eq!(peer.finish(), Some(0));
+    // With XDG_STATE_HOME pointing at an empty directory, nothing appeared there.
+    let status = Command::new(env!("CARGO_BIN_EXE_acp"))
+        .args(["agent", "--ephemeral"])
+        .env("XDG_STATE_HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(files(home.path()).is_empty());
+}
+
+#[test]
+fn the_default_state_directory_follows_xdg_then_home() {
+    for (xdg, expected) in [
+        (true, "xdg/acp/agent"),
+        (false, "home/.local/state/acp/agent"),
+    ] {
+        let scratch = Scratch::new(if xdg { "xdg" } else { "home" });
+        let mut command = Command::new(env!("CARGO_BIN_EXE_acp"));
+        command.arg("agent").env("ACP_AGENT_DELAY_MS", "0");
+        if xdg {
+            command.env("XDG_STATE_HOME", scratch.path().join("xdg"));
+        } else {
+            command
+                .env_remove("XDG_STATE_HOME")
+                .env("HOME", scratch.path().join("home"));
+        }
+        let input = concat!(
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}"#,
+            "\n"
+        );
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        let dir = scratch.path().join(expected);
+        let stored = files(&dir);
+        assert_eq!(stored.len(), 2, "{}: {stored:?}", dir.display());
+    }
+}
+
+#[test]
+fn a_state_directory_that_cannot_be_used_is_a_clear_error() {
+    let scratch = Scratch::new("bad-dir");
+    let file = scratch.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_acp"))
+        .args(["agent", "--state-dir", file.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(file.to_str().unwrap()), "{stderr}");
+    // --state-dir and --ephemeral exclude each other.
+    let output = Command::new(env!("CARGO_BIN_EXE_acp"))
+        .args(["agent", "--ephemeral", "--state-dir", scratch.arg()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+}

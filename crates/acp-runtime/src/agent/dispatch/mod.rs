@@ -1,0 +1,498 @@
+//! Routing of incoming messages on an agent connection: `initialize` and version
+//! negotiation, the method gate, then the v1 or v2 method table.
+//!
+//! The work of each method is shared by both versions ([`open`], [`manage`], [`turn`]); the
+//! code here only unpacks the version's request and packs the version's response.
+
+mod manage;
+mod open;
+mod turn;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use acp_schema::jsonrpc::{ErrorObject, Id, RawValue};
+use acp_schema::method::RequestMethod;
+use acp_schema::v1::ProtocolVersion;
+use acp_schema::{v1, v2};
+
+use super::features::{AgentMethod, Offer};
+use super::gate::{ClientConnection, ConnectedClient};
+use super::state::Registry;
+use super::store::{SessionStore, StoreError};
+use super::{Agent, Session};
+use crate::connection::{BoxFuture, Connection, Handler, Reply, lock};
+use crate::error::rpc;
+use crate::log::Level;
+use crate::notice::FallbackPolicy;
+use crate::version::{ByVersion, peek_version};
+
+/// What every connection of one server shares.
+#[derive(Clone)]
+pub(super) struct Shared {
+    pub(super) store: Arc<dyn SessionStore>,
+    pub(super) registry: Arc<Registry>,
+    pub(super) versions: Vec<ProtocolVersion>,
+    pub(super) fallback: FallbackPolicy,
+    pub(super) page_size: usize,
+}
+
+/// The connection handler of an agent.
+pub(super) struct AgentHandler<A> {
+    inner: Arc<Inner<A>>,
+}
+
+/// What `initialize` established.
+#[derive(Clone)]
+struct Initialized {
+    client: ClientConnection,
+    offer: Arc<Offer>,
+}
+
+struct Inner<A> {
+    agent: Arc<A>,
+    shared: Shared,
+    init: Mutex<Option<Initialized>>,
+    /// A request other than `initialize` arrived: `initialize` may no longer be repeated.
+    started: AtomicBool,
+    /// Sessions open on this connection.
+    sessions: Mutex<HashMap<String, Session>>,
+}
+
+impl<A: Agent> AgentHandler<A> {
+    pub(super) fn new(agent: Arc<A>, shared: Shared) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                agent,
+                shared,
+                init: Mutex::new(None),
+                started: AtomicBool::new(false),
+                sessions: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+}
+
+impl<A: Agent> Handler for AgentHandler<A> {
+    fn request(
+        &self,
+        connection: Connection,
+        _id: Id,
+        method: String,
+        params: Option<Box<RawValue>>,
+    ) -> BoxFuture<Reply> {
+        // Noted as the request is read, before its task runs: a `session/cancel` read after
+        // this prompt covers it even if the prompt's task has not started yet.
+        let arrival = self.inner.arrival(&method, params.as_deref());
+        let inner = Arc::clone(&self.inner);
+        Box::pin(async move { inner.request(connection, method, params, arrival).await })
+    }
+
+    fn notification(
+        &self,
+        connection: Connection,
+        method: String,
+        params: Option<Box<RawValue>>,
+    ) -> BoxFuture<()> {
+        let inner = Arc::clone(&self.inner);
+        Box::pin(async move { inner.notification(connection, method, params).await })
+    }
+}
+
+/// The JSON-RPC error for a request whose method or params do not fit the method table.
+pub(crate) fn decode_error(error: acp_schema::Error) -> ErrorObject {
+    match error {
+        acp_schema::Error::UnknownMethod { method } => rpc::method_not_found(&method),
+        other => rpc::invalid_params(other),
+    }
+}
+
+/// The JSON-RPC error for a store failure: `-32002` for a session the store does not know,
+/// `-32602` for one of another protocol version, `-32603` with the store's message otherwise.
+pub(super) fn store_error(error: &StoreError) -> ErrorObject {
+    match error {
+        StoreError::Unknown(id) => rpc::session_not_found(id),
+        StoreError::WrongVersion { .. } => rpc::invalid_params(error),
+        other => rpc::internal(other),
+    }
+}
+
+/// When a prompt arrived: its session's cancellation count at that moment.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Arrival {
+    epoch: u64,
+}
+
+impl<A: Agent> Inner<A> {
+    fn initialized(&self) -> Option<Initialized> {
+        lock(&self.init).clone()
+    }
+
+    /// The arrival of a `session/prompt` for a session open here (reads only `sessionId`).
+    fn arrival(&self, method: &str, params: Option<&RawValue>) -> Option<Arrival> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Target<'a> {
+            #[serde(borrow)]
+            session_id: std::borrow::Cow<'a, str>,
+        }
+        if method != v1::methods::SessionPrompt::METHOD {
+            return None;
+        }
+        let target: Target<'_> = serde_json::from_str(params?.get()).ok()?;
+        let session = self.session(&target.session_id)?;
+        Some(Arrival {
+            epoch: session.state().epoch(),
+        })
+    }
+
+    async fn request(
+        self: Arc<Self>,
+        connection: Connection,
+        method: String,
+        params: Option<Box<RawValue>>,
+        arrival: Option<Arrival>,
+    ) -> Reply {
+        if method == v1::methods::Initialize::METHOD {
+            return self.initialize(connection, params.as_deref());
+        }
+        let Some(init) = self.initialized() else {
+            return Reply::error(rpc::invalid_request(format!(
+                "`{method}` before `initialize`: the connection is not initialised yet"
+            )));
+        };
+        self.started.store(true, Ordering::Relaxed);
+        match init.client.protocol_version() {
+            ProtocolVersion::V1 => match v1::ClientRequest::decode(&method, params.as_deref()) {
+                Ok(request) => {
+                    if let Some(gated) = AgentMethod::of_v1(&request) {
+                        if !init.offer.answers(gated, ProtocolVersion::V1) {
+                            return Reply::error(rpc::method_not_found(&method));
+                        }
+                    }
+                    self.v1_request(init, request, arrival).await
+                }
+                Err(error) => Reply::error(decode_error(error)),
+            },
+            _ => match v2::ClientRequest::decode(&method, params.as_deref()) {
+                Ok(request) => {
+                    if let Some(gated) = AgentMethod::of_v2(&request) {
+                        if !init.offer.answers(gated, ProtocolVersion::V2) {
+                            return Reply::error(rpc::method_not_found(&method));
+                        }
+                    }
+                    self.v2_request(init, request, arrival).await
+                }
+                Err(error) => Reply::error(decode_error(error)),
+            },
+        }
+    }
+
+    /// `initialize`: picks the version, records the client, answers with what the agent and
+    /// its store offer. It may be repeated until the first other request (the last one
+    /// counts).
+    fn initialize(&self, connection: Connection, params: Option<&RawValue>) -> Reply {
+        if self.started.load(Ordering::Relaxed) {
+            return Reply::error(rpc::invalid_request(
+                "`initialize` after other requests: the connection is already initialised",
+            ));
+        }
+        let raw = params.map_or("{}", RawValue::get);
+        let Some(proposed) = peek_version(raw) else {
+            return Reply::error(rpc::invalid_params(
+                "`initialize` needs `protocolVersion`, an integer from 0 to 65535",
+            ));
+        };
+        let versions = &self.shared.versions;
+        let latest = versions.last().copied().unwrap_or(ProtocolVersion::V1);
+        let chosen = if versions.contains(&proposed) {
+            proposed
+        } else {
+            latest
+        };
+        let (name, version) = self.agent.name();
+        let offer = Arc::new(Offer::new(
+            self.agent.features(),
+            self.shared.store.features(),
+        ));
+        let (client, response) = if chosen == ProtocolVersion::V1 {
+            let request = match serde_json::from_str::<v1::InitializeRequest>(raw) {
+                Ok(request) => Some(request),
+                Err(error) if proposed == chosen => {
+                    return Reply::error(rpc::invalid_params(format!("initialize: {error}")));
+                }
+                Err(_) => None,
+            };
+            let client = ConnectedClient {
+                protocol_version: chosen,
+                capabilities: ByVersion::V1(
+                    request
+                        .as_ref()
+                        .map(|r| r.client_capabilities.clone())
+                        .unwrap_or_default(),
+                ),
+                name: request.and_then(|r| r.client_info.map(|info| info.name)),
+            };
+            let response = v1::InitializeResponse::new(chosen)
+                .agent_capabilities(offer.v1_capabilities())
+                .auth_methods(offer.v1_auth_methods())
+                .agent_info(v1::Implementation::new(name, version));
+            (client, Reply::ok(&response))
+        } else {
+            let request = match serde_json::from_str::<v2::InitializeRequest>(raw) {
+                Ok(request) => Some(request),
+                Err(error) if proposed == chosen => {
+                    return Reply::error(rpc::invalid_params(format!("initialize: {error}")));
+                }
+                Err(_) => None,
+            };
+            let client = ConnectedClient {
+                protocol_version: chosen,
+                capabilities: ByVersion::V2(
+                    request
+                        .as_ref()
+                        .map(|r| r.capabilities.clone())
+                        .unwrap_or_default(),
+                ),
+                name: request.map(|r| r.info.name),
+            };
+            let response =
+                v2::InitializeResponse::new(chosen.get(), v2::Implementation::new(name, version))
+                    .capabilities(offer.v2_capabilities())
+                    .auth_methods(offer.v2_auth_methods());
+            (client, Reply::ok(&response))
+        };
+        *lock(&self.init) = Some(Initialized {
+            client: ClientConnection::new(Arc::new(client), connection),
+            offer,
+        });
+        response
+    }
+
+    /// The session `id` if it is open on this connection.
+    fn session(&self, id: &str) -> Option<Session> {
+        lock(&self.sessions).get(id).cloned()
+    }
+
+    /// The session `id` open on this connection, or the `-32002` reply.
+    fn open_session(&self, id: &str) -> Result<Session, Reply> {
+        self.session(id).ok_or_else(|| {
+            let mut error = rpc::session_not_found(id);
+            error.message = format!(
+                "session `{id}` is not open on this connection (create, load or resume it first)"
+            );
+            Reply::error(error)
+        })
+    }
+
+    async fn v1_request(
+        &self,
+        init: Initialized,
+        request: v1::ClientRequest,
+        arrival: Option<Arrival>,
+    ) -> Reply {
+        use v1::ClientRequest as R;
+        match request {
+            R::Authenticate(request) => {
+                manage::authenticate(self, &init, request.method_id.as_str(), || {
+                    v1::AuthenticateResponse::new()
+                })
+                .await
+            }
+            R::Logout(_) => manage::logout(self, &init, v1::LogoutResponse::new).await,
+            R::SessionNew(request) => {
+                open::new_session(self, &init, open::Fields::v1_new(request)).await
+            }
+            R::SessionLoad(request) => open::load_v1(self, &init, request).await,
+            R::SessionResume(request) => {
+                open::resume(self, &init, open::Fields::v1_resume(request), None).await
+            }
+            R::SessionList(request) => {
+                let list = super::ListRequest {
+                    cwd: request.cwd,
+                    cursor: request.cursor,
+                };
+                manage::list(self, &init, list).await
+            }
+            R::SessionClose(request) => {
+                manage::close(self, request.session_id.as_str()).await;
+                Reply::ok(&v1::CloseSessionResponse::new())
+            }
+            R::SessionDelete(request) => {
+                manage::delete(self, request.session_id.as_str(), || {
+                    v1::DeleteSessionResponse::new()
+                })
+                .await
+            }
+            R::SessionSetMode(request) => {
+                manage::set_mode(self, request.session_id.as_str(), request.mode_id.as_str()).await
+            }
+            R::SessionSetConfigOption(request) => {
+                let value = super::config::ConfigValue::from_v1(&request.value);
+                manage::set_config_option(
+                    self,
+                    request.session_id.as_str(),
+                    request.config_id.as_str(),
+                    value,
+                )
+                .await
+            }
+            R::SessionPrompt(request) => turn::prompt_v1(self, request, arrival).await,
+            R::Extension(extension) => Reply::new(
+                self.agent
+                    .extension_request(init.client.clone(), extension)
+                    .await,
+            ),
+            other => Reply::error(rpc::method_not_found(other.method())),
+        }
+    }
+
+    async fn v2_request(
+        &self,
+        init: Initialized,
+        request: v2::ClientRequest,
+        arrival: Option<Arrival>,
+    ) -> Reply {
+        use v2::ClientRequest as R;
+        match request {
+            R::AuthLogin(request) => {
+                manage::authenticate(self, &init, request.method_id.as_str(), || {
+                    v2::LoginAuthResponse::new()
+                })
+                .await
+            }
+            R::AuthLogout(_) => manage::logout(self, &init, v2::LogoutAuthResponse::new).await,
+            R::SessionNew(request) => {
+                open::new_session(self, &init, open::Fields::v2_new(request)).await
+            }
+            R::SessionResume(request) => {
+                let replay = match &request.replay_from {
+                    None => false,
+                    Some(v2::ReplayFrom::Start(_)) => true,
+                    Some(other) => {
+                        return Reply::error(rpc::invalid_params(format!(
+                            "replayFrom `{}` is not supported; use `start`",
+                            other.tag()
+                        )));
+                    }
+                };
+                open::resume(self, &init, open::Fields::v2_resume(request), Some(replay)).await
+            }
+            R::SessionList(request) => {
+                let list = super::ListRequest {
+                    cwd: request.cwd.map(|cwd| cwd.as_str().to_owned()),
+                    cursor: request.cursor.map(|cursor| cursor.as_str().to_owned()),
+                };
+                manage::list(self, &init, list).await
+            }
+            R::SessionClose(request) => {
+                manage::close(self, request.session_id.as_str()).await;
+                Reply::ok(&v2::CloseSessionResponse::new())
+            }
+            R::SessionDelete(request) => {
+                manage::delete(self, request.session_id.as_str(), || {
+                    v2::DeleteSessionResponse::new()
+                })
+                .await
+            }
+            R::SessionSetConfigOption(request) => {
+                let value = super::config::ConfigValue::from_v2(&request.value);
+                manage::set_config_option(
+                    self,
+                    request.session_id.as_str(),
+                    request.config_id.as_str(),
+                    value,
+                )
+                .await
+            }
+            R::SessionPrompt(request) => turn::prompt_v2(self, request, arrival).await,
+            R::ToolCallCancel(request) => {
+                manage::cancel_item(
+                    self,
+                    request.session_id.as_str(),
+                    super::state::Cancellable::ToolCall(request.tool_call_id.to_string()),
+                    v2::CancelToolCallResponse::new,
+                )
+                .await
+            }
+            R::TerminalCancel(request) => {
+                manage::cancel_item(
+                    self,
+                    request.session_id.as_str(),
+                    super::state::Cancellable::Terminal(request.terminal_id.to_string()),
+                    v2::CancelTerminalResponse::new,
+                )
+                .await
+            }
+            R::Extension(extension) => Reply::new(
+                self.agent
+                    .extension_request(init.client.clone(), extension)
+                    .await,
+            ),
+            other => Reply::error(rpc::method_not_found(other.method())),
+        }
+    }
+
+    async fn notification(
+        self: Arc<Self>,
+        connection: Connection,
+        method: String,
+        params: Option<Box<RawValue>>,
+    ) {
+        let Some(init) = self.initialized() else {
+            connection.logger().log(
+                Level::Warn,
+                format!("ignored the notification `{method}` before `initialize`"),
+            );
+            return;
+        };
+        let cancelled = match init.client.protocol_version() {
+            ProtocolVersion::V1 => match v1::ClientNotification::decode(&method, params.as_deref())
+            {
+                Ok(v1::ClientNotification::SessionCancel(cancel)) => {
+                    Ok(cancel.session_id.as_str().to_owned())
+                }
+                Ok(v1::ClientNotification::Extension(extension)) => Err(Some(extension)),
+                Ok(_) => Err(None),
+                Err(error) => {
+                    connection
+                        .logger()
+                        .log(Level::Warn, format!("ignored a notification: {error}"));
+                    Err(None)
+                }
+            },
+            _ => match v2::ClientNotification::decode(&method, params.as_deref()) {
+                Ok(v2::ClientNotification::SessionCancel(cancel)) => {
+                    Ok(cancel.session_id.as_str().to_owned())
+                }
+                Ok(v2::ClientNotification::Extension(extension)) => Err(Some(extension)),
+                Ok(_) => Err(None),
+                Err(error) => {
+                    connection
+                        .logger()
+                        .log(Level::Warn, format!("ignored a notification: {error}"));
+                    Err(None)
+                }
+            },
+        };
+        match cancelled {
+            Ok(id) => match self.session(&id) {
+                Some(session) => {
+                    session.state().cancel();
+                    self.agent.cancel(session).await;
+                }
+                None => connection.logger().log(
+                    Level::Warn,
+                    format!("ignored `session/cancel` for session `{id}`, which is not open here"),
+                ),
+            },
+            Err(Some(extension)) => {
+                self.agent
+                    .extension_notification(init.client.clone(), extension)
+                    .await;
+            }
+            Err(None) => {}
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Prompt turns, by the lifecycle of each version.
+//!
+//! Both versions: a session runs one turn at a time; a prompt that arrives while one runs is
+//! held (in arrival order) and answered `-32800` when a `session/cancel` or `session/close`
+//! comes before its turn starts. The content must be of kinds the agent advertised
+//! (`-32602`). The user's message is recorded before the agent sees it. Once `session/cancel`
+//! arrived, the turn ends `cancelled`, whatever the agent's handler returns afterwards (an
+//! error included), and the updates it still sends go out before the end of the turn.
+//!
+//! * v1: the `session/prompt` response carries the stop reason, when the handler returns.
+//! * v2: the response carries the user message's `messageId` as soon as it is inserted; then
+//!   the message is echoed as a `user_message` update with that id, the turn runs framed by
+//!   `state_update` `running` and `idle` (with the stop reason; an error of the handler is the
+//!   `error` stop reason). A retry with the same `idempotencyKey` gets the same `messageId`
+//!   and inserts nothing.
+
+use std::sync::Arc;
+
+use acp_schema::{v1, v2};
+
+use super::{Arrival, Inner, store_error};
+use crate::agent::ids::fresh_id;
+use crate::agent::setup::prompt_text;
+use crate::agent::{Agent, Prompt};
+use crate::connection::Reply;
+use crate::error::rpc;
+use crate::log::Level;
+use crate::version::ByVersion;
+
+/// `session/prompt` in v1.
+pub(super) async fn prompt_v1<A: Agent>(
+    inner: &Inner<A>,
+    request: v1::PromptRequest,
+    arrival: Option<Arrival>,
+) -> Reply {
+    let session = match inner.open_session(request.session_id.as_str()) {
+        Ok(session) => session,
+        Err(reply) => return reply,
+    };
+    let offer = match inner.initialized() {
+        Some(init) => init.offer,
+        None => return Reply::error(rpc::internal("the connection is not initialised")),
+    };
+    if let Err(detail) = offer.features().prompt.check_v1(&request.prompt) {
+        return Reply::error(rpc::invalid_params(detail));
+    }
+    let state = Arc::clone(session.state());
+    let arrived = arrival.map_or_else(|| state.epoch(), |arrival| arrival.epoch);
+    let Some(turn) = state.hold(arrived).await else {
+        return Reply::error(rpc::request_cancelled());
+    };
+    state.start_turn(&turn);
+    let message_id = fresh_id("msg");
+    for block in &request.prompt {
+        let chunk = v1::ContentChunk::new(block.clone()).message_id(message_id.as_str());
+        let recorded = session.record(ByVersion::V1(v1::ReplayableUpdate::UserMessageChunk(chunk)));
+        if let Err(error) = recorded {
+            return Reply::error(rpc::internal(error));
+        }
+    }
+    touch(&session);
+    let prompt = Prompt {
+        text: prompt_text(request.prompt.iter().filter_map(v1::ContentBlock::as_text)),
+        message_id,
+        request: ByVersion::V1(request),
+    };
+    let result = inner.agent.prompt(session, prompt).await;
+    let cancelled = turn.finish();
+    drop(turn);
+    match result {
+        _ if cancelled => Reply::ok(&v1::PromptResponse::new(v1::StopReason::Cancelled)),
+        Ok(stop) => Reply::ok(&v1::PromptResponse::new(stop.to_v1())),
+        Err(error) => Reply::error(error),
+    }
+}
+
+/// `session/prompt` in v2.
+pub(super) async fn prompt_v2<A: Agent>(
+    inner: &Inner<A>,
+    request: v2::PromptRequest,
+    arrival: Option<Arrival>,
+) -> Reply {
+    let session = match inner.open_session(request.session_id.as_str()) {
+        Ok(session) => session,
+        Err(reply) => return reply,
+    };
+    let offer = match inner.initialized() {
+        Some(init) => init.offer,
+        None => return Reply::error(rpc::internal("the connection is not initialised")),
+    };
+    if request.prompt.is_empty() {
+        return Reply::error(rpc::invalid_params("the prompt has no content"));
+    }
+    if let Err(detail) = offer.features().prompt.check_v2(&request.prompt) {
+        return Reply::error(rpc::invalid_params(detail));
+    }
+    let state = Arc::clone(session.state());
+    let key = request
+        .idempotency_key
+        .as_ref()
+        .map(|key| key.as_str().to_owned());
+    if let Some(key) = &key {
+        match state.key(key) {
+            Ok(Some(message_id)) => return Reply::ok(&v2::PromptResponse::new(message_id)),
+            Ok(None) => {}
+            Err(error) => return Reply::error(store_error(&error)),
+        }
+    }
+    let arrived = arrival.map_or_else(|| state.epoch(), |arrival| arrival.epoch);
+    let Some(turn) = state.hold(arrived).await else {
+        return Reply::error(rpc::request_cancelled());
+    };
+    state.start_turn(&turn);
+    let message_id = fresh_id("msg");
+    let user_message = v2::UserMessage::new(message_id.as_str()).content(request.prompt.clone());
+    let recorded = session.record(ByVersion::V2(v2::ReplayableUpdate::UserMessage(
+        user_message.clone(),
+    )));
+    if let Err(error) = recorded {
+        // Not inserted: the prompt fails, and no update about it is sent.
+        return Reply::error(rpc::internal(error));
+    }
+    if let Some(key) = &key {
+        if let Err(error) = state.remember_key(key, &message_id) {
+            session.connection().logger().log(
+                Level::Warn,
+                format!(
+                    "session `{}`: the idempotency key was not recorded: {error}",
+                    state.id
+                ),
+            );
+        }
+    }
+    touch(&session);
+    let prompt = Prompt {
+        text: prompt_text(request.prompt.iter().filter_map(v2::ContentBlock::as_text)),
+        message_id: message_id.clone(),
+        request: ByVersion::V2(request),
+    };
+    let agent = Arc::clone(&inner.agent);
+    Reply::ok(&v2::PromptResponse::new(message_id)).then(async move {
+        // The echo of the inserted message, with the id of the response.
+        if session.send_v2_live(user_message.into()).await.is_err() {
+            return;
+        }
+        let running = v2::StateUpdate::Running(v2::RunningStateUpdate::new());
+        if session.send_state(running).await.is_err() {
+            return;
+        }
+        let result = agent.prompt(session.clone(), prompt).await;
+        let cancelled = turn.finish();
+        let stop = match result {
+            _ if cancelled => v2::IdleStopReason::Cancelled,
+            Ok(stop) => stop.to_v2(),
+            Err(error) => v2::IdleStopReason::Error(
+                v2::ErrorStopReason::new().error(v2::Error::new(error.code, error.message)),
+            ),
+        };
+        let idle = v2::StateUpdate::Idle(v2::IdleStateUpdate::new().stop_reason(stop));
+        let _ = session.send_state(idle).await;
+        drop(turn);
+    })
+}
+
+/// Marks the session active now (its place in `session/list`); a failure is only logged,
+/// since the prompt itself is recorded.
+fn touch(session: &crate::agent::Session) {
+    if let Err(error) = session.state().update_meta(|_| {}) {
+        session.connection().logger().log(
+            Level::Warn,
+            format!(
+                "session `{}`: its activity time was not saved: {error}",
+                session.id()
+            ),
+        );
+    }
+}

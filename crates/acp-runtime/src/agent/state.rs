@@ -1,0 +1,371 @@
+//! The state of an open session, shared by every connection it is open on: its turn (one at a
+//! time; later prompts are held), cancellation, current configuration, idempotency keys and
+//! the tool calls and terminals the client may cancel.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::SystemTime;
+
+use acp_schema::v1::ProtocolVersion;
+use tokio::sync::{OwnedMutexGuard, watch};
+
+use super::config::{ConfigValue, SessionConfig};
+use super::ids::fresh_id;
+use super::store::{HistoryEntry, SessionMeta, SessionStore, StoreError};
+use crate::connection::lock;
+
+/// Something the client may cancel on its own (v2 `tool_call/cancel`, `terminal/cancel`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Cancellable {
+    ToolCall(String),
+    Terminal(String),
+}
+
+#[derive(Debug, Default)]
+struct Turn {
+    running: bool,
+    /// The id of the agent message of the running turn.
+    message_id: Option<String>,
+    /// How many requests to the client the running turn is waiting for.
+    waiting_on_user: u32,
+}
+
+/// One session's shared state.
+pub(crate) struct SessionState {
+    pub(crate) id: String,
+    pub(crate) version: ProtocolVersion,
+    pub(crate) store: Arc<dyn SessionStore>,
+    meta: Mutex<SessionMeta>,
+    config: Mutex<SessionConfig>,
+    turn: Mutex<Turn>,
+    /// Held by the running turn; prompts wait for it in arrival order.
+    slot: Arc<tokio::sync::Mutex<()>>,
+    /// Bumped by every `session/cancel` and `session/close`: prompts still waiting give up.
+    epoch: watch::Sender<u64>,
+    /// The running turn was cancelled.
+    cancel: watch::Sender<bool>,
+    /// v2 idempotency keys -> message ids, read from the history on first use.
+    keys: Mutex<Option<HashMap<String, String>>>,
+    cancellable: Mutex<HashMap<Cancellable, watch::Sender<bool>>>,
+    deleted: AtomicBool,
+}
+
+impl std::fmt::Debug for SessionState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionState")
+            .field("id", &self.id)
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Marks the running turn until dropped (and frees the slot for the next prompt).
+pub(crate) struct TurnGuard {
+    state: Arc<SessionState>,
+    _slot: OwnedMutexGuard<()>,
+}
+
+impl TurnGuard {
+    /// Ends the turn; `true` when it was cancelled. The slot is freed when the guard drops.
+    pub(crate) fn finish(&self) -> bool {
+        let mut turn = lock(&self.state.turn);
+        turn.running = false;
+        turn.message_id = None;
+        turn.waiting_on_user = 0;
+        *self.state.cancel.borrow()
+    }
+}
+
+impl Drop for TurnGuard {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+impl SessionState {
+    pub(crate) fn new(
+        meta: SessionMeta,
+        config: SessionConfig,
+        store: Arc<dyn SessionStore>,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            id: meta.id.clone(),
+            version: meta.protocol_version,
+            store,
+            meta: Mutex::new(meta),
+            config: Mutex::new(config),
+            turn: Mutex::new(Turn::default()),
+            slot: Arc::new(tokio::sync::Mutex::new(())),
+            epoch: watch::channel(0).0,
+            cancel: watch::channel(false).0,
+            keys: Mutex::new(None),
+            cancellable: Mutex::new(HashMap::new()),
+            deleted: AtomicBool::new(false),
+        })
+    }
+
+    /// Records `entry` in the store.
+    pub(crate) fn record(&self, entry: HistoryEntry) -> Result<(), StoreError> {
+        self.store.append(&self.id, entry)
+    }
+
+    /// A copy of the metadata.
+    pub(crate) fn meta(&self) -> SessionMeta {
+        lock(&self.meta).clone()
+    }
+
+    /// Changes the metadata with `change`, marks the session active now and saves it.
+    pub(crate) fn update_meta(
+        &self,
+        change: impl FnOnce(&mut SessionMeta),
+    ) -> Result<(), StoreError> {
+        let meta = {
+            let mut meta = lock(&self.meta);
+            change(&mut meta);
+            meta.updated_at = SystemTime::now();
+            meta.clone()
+        };
+        self.store.save_meta(&meta)
+    }
+
+    /// A copy of the configuration.
+    pub(crate) fn config(&self) -> SessionConfig {
+        lock(&self.config).clone()
+    }
+
+    /// Changes the configuration and saves the current values.
+    pub(crate) fn update_config(
+        &self,
+        change: impl FnOnce(&mut SessionConfig),
+    ) -> Result<SessionConfig, StoreError> {
+        let config = {
+            let mut config = lock(&self.config);
+            change(&mut config);
+            config.clone()
+        };
+        let mode = config.modes.as_ref().map(|modes| modes.current.clone());
+        let values = config.values();
+        self.update_meta(|meta| {
+            meta.mode = mode;
+            meta.config = values;
+        })?;
+        Ok(config)
+    }
+
+    /// The current value of option `id` (the modes are not options here).
+    pub(crate) fn config_value(&self, id: &str) -> Option<ConfigValue> {
+        lock(&self.config).value(id)
+    }
+
+    /// The cancellation count now: a prompt notes it when it arrives.
+    pub(crate) fn epoch(&self) -> u64 {
+        *self.epoch.borrow()
+    }
+
+    /// Waits for the turn slot, in arrival order. `None` when a `session/cancel` or
+    /// `session/close` arrived after the prompt (which noted [`Self::epoch`] as `arrived`)
+    /// and before its turn could start; the prompt is then answered `-32800`.
+    pub(crate) async fn hold(self: &Arc<Self>, arrived: u64) -> Option<TurnGuard> {
+        let mut epoch = self.epoch.subscribe();
+        let mine = arrived;
+        // A cancellation wins over a slot that became free at the same moment (the turn it
+        // cancelled just ended).
+        let slot = tokio::select! {
+            biased;
+            _ = epoch.wait_for(|now| *now != mine) => return None,
+            slot = Arc::clone(&self.slot).lock_owned() => slot,
+        };
+        Some(TurnGuard {
+            state: Arc::clone(self),
+            _slot: slot,
+        })
+    }
+
+    /// Starts the turn held by `guard`: a fresh agent message id, the cancel flag cleared.
+    pub(crate) fn start_turn(&self, _guard: &TurnGuard) {
+        let mut turn = lock(&self.turn);
+        turn.running = true;
+        turn.message_id = Some(fresh_id("msg"));
+        turn.waiting_on_user = 0;
+        drop(turn);
+        self.cancel.send_replace(false);
+    }
+
+    /// `session/cancel`: the running turn is cancelled, and prompts still held give up.
+    pub(crate) fn cancel(&self) {
+        self.epoch
+            .send_modify(|epoch| *epoch = epoch.wrapping_add(1));
+        if lock(&self.turn).running {
+            self.cancel.send_replace(true);
+        }
+    }
+
+    /// Waits until no turn is running (after [`Self::cancel`], for `session/close`).
+    pub(crate) async fn idle(&self) {
+        let _slot = self.slot.lock().await;
+    }
+
+    /// Whether a turn is running.
+    pub(crate) fn is_running(&self) -> bool {
+        lock(&self.turn).running
+    }
+
+    /// Whether the running turn was cancelled.
+    pub(crate) fn is_cancelled(&self) -> bool {
+        *self.cancel.borrow()
+    }
+
+    /// Resolves when the running turn is cancelled.
+    pub(crate) async fn cancelled(&self) {
+        let mut cancel = self.cancel.subscribe();
+        let _ = cancel.wait_for(|cancelled| *cancelled).await;
+    }
+
+    /// The agent message id of the running turn, or a fresh one outside a turn.
+    pub(crate) fn message_id(&self) -> String {
+        lock(&self.turn)
+            .message_id
+            .clone()
+            .unwrap_or_else(|| fresh_id("msg"))
+    }
+
+    /// Starts a new agent message in the running turn.
+    pub(crate) fn new_message(&self) {
+        let mut turn = lock(&self.turn);
+        if turn.running {
+            turn.message_id = Some(fresh_id("msg"));
+        }
+    }
+
+    /// The running turn starts waiting for the client; `true` when it was not waiting before
+    /// (v2 then reports `requires_action`). `None` outside a turn.
+    pub(crate) fn wait_on_user(&self) -> Option<bool> {
+        let mut turn = lock(&self.turn);
+        if !turn.running {
+            return None;
+        }
+        turn.waiting_on_user += 1;
+        Some(turn.waiting_on_user == 1)
+    }
+
+    /// The running turn got an answer; `true` when it waits for nothing more and goes on
+    /// (v2 then reports `running` again).
+    pub(crate) fn user_answered(&self) -> bool {
+        let mut turn = lock(&self.turn);
+        turn.waiting_on_user = turn.waiting_on_user.saturating_sub(1);
+        turn.running && turn.waiting_on_user == 0 && !*self.cancel.borrow()
+    }
+
+    /// The message id recorded for a v2 idempotency key, reading the history the first time.
+    pub(crate) fn key(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let mut keys = lock(&self.keys);
+        if keys.is_none() {
+            let history = self.store.history(&self.id)?;
+            *keys = Some(
+                history
+                    .into_iter()
+                    .filter_map(|entry| match entry {
+                        HistoryEntry::PromptKey { key, message_id } => Some((key, message_id)),
+                        _ => None,
+                    })
+                    .collect(),
+            );
+        }
+        Ok(keys.as_ref().and_then(|keys| keys.get(key).cloned()))
+    }
+
+    /// Remembers a v2 idempotency key (and records it).
+    pub(crate) fn remember_key(&self, key: &str, message_id: &str) -> Result<(), StoreError> {
+        self.record(HistoryEntry::PromptKey {
+            key: key.to_owned(),
+            message_id: message_id.to_owned(),
+        })?;
+        if let Some(keys) = lock(&self.keys).as_mut() {
+            keys.insert(key.to_owned(), message_id.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Marks `item` cancellable by the client (or not).
+    pub(crate) fn set_cancellable(&self, item: Cancellable, cancellable: bool) {
+        let mut items = lock(&self.cancellable);
+        if cancellable {
+            items.entry(item).or_insert_with(|| watch::channel(false).0);
+        } else {
+            items.remove(&item);
+        }
+    }
+
+    /// The client cancels `item`: `false` when it is not cancellable (unknown, already final,
+    /// or never advertised as cancellable).
+    pub(crate) fn cancel_item(&self, item: &Cancellable) -> bool {
+        match lock(&self.cancellable).get(item) {
+            Some(token) => {
+                token.send_replace(true);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Resolves when the client cancels `item` or the running turn is cancelled.
+    pub(crate) async fn item_cancelled(&self, item: Cancellable) {
+        let token = lock(&self.cancellable)
+            .get(&item)
+            .map(watch::Sender::subscribe);
+        let own = async {
+            match token {
+                Some(mut token) => {
+                    let _ = token.wait_for(|cancelled| *cancelled).await;
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = own => {}
+            () = self.cancelled() => {}
+        }
+    }
+
+    pub(crate) fn mark_deleted(&self) {
+        self.deleted.store(true, Ordering::Relaxed);
+        self.cancel();
+    }
+
+    pub(crate) fn is_deleted(&self) -> bool {
+        self.deleted.load(Ordering::Relaxed)
+    }
+}
+
+/// The sessions open on any connection of one server, by id.
+#[derive(Debug, Default)]
+pub(crate) struct Registry {
+    sessions: Mutex<HashMap<String, Weak<SessionState>>>,
+}
+
+impl Registry {
+    /// The open state of session `id`, if some connection has it open.
+    pub(crate) fn get(&self, id: &str) -> Option<Arc<SessionState>> {
+        let mut sessions = lock(&self.sessions);
+        match sessions.get(id).and_then(Weak::upgrade) {
+            Some(state) => Some(state),
+            None => {
+                sessions.remove(id);
+                None
+            }
+        }
+    }
+
+    /// Registers a newly opened state.
+    pub(crate) fn insert(&self, state: &Arc<SessionState>) {
+        let mut sessions = lock(&self.sessions);
+        sessions.retain(|_, weak| weak.strong_count() > 0);
+        sessions.insert(state.id.clone(), Arc::downgrade(state));
+    }
+
+    /// Forgets session `id`.
+    pub(crate) fn remove(&self, id: &str) {
+        lock(&self.sessions).remove(id);
+    }
+}
