@@ -35,6 +35,7 @@ mod peek;
 #[cfg(feature = "proxy")]
 pub mod proxy;
 pub mod repair;
+mod replay;
 pub mod report;
 mod state;
 pub mod transcript;

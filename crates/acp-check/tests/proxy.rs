@@ -34,6 +34,7 @@ const RESUME: &str = r#"{"jsonrpc":"2.0","id":2,"method":"session/resume","param
 const REPLAY_COMPLETE: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"replay_complete"}}}"#;
 const RESUME_OK: &str = r#"{"jsonrpc":"2.0","id":2,"result":{}}"#;
 const USER: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"old prompt"}}}}"#;
+const USER_V2: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"user_message_chunk","messageId":"u1","content":{"type":"text","text":"old prompt"}}}}"#;
 const CHUNK: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello."}}}}"#;
 
 fn notice(severity: &str, title: &str, description: Option<&str>) -> String {
@@ -177,6 +178,7 @@ async fn v2_notices_pass_except_inside_a_resume_replay() {
     let agent = vec![
         vec![INIT_V2_OK.to_owned()],
         vec![
+            USER_V2.to_owned(),
             notice("info", "Replayed", None),
             REPLAY_COMPLETE.to_owned(),
             RESUME_OK.to_owned(),
@@ -186,11 +188,11 @@ async fn v2_notices_pass_except_inside_a_resume_replay() {
     let run = run(&client, &agent, ProxyOptions::new()).await;
     assert_eq!(
         run.client_received,
-        lines(&[INIT_V2_OK, REPLAY_COMPLETE, RESUME_OK, &live])
+        lines(&[INIT_V2_OK, USER_V2, REPLAY_COMPLETE, RESUME_OK, &live])
     );
     assert_eq!(
         rules(&run),
-        vec![(4, Rule::NoticeInReplay), (4, Rule::Repair)]
+        vec![(5, Rule::NoticeInReplay), (5, Rule::Repair)]
     );
 }
 

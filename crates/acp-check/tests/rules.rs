@@ -13,6 +13,11 @@ fn rule_ids_and_severities_are_stable() {
             Severity::Error,
         ),
         (Rule::NoticeInReplay, "notice-in-replay", Severity::Warning),
+        (
+            Rule::NoticeReplayUncertain,
+            "notice-replay-uncertain",
+            Severity::Info,
+        ),
         (Rule::MalformedNotice, "malformed-notice", Severity::Error),
         (Rule::ReservedSeverity, "reserved-severity", Severity::Info),
         (Rule::InvalidMessage, "invalid-message", Severity::Error),

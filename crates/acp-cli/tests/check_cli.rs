@@ -40,6 +40,8 @@ fn text_output_is_exactly_the_expected_file_and_the_status_tells_errors() {
         ("v1-notice-without-capability", 1),
         ("v1-notice-in-load-replay", 0),
         ("v2-notice-in-resume-replay", 0),
+        ("v1-pipelined-prompt-and-load", 0),
+        ("v2-replay-not-started", 0),
         ("v1-malformed-notice-title", 1),
         ("v1-reserved-severity", 0),
         ("v1-broken-lines", 1),
