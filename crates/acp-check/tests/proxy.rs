@@ -51,18 +51,25 @@ fn lines(lines: &[&str]) -> Vec<u8> {
         .collect()
 }
 
-/// The text of the agent message in a replaced line.
+/// The text of the agent message in a replaced line, without the blank lines that set it
+/// apart; the line is an agent message of its own (its own `messageId`).
 fn fallback_text(line: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(line).unwrap();
     assert_eq!(value["method"], "session/update");
     assert_eq!(value["params"]["sessionId"], SESSION);
-    assert_eq!(
-        value["params"]["update"]["sessionUpdate"],
-        "agent_message_chunk"
+    let update = &value["params"]["update"];
+    assert_eq!(update["sessionUpdate"], "agent_message_chunk");
+    assert!(
+        update["messageId"]
+            .as_str()
+            .unwrap()
+            .starts_with("acp-proxy-"),
+        "{line}"
     );
-    value["params"]["update"]["content"]["text"]
-        .as_str()
-        .unwrap()
+    let text = update["content"]["text"].as_str().unwrap();
+    text.strip_prefix("\n\n")
+        .and_then(|t| t.strip_suffix("\n\n"))
+        .unwrap_or_else(|| panic!("not set apart: {text:?}"))
         .to_owned()
 }
 

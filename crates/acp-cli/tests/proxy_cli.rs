@@ -105,13 +105,13 @@ impl Proxy {
 
 fn fallback(line: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(line).unwrap();
-    assert_eq!(
-        value["params"]["update"]["sessionUpdate"], "agent_message_chunk",
-        "{line}"
-    );
-    value["params"]["update"]["content"]["text"]
+    let update = &value["params"]["update"];
+    assert_eq!(update["sessionUpdate"], "agent_message_chunk", "{line}");
+    assert!(update["messageId"].is_string(), "{line}");
+    update["content"]["text"]
         .as_str()
         .unwrap()
+        .trim()
         .to_owned()
 }
 

@@ -164,3 +164,15 @@ pub struct NoticeView {
     /// The description, if any.
     pub description: Option<String>,
 }
+
+impl NoticeView {
+    /// A notice with `severity`, `title` and an optional description, as an agent sends it.
+    pub fn new(severity: &str, title: &str, description: Option<&str>) -> Self {
+        Self {
+            reserved: acp_schema::v1::NoticeSeverity::from(severity).is_reserved(),
+            severity: severity.to_owned(),
+            title: title.to_owned(),
+            description: description.map(str::to_owned),
+        }
+    }
+}

@@ -39,6 +39,9 @@ struct Inner {
     max_line: usize,
     timestamps: bool,
     on_finding: Box<dyn FnMut(&Finding) + Send>,
+    /// Names this run's fallback messages (`acp-proxy-<time>-<pid>`), made unique with the
+    /// line of the notice.
+    run: String,
     /// Whether entries are recorded (cleared when the record's writer fails).
     recording: bool,
     /// Entries not yet written to the record.
@@ -57,6 +60,7 @@ impl Shared {
                 max_line: options.max_line,
                 timestamps: options.timestamps,
                 on_finding: hooks.on_finding,
+                run: run_name(),
                 recording: hooks.record.is_some(),
                 pending: Vec::new(),
                 record_error: None,
@@ -147,6 +151,16 @@ impl Shared {
     }
 }
 
+/// A name for this proxy run, unique across runs on a machine: the start time in
+/// microseconds and the process id.
+fn run_name() -> String {
+    let micros = SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_micros();
+    format!("acp-proxy-{micros:x}-{:x}", std::process::id())
+}
+
 impl Inner {
     fn observe(&mut self, side: Side, content: &[u8]) -> Action {
         self.seq += 1;
@@ -176,7 +190,10 @@ impl Inner {
             self.report(finding);
         }
         let (action, repair) = match notice {
-            Some(event) if side == Side::Agent => decide(line, &event, self.fallback),
+            Some(event) if side == Side::Agent => {
+                let run = &self.run;
+                decide(line, &event, self.fallback, || format!("{run}-{line}"))
+            }
             _ => (Action::Forward, None),
         };
         if let Some(repair) = repair {
