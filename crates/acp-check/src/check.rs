@@ -6,7 +6,7 @@ use crate::engine::{Checker, too_long};
 use crate::finding::{Finding, Rule};
 use crate::lines::{DEFAULT_MAX_LINE, LineRead, read_line};
 use crate::report::Summary;
-use crate::transcript::parse_line;
+use crate::transcript::{Entry, parse_line};
 
 /// Options of a check.
 #[derive(Debug, Clone)]
@@ -49,13 +49,23 @@ pub fn check<R: BufRead>(
     let mut summary = Summary::new();
     let mut buf = Vec::new();
     let mut line: u64 = 0;
+    // Messages came before the first run header (or there is none).
+    let mut unmarked = false;
     while let Some(read) = read_line(&mut reader, &mut buf, options.max_line)? {
         line += 1;
         let findings = match read {
             LineRead::TooLong => vec![too_long(line, options.max_line as u64)],
             LineRead::Line if buf.iter().all(u8::is_ascii_whitespace) => continue,
             LineRead::Line => match std::str::from_utf8(&buf) {
-                Ok(text) => checker.observe_entry(line, &parse_line(text)).findings,
+                Ok(text) => match parse_line(text) {
+                    // A new run: a new connection, with nothing carried over.
+                    Entry::Header(_) => {
+                        checker = Checker::new();
+                        summary.headers += 1;
+                        continue;
+                    }
+                    entry => checker.observe_entry(line, &entry).findings,
+                },
                 Err(error) => vec![Finding::new(
                     line,
                     Rule::InvalidMessage,
@@ -64,11 +74,13 @@ pub fn check<R: BufRead>(
             },
         };
         summary.messages += 1;
+        unmarked |= summary.headers == 0;
         for finding in &findings {
             summary.add(finding);
             on_finding(finding);
         }
     }
+    summary.runs = summary.headers + u64::from(unmarked);
     Ok(summary)
 }
 

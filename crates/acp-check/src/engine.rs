@@ -91,6 +91,8 @@ impl Checker {
                 findings: vec![too_long(line, *limit)],
                 ..Observation::default()
             },
+            // A new run: the caller starts a fresh checker (see `check`).
+            Entry::Header(_) => Observation::default(),
             Entry::Invalid { reason } => Observation {
                 findings: vec![Finding::new(line, Rule::InvalidMessage, reason.as_str())],
                 json: true,

@@ -165,7 +165,7 @@ fn text_and_json_reports() {
         serde_json::from_str(&Format::Json.summary("f", &summary)).unwrap();
     assert_eq!(
         json,
-        serde_json::json!({"kind":"summary","file":"f","messages":3,"findings":2,"errors":1,"warnings":0,"info":0,"notes":1,
+        serde_json::json!({"kind":"summary","file":"f","messages":3,"runs":1,"findings":2,"errors":1,"warnings":0,"info":0,"notes":1,
             "rules":{"notice-without-capability":1,"inferred-direction":1}})
     );
 }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! {"kind":"finding","file":"s.ndjson","line":7,"severity":"error","rule":"notice-without-capability","message":"..."}
-//! {"kind":"summary","file":"s.ndjson","messages":12,"findings":1,"errors":1,"warnings":0,"info":0,"notes":0,"rules":{"notice-without-capability":1}}
+//! {"kind":"summary","file":"s.ndjson","messages":12,"runs":1,"findings":1,"errors":1,"warnings":0,"info":0,"notes":0,"rules":{"notice-without-capability":1}}
 //! ```
 
 use serde::Serialize;
@@ -26,6 +26,7 @@ struct SummaryLine<'a> {
     kind: &'static str,
     file: &'a str,
     messages: u64,
+    runs: u64,
     findings: u64,
     errors: u64,
     warnings: u64,
@@ -72,6 +73,7 @@ pub fn json_summary(file: &str, summary: &Summary) -> String {
         kind: "summary",
         file,
         messages: summary.messages,
+        runs: summary.runs,
         findings: summary.total(),
         errors: summary.by_severity(Severity::Error),
         warnings: summary.by_severity(Severity::Warning),

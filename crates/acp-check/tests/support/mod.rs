@@ -1,12 +1,10 @@
 //! A harness for the proxy core: a scripted client and a scripted agent on in-memory pipes.
 
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
 
 use acp_check::proxy::{self, Hooks, ProxyOptions};
 use acp_check::{Finding, Rule};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, duplex};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, duplex};
 
 pub mod model;
 
@@ -14,20 +12,13 @@ pub mod model;
 #[derive(Clone, Default)]
 pub struct Memory(pub Arc<Mutex<Vec<u8>>>);
 
-impl AsyncWrite for Memory {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
+impl std::io::Write for Memory {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.0.lock().unwrap().extend_from_slice(buf);
-        Poll::Ready(Ok(buf.len()))
+        Ok(buf.len())
     }
-    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
