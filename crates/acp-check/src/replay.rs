@@ -1,6 +1,7 @@
 //! Replay windows, judged exactly: the one place that decides whether a notice the agent sent
 //! belongs to a history replay. The checker asks it for every notice, and `acp proxy` removes a
-//! notice only when the checker's verdict is [`Verdict::Replayed`], so the two cannot disagree.
+//! notice only when the checker's verdict is "replayed" ([`crate::NoticeEvent::in_replay`]), so the two
+//! cannot disagree.
 //!
 //! A replay of session S is requested by a v1 `session/load` of S (the replay lasts until its
 //! response) or a v2 `session/resume` of S with `replayFrom` (until `replay_complete` or the
@@ -18,11 +19,11 @@
 //!    held, it sent S a history update (a message or thought chunk, a tool call, a plan, ...),
 //!    which only the replay can have produced.
 //!
-//! When a window is open but one of these fails, the verdict is [`Verdict::Uncertain`]: the
+//! When a window is open but one of these fails, the verdict is "uncertain": the
 //! notice is treated as live (delivered, or turned into the fallback message), and the checker
 //! says why with an `info` finding. Removing a live notice is the worse mistake of the two.
 //!
-//! Memory is bounded: at most [`MAX_SESSIONS`] sessions are followed at once; past that, every
+//! Memory is bounded: at most 8192 sessions are followed at once; past that, every
 //! replay is judged uncertain.
 
 use std::collections::HashMap;
@@ -136,6 +137,8 @@ impl Session {
 #[derive(Debug, Default)]
 pub(crate) struct Windows {
     sessions: HashMap<String, Session>,
+    /// Replay windows open over all sessions.
+    open: u32,
     /// Some session could not be followed: no verdict can be certain any more.
     saturated: bool,
 }
@@ -165,6 +168,7 @@ impl Windows {
             state.kind = Some(kind);
             // Evidence seen before belongs to another window (or to none).
             state.started = false;
+            self.open += 1;
         }
         Some(Ticket {
             session: session.to_owned(),
@@ -187,6 +191,7 @@ impl Windows {
             Some(_) if state.replays > 0 => {
                 state.replays -= 1;
                 state.started = false;
+                self.open = self.open.saturating_sub(1);
             }
             _ => {}
         }
@@ -197,6 +202,12 @@ impl Windows {
 
     /// The agent sent `session` an update of class `class`.
     pub(crate) fn update(&mut self, session: &str, class: UpdateClass) {
+        // The hot path: with no replay open, only v2 states can change anything.
+        match class {
+            UpdateClass::Other => return,
+            UpdateClass::History | UpdateClass::ReplayComplete if self.open == 0 => return,
+            _ => {}
+        }
         let Some(state) = self.sessions.get_mut(session) else {
             // Nothing is going on in that session: only a v2 turn start needs following.
             if let UpdateClass::State { idle: false } = class {
@@ -217,6 +228,7 @@ impl Windows {
                     state.replays -= 1;
                     state.completed += 1;
                     state.started = false;
+                    self.open = self.open.saturating_sub(1);
                 }
             }
             // A state inside a replay may be replayed history; the agent reports the current
@@ -239,6 +251,9 @@ impl Windows {
 
     /// Judges a notice the agent sent to `session`.
     pub(crate) fn judge(&self, session: &str) -> Verdict {
+        if self.open == 0 {
+            return Verdict::Live;
+        }
         let Some(state) = self.sessions.get(session) else {
             return Verdict::Live;
         };
