@@ -573,7 +573,7 @@ fn quote_id(id: &Id) -> String {
 
 /// A decoder's message without its trailing ` at line L column C`, which counts within the
 /// payload and would be mistaken for a place in the transcript.
-fn without_position(message: &str) -> String {
+pub(crate) fn without_position(message: &str) -> String {
     if let Some(at) = message.rfind(" at line ") {
         let rest = &message[at + " at line ".len()..];
         if let Some((line, column)) = rest.split_once(" column ") {

@@ -118,6 +118,13 @@ rules! {
     AssumedVersion = "assumed-version", Note;
     /// What `acp proxy` changed: a notice replaced by an agent message, or removed.
     Repair = "repair", Note;
+    /// Input that is in none of the formats `acp check` reads, or that mixes them; the
+    /// finding names what was expected.
+    UnknownInput = "unknown-input", Error;
+    /// An entry of a trace that is not a message between the client and the agent (a log
+    /// line, an MCP-over-ACP event, a hop between two proxies of a conductor chain, acpx's own
+    /// error report): not checked. Said once per kind.
+    SkippedEntry = "skipped-entry", Note;
 }
 
 impl fmt::Display for Rule {

@@ -35,6 +35,8 @@ fn rule_ids_and_severities_are_stable() {
         ),
         (Rule::AssumedVersion, "assumed-version", Severity::Note),
         (Rule::Repair, "repair", Severity::Note),
+        (Rule::UnknownInput, "unknown-input", Severity::Error),
+        (Rule::SkippedEntry, "skipped-entry", Severity::Note),
     ];
     assert_eq!(table.len(), Rule::ALL.len());
     for (rule, id, severity) in table {
@@ -165,7 +167,7 @@ fn text_and_json_reports() {
         serde_json::from_str(&Format::Json.summary("f", &summary)).unwrap();
     assert_eq!(
         json,
-        serde_json::json!({"kind":"summary","file":"f","messages":3,"runs":1,"findings":2,"errors":1,"warnings":0,"info":0,"notes":1,
+        serde_json::json!({"kind":"summary","file":"f","format":"jsonrpc","messages":3,"runs":1,"findings":2,"errors":1,"warnings":0,"info":0,"notes":1,
             "rules":{"notice-without-capability":1,"inferred-direction":1}})
     );
 }

@@ -12,6 +12,8 @@ pub struct Summary {
     pub runs: u64,
     /// Run headers seen.
     pub headers: u64,
+    /// The format the input was read as.
+    pub format: crate::input::InputFormat,
     counts: [u64; Rule::ALL.len()],
 }
 

@@ -7,7 +7,8 @@
 //! ```
 //!
 //! A record with run headers (`acp proxy --record`) also says how many runs it held:
-//! `session.ndjson: 12 messages in 2 runs, 1 finding: ...`.
+//! `session.ndjson: 12 messages in 2 runs, 1 finding: ...`; a trace in another tool's format
+//! says how it was read: `trace.jsons: 12 messages (an ACP conductor trace), ...`.
 
 use crate::finding::{Finding, Severity};
 use crate::report::Summary;
@@ -36,8 +37,13 @@ pub fn text_summary(file: &str, summary: &Summary) -> String {
     } else {
         String::new()
     };
+    let read_as = if summary.format.is_foreign() {
+        format!(" ({})", summary.format.describe())
+    } else {
+        String::new()
+    };
     let mut out = format!(
-        "{file}: {}{runs}, {}: {}, {}, {} info, {}\n",
+        "{file}: {}{runs}{read_as}, {}: {}, {}, {} info, {}\n",
         plural(summary.messages, "message", "messages"),
         plural(summary.total(), "finding", "findings"),
         plural(summary.by_severity(Severity::Error), "error", "errors"),

@@ -1,8 +1,8 @@
 //! `acp proxy`: sit between a client and an agent, check the traffic, and repair the agent's
 //! notice mistakes live.
 //!
-//! * [`record`]: opening the record (`--record`, `--append`).
-//! * [`lifecycle`]: how a run ends (the agent's output ends, the agent exits, the client goes
+//! * `record`: opening the record (`--record`, `--append`).
+//! * `lifecycle`: how a run ends (the agent's output ends, the agent exits, the client goes
 //!   away, or a signal comes) and how the agent's process group is ended then.
 
 mod lifecycle;
