@@ -7,7 +7,8 @@
 //!
 //! * `from` (required): `"client"` or `"agent"`, the side that sent the message.
 //! * `message`: the JSON-RPC message exactly as it was sent (any JSON value is kept).
-//! * `timestamp` (optional): when the message was seen; any value, not interpreted.
+//! * `timestamp` (optional): when the message was seen (`acp proxy` gives the lines one read
+//!   brought in the same time); any value, not interpreted.
 //! * Instead of `message`, `acp proxy --record` writes `line` (a string) for a line that was not
 //!   JSON, and `too_long` (the line limit in bytes) for a line longer than the limit.
 //!
@@ -241,12 +242,23 @@ pub fn write_entry(
     timestamp: Option<SystemTime>,
     line: Recorded<'_>,
 ) {
+    let stamp = timestamp.map(rfc3339);
+    write_stamped(out, from, stamp.as_deref(), line);
+}
+
+/// [`write_entry`] with the timestamp already formatted (RFC 3339).
+pub(crate) fn write_stamped(
+    out: &mut Vec<u8>,
+    from: Side,
+    stamp: Option<&str>,
+    line: Recorded<'_>,
+) {
     out.extend_from_slice(b"{\"from\":\"");
     out.extend_from_slice(from.as_str().as_bytes());
     out.push(b'"');
-    if let Some(time) = timestamp {
+    if let Some(stamp) = stamp {
         out.extend_from_slice(b",\"timestamp\":\"");
-        out.extend_from_slice(rfc3339(time).as_bytes());
+        out.extend_from_slice(stamp.as_bytes());
         out.push(b'"');
     }
     match line {

@@ -11,7 +11,8 @@
 //!
 //! Each measurement is taken three ways in the same run: direct, through `acp proxy`, and
 //! through `acp proxy --record FILE` (the write-ahead record on: every batch is written to the
-//! file before it is forwarded; the file is in the target directory and removed afterwards).
+//! file before it is forwarded; the file is in the target directory, or in
+//! `ACP_BENCH_RECORD_DIR`, and removed afterwards).
 //!
 //! * Latency: one `session/prompt` without updates and its response, one at a time; the
 //!   round trip crosses the proxy twice (request and response). Added latency per message is
@@ -170,8 +171,11 @@ impl Peer {
     fn spawn(path: Path, endpoints: Endpoints) -> Peer {
         let me = std::env::current_exe().expect("the benchmark's own path");
         let record = (path == Path::Recorded).then(|| {
-            std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-                .join(format!("proxy-bench-{}.ndjson", std::process::id()))
+            let dir = std::env::var_os("ACP_BENCH_RECORD_DIR").map_or_else(
+                || env!("CARGO_TARGET_TMPDIR").into(),
+                std::path::PathBuf::from,
+            );
+            dir.join(format!("proxy-bench-{}.ndjson", std::process::id()))
         });
         let mut command = match path {
             Path::Direct => Command::new(&me),

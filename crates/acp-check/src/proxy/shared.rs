@@ -15,7 +15,7 @@ use crate::finding::{Finding, Rule};
 use crate::proxy::{Hooks, ProxyOptions};
 use crate::repair::{Action, Fallback, decide};
 use crate::report::Summary;
-use crate::transcript::{Recorded, Side, write_entry};
+use crate::transcript::{Recorded, Side, rfc3339, write_stamped};
 
 pub(crate) struct Shared {
     inner: Mutex<Inner>,
@@ -38,6 +38,9 @@ struct Inner {
     on_record_error: Box<dyn FnMut(&io::Error) + Send>,
     /// Entries not yet handed to the record.
     pending: Vec<u8>,
+    /// The timestamp of the entries of the current batch (the lines one read brought in were
+    /// all seen at that moment); empty until the batch's first entry.
+    stamp: String,
     /// Entries handed to the record.
     recorded: u64,
     /// Entries in `pending`.
@@ -59,6 +62,7 @@ impl Shared {
             record: hooks.record,
             on_record_error: hooks.on_record_error,
             pending: Vec::new(),
+            stamp: String::new(),
             recorded: 0,
             pending_entries: 0,
             record_error: None,
@@ -189,15 +193,21 @@ impl Inner {
 
     /// Queues the record entry of one line.
     fn record(&mut self, side: Side, line: Recorded<'_>) {
-        if self.record.is_some() {
-            let time = self.timestamps.then(SystemTime::now);
-            write_entry(&mut self.pending, side, time, line);
-            self.pending_entries += 1;
+        if self.record.is_none() {
+            return;
         }
+        if self.timestamps && self.stamp.is_empty() {
+            self.stamp = rfc3339(SystemTime::now());
+        }
+        let stamp = self.timestamps.then_some(self.stamp.as_str());
+        write_stamped(&mut self.pending, side, stamp, line);
+        self.pending_entries += 1;
     }
 
-    /// Hands the queued entries to the record's writer, in one write.
+    /// Hands the queued entries to the record's writer, in one write. The next batch gets a
+    /// timestamp of its own.
     fn write_record(&mut self) {
+        self.stamp.clear();
         if self.pending.is_empty() {
             return;
         }
