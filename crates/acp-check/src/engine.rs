@@ -9,7 +9,8 @@ use acp_schema::jsonrpc::{Id, Message, Notification, Request, Response};
 use crate::decode::{self, Facts, NoticeView, UpdateKind, Version, one_pass};
 use crate::finding::{Finding, Rule, quote};
 use crate::peek;
-use crate::state::{PendingKind, Replay, Replays, Requests};
+use crate::replay::{Replay, Verdict, Windows};
+use crate::state::{PendingKind, Requests};
 use crate::transcript::{Entry, Side};
 
 /// What the checker saw in one line.
@@ -36,8 +37,12 @@ pub struct NoticeEvent {
     pub notice: Option<NoticeView>,
     /// Sent to a v1 client that did not advertise `session.notices`.
     pub without_capability: bool,
-    /// Sent inside a replay of its session.
+    /// Certainly sent inside a replay of its session (see [`crate::replay`]): the proxy
+    /// removes it.
     pub in_replay: bool,
+    /// Sent while a replay of its session was open, but possibly live: the proxy treats it as
+    /// live.
+    pub replay_uncertain: bool,
 }
 
 /// The protocol state of one connection, and the rules applied to each message.
@@ -51,7 +56,7 @@ pub struct Checker {
     /// `initialize`.
     notices: Option<bool>,
     requests: Requests,
-    replays: Replays,
+    windows: Windows,
     /// The note about inferred senders was given.
     told_inferred: bool,
     /// The note about an assumed version was given.
@@ -86,6 +91,8 @@ impl Checker {
                 findings: vec![too_long(line, *limit)],
                 ..Observation::default()
             },
+            // A new run: the caller starts a fresh checker (see `check`).
+            Entry::Header(_) => Observation::default(),
             Entry::Invalid { reason } => Observation {
                 findings: vec![Finding::new(line, Rule::InvalidMessage, reason.as_str())],
                 json: true,
@@ -173,6 +180,8 @@ impl Checker {
         };
         let decoded = version.request(side, &request.method, params);
         let decodable = !matches!(decoded, Err(acp_schema::Error::UnknownMethod { .. }));
+        let mut opens = None;
+        let mut turn = false;
         match decoded {
             Ok(Facts::Initialize { notices, .. }) => {
                 self.proposed = Some(version);
@@ -181,17 +190,9 @@ impl Checker {
                     _ => decode::v1_advertises_notices(params),
                 });
             }
-            Ok(Facts::Load { session }) if version == Version::V1 => {
-                self.replays.open(session.clone(), Replay::Load);
-                kind = PendingKind::Load(session);
-            }
-            Ok(Facts::Resume {
-                session,
-                replay: true,
-            }) => {
-                self.replays.open(session.clone(), Replay::Resume);
-                kind = PendingKind::Resume(session);
-            }
+            Ok(Facts::Load { .. }) if version == Version::V1 => opens = Some(Replay::Load),
+            Ok(Facts::Resume { replay: true, .. }) => opens = Some(Replay::Resume),
+            Ok(Facts::Prompt) => turn = true,
             Ok(_) => {}
             Err(error) => {
                 if initialize {
@@ -200,6 +201,14 @@ impl Checker {
                     self.notices = Some(decode::v1_advertises_notices(params));
                 }
                 self.report(line, version, side, &request.method, true, error, obs);
+            }
+        }
+        // Every client request naming a session counts for that session's replay windows.
+        if side == Side::Client && !initialize {
+            if let Some(session) = peek::session_id(params) {
+                if let Some(ticket) = self.windows.request(&session, opens, turn) {
+                    kind = PendingKind::Session(ticket);
+                }
             }
         }
         self.requests
@@ -251,8 +260,7 @@ impl Checker {
                 UpdateKind::Notice(notice) => {
                     self.notice(line, version, Some(session), Some(notice), obs);
                 }
-                UpdateKind::ReplayComplete => self.replays.close(&session, Replay::Resume),
-                UpdateKind::Other => {}
+                UpdateKind::Plain(class) => self.windows.update(&session, class),
             }
         }
     }
@@ -278,10 +286,8 @@ impl Checker {
             }
             _ => self.decoding_version(line, &mut obs.findings),
         };
-        match (&pending.kind, &response.result) {
-            (PendingKind::Load(session), _) => self.replays.close(session, Replay::Load),
-            (PendingKind::Resume(session), Err(_)) => self.replays.close(session, Replay::Resume),
-            _ => {}
+        if let PendingKind::Session(ticket) = &pending.kind {
+            self.windows.response(ticket);
         }
         let Ok(result) = &response.result else {
             return;
@@ -350,26 +356,40 @@ impl Checker {
                 format!("{name} sent to a v1 client that did not advertise `session.notices`"),
             ));
         }
-        let replay = session.as_deref().and_then(|s| self.replays.get(s));
-        if let (Some(replay), Some(session)) = (replay, session.as_deref()) {
-            let until = match replay {
-                Replay::Load => "before the `session/load` response",
-                Replay::Resume => "before `replay_complete`",
-            };
-            obs.findings.push(Finding::new(
+        let verdict = session
+            .as_deref()
+            .map_or(Verdict::Live, |s| self.windows.judge(s));
+        let shown = session.as_deref().map(quote).unwrap_or_default();
+        match verdict {
+            Verdict::Live => {}
+            Verdict::Replayed(replay) => {
+                let until = match replay {
+                    Replay::Load => "before the `session/load` response",
+                    Replay::Resume => "before `replay_complete`",
+                };
+                obs.findings.push(Finding::new(
+                    line,
+                    Rule::NoticeInReplay,
+                    format!(
+                        "{name} inside the replay of session {shown} ({until}): notices are never history"
+                    ),
+                ));
+            }
+            Verdict::Uncertain(doubt) => obs.findings.push(Finding::new(
                 line,
-                Rule::NoticeInReplay,
+                Rule::NoticeReplayUncertain,
                 format!(
-                    "{name} inside the replay of session {} ({until}): notices are never history",
-                    quote(session)
+                    "{name} while a replay of session {shown} was open, but {}: taken as live",
+                    doubt.reason()
                 ),
-            ));
+            )),
         }
         obs.notice = Some(NoticeEvent {
             session,
             notice,
             without_capability,
-            in_replay: replay.is_some(),
+            in_replay: matches!(verdict, Verdict::Replayed(_)),
+            replay_uncertain: matches!(verdict, Verdict::Uncertain(_)),
         });
     }
 
@@ -553,7 +573,7 @@ fn quote_id(id: &Id) -> String {
 
 /// A decoder's message without its trailing ` at line L column C`, which counts within the
 /// payload and would be mistaken for a place in the transcript.
-fn without_position(message: &str) -> String {
+pub(crate) fn without_position(message: &str) -> String {
     if let Some(at) = message.rfind(" at line ") {
         let rest = &message[at + " at line ".len()..];
         if let Some((line, column)) = rest.split_once(" column ") {

@@ -1,38 +1,61 @@
 //! The agent-message fallback: what a v1 client that did not advertise `session.notices`
 //! gets instead of a notice.
 //!
-//! The text is the runtime's ([`acp_runtime::Notice::fallback_text`]), so an agent built on
+//! The wording is the runtime's ([`acp_runtime::Notice::fallback_text`]), so an agent built on
 //! `acp-runtime` and an agent repaired by `acp proxy` say the same thing: the severity as a
 //! word, the title, then the description after ` - ` (`Warning: MCP server unavailable -
-//! Continuing without it.`). It is conversation content: the client keeps it in the history
-//! like any agent message.
+//! Continuing without it.`). Three things make the repaired message safe and readable:
+//!
+//! * **Sanitised text.** The severity, title and description go through
+//!   [`acp_notice_center::sanitize`] first: no escape sequence, control, bidi or invisible
+//!   character reaches the conversation, where the client no longer treats the text as a
+//!   notice's.
+//! * **Its own message.** Each repaired notice is an `agent_message_chunk` with a `messageId`
+//!   of its own, so a client that follows message ids shows it apart from the agent's reply.
+//! * **A visible separation.** The text starts and ends with a blank line, so a client that
+//!   ignores message ids and appends every chunk to the current message still shows it as a
+//!   paragraph of its own rather than run on with the text around it.
+//!
+//! The message is conversation content: the client keeps it in the history like any agent
+//! message.
 
+use acp_notice_center::sanitize;
 use acp_schema::jsonrpc::Notification;
-use acp_schema::v1::{ContentBlock, SessionNotification, SessionUpdate};
+use acp_schema::v1::{ContentBlock, ContentChunk, SessionNotification, SessionUpdate};
 
 use crate::decode::NoticeView;
 
-/// The text of the agent message that stands for `notice`.
+/// What separates a fallback message from the text around it.
+pub const SEPARATION: &str = "\n\n";
+
+/// The text of the agent message that stands for `notice`: sanitised, in the runtime's words,
+/// without the separation.
 pub fn text(notice: &NoticeView) -> String {
+    let severity = sanitize::title(&notice.severity);
+    let title = sanitize::title(&notice.title);
+    let description = notice
+        .description
+        .as_deref()
+        .map(sanitize::description)
+        .filter(|d| !d.is_empty());
     let runtime =
-        acp_runtime::Notice::new(notice.severity.as_str(), notice.title.as_str()).map(|n| {
-            match &notice.description {
-                Some(description) => n.description(description.as_str()),
-                None => n,
-            }
+        acp_runtime::Notice::new(severity.as_ref(), title.as_ref()).map(|n| match &description {
+            Some(description) => n.description(description.as_ref()),
+            None => n,
         });
     match runtime {
         Ok(n) => n.fallback_text(),
-        // A decoded notice always has a title; say something sensible all the same.
-        Err(_) => notice.severity.clone(),
+        // The sanitised title is never empty; say something sensible all the same.
+        Err(_) => severity.into_owned(),
     }
 }
 
-/// The `session/update` line (JSON, no line break) carrying the fallback of `notice` as an
-/// `agent_message_chunk` of `session`.
-pub fn line(session: &str, notice: &NoticeView) -> String {
-    let update = SessionUpdate::agent_message_chunk(ContentBlock::from(text(notice)));
-    let params = SessionNotification::new(session, update);
+/// The `session/update` line (JSON, no line break) carrying the fallback of `notice` to
+/// `session` as an `agent_message_chunk` of its own message, `message_id`.
+pub fn line(session: &str, notice: &NoticeView, message_id: &str) -> String {
+    let content = ContentBlock::from(format!("{SEPARATION}{}{SEPARATION}", text(notice)));
+    let chunk = ContentChunk::new(content).message_id(message_id);
+    let params = SessionNotification::new(session, SessionUpdate::AgentMessageChunk(chunk));
     let message = Notification::new("session/update", Some(params));
     // Serialising typed values into a string cannot fail.
     serde_json::to_string(&message).unwrap_or_default()

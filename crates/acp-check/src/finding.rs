@@ -86,9 +86,16 @@ rules! {
     /// A v1 agent sent a `notice` update although the client did not advertise
     /// `clientCapabilities.session.notices`.
     NoticeWithoutCapability = "notice-without-capability", Error;
-    /// A `notice` update inside a replay: between a v1 `session/load` request and its response,
-    /// or between a v2 `session/resume` asking for a replay and the `replay_complete` update.
+    /// A `notice` update certainly sent as part of a replay: between a v1 `session/load`
+    /// request and its response, or between a v2 `session/resume` asking for a replay and the
+    /// `replay_complete` update, with nothing else of that session going on and replayed
+    /// history already sent (`acp proxy` removes it).
     NoticeInReplay = "notice-in-replay", Warning;
+    /// A `notice` update while a replay of its session was open, when the traffic does not
+    /// show for certain that the agent sent it as part of the replay (another request of the
+    /// session in flight, a v2 turn still running, or no replayed history yet): it is taken as
+    /// live, and `acp proxy` delivers it (or its fallback).
+    NoticeReplayUncertain = "notice-replay-uncertain", Info;
     /// A `notice` update that does not decode (missing, empty or non-string title; missing or
     /// non-string severity; ...).
     MalformedNotice = "malformed-notice", Error;
@@ -111,6 +118,13 @@ rules! {
     AssumedVersion = "assumed-version", Note;
     /// What `acp proxy` changed: a notice replaced by an agent message, or removed.
     Repair = "repair", Note;
+    /// Input that is in none of the formats `acp check` reads, or that mixes them; the
+    /// finding names what was expected.
+    UnknownInput = "unknown-input", Error;
+    /// An entry of a trace that is not a message between the client and the agent (a log
+    /// line, an MCP-over-ACP event, a hop between two proxies of a conductor chain, acpx's own
+    /// error report): not checked. Said once per kind.
+    SkippedEntry = "skipped-entry", Note;
 }
 
 impl fmt::Display for Rule {

@@ -28,6 +28,20 @@ pub(crate) fn cancelled_id(raw: Option<&RawValue>) -> Option<Id> {
     peek.request_id
 }
 
+/// The `sessionId` of request params, when it is a string.
+pub(crate) fn session_id(raw: Option<&RawValue>) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Peek {
+        #[serde(rename = "sessionId")]
+        session_id: Option<Value>,
+    }
+    let peek: Peek = serde_json::from_str(raw?.get()).ok()?;
+    match peek.session_id? {
+        Value::String(session) => Some(session),
+        _ => None,
+    }
+}
+
 /// A `session/update` whose update is tagged `notice`, read without the typed schema.
 #[derive(Debug)]
 pub(crate) struct RawNotice {

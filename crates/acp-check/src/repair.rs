@@ -2,8 +2,11 @@
 //!
 //! * A notice inside a replay is removed: notices are never history.
 //! * A notice to a v1 client that did not advertise `session.notices` becomes the
-//!   agent-message fallback ([`crate::fallback`]), or is removed with [`Fallback::Drop`]. A
-//!   malformed notice has no title to fall back to and is removed.
+//!   agent-message fallback ([`crate::fallback`]): a message of its own, with sanitised text;
+//!   or it is removed with [`Fallback::Drop`]. A malformed notice has no title to fall back to
+//!   and is removed.
+//! * A notice that may or may not belong to a replay is treated as live (see the checker's
+//!   `notice-replay-uncertain`).
 //! * Everything else passes unchanged.
 
 use crate::engine::NoticeEvent;
@@ -33,8 +36,14 @@ pub enum Action {
 }
 
 /// Decides what to do with a notice the agent sent, and the `repair` finding that says so
-/// (`None` when the notice passes unchanged).
-pub fn decide(line: u64, event: &NoticeEvent, fallback: Fallback) -> (Action, Option<Finding>) {
+/// (`None` when the notice passes unchanged). `message_id` names the agent message of a
+/// fallback; it is asked for only when one is made.
+pub fn decide(
+    line: u64,
+    event: &NoticeEvent,
+    fallback: Fallback,
+    message_id: impl FnOnce() -> String,
+) -> (Action, Option<Finding>) {
     let name = event.notice.as_ref().map_or_else(
         || "malformed notice".to_owned(),
         |n| format!("notice {}", quote(&n.title)),
@@ -48,7 +57,7 @@ pub fn decide(line: u64, event: &NoticeEvent, fallback: Fallback) -> (Action, Op
     }
     match (fallback, &event.notice, &event.session) {
         (Fallback::Message, Some(notice), Some(session)) => repaired(
-            Action::Replace(crate::fallback::line(session, notice)),
+            Action::Replace(crate::fallback::line(session, notice, &message_id())),
             format!(
                 "replaced {name} with an agent message (the client did not advertise `session.notices`)"
             ),

@@ -1,15 +1,15 @@
-//! Connection state with bounded memory: requests in flight and open replay windows.
+//! Connection state with bounded memory: requests in flight (the replay windows are in
+//! [`crate::replay`]).
 
 use std::collections::{HashMap, VecDeque};
 
 use acp_schema::jsonrpc::Id;
 
+use crate::replay::Ticket;
 use crate::transcript::Side;
 
 /// The most requests kept in flight per connection; older ones are forgotten first.
 pub(crate) const MAX_PENDING: usize = 4096;
-/// The most replay windows open at once.
-pub(crate) const MAX_REPLAYS: usize = 4096;
 
 /// What a response to a request means for the state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,10 +18,8 @@ pub(crate) enum PendingKind {
     Plain,
     /// `initialize`: the result sets the negotiated version.
     Initialize,
-    /// v1 `session/load` of a session: the response ends its replay.
-    Load(String),
-    /// v2 `session/resume` with replay: an error response ends its replay.
-    Resume(String),
+    /// A client request naming a session: its response goes to the replay windows.
+    Session(Ticket),
 }
 
 /// A request in flight.
@@ -91,41 +89,5 @@ impl Requests {
     /// The arrival order of request `id` from `sender`, if it is in flight.
     pub(crate) fn seq(&self, sender: Side, id: &Id) -> Option<u64> {
         self.map.get(&(sender, id.clone())).map(|p| p.seq)
-    }
-}
-
-/// How a replay window closes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Replay {
-    /// v1 `session/load`: closed by its response.
-    Load,
-    /// v2 `session/resume`: closed by `replay_complete`.
-    Resume,
-}
-
-/// Sessions whose history is being replayed.
-#[derive(Debug, Default)]
-pub(crate) struct Replays {
-    open: HashMap<String, Replay>,
-}
-
-impl Replays {
-    /// Opens a window for `session` (ignored when too many are open).
-    pub(crate) fn open(&mut self, session: String, replay: Replay) {
-        if self.open.len() < MAX_REPLAYS || self.open.contains_key(&session) {
-            self.open.insert(session, replay);
-        }
-    }
-
-    /// Closes the window of `session`, if one of that kind is open.
-    pub(crate) fn close(&mut self, session: &str, replay: Replay) {
-        if self.open.get(session) == Some(&replay) {
-            self.open.remove(session);
-        }
-    }
-
-    /// The open window of `session`, if any.
-    pub(crate) fn get(&self, session: &str) -> Option<Replay> {
-        self.open.get(session).copied()
     }
 }

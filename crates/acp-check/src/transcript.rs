@@ -7,9 +7,18 @@
 //!
 //! * `from` (required): `"client"` or `"agent"`, the side that sent the message.
 //! * `message`: the JSON-RPC message exactly as it was sent (any JSON value is kept).
-//! * `timestamp` (optional): when the message was seen; any value, not interpreted.
+//! * `timestamp` (optional): when the message was seen (`acp proxy` gives the lines one read
+//!   brought in the same time); any value, not interpreted.
 //! * Instead of `message`, `acp proxy --record` writes `line` (a string) for a line that was not
 //!   JSON, and `too_long` (the line limit in bytes) for a line longer than the limit.
+//!
+//! Each run of `acp proxy --record` starts with a *header* entry, so that a file that several
+//! runs appended to (`--append`) can be told apart run by run; `acp check` starts with fresh
+//! connection state at each header:
+//!
+//! ```text
+//! {"header":{"proxy":"acp proxy","version":"0.1.0","time":"2025-01-31T12:00:00.000001Z","agent":["acp","agent"]}}
+//! ```
 //!
 //! A line without `from` and `message` (typically one with `jsonrpc`) is a *bare* JSON-RPC
 //! message; its sender is inferred by the checker.
@@ -80,6 +89,8 @@ pub enum Entry<'a> {
         /// The limit the line exceeded, in bytes.
         limit: u64,
     },
+    /// The header of a run (`{"header": {...}}`): a new connection starts here.
+    Header(Header),
     /// A transcript entry that is itself broken (bad `from`, nothing to check).
     Invalid {
         /// Why, in one line.
@@ -87,8 +98,52 @@ pub enum Entry<'a> {
     },
 }
 
+/// The header entry a proxy run starts its record with: who recorded, when, and what agent.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Header {
+    /// What recorded the run (`acp proxy`).
+    #[serde(default)]
+    pub proxy: String,
+    /// Its version.
+    #[serde(default)]
+    pub version: String,
+    /// When the run started (RFC 3339, UTC).
+    #[serde(default)]
+    pub time: String,
+    /// The agent's command line, program first.
+    #[serde(default)]
+    pub agent: Vec<String>,
+}
+
+impl Header {
+    /// The header of a run of `proxy` at `version`, starting now, of the agent `agent`.
+    pub fn new(proxy: &str, version: &str, agent: Vec<String>) -> Self {
+        Self {
+            proxy: proxy.to_owned(),
+            version: version.to_owned(),
+            time: rfc3339(SystemTime::now()),
+            agent,
+        }
+    }
+
+    /// The header entry (with its line break), as the record holds it.
+    pub fn entry(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Entry<'a> {
+            header: &'a Header,
+        }
+        // Serialising plain strings cannot fail.
+        let mut line = serde_json::to_string(&Entry { header: self }).unwrap_or_default();
+        line.push('\n');
+        line
+    }
+}
+
 #[derive(Deserialize)]
 struct Fields<'a> {
+    #[serde(default)]
+    header: Option<serde_json::Value>,
     #[serde(default)]
     jsonrpc: Option<IgnoredAny>,
     #[serde(default)]
@@ -115,7 +170,18 @@ pub fn parse_line(line: &str) -> Entry<'_> {
         || fields.message.is_some()
         || fields.line.is_some()
         || fields.too_long.is_some();
-    if fields.jsonrpc.is_some() || !is_entry {
+    if fields.jsonrpc.is_some() {
+        return bare;
+    }
+    if let Some(header) = fields.header.filter(|_| !is_entry) {
+        return match serde_json::from_value::<Header>(header) {
+            Ok(header) => Entry::Header(header),
+            Err(error) => Entry::Invalid {
+                reason: format!("transcript header: {error}"),
+            },
+        };
+    }
+    if !is_entry {
         return bare;
     }
     let from = match fields.from.as_ref().and_then(serde_json::Value::as_str) {
@@ -176,12 +242,23 @@ pub fn write_entry(
     timestamp: Option<SystemTime>,
     line: Recorded<'_>,
 ) {
+    let stamp = timestamp.map(rfc3339);
+    write_stamped(out, from, stamp.as_deref(), line);
+}
+
+/// [`write_entry`] with the timestamp already formatted (RFC 3339).
+pub(crate) fn write_stamped(
+    out: &mut Vec<u8>,
+    from: Side,
+    stamp: Option<&str>,
+    line: Recorded<'_>,
+) {
     out.extend_from_slice(b"{\"from\":\"");
     out.extend_from_slice(from.as_str().as_bytes());
     out.push(b'"');
-    if let Some(time) = timestamp {
+    if let Some(stamp) = stamp {
         out.extend_from_slice(b",\"timestamp\":\"");
-        out.extend_from_slice(rfc3339(time).as_bytes());
+        out.extend_from_slice(stamp.as_bytes());
         out.push(b'"');
     }
     match line {

@@ -2,6 +2,7 @@
 //! messages (which reach much deeper than random bytes do).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+use acp_check::input::InputFormat;
 use acp_check::{CheckOptions, check_bytes};
 use proptest::prelude::*;
 
@@ -23,6 +24,17 @@ const PIECES: &[&str] = &[
     r#"{"from":"client","message":"#,
     r#"{"from":"agent","line":"x"}"#,
     r#"{"from":"agent","too_long":5}"#,
+    r#"{"header":{"proxy":"acp proxy","version":"0.1.0","time":"t","agent":["a"]}}"#,
+    r#"{"type":"request","ts":0.1,"protocol":"acp","from":"Proxy(0)","to":"Agent","id":0,"method":"session/load","params":{"sessionId":"s","cwd":"/","mcpServers":[]}}"#,
+    r#"{"type":"response","ts":0.2,"from":"Agent","to":"Proxy(0)","id":0,"is_error":false,"payload":{}}"#,
+    r#"{"type":"notification","ts":0.3,"protocol":"mcp","from":"Agent","to":"Client","method":"x","params":null}"#,
+    r#"{"type":"trace","ts":0.4,"component":"agent","level":"info","message":"m"}"#,
+    "[",
+    "]",
+    ",",
+    r#"{"_direction":"incoming","_type":"notification","id":null,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"notice","severity":"info","title":"T"}}}"#,
+    r#"{"_direction":"outgoing","_type":"response","id":3,"method":"m","params":{"code":1,"message":"no"}}"#,
+    r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"m","data":{"acpxCode":"RUNTIME"}}}"#,
     "}",
     "\n",
     "\u{0}",
@@ -51,7 +63,19 @@ proptest! {
                 input.push('\n');
             }
         }
-        let (findings, summary) = check_bytes(input.as_bytes(), &CheckOptions::new());
-        prop_assert_eq!(summary.total(), findings.len() as u64);
+        for format in InputFormat::ALL {
+            let options = CheckOptions::new().format(*format);
+            let (findings, summary) = check_bytes(input.as_bytes(), &options);
+            prop_assert_eq!(summary.total(), findings.len() as u64);
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic_in_any_format(input in proptest::collection::vec(any::<u8>(), 0..512)) {
+        for format in InputFormat::ALL {
+            let options = CheckOptions::new().format(*format).max_line(256);
+            let (findings, summary) = check_bytes(&input, &options);
+            prop_assert_eq!(summary.total(), findings.len() as u64);
+        }
     }
 }

@@ -34,6 +34,7 @@ const RESUME: &str = r#"{"jsonrpc":"2.0","id":2,"method":"session/resume","param
 const REPLAY_COMPLETE: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"replay_complete"}}}"#;
 const RESUME_OK: &str = r#"{"jsonrpc":"2.0","id":2,"result":{}}"#;
 const USER: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"old prompt"}}}}"#;
+const USER_V2: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"user_message_chunk","messageId":"u1","content":{"type":"text","text":"old prompt"}}}}"#;
 const CHUNK: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello."}}}}"#;
 
 fn notice(severity: &str, title: &str, description: Option<&str>) -> String {
@@ -50,18 +51,25 @@ fn lines(lines: &[&str]) -> Vec<u8> {
         .collect()
 }
 
-/// The text of the agent message in a replaced line.
+/// The text of the agent message in a replaced line, without the blank lines that set it
+/// apart; the line is an agent message of its own (its own `messageId`).
 fn fallback_text(line: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(line).unwrap();
     assert_eq!(value["method"], "session/update");
     assert_eq!(value["params"]["sessionId"], SESSION);
-    assert_eq!(
-        value["params"]["update"]["sessionUpdate"],
-        "agent_message_chunk"
+    let update = &value["params"]["update"];
+    assert_eq!(update["sessionUpdate"], "agent_message_chunk");
+    assert!(
+        update["messageId"]
+            .as_str()
+            .unwrap()
+            .starts_with("acp-proxy-"),
+        "{line}"
     );
-    value["params"]["update"]["content"]["text"]
-        .as_str()
-        .unwrap()
+    let text = update["content"]["text"].as_str().unwrap();
+    text.strip_prefix("\n\n")
+        .and_then(|t| t.strip_suffix("\n\n"))
+        .unwrap_or_else(|| panic!("not set apart: {text:?}"))
         .to_owned()
 }
 
@@ -177,6 +185,7 @@ async fn v2_notices_pass_except_inside_a_resume_replay() {
     let agent = vec![
         vec![INIT_V2_OK.to_owned()],
         vec![
+            USER_V2.to_owned(),
             notice("info", "Replayed", None),
             REPLAY_COMPLETE.to_owned(),
             RESUME_OK.to_owned(),
@@ -186,11 +195,11 @@ async fn v2_notices_pass_except_inside_a_resume_replay() {
     let run = run(&client, &agent, ProxyOptions::new()).await;
     assert_eq!(
         run.client_received,
-        lines(&[INIT_V2_OK, REPLAY_COMPLETE, RESUME_OK, &live])
+        lines(&[INIT_V2_OK, USER_V2, REPLAY_COMPLETE, RESUME_OK, &live])
     );
     assert_eq!(
         rules(&run),
-        vec![(4, Rule::NoticeInReplay), (4, Rule::Repair)]
+        vec![(5, Rule::NoticeInReplay), (5, Rule::Repair)]
     );
 }
 
@@ -311,4 +320,124 @@ async fn the_record_is_written_while_the_connection_is_open() {
     let record = String::from_utf8(record.0.lock().unwrap().clone()).unwrap();
     assert!(record.contains(r#""method":"initialize""#), "{record}");
     proxy.abort();
+}
+
+#[tokio::test]
+async fn every_line_is_in_the_record_before_the_peer_can_read_it() {
+    use acp_check::proxy::{self, Hooks};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, duplex};
+
+    let (client_writer, client_in) = duplex(4096);
+    let (client_out, client_reader) = duplex(4096);
+    let (agent_in, _agent_reader) = duplex(4096);
+    let (mut agent_writer, agent_out) = duplex(4096);
+    let record = support::Memory::default();
+    let hooks = Hooks::new(|_| {}).record(record.clone());
+    let proxy = tokio::spawn(proxy::run(
+        client_in,
+        client_out,
+        agent_in,
+        agent_out,
+        ProxyOptions::new().timestamps(false),
+        hooks,
+    ));
+    let lines: Vec<String> = (0..3000)
+        .map(|i| CHUNK.replace("Hello.", &format!("chunk {i}")))
+        .collect();
+    let stream: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let writer = tokio::spawn(async move {
+        // Bursts of varied sizes, so that batches end in every kind of place.
+        for piece in stream.as_bytes().chunks(1777) {
+            agent_writer.write_all(piece).await.unwrap();
+        }
+        drop(agent_writer);
+    });
+    let mut reader = BufReader::new(client_reader);
+    let mut line = String::new();
+    // Entries are in order: each is searched after the previous one.
+    let mut from = 0;
+    for expected in &lines {
+        line.clear();
+        assert!(reader.read_line(&mut line).await.unwrap() > 0);
+        assert_eq!(line.trim_end(), expected);
+        let recorded = record.0.lock().unwrap();
+        let recorded = std::str::from_utf8(&recorded[from..]).unwrap();
+        let entry = format!(r#""message":{expected}}}"#);
+        let at = recorded
+            .find(&entry)
+            .unwrap_or_else(|| panic!("forwarded before it was recorded: {expected}"));
+        from += at + entry.len();
+    }
+    writer.await.unwrap();
+    drop(client_writer);
+    proxy.await.unwrap().unwrap();
+}
+
+/// A record that fails once `room` bytes are written.
+struct Failing {
+    room: usize,
+}
+
+impl std::io::Write for Failing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() > self.room {
+            return Err(std::io::Error::other("disk full"));
+        }
+        self.room -= buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_failing_record_is_reported_at_once_and_forwarding_goes_on() {
+    use acp_check::proxy::{self, Hooks};
+    use std::sync::{Arc, Mutex};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, duplex};
+
+    let (client_writer, client_in) = duplex(4096);
+    let (client_out, mut client_reader) = duplex(64 * 1024);
+    let (agent_in, _agent_reader) = duplex(4096);
+    let (mut agent_writer, agent_out) = duplex(4096);
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    let sink = errors.clone();
+    let hooks = Hooks::new(|_| {})
+        .record(Failing { room: 1000 })
+        .on_record_error(move |e| sink.lock().unwrap().push(e.to_string()));
+    let proxy = tokio::spawn(proxy::run(
+        client_in,
+        client_out,
+        agent_in,
+        agent_out,
+        ProxyOptions::new(),
+        hooks,
+    ));
+    // Line by line, so that each is a batch of its own.
+    for i in 0..20 {
+        let line = CHUNK.replace("Hello.", &format!("chunk {i}"));
+        agent_writer
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+        let mut got = vec![0u8; line.len() + 1];
+        client_reader.read_exact(&mut got).await.unwrap();
+        assert_eq!(got, format!("{line}\n").into_bytes());
+        if i == 10 {
+            // Told once, as soon as it happened (about the fifth line).
+            assert_eq!(*errors.lock().unwrap(), ["disk full"]);
+        }
+    }
+    drop(agent_writer);
+    drop(client_writer);
+    let report = proxy.await.unwrap().unwrap();
+    assert_eq!(errors.lock().unwrap().len(), 1);
+    assert_eq!(report.record_error.unwrap().to_string(), "disk full");
+    assert!(
+        report.recorded > 0 && report.recorded < 20,
+        "{}",
+        report.recorded
+    );
+    assert_eq!(report.summary.messages, 20);
 }

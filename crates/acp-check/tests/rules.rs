@@ -13,6 +13,11 @@ fn rule_ids_and_severities_are_stable() {
             Severity::Error,
         ),
         (Rule::NoticeInReplay, "notice-in-replay", Severity::Warning),
+        (
+            Rule::NoticeReplayUncertain,
+            "notice-replay-uncertain",
+            Severity::Info,
+        ),
         (Rule::MalformedNotice, "malformed-notice", Severity::Error),
         (Rule::ReservedSeverity, "reserved-severity", Severity::Info),
         (Rule::InvalidMessage, "invalid-message", Severity::Error),
@@ -30,6 +35,8 @@ fn rule_ids_and_severities_are_stable() {
         ),
         (Rule::AssumedVersion, "assumed-version", Severity::Note),
         (Rule::Repair, "repair", Severity::Note),
+        (Rule::UnknownInput, "unknown-input", Severity::Error),
+        (Rule::SkippedEntry, "skipped-entry", Severity::Note),
     ];
     assert_eq!(table.len(), Rule::ALL.len());
     for (rule, id, severity) in table {
@@ -160,7 +167,7 @@ fn text_and_json_reports() {
         serde_json::from_str(&Format::Json.summary("f", &summary)).unwrap();
     assert_eq!(
         json,
-        serde_json::json!({"kind":"summary","file":"f","messages":3,"findings":2,"errors":1,"warnings":0,"info":0,"notes":1,
+        serde_json::json!({"kind":"summary","file":"f","format":"jsonrpc","messages":3,"runs":1,"findings":2,"errors":1,"warnings":0,"info":0,"notes":1,
             "rules":{"notice-without-capability":1,"inferred-direction":1}})
     );
 }

@@ -1,13 +1,18 @@
 //! Every test transcript of `acp check` gives exactly the findings in its `.expected` file.
 //!
 //! The transcripts live with the `acp` binary's tests (`crates/acp-cli/tests/transcripts`):
-//! `NAME.ndjson` is the input, `NAME.expected` the exact text report of `acp check NAME.ndjson`.
+//! `NAME.ndjson` (ours, bare JSON-RPC, acpx's output), `NAME.jsons` (ACP conductor traces) or
+//! `NAME.json` (Zed ACP log copies) is the input, `NAME.expected` the exact text report of
+//! `acp check` on it.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
 use std::path::PathBuf;
 
 use acp_check::report::Format;
 use acp_check::{CheckOptions, check_bytes};
+
+/// The extensions of inputs.
+const INPUTS: [&str; 3] = ["ndjson", "jsons", "json"];
 
 fn transcripts_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../acp-cli/tests/transcripts")
@@ -17,7 +22,10 @@ fn transcripts() -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(transcripts_dir())
         .expect("the transcripts directory exists")
         .map(|entry| entry.expect("a readable entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "ndjson"))
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|ext| INPUTS.iter().any(|input| ext == *input))
+        })
         .collect();
     paths.sort();
     paths
@@ -43,7 +51,7 @@ fn at_least_twenty_transcripts_clean_and_faulty_in_both_versions() {
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
     assert!(names.len() >= 20, "only {} transcripts", names.len());
-    for prefix in ["v1-", "v2-", "bare-"] {
+    for prefix in ["v1-", "v2-", "bare-", "conductor-", "zed-", "acpx-"] {
         assert!(
             names.iter().any(|n| n.starts_with(prefix)),
             "no {prefix} transcript"
@@ -80,7 +88,7 @@ fn every_expected_file_has_a_transcript() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|ext| ext == "expected") {
             assert!(
-                path.with_extension("ndjson").exists(),
+                INPUTS.iter().any(|ext| path.with_extension(ext).exists()),
                 "{} is orphaned",
                 path.display()
             );

@@ -9,12 +9,16 @@
 //! 70% text chunks, 10% thoughts, 12% tool-call updates, 5% usage, 3% notices; the client
 //! advertises notices, so the proxy checks every line and repairs nothing).
 //!
+//! Each measurement is taken three ways in the same run: direct, through `acp proxy`, and
+//! through `acp proxy --record FILE` (the write-ahead record on: every batch is written to the
+//! file before it is forwarded; the file is in the target directory, or in
+//! `ACP_BENCH_RECORD_DIR`, and removed afterwards).
+//!
 //! * Latency: one `session/prompt` without updates and its response, one at a time; the
 //!   round trip crosses the proxy twice (request and response). Added latency per message is
 //!   half the difference of the round trips at the same percentile.
 //! * Throughput: one prompt that streams `ACP_BENCH_UPDATES` (default 200,000) updates, in
-//!   messages per second, direct and through the proxy, best of three alternating runs, with
-//!   two kinds of endpoints:
+//!   messages per second, best of three alternating runs, with two kinds of endpoints:
 //!   - typed: the agent serialises each update from typed `acp-schema` values and the client
 //!     decodes each line with the typed schema, as ACP peers do (`acp-runtime` does both);
 //!   - raw: the agent writes prepared lines and the client only counts lines, which makes
@@ -52,6 +56,19 @@ impl Endpoints {
     }
 }
 
+/// How the client reaches the agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Path {
+    /// A pipe to the agent.
+    Direct,
+    /// `acp proxy -- AGENT`.
+    Proxy,
+    /// `acp proxy --record FILE -- AGENT`.
+    Recorded,
+}
+
+const PATHS: [Path; 3] = [Path::Direct, Path::Proxy, Path::Recorded];
+
 fn main() {
     if let Some(mode) = std::env::var_os(AGENT_ENV) {
         agent(if mode == "raw" {
@@ -66,65 +83,60 @@ fn main() {
 
     println!("acp proxy overhead (agent and client: this benchmark; OS pipes)");
     println!();
-    let mut direct_rtt = Vec::new();
-    let mut proxied_rtt = Vec::new();
-    let mut rates = [[0.0f64; 2]; 2];
+    let mut rtt: [Vec<Duration>; 3] = Default::default();
+    let mut rates = [[0.0f64; 3]; 2];
     let mut findings = 0;
     for _round in 0..3 {
         for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
-            for proxied in [false, true] {
-                let mut peer = Peer::spawn(proxied, endpoints);
+            for (p, path) in PATHS.into_iter().enumerate() {
+                let mut peer = Peer::spawn(path, endpoints);
                 peer.handshake();
                 if endpoints == Endpoints::Typed {
-                    let rtt = peer.latency(round_trips / 3);
-                    if proxied {
-                        proxied_rtt.extend(rtt);
-                    } else {
-                        direct_rtt.extend(rtt);
-                    }
+                    rtt[p].extend(peer.latency(round_trips / 3));
                 }
                 let rate = peer.throughput(updates, endpoints);
                 findings += peer.finish();
-                let slot = &mut rates[e][usize::from(proxied)];
+                let slot = &mut rates[e][p];
                 *slot = slot.max(rate);
             }
         }
     }
-    direct_rtt.sort();
-    proxied_rtt.sort();
+    for samples in &mut rtt {
+        samples.sort();
+    }
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     println!(
         "latency: round trip (request + response), {} each:",
-        direct_rtt.len()
+        rtt[0].len()
     );
     println!(
-        "{:>12} {:>12} {:>12} {:>16}",
-        "", "direct", "proxy", "added/message"
+        "{:>6} {:>10} {:>10} {:>14} {:>14} {:>16}",
+        "", "direct", "proxy", "proxy+record", "added/message", "added (record)"
     );
     for (name, q) in [("p50", 0.50), ("p90", 0.90), ("p99", 0.99)] {
-        let d = percentile(&direct_rtt, q);
-        let p = percentile(&proxied_rtt, q);
+        let [d, p, r] = [0, 1, 2].map(|i| us(percentile(&rtt[i], q)));
         println!(
-            "{name:>12} {:>10.1}us {:>10.1}us {:>14.1}us",
-            us(d),
-            us(p),
-            (us(p) - us(d)) / 2.0
+            "{name:>6} {d:>8.1}us {p:>8.1}us {r:>12.1}us {:>12.1}us {:>14.1}us",
+            (p - d) / 2.0,
+            (r - d) / 2.0
         );
     }
     println!();
     println!("throughput: {updates} session/update messages, best of 3:");
     println!(
-        "{:>12} {:>14} {:>14} {:>8}",
-        "endpoints", "direct", "proxy", "ratio"
+        "{:>9} {:>14} {:>14} {:>7} {:>14} {:>7}",
+        "endpoints", "direct", "proxy", "ratio", "proxy+record", "ratio"
     );
     for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
-        let [direct, proxied] = rates[e];
+        let [direct, proxied, recorded] = rates[e];
         println!(
-            "{:>12} {:>10.0} msg/s {:>8.0} msg/s {:>7.1}%",
+            "{:>9} {:>8.0} msg/s {:>8.0} msg/s {:>6.1}% {:>8.0} msg/s {:>6.1}%",
             endpoints.name(),
             direct,
             proxied,
-            100.0 * proxied / direct
+            100.0 * proxied / direct,
+            recorded,
+            100.0 * recorded / direct
         );
     }
     println!();
@@ -146,6 +158,8 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
 /// The client's end of a connection to the agent, direct or through `acp proxy`.
 struct Peer {
     child: Child,
+    /// The record written by `acp proxy --record`, removed at the end.
+    record: Option<std::path::PathBuf>,
     stdin: BufWriter<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     stderr: Option<JoinHandle<usize>>,
@@ -154,14 +168,26 @@ struct Peer {
 }
 
 impl Peer {
-    fn spawn(proxied: bool, endpoints: Endpoints) -> Peer {
+    fn spawn(path: Path, endpoints: Endpoints) -> Peer {
         let me = std::env::current_exe().expect("the benchmark's own path");
-        let mut command = if proxied {
-            let mut command = Command::new(env!("CARGO_BIN_EXE_acp"));
-            command.arg("proxy").arg("--").arg(&me);
-            command
-        } else {
-            Command::new(&me)
+        let record = (path == Path::Recorded).then(|| {
+            let dir = std::env::var_os("ACP_BENCH_RECORD_DIR").map_or_else(
+                || env!("CARGO_TARGET_TMPDIR").into(),
+                std::path::PathBuf::from,
+            );
+            dir.join(format!("proxy-bench-{}.ndjson", std::process::id()))
+        });
+        let mut command = match path {
+            Path::Direct => Command::new(&me),
+            Path::Proxy | Path::Recorded => {
+                let mut command = Command::new(env!("CARGO_BIN_EXE_acp"));
+                command.arg("proxy");
+                if let Some(record) = &record {
+                    command.arg("--record").arg(record);
+                }
+                command.arg("--").arg(&me);
+                command
+            }
         };
         let mut child = command
             .env(AGENT_ENV, endpoints.name())
@@ -183,6 +209,7 @@ impl Peer {
         });
         Peer {
             child,
+            record,
             stdin,
             stdout,
             stderr: Some(stderr),
@@ -276,6 +303,9 @@ impl Peer {
         drop(self.stdin);
         let status = self.child.wait().expect("wait");
         assert!(status.success(), "agent or proxy failed: {status}");
+        if let Some(record) = &self.record {
+            std::fs::remove_file(record).ok();
+        }
         self.stderr.take().map_or(0, |t| t.join().unwrap_or(0))
     }
 }

@@ -24,7 +24,7 @@ enum Command {
     Client(commands::client::Args),
     /// Run the example agent against three clients and show what each user sees.
     Demo(commands::demo::Args),
-    /// Check a recorded transcript for protocol mistakes (notice mistakes above all).
+    /// Check a recorded transcript or trace for protocol mistakes (notice mistakes above all).
     Check(commands::check::Args),
     /// Sit between a client and an agent: check the traffic and repair notice mistakes live.
     Proxy(commands::proxy::Args),

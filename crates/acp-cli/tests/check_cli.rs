@@ -40,15 +40,30 @@ fn text_output_is_exactly_the_expected_file_and_the_status_tells_errors() {
         ("v1-notice-without-capability", 1),
         ("v1-notice-in-load-replay", 0),
         ("v2-notice-in-resume-replay", 0),
+        ("v1-pipelined-prompt-and-load", 0),
+        ("v2-replay-not-started", 0),
         ("v1-malformed-notice-title", 1),
         ("v1-reserved-severity", 0),
         ("v1-broken-lines", 1),
         ("bare-v1-faulty", 1),
         ("v1-clean-notices", 0),
         ("v2-clean", 0),
+        ("recorded-two-runs.ndjson", 1),
+        ("conductor-proxy-chain.jsons", 1),
+        ("conductor-replay.jsons", 0),
+        ("zed-acp-log.json", 0),
+        ("zed-cut-short.json", 1),
+        ("acpx-json-output.ndjson", 1),
+        ("unknown-format.ndjson", 1),
+        ("mixed-formats.ndjson", 1),
     ];
     for (name, status) in table {
-        let file = format!("{name}.ndjson");
+        let file = if name.contains('.') {
+            name.to_owned()
+        } else {
+            format!("{name}.ndjson")
+        };
+        let name = file.rsplit_once('.').map_or(name, |(stem, _)| stem);
         let expected =
             std::fs::read_to_string(transcripts().join(format!("{name}.expected"))).unwrap();
         let (out, code) = acp_check(&[&file], None);
@@ -111,7 +126,39 @@ fn binary_garbage_on_stdin_is_reported_not_fatal() {
     assert!(out.contains("error[invalid-message]"), "{out}");
     assert!(
         out.lines()
-            .any(|l| l.starts_with("<stdin>: 17 messages, 17 findings")),
+            .any(|l| l.starts_with("<stdin>: 17 messages, 18 findings")),
         "{out}"
     );
+}
+
+#[test]
+fn input_format_forces_how_the_input_is_read() {
+    // A Zed log copy on standard input is told from its start.
+    let zed = std::fs::read(transcripts().join("zed-acp-log.json")).unwrap();
+    let (out, code) = acp_check(&[], Some(&zed));
+    assert_eq!(code, 0);
+    assert!(
+        out.ends_with("<stdin>: 16 messages (a Zed ACP log copy), 1 finding: 0 errors, 0 warnings, 1 info, 0 notes\n  reserved-severity: 1\n"),
+        "{out}"
+    );
+    // Forced to read a transcript as a Zed log or a conductor trace, it says what it expected.
+    let (out, code) = acp_check(&["--input-format", "zed", "v2-clean.ndjson"], None);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with(
+            "v2-clean.ndjson:1: error[unknown-input]: not a Zed ACP log (a JSON array of messages)"
+        ),
+        "{out}"
+    );
+    let (out, code) = acp_check(&["--input-format", "conductor", "v2-clean.ndjson"], None);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("v2-clean.ndjson:1: error[unknown-input]: this line is from an acp transcript, but the input is read as an ACP conductor trace"),
+        "{out}"
+    );
+    // The JSON summary names the format read.
+    let (out, _) = acp_check(&["--format", "json", "conductor-replay.jsons"], None);
+    let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["format"], "conductor");
+    assert_eq!(summary["messages"], 7);
 }

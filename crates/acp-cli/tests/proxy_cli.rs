@@ -105,13 +105,13 @@ impl Proxy {
 
 fn fallback(line: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(line).unwrap();
-    assert_eq!(
-        value["params"]["update"]["sessionUpdate"], "agent_message_chunk",
-        "{line}"
-    );
-    value["params"]["update"]["content"]["text"]
+    let update = &value["params"]["update"];
+    assert_eq!(update["sessionUpdate"], "agent_message_chunk", "{line}");
+    assert!(update["messageId"].is_string(), "{line}");
+    update["content"]["text"]
         .as_str()
         .unwrap()
+        .trim()
         .to_owned()
 }
 
@@ -167,20 +167,26 @@ fn the_proxy_repairs_a_faulty_agent_and_forwards_the_rest_unchanged() {
     assert_eq!(
         rules,
         [
-            ":5: error[notice-without-capability]",
-            ":5: note[repair]",
-            ":8: error[notice-without-capability]",
-            ":8: warning[notice-in-replay]",
-            ":8: note[repair]",
-            ":12: error[notice-without-capability]",
-            ":12: note[repair]",
+            ":6: error[notice-without-capability]",
+            ":6: note[repair]",
+            ":9: error[notice-without-capability]",
+            ":9: warning[notice-in-replay]",
+            ":9: note[repair]",
+            ":13: error[notice-without-capability]",
+            ":13: note[repair]",
         ],
         "{stderr}"
     );
 
-    // The record holds the traffic as sent, and `acp check` finds the same on the same lines.
+    // The record holds a header, then the traffic as sent, and `acp check` finds the same on
+    // the same lines.
     let recorded = std::fs::read_to_string(&record).unwrap();
-    assert_eq!(recorded.lines().count(), 13, "{recorded}");
+    assert_eq!(recorded.lines().count(), 14, "{recorded}");
+    let header: serde_json::Value = serde_json::from_str(recorded.lines().next().unwrap()).unwrap();
+    assert_eq!(header["header"]["proxy"], "acp proxy");
+    assert_eq!(header["header"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(header["header"]["agent"][0], "sh");
+    assert!(header["header"]["time"].as_str().unwrap().ends_with('Z'));
     assert_eq!(recorded.matches(r#""sessionUpdate":"notice""#).count(), 3);
     let check = Command::new(env!("CARGO_BIN_EXE_acp"))
         .args(["check", record_arg])

@@ -8,6 +8,7 @@
 use acp_schema::Error;
 use serde_json::value::RawValue;
 
+use crate::replay::UpdateClass;
 use crate::transcript::Side;
 
 #[macro_use]
@@ -132,6 +133,9 @@ pub(crate) enum Facts {
     Load { session: String },
     /// A `session/resume` request (v2): with `replay`, a replay until `replay_complete`.
     Resume { session: String, replay: bool },
+    /// A `session/prompt` request (v2): a turn of `session` starts, and runs until the agent
+    /// reports the session idle.
+    Prompt,
     /// A `session/update` of `session`.
     Update { session: String, kind: UpdateKind },
     /// `$/cancel_request` for the request with this id.
@@ -143,10 +147,8 @@ pub(crate) enum Facts {
 pub(crate) enum UpdateKind {
     /// A notice.
     Notice(NoticeView),
-    /// `replay_complete` (v2).
-    ReplayComplete,
-    /// Anything else.
-    Other,
+    /// Anything else, classed for the replay windows.
+    Plain(UpdateClass),
 }
 
 /// A decoded notice, version-independent.
@@ -161,4 +163,16 @@ pub struct NoticeView {
     pub title: String,
     /// The description, if any.
     pub description: Option<String>,
+}
+
+impl NoticeView {
+    /// A notice with `severity`, `title` and an optional description, as an agent sends it.
+    pub fn new(severity: &str, title: &str, description: Option<&str>) -> Self {
+        Self {
+            reserved: acp_schema::v1::NoticeSeverity::from(severity).is_reserved(),
+            severity: severity.to_owned(),
+            title: title.to_owned(),
+            description: description.map(str::to_owned),
+        }
+    }
 }

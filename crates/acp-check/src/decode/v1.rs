@@ -3,6 +3,7 @@
 use acp_schema::v1::{SessionNotification, SessionUpdate};
 
 use crate::decode::{NoticeView, UpdateKind};
+use crate::replay::UpdateClass;
 
 version_decoder!(v1);
 
@@ -34,7 +35,22 @@ fn update_facts(notification: SessionNotification) -> Facts {
             title: notice.title.into_string(),
             description: notice.description,
         }),
-        _ => UpdateKind::Other,
+        // What a replay of history consists of. Anything else (commands, modes, options,
+        // metadata, usage) an agent may send at any time, so it proves no replay.
+        SessionUpdate::UserMessageChunk(_)
+        | SessionUpdate::AgentMessageChunk(_)
+        | SessionUpdate::AgentThoughtChunk(_)
+        | SessionUpdate::ToolCall(_)
+        | SessionUpdate::ToolCallUpdate(_)
+        | SessionUpdate::Plan(_)
+        | SessionUpdate::PlanUpdate(_)
+        | SessionUpdate::PlanRemoved(_)
+        | SessionUpdate::CompactionUpdate(_)
+        | SessionUpdate::CompactionSummaryChunk(_)
+        | SessionUpdate::SubagentUpdate(_)
+        | SessionUpdate::SessionMessage(_)
+        | SessionUpdate::SessionMessageChunk(_) => UpdateKind::Plain(UpdateClass::History),
+        _ => UpdateKind::Plain(UpdateClass::Other),
     };
     Facts::Update {
         session: notification.session_id.as_str().to_owned(),

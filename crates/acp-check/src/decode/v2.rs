@@ -2,7 +2,10 @@
 
 use acp_schema::v2::{SessionUpdate, UpdateSessionNotification};
 
+use acp_schema::v2::StateUpdate;
+
 use crate::decode::{NoticeView, UpdateKind};
+use crate::replay::UpdateClass;
 
 version_decoder!(v2);
 
@@ -16,6 +19,7 @@ fn request_facts(request: ClientRequest) -> Facts {
             session: resume.session_id.as_str().to_owned(),
             replay: resume.replay_from.is_some(),
         },
+        ClientRequest::SessionPrompt(_) => Facts::Prompt,
         _ => Facts::Nothing,
     }
 }
@@ -35,8 +39,30 @@ fn update_facts(notification: UpdateSessionNotification) -> Facts {
             title: notice.title.into_string(),
             description: notice.description,
         }),
-        SessionUpdate::ReplayComplete(_) => UpdateKind::ReplayComplete,
-        _ => UpdateKind::Other,
+        SessionUpdate::ReplayComplete(_) => UpdateKind::Plain(UpdateClass::ReplayComplete),
+        SessionUpdate::StateUpdate(state) => UpdateKind::Plain(UpdateClass::State {
+            idle: matches!(*state, StateUpdate::Idle(_)),
+        }),
+        // What a replay of history consists of. Anything else (commands, options, metadata,
+        // usage, unknown updates) an agent may send at any time, so it proves no replay.
+        SessionUpdate::UserMessageChunk(_)
+        | SessionUpdate::UserMessage(_)
+        | SessionUpdate::AgentMessageChunk(_)
+        | SessionUpdate::AgentMessage(_)
+        | SessionUpdate::AgentThoughtChunk(_)
+        | SessionUpdate::AgentThought(_)
+        | SessionUpdate::ToolCallContentChunk(_)
+        | SessionUpdate::ToolCallUpdate(_)
+        | SessionUpdate::TerminalUpdate(_)
+        | SessionUpdate::TerminalOutputChunk(_)
+        | SessionUpdate::PlanUpdate(_)
+        | SessionUpdate::PlanRemoved(_)
+        | SessionUpdate::CompactionUpdate(_)
+        | SessionUpdate::CompactionSummaryChunk(_)
+        | SessionUpdate::SubagentUpdate(_)
+        | SessionUpdate::SessionMessage(_)
+        | SessionUpdate::SessionMessageChunk(_) => UpdateKind::Plain(UpdateClass::History),
+        _ => UpdateKind::Plain(UpdateClass::Other),
     };
     Facts::Update {
         session: notification.session_id.as_str().to_owned(),

@@ -110,6 +110,13 @@ impl<W: AsyncWrite + Unpin> Out<W> {
         }
     }
 
+    /// Gives up on the peer: nothing more is written to it (what is buffered is dropped).
+    pub(crate) fn abandon(&mut self) {
+        if self.error.is_none() {
+            self.error = Some(io::Error::other("stopped"));
+        }
+    }
+
     /// Flushes and closes the writer (the peer sees the end of input).
     pub(crate) async fn close(&mut self) {
         self.flush().await;
@@ -119,6 +126,11 @@ impl<W: AsyncWrite + Unpin> Out<W> {
             }
         }
     }
+}
+
+/// Whether `buffered` holds a whole line, so that reading it needs no wait.
+pub(crate) fn has_whole_line(buffered: &[u8]) -> bool {
+    memchr::memchr(b'\n', buffered).is_some()
 }
 
 /// `line` without its trailing `\n` or `\r\n`, and that ending.

@@ -1,5 +1,5 @@
-//! The forwarding core of `acp proxy`: two pipes between a client and an agent, checked and
-//! repaired on the way.
+//! The forwarding core of `acp proxy`: two pipes between a client and an agent, checked,
+//! recorded and repaired on the way.
 //!
 //! [`run`] reads lines from both peers. Each line is checked by one shared [`Checker`] (so
 //! the agent's notices are judged against what the client said in `initialize`), recorded
@@ -7,9 +7,18 @@
 //! the agent's `notice` updates are ever changed (see [`crate::repair`]). Lines longer than
 //! the limit are streamed through unchecked, so memory stays bounded by the limit.
 //!
-//! Writes are buffered and flushed whenever the input has nothing more buffered, which keeps
-//! single messages fast and bursts cheap; the record is written out at the same moments.
+//! **The record is written ahead.** A message is in the record, handed to the operating system
+//! with a `write`, before any byte of it is forwarded, so a proxy that is killed, or whose
+//! peers vanish, never forwarded anything its record lacks. To keep that cheap, each direction
+//! works in batches: it checks every whole line its read brought in, collecting what to
+//! forward; when no whole line is left to read without waiting (or 64 KiB are collected), it
+//! writes the record once for the batch and then forwards the batch with one write. A single
+//! message costs one record write and one forward; a burst costs one of each per batch.
+//!
+//! A record that fails to write is reported at once through [`Hooks::on_record_error`];
+//! recording stops there and forwarding goes on.
 
+mod control;
 mod lines;
 mod shared;
 
@@ -20,11 +29,16 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use crate::lines::DEFAULT_MAX_LINE;
 use crate::repair::{Action, Fallback};
 use crate::report::Summary;
-use crate::transcript::Side;
+use crate::transcript::{Header, Side};
 use crate::{Checker, Finding};
 
-use lines::{Out, Read, copy_rest, read_line, split_ending};
+pub use control::Control;
+use control::Watcher;
+use lines::{Out, Read, copy_rest, has_whole_line, read_line, split_ending};
 use shared::Shared;
+
+/// Bytes collected for forwarding before a batch is written out in any case.
+const BATCH: usize = 64 * 1024;
 
 /// Options of the proxy.
 #[derive(Debug, Clone)]
@@ -36,6 +50,11 @@ pub struct ProxyOptions {
     pub max_line: usize,
     /// Whether recorded entries carry a `timestamp`.
     pub timestamps: bool,
+    /// The header entry the record starts with, if any.
+    pub header: Option<Header>,
+    /// Lines the record already holds (when appending to it): findings are numbered after
+    /// them, like the lines of the whole file.
+    pub first_line: u64,
 }
 
 impl Default for ProxyOptions {
@@ -44,12 +63,15 @@ impl Default for ProxyOptions {
             fallback: Fallback::Message,
             max_line: DEFAULT_MAX_LINE,
             timestamps: true,
+            header: None,
+            first_line: 1,
         }
     }
 }
 
 impl ProxyOptions {
-    /// The defaults: agent-message fallback, 16 MiB lines, timestamps in the record.
+    /// The defaults: agent-message fallback, 16 MiB lines, timestamps in the record, no
+    /// header, a record that starts empty.
     pub fn new() -> Self {
         Self::default()
     }
@@ -74,6 +96,21 @@ impl ProxyOptions {
         self.timestamps = timestamps;
         self
     }
+
+    /// Starts the record with `header` (a run header: `acp check` starts fresh there).
+    #[must_use]
+    pub fn header(mut self, header: Header) -> Self {
+        self.header = Some(header);
+        self
+    }
+
+    /// The line of the record this run's first entry goes to (1 for an empty record; when
+    /// appending, one past the lines already there).
+    #[must_use]
+    pub fn first_line(mut self, line: u64) -> Self {
+        self.first_line = line.max(1);
+        self
+    }
 }
 
 /// Where the proxy sends what it finds and records.
@@ -81,8 +118,12 @@ impl ProxyOptions {
 pub struct Hooks {
     /// Receives each rule finding and each repair, numbered like the record's lines.
     pub on_finding: Box<dyn FnMut(&Finding) + Send>,
-    /// Receives the transcript, as the peers sent it, when set.
-    pub record: Option<Box<dyn AsyncWrite + Unpin + Send>>,
+    /// Receives the transcript, as the peers sent it, when set. It is written synchronously
+    /// before the bytes it describes are forwarded: give it a file (or anything whose writes
+    /// do not block for long).
+    pub record: Option<Box<dyn io::Write + Send>>,
+    /// Told at once when writing the record fails (recording stops; forwarding goes on).
+    pub on_record_error: Box<dyn FnMut(&io::Error) + Send>,
 }
 
 impl Hooks {
@@ -91,13 +132,21 @@ impl Hooks {
         Self {
             on_finding: Box::new(on_finding),
             record: None,
+            on_record_error: Box::new(|_| {}),
         }
     }
 
     /// Records the transcript to `writer`.
     #[must_use]
-    pub fn record(mut self, writer: impl AsyncWrite + Unpin + Send + 'static) -> Self {
+    pub fn record(mut self, writer: impl io::Write + Send + 'static) -> Self {
         self.record = Some(Box::new(writer));
+        self
+    }
+
+    /// Calls `report` at once when writing the record fails.
+    #[must_use]
+    pub fn on_record_error(mut self, report: impl FnMut(&io::Error) + Send + 'static) -> Self {
+        self.on_record_error = Box::new(report);
         self
     }
 }
@@ -118,13 +167,15 @@ pub struct ProxyReport {
     pub summary: Summary,
     /// Why the record stopped early, if it did.
     pub record_error: Option<io::Error>,
+    /// Entries written to the record (the header included).
+    pub recorded: u64,
     /// Why reading from the client failed, if it did (the agent's input was closed then).
     pub client_error: Option<io::Error>,
 }
 
 /// Creates (or truncates) a file to record a transcript in.
-pub async fn create_record(path: &std::path::Path) -> io::Result<tokio::fs::File> {
-    tokio::fs::File::create(path).await
+pub fn create_record(path: &std::path::Path) -> io::Result<std::fs::File> {
+    std::fs::File::create(path)
 }
 
 /// Runs the proxy until the agent's output ends.
@@ -149,9 +200,58 @@ where
     AI: AsyncWrite + Unpin,
     AO: AsyncRead + Unpin,
 {
+    run_with(
+        client_in,
+        client_out,
+        agent_in,
+        agent_out,
+        options,
+        hooks,
+        Control::new(),
+    )
+    .await
+}
+
+/// [`run`], steered by `control`: it can stop the client's direction (closing the agent's
+/// input) or the whole run, and tells when the agent's input was closed. Returns when the
+/// agent's output ends or [`Control::stop`] was called.
+pub async fn run_with<CI, CO, AI, AO>(
+    client_in: CI,
+    client_out: CO,
+    agent_in: AI,
+    agent_out: AO,
+    options: ProxyOptions,
+    hooks: Hooks,
+    control: Control,
+) -> io::Result<ProxyReport>
+where
+    CI: AsyncRead + Unpin,
+    CO: AsyncWrite + Unpin,
+    AI: AsyncWrite + Unpin,
+    AO: AsyncRead + Unpin,
+{
     let shared = Shared::new(Checker::new(), &options, hooks);
-    let upstream = pump(Side::Client, client_in, agent_in, &shared, &options);
-    let downstream = pump(Side::Agent, agent_out, client_out, &shared, &options);
+    let upstream = async {
+        let result = pump(
+            Side::Client,
+            client_in,
+            agent_in,
+            &shared,
+            &options,
+            control.watcher(true),
+        )
+        .await;
+        control.set_client_done();
+        result
+    };
+    let downstream = pump(
+        Side::Agent,
+        agent_out,
+        client_out,
+        &shared,
+        &options,
+        control.watcher(false),
+    );
     tokio::pin!(upstream);
     tokio::pin!(downstream);
     let mut client_result = None;
@@ -161,23 +261,25 @@ where
             result = &mut downstream => break result,
         }
     };
-    let (summary, record_error) = shared.finish().await;
+    let (summary, record_error, recorded) = shared.finish();
     agent_result?;
     Ok(ProxyReport {
         summary,
         record_error,
+        recorded,
         client_error: client_result.and_then(Result::err),
     })
 }
 
-/// Forwards the lines `side` sends, from `reader` to `writer`, until `reader` ends; then
-/// closes `writer`.
+/// Forwards the lines `side` sends, from `reader` to `writer`, until `reader` ends or `watcher`
+/// says to stop; then closes `writer`. Every batch is recorded before it is forwarded.
 async fn pump<R, W>(
     side: Side,
     reader: R,
     writer: W,
     shared: &Shared,
     options: &ProxyOptions,
+    mut watcher: Watcher,
 ) -> io::Result<()>
 where
     R: AsyncRead + Unpin,
@@ -186,35 +288,79 @@ where
     let mut reader = BufReader::with_capacity(64 * 1024, reader);
     let mut out = Out::new(writer);
     let mut buf = Vec::new();
+    // What this direction checked and will forward once it is recorded.
+    let mut batch: Vec<u8> = Vec::with_capacity(BATCH);
     let result = loop {
-        match read_line(&mut reader, &mut buf, options.max_line).await {
+        // Reading on would wait: record and forward what is collected first.
+        let ready = has_whole_line(reader.buffer());
+        if !ready {
+            forward(shared, &mut out, &mut batch, &mut watcher).await;
+        }
+        if watcher.is_stopped() {
+            break Ok(());
+        }
+        let read = if ready {
+            read_line(&mut reader, &mut buf, options.max_line).await
+        } else {
+            tokio::select! {
+                biased;
+                () = watcher.stopped() => break Ok(()),
+                read = read_line(&mut reader, &mut buf, options.max_line) => read,
+            }
+        };
+        match read {
             Err(error) => break Err(error),
             Ok(None) => break Ok(()),
             Ok(Some(Read::Line)) => {
                 let (content, ending) = split_ending(&buf);
-                match shared.observe(side, content).await {
-                    Action::Forward => out.write(&buf).await,
+                match shared.observe(side, content) {
+                    Action::Forward => batch.extend_from_slice(&buf),
                     Action::Replace(line) => {
-                        out.write(line.as_bytes()).await;
-                        out.write(ending).await;
+                        batch.extend_from_slice(line.as_bytes());
+                        batch.extend_from_slice(ending);
                     }
                     Action::Drop => {}
                 }
+                if batch.len() >= BATCH {
+                    forward(shared, &mut out, &mut batch, &mut watcher).await;
+                }
             }
             Ok(Some(Read::TooLong)) => {
-                shared.too_long(side).await;
-                out.write(&buf).await;
+                // Noted in the record, then streamed through as it comes.
+                shared.too_long(side);
+                batch.extend_from_slice(&buf);
+                forward(shared, &mut out, &mut batch, &mut watcher).await;
                 if let Err(error) = copy_rest(&mut reader, &mut out).await {
                     break Err(error);
                 }
             }
         }
-        if reader.buffer().is_empty() {
-            out.flush().await;
-            // Keep the record current while the peers are quiet (`tail -f` shows it live).
-            shared.write_record().await;
-        }
     };
+    forward(shared, &mut out, &mut batch, &mut watcher).await;
     out.close().await;
     result
+}
+
+/// Writes the record (every entry made so far, so those of `batch` too), then forwards
+/// `batch` and whatever else is buffered for the peer. Once `watcher` says stop, a peer that
+/// does not read is not waited for: what it did not take is dropped (and is in the record).
+async fn forward<W: AsyncWrite + Unpin>(
+    shared: &Shared,
+    out: &mut Out<W>,
+    batch: &mut Vec<u8>,
+    watcher: &mut Watcher,
+) {
+    shared.write_record();
+    let send = async {
+        if !batch.is_empty() {
+            out.write(batch).await;
+        }
+        out.flush().await;
+    };
+    tokio::select! {
+        biased;
+        () = send => {}
+        () = watcher.stopped() => out.abandon(),
+    }
+    batch.clear();
 }

@@ -1,143 +1,130 @@
 //! The state both directions of the proxy share: one checker, the record, the report.
 //!
-//! Checking is synchronous and sits behind a plain mutex that is never held across an await:
-//! taking it orders the two directions into one sequence, so a finding's number is the line
-//! of the record. Record entries are appended to a buffer under the same lock and written to
-//! the record's writer in chunks, by whichever direction fills the buffer, under a second
-//! (async) lock that keeps the chunks in order.
+//! Everything here is synchronous and sits behind one plain mutex that is never held across an
+//! await: taking it orders the two directions into one sequence, so a finding's number is the
+//! line of the record. Record entries are appended to a buffer under the lock, and
+//! [`Shared::write_record`] hands the whole buffer to the record's writer, which a direction
+//! calls before it forwards anything it checked: whatever it forwards is in the record first.
 
-use std::io;
+use std::io::{self, Write};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
-
-use tokio::io::{AsyncWrite, AsyncWriteExt};
 
 use crate::engine::{Checker, too_long};
 use crate::finding::{Finding, Rule};
 use crate::proxy::{Hooks, ProxyOptions};
 use crate::repair::{Action, Fallback, decide};
 use crate::report::Summary;
-use crate::transcript::{Recorded, Side, write_entry};
-
-/// Record bytes buffered before a direction writes them out.
-const RECORD_CHUNK: usize = 64 * 1024;
-
-/// The record's writer; `None` once it failed (or when there is no record).
-type RecordWriter = Option<Box<dyn AsyncWrite + Unpin + Send>>;
+use crate::transcript::{Recorded, Side, rfc3339, write_stamped};
 
 pub(crate) struct Shared {
     inner: Mutex<Inner>,
-    record: tokio::sync::Mutex<RecordWriter>,
 }
 
 struct Inner {
     checker: Checker,
-    /// Messages seen so far (blank lines do not count): the record's line number.
-    seq: u64,
+    /// The record line of the last entry (blank lines are not recorded).
+    line: u64,
     summary: Summary,
     fallback: Fallback,
     max_line: usize,
     timestamps: bool,
     on_finding: Box<dyn FnMut(&Finding) + Send>,
-    /// Whether entries are recorded (cleared when the record's writer fails).
-    recording: bool,
-    /// Entries not yet written to the record.
+    /// Names this run's fallback messages (`acp-proxy-<time>-<pid>`), made unique with the
+    /// line of the notice.
+    run: String,
+    /// The record's writer; `None` once it failed (or when there is no record).
+    record: Option<Box<dyn Write + Send>>,
+    on_record_error: Box<dyn FnMut(&io::Error) + Send>,
+    /// Entries not yet handed to the record.
     pending: Vec<u8>,
+    /// The timestamp of the entries of the current batch (the lines one read brought in were
+    /// all seen at that moment); empty until the batch's first entry.
+    stamp: String,
+    /// Entries handed to the record.
+    recorded: u64,
+    /// Entries in `pending`.
+    pending_entries: u64,
     record_error: Option<io::Error>,
 }
 
 impl Shared {
     pub(crate) fn new(checker: Checker, options: &ProxyOptions, hooks: Hooks) -> Self {
+        let mut inner = Inner {
+            checker,
+            line: options.first_line - 1,
+            summary: Summary::new(),
+            fallback: options.fallback,
+            max_line: options.max_line,
+            timestamps: options.timestamps,
+            on_finding: hooks.on_finding,
+            run: run_name(),
+            record: hooks.record,
+            on_record_error: hooks.on_record_error,
+            pending: Vec::new(),
+            stamp: String::new(),
+            recorded: 0,
+            pending_entries: 0,
+            record_error: None,
+        };
+        if let Some(header) = &options.header {
+            inner.line += 1;
+            inner.summary.headers = 1;
+            inner.summary.runs = 1;
+            if inner.record.is_some() {
+                inner.pending.extend_from_slice(header.entry().as_bytes());
+                inner.pending_entries += 1;
+            }
+            inner.write_record();
+        }
         Self {
-            inner: Mutex::new(Inner {
-                checker,
-                seq: 0,
-                summary: Summary::new(),
-                fallback: options.fallback,
-                max_line: options.max_line,
-                timestamps: options.timestamps,
-                on_finding: hooks.on_finding,
-                recording: hooks.record.is_some(),
-                pending: Vec::new(),
-                record_error: None,
-            }),
-            record: tokio::sync::Mutex::new(hooks.record),
+            inner: Mutex::new(inner),
         }
     }
 
-    /// Checks and records one line `side` sent (without its line break) and says what to
-    /// forward.
-    pub(crate) async fn observe(&self, side: Side, content: &[u8]) -> Action {
+    /// Checks one line `side` sent (without its line break), queues its record entry, and
+    /// says what to forward.
+    pub(crate) fn observe(&self, side: Side, content: &[u8]) -> Action {
         if content.iter().all(u8::is_ascii_whitespace) {
             return Action::Forward;
         }
-        let (action, full) = {
-            let mut inner = self.lock();
-            let action = inner.observe(side, content);
-            (action, inner.pending.len() >= RECORD_CHUNK)
-        };
-        if full {
-            self.write_record().await;
-        }
-        action
+        self.lock().observe(side, content)
     }
 
     /// Notes a line `side` sent that is longer than the limit (forwarded unchecked).
-    pub(crate) async fn too_long(&self, side: Side) {
-        let full = {
-            let mut inner = self.lock();
-            inner.seq += 1;
-            let limit = inner.max_line as u64;
-            let finding = too_long(inner.seq, limit);
-            inner.record(side, Recorded::TooLong(limit));
-            inner.report(&finding);
-            inner.pending.len() >= RECORD_CHUNK
-        };
-        if full {
-            self.write_record().await;
-        }
+    pub(crate) fn too_long(&self, side: Side) {
+        let mut inner = self.lock();
+        inner.line += 1;
+        inner.summary.messages += 1;
+        let limit = inner.max_line as u64;
+        let finding = too_long(inner.line, limit);
+        inner.record(side, Recorded::TooLong(limit));
+        inner.report(&finding);
     }
 
-    /// Writes the record's whole buffer and flushes the record; returns the summary and why
-    /// the record stopped, if it did.
-    pub(crate) async fn finish(&self) -> (Summary, Option<io::Error>) {
-        self.write_record().await;
-        if let Some(writer) = self.record.lock().await.as_mut() {
-            if let Err(error) = writer.flush().await {
-                self.lock().record_error.get_or_insert(error);
+    /// Hands every queued entry to the record.
+    pub(crate) fn write_record(&self) {
+        self.lock().write_record();
+    }
+
+    /// Writes what is left and flushes the record; returns the summary, why the record
+    /// stopped (if it did) and how many entries it got.
+    pub(crate) fn finish(&self) -> (Summary, Option<io::Error>, u64) {
+        let mut inner = self.lock();
+        inner.write_record();
+        if let Some(writer) = inner.record.as_mut() {
+            if let Err(error) = writer.flush() {
+                inner.failed(error);
             }
         }
-        let mut inner = self.lock();
-        inner.summary.messages = inner.seq;
-        (inner.summary.clone(), inner.record_error.take())
-    }
-
-    /// Writes the buffered record entries. The buffer is taken only once the writer's lock
-    /// is held, so chunks reach the record in the order their entries were made.
-    pub(crate) async fn write_record(&self) {
-        let mut writer = self.record.lock().await;
-        let chunk = std::mem::take(&mut self.lock().pending);
-        if chunk.is_empty() {
-            return;
+        if inner.summary.runs == 0 && inner.summary.messages > 0 {
+            inner.summary.runs = 1;
         }
-        let Some(out) = writer.as_mut() else {
-            return;
-        };
-        if let Err(error) = out.write_all(&chunk).await {
-            *writer = None;
-            let mut inner = self.lock();
-            inner.recording = false;
-            inner.pending = Vec::new();
-            inner.record_error = Some(error);
-            return;
-        }
-        // Hand the allocation back for the next chunk.
-        let mut inner = self.lock();
-        if inner.pending.is_empty() && inner.recording {
-            let mut chunk = chunk;
-            chunk.clear();
-            inner.pending = chunk;
-        }
+        (
+            inner.summary.clone(),
+            inner.record_error.take(),
+            inner.recorded,
+        )
     }
 
     /// The checking state. A panic while it was held (a bug) leaves it usable: the worst
@@ -147,10 +134,21 @@ impl Shared {
     }
 }
 
+/// A name for this proxy run, unique across runs on a machine: the start time in
+/// microseconds and the process id.
+fn run_name() -> String {
+    let micros = SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_micros();
+    format!("acp-proxy-{micros:x}-{:x}", std::process::id())
+}
+
 impl Inner {
     fn observe(&mut self, side: Side, content: &[u8]) -> Action {
-        self.seq += 1;
-        let line = self.seq;
+        self.line += 1;
+        self.summary.messages += 1;
+        let line = self.line;
         let (findings, notice, recorded) = match std::str::from_utf8(content) {
             Ok(text) => {
                 let obs = self.checker.observe(line, Some(side), text);
@@ -176,7 +174,10 @@ impl Inner {
             self.report(finding);
         }
         let (action, repair) = match notice {
-            Some(event) if side == Side::Agent => decide(line, &event, self.fallback),
+            Some(event) if side == Side::Agent => {
+                let run = &self.run;
+                decide(line, &event, self.fallback, || format!("{run}-{line}"))
+            }
             _ => (Action::Forward, None),
         };
         if let Some(repair) = repair {
@@ -190,10 +191,46 @@ impl Inner {
         (self.on_finding)(finding);
     }
 
+    /// Queues the record entry of one line.
     fn record(&mut self, side: Side, line: Recorded<'_>) {
-        if self.recording {
-            let time = self.timestamps.then(SystemTime::now);
-            write_entry(&mut self.pending, side, time, line);
+        if self.record.is_none() {
+            return;
         }
+        if self.timestamps && self.stamp.is_empty() {
+            self.stamp = rfc3339(SystemTime::now());
+        }
+        let stamp = self.timestamps.then_some(self.stamp.as_str());
+        write_stamped(&mut self.pending, side, stamp, line);
+        self.pending_entries += 1;
+    }
+
+    /// Hands the queued entries to the record's writer, in one write. The next batch gets a
+    /// timestamp of its own.
+    fn write_record(&mut self) {
+        self.stamp.clear();
+        if self.pending.is_empty() {
+            return;
+        }
+        let Some(writer) = self.record.as_mut() else {
+            self.pending.clear();
+            return;
+        };
+        match writer.write_all(&self.pending) {
+            Ok(()) => {
+                self.recorded += self.pending_entries;
+                self.pending.clear();
+                self.pending_entries = 0;
+            }
+            Err(error) => self.failed(error),
+        }
+    }
+
+    /// The record failed: say so at once, and stop recording.
+    fn failed(&mut self, error: io::Error) {
+        (self.on_record_error)(&error);
+        self.record = None;
+        self.pending = Vec::new();
+        self.pending_entries = 0;
+        self.record_error.get_or_insert(error);
     }
 }

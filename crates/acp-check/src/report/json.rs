@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! {"kind":"finding","file":"s.ndjson","line":7,"severity":"error","rule":"notice-without-capability","message":"..."}
-//! {"kind":"summary","file":"s.ndjson","messages":12,"findings":1,"errors":1,"warnings":0,"info":0,"notes":0,"rules":{"notice-without-capability":1}}
+//! {"kind":"summary","file":"s.ndjson","format":"transcript","messages":12,"runs":1,"findings":1,"errors":1,"warnings":0,"info":0,"notes":0,"rules":{"notice-without-capability":1}}
 //! ```
 
 use serde::Serialize;
@@ -25,7 +25,9 @@ struct FindingLine<'a> {
 struct SummaryLine<'a> {
     kind: &'static str,
     file: &'a str,
+    format: &'static str,
     messages: u64,
+    runs: u64,
     findings: u64,
     errors: u64,
     warnings: u64,
@@ -71,7 +73,9 @@ pub fn json_summary(file: &str, summary: &Summary) -> String {
     to_line(&SummaryLine {
         kind: "summary",
         file,
+        format: summary.format.as_str(),
         messages: summary.messages,
+        runs: summary.runs,
         findings: summary.total(),
         errors: summary.by_severity(Severity::Error),
         warnings: summary.by_severity(Severity::Warning),

@@ -5,8 +5,15 @@ use crate::finding::{Finding, Rule, Severity};
 /// How many messages were checked and how many findings each rule produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// Lines checked (blank lines do not count).
+    /// Lines checked (blank lines and run headers do not count).
     pub messages: u64,
+    /// Runs seen: one per run header (see [`crate::transcript::Header`]), plus one for the
+    /// messages before the first header, if any.
+    pub runs: u64,
+    /// Run headers seen.
+    pub headers: u64,
+    /// The format the input was read as.
+    pub format: crate::input::InputFormat,
     counts: [u64; Rule::ALL.len()],
 }
 

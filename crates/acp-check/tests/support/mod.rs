@@ -1,35 +1,29 @@
 //! A harness for the proxy core: a scripted client and a scripted agent on in-memory pipes.
 
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
 
 use acp_check::proxy::{self, Hooks, ProxyOptions};
 use acp_check::{Finding, Rule};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, duplex};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, duplex};
+
+pub mod model;
 
 /// A writer into shared memory (the record).
 #[derive(Clone, Default)]
 pub struct Memory(pub Arc<Mutex<Vec<u8>>>);
 
-impl AsyncWrite for Memory {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
+impl std::io::Write for Memory {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.0.lock().unwrap().extend_from_slice(buf);
-        Poll::Ready(Ok(buf.len()))
+        Ok(buf.len())
     }
-    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
 /// What one run of the proxy did.
+#[allow(dead_code)]
 pub struct Run {
     /// Bytes the client read from the proxy.
     pub client_received: Vec<u8>,
@@ -206,4 +200,104 @@ pub async fn run_streams(client: Vec<u8>, agent: Vec<u8>, options: ProxyOptions)
         findings,
         record,
     }
+}
+
+/// Runs the proxy with a pipelining client: it writes each batch of `client` lines at once,
+/// then waits for the responses to every request of the batch before the next batch. The
+/// agent serves one line at a time, in order: for a request it writes `answers[id]` (its
+/// updates and its response, in order), then reads the next line.
+#[allow(dead_code)]
+pub async fn run_pipelined(
+    client: &[Vec<String>],
+    answers: &std::collections::HashMap<String, Vec<String>>,
+    options: ProxyOptions,
+) -> Run {
+    let (mut client_writer, client_in) = duplex(256 * 1024);
+    let (client_out, client_reader) = duplex(256 * 1024);
+    let (agent_in, agent_reader) = duplex(256 * 1024);
+    let (mut agent_writer, agent_out) = duplex(256 * 1024);
+    let findings = Arc::new(Mutex::new(Vec::new()));
+    let sink = findings.clone();
+    let record = Memory::default();
+    let hooks = Hooks::new(move |f| sink.lock().unwrap().push(f.clone())).record(record.clone());
+    let proxy = tokio::spawn(proxy::run(
+        client_in, client_out, agent_in, agent_out, options, hooks,
+    ));
+    let answers = answers.clone();
+    let agent_task = tokio::spawn(async move {
+        let mut reader = BufReader::new(agent_reader);
+        let mut received = Vec::new();
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).await.unwrap() == 0 {
+                break;
+            }
+            received.extend_from_slice(&line);
+            let id = request_id(&line);
+            for answer in id.and_then(|id| answers.get(&id)).into_iter().flatten() {
+                agent_writer
+                    .write_all(format!("{answer}\n").as_bytes())
+                    .await
+                    .unwrap();
+            }
+            agent_writer.flush().await.unwrap();
+        }
+        drop(agent_writer);
+        received
+    });
+    let batches = client.to_vec();
+    let client_task = tokio::spawn(async move {
+        let mut reader = BufReader::new(client_reader);
+        let mut received = Vec::new();
+        for batch in batches {
+            let mut waiting: Vec<String> = batch
+                .iter()
+                .filter_map(|l| request_id(l.as_bytes()))
+                .collect();
+            let bytes: String = batch.iter().map(|l| format!("{l}\n")).collect();
+            client_writer.write_all(bytes.as_bytes()).await.unwrap();
+            while !waiting.is_empty() {
+                let mut answer = Vec::new();
+                if reader.read_until(b'\n', &mut answer).await.unwrap() == 0 {
+                    break;
+                }
+                received.extend_from_slice(&answer);
+                if let Some(id) = response_id(&answer) {
+                    waiting.retain(|w| *w != id);
+                }
+            }
+        }
+        drop(client_writer);
+        reader.read_to_end(&mut received).await.unwrap();
+        received
+    });
+    let agent_received = agent_task.await.unwrap();
+    let report = proxy.await.unwrap().unwrap();
+    let client_received = client_task.await.unwrap();
+    assert!(report.record_error.is_none());
+    let findings = findings.lock().unwrap().clone();
+    let record = record.0.lock().unwrap().clone();
+    Run {
+        client_received,
+        agent_received,
+        findings,
+        record,
+    }
+}
+
+/// The id of a request line, as text.
+fn request_id(line: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(line).ok()?;
+    value.get("method")?;
+    Some(value.get("id")?.to_string())
+}
+
+/// The id of a response line, as text.
+fn response_id(line: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(line).ok()?;
+    if value.get("method").is_some() {
+        return None;
+    }
+    Some(value.get("id")?.to_string())
 }

@@ -1,9 +1,11 @@
-//! `acp check`: find protocol mistakes (notice mistakes above all) in a recorded transcript.
+//! `acp check`: find protocol mistakes (notice mistakes above all) in a recorded transcript, or
+//! in a trace another tool wrote (see [`acp_check::input`]).
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
 
+use acp_check::input::InputFormat;
 use acp_check::report::{Format, display_name};
 use acp_check::{CheckOptions, check};
 
@@ -13,8 +15,19 @@ pub struct Args {
     /// Output format: compiler-style text, or one JSON object per finding per line.
     #[arg(long, value_parser = ["text", "json"], default_value = "text")]
     format: String,
-    /// The transcript (NDJSON: `{"from":"client"|"agent","message":{...}}` or bare JSON-RPC
-    /// lines); `-` reads standard input.
+    /// What the input is: told from its start (`auto`), our transcript, bare JSON-RPC lines,
+    /// an ACP conductor trace (`.jsons`), a Zed ACP log copy, or acpx JSON output.
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value = "auto",
+        value_parser = clap::builder::PossibleValuesParser::new(
+            InputFormat::ALL.iter().map(|f| f.as_str())
+        ),
+    )]
+    input_format: String,
+    /// The trace (`acp proxy --record` output, bare JSON-RPC lines, or one of the formats of
+    /// `--input-format`); `-` reads standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     file: String,
 }
@@ -35,7 +48,9 @@ pub fn run(args: Args) -> super::Outcome {
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut write_error = None;
-    let summary = check(input, &CheckOptions::new(), |finding| {
+    let input_format: InputFormat = args.input_format.parse()?;
+    let options = CheckOptions::new().format(input_format);
+    let summary = check(input, &options, |finding| {
         if write_error.is_none() {
             if let Err(error) = out.write_all(format.finding(name, finding).as_bytes()) {
                 write_error = Some(error);

@@ -1,0 +1,165 @@
+//! The traces `acp check` reads: ours, and the ones people already have.
+//!
+//! | format | what it is | one entry |
+//! |---|---|---|
+//! | [`InputFormat::Transcript`] | ours (`acp proxy --record`): newline-delimited entries, see [`crate::transcript`] | `{"from":"agent","message":{...}}` |
+//! | [`InputFormat::JsonRpc`] | bare JSON-RPC messages, one per line; senders are inferred | `{"jsonrpc":"2.0",...}` |
+//! | [`InputFormat::Conductor`] | the ACP conductor's trace (`.jsons`): one event per line | `{"type":"request","ts":0.1,"protocol":"acp","from":"Client","to":"Agent","id":0,"method":"initialize","params":{...}}` |
+//! | [`InputFormat::Zed`] | what Zed's ACP log view copies ("Copy All Messages"): one JSON array | `{"_direction":"outgoing","_type":"request","id":0,"method":"initialize","params":{...}}` |
+//! | [`InputFormat::Acpx`] | `acpx --format json`: the raw JSON-RPC messages, one per line, plus acpx's own error reports | `{"jsonrpc":"2.0",...}` |
+//!
+//! [`InputFormat::Auto`] (the default) tells them apart from the start of the input (see
+//! [`detect`]). Each foreign entry becomes the JSON-RPC message it stands for, with its sender,
+//! and is checked like a line of ours; findings name the line the entry starts on. Entries that
+//! are not messages between the client and the agent (log lines, MCP-over-ACP events, hops
+//! between two proxies of a chain, acpx's own reports) are not checked, and said so once per
+//! kind (`skipped-entry`). Input in none of these formats, or mixing them, gets an
+//! `unknown-input` finding that names what was expected.
+
+mod acpx;
+mod conductor;
+mod detect;
+mod feed;
+mod zed;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use detect::detect;
+
+/// The format one line plainly belongs to, if it tells.
+pub(crate) fn line_format(line: &str) -> Option<InputFormat> {
+    detect::Keys::of(line)?.format()
+}
+pub(crate) use feed::Feed;
+
+/// A format `acp check` reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum InputFormat {
+    /// Tell from the start of the input.
+    #[default]
+    Auto,
+    /// Our transcript (entries with `from`; bare JSON-RPC lines are accepted too).
+    Transcript,
+    /// Bare JSON-RPC messages, one per line.
+    JsonRpc,
+    /// The ACP conductor's trace events, one per line (`.jsons`).
+    Conductor,
+    /// The JSON array Zed's ACP log view copies.
+    Zed,
+    /// `acpx --format json` output.
+    Acpx,
+}
+
+impl InputFormat {
+    /// Every format, in the order `--input-format` lists them.
+    pub const ALL: &'static [InputFormat] = &[
+        InputFormat::Auto,
+        InputFormat::Transcript,
+        InputFormat::JsonRpc,
+        InputFormat::Conductor,
+        InputFormat::Zed,
+        InputFormat::Acpx,
+    ];
+
+    /// The name `--input-format` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputFormat::Auto => "auto",
+            InputFormat::Transcript => "transcript",
+            InputFormat::JsonRpc => "jsonrpc",
+            InputFormat::Conductor => "conductor",
+            InputFormat::Zed => "zed",
+            InputFormat::Acpx => "acpx",
+        }
+    }
+
+    /// What the format is, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            InputFormat::Auto => "any of the formats below",
+            InputFormat::Transcript => "an acp transcript",
+            InputFormat::JsonRpc => "bare JSON-RPC lines",
+            InputFormat::Conductor => "an ACP conductor trace",
+            InputFormat::Zed => "a Zed ACP log copy",
+            InputFormat::Acpx => "acpx JSON output",
+        }
+    }
+
+    /// Whether the format is someone else's (the report then says how it was read).
+    pub fn is_foreign(self) -> bool {
+        matches!(
+            self,
+            InputFormat::Conductor | InputFormat::Zed | InputFormat::Acpx
+        )
+    }
+}
+
+impl fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for InputFormat {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        InputFormat::ALL
+            .iter()
+            .copied()
+            .find(|f| f.as_str() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = InputFormat::ALL.iter().map(|f| f.as_str()).collect();
+                format!(
+                    "unknown input format `{name}` (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// What every input was expected to be, for `unknown-input` findings.
+pub(crate) const EXPECTED: &str = "expected transcript entries ({\"from\":\"client\"|\"agent\",\"message\":{...}}), bare JSON-RPC messages ({\"jsonrpc\":\"2.0\",...}), ACP conductor trace events ({\"type\":\"request\"|\"response\"|\"notification\",\"from\":...,\"to\":...}), a Zed ACP log copy (a JSON array of {\"_direction\":...,\"_type\":...}) or acpx JSON output";
+
+/// Writes the JSON-RPC message a foreign entry stands for. `id`, `params` and `payload` are
+/// JSON texts; `method` is a plain string.
+pub(crate) fn message(
+    id: Option<&str>,
+    method: Option<&str>,
+    params: Option<&str>,
+    payload: Option<(&str, bool)>,
+) -> String {
+    let mut out = String::with_capacity(
+        64 + params.map_or(0, str::len) + payload.map_or(0, |(p, _)| p.len()),
+    );
+    out.push_str(r#"{"jsonrpc":"2.0""#);
+    if let Some(id) = id {
+        out.push_str(r#","id":"#);
+        out.push_str(id);
+    }
+    if let Some(method) = method {
+        out.push_str(r#","method":"#);
+        // Serialising a string cannot fail.
+        out.push_str(&serde_json::to_string(method).unwrap_or_default());
+    }
+    if let Some(params) = params.filter(|p| p.trim() != "null") {
+        out.push_str(r#","params":"#);
+        out.push_str(params);
+    }
+    if let Some((payload, error)) = payload {
+        out.push_str(if error {
+            r#","error":"#
+        } else {
+            r#","result":"#
+        });
+        out.push_str(payload);
+    }
+    out.push('}');
+    out
+}
+
+pub(crate) use acpx::own_error as acpx_error;
+pub(crate) use conductor::{Conductor, Line as ConductorLine};
+pub(crate) use zed::check as check_zed;

@@ -1,0 +1,173 @@
+//! How a proxy run ends, whatever ends it, with a complete record and no process left.
+//!
+//! * The agent's output ends: the agent and its process group are ended
+//!   ([`AgentProcess::shutdown`]: its input is closed, then after the grace period the group
+//!   gets SIGTERM, then SIGKILL).
+//! * The agent exits: its last output gets [`DRAIN_AFTER_EXIT`] to arrive (unless something
+//!   else holds its output open), then what it started is ended the same way.
+//! * The client's input ends (the client exited or closed it), or SIGTERM, SIGINT or SIGHUP
+//!   arrives: the proxy stops reading the client, closes the agent's input, and shuts the agent
+//!   down while still recording and forwarding its output, until that output ends.
+//! * A second signal during the shutdown kills the group at once.
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use acp_check::proxy::{Control, ProxyReport};
+use acp_runtime::transport::AgentProcess;
+use tokio::signal::unix::{Signal, SignalKind, signal};
+
+/// How long the agent's remaining output may take to arrive once the agent has exited (or
+/// been shut down), before the proxy stops waiting for whoever else holds it open.
+pub(super) const DRAIN_AFTER_EXIT: Duration = Duration::from_secs(2);
+
+/// SIGTERM, SIGINT and SIGHUP, as they arrive.
+pub(super) struct Signals {
+    term: Signal,
+    int: Signal,
+    hup: Signal,
+}
+
+impl Signals {
+    /// Starts listening (from now on these signals no longer end the process by themselves).
+    pub(super) fn new() -> io::Result<Self> {
+        Ok(Self {
+            term: signal(SignalKind::terminate())?,
+            int: signal(SignalKind::interrupt())?,
+            hup: signal(SignalKind::hangup())?,
+        })
+    }
+
+    /// The number of the next signal.
+    async fn recv(&mut self) -> i32 {
+        tokio::select! {
+            _ = self.term.recv() => SignalKind::terminate().as_raw_value(),
+            _ = self.int.recv() => SignalKind::interrupt().as_raw_value(),
+            _ = self.hup.recv() => SignalKind::hangup().as_raw_value(),
+        }
+    }
+}
+
+/// How the run ended.
+pub(super) struct Ending {
+    /// The proxy's report, unless forwarding failed to finish.
+    pub(super) report: Option<io::Result<ProxyReport>>,
+    /// The agent's exit status.
+    pub(super) status: io::Result<ExitStatus>,
+    /// The signal that ended the run, if one did.
+    pub(super) signal: Option<i32>,
+}
+
+type Forward<'a> = Pin<&'a mut dyn Future<Output = io::Result<ProxyReport>>>;
+
+/// Drives `forward` and `agent` until both are done.
+pub(super) async fn drive<F>(
+    agent: &mut AgentProcess,
+    mut forward: Pin<&mut F>,
+    control: &Control,
+    signals: &mut Signals,
+) -> Ending
+where
+    F: Future<Output = io::Result<ProxyReport>>,
+{
+    enum First {
+        Forwarded(io::Result<ProxyReport>),
+        Exited(io::Result<ExitStatus>),
+        ClientDone,
+        Signal(i32),
+    }
+    let first = tokio::select! {
+        report = forward.as_mut() => First::Forwarded(report),
+        status = agent.wait() => First::Exited(status),
+        () = control.client_done() => First::ClientDone,
+        number = signals.recv() => First::Signal(number),
+    };
+    let mut ended_by = None;
+    let forward: Forward<'_> = forward;
+    match first {
+        First::Forwarded(report) => {
+            // The agent's output ended; its input is closed with the forwarding.
+            let status = end_agent(agent, signals, &mut ended_by).await;
+            Ending {
+                report: Some(report),
+                status,
+                signal: ended_by,
+            }
+        }
+        First::Exited(status) => {
+            let report = drain(forward, control).await;
+            // The agent is reaped; end what it started.
+            let ended = end_agent(agent, signals, &mut ended_by).await;
+            Ending {
+                report: Some(report),
+                status: status.and(ended),
+                signal: ended_by,
+            }
+        }
+        First::ClientDone => wind_down(agent, forward, control, signals, None).await,
+        First::Signal(number) => {
+            control.close_client();
+            wind_down(agent, forward, control, signals, Some(number)).await
+        }
+    }
+}
+
+/// The client's side is done: end the agent while its output is still recorded and forwarded.
+async fn wind_down(
+    agent: &mut AgentProcess,
+    mut forward: Forward<'_>,
+    control: &Control,
+    signals: &mut Signals,
+    mut ended_by: Option<i32>,
+) -> Ending {
+    let mut report = None;
+    let status = {
+        let shutdown = end_agent(agent, signals, &mut ended_by);
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                result = forward.as_mut(), if report.is_none() => report = Some(result),
+                status = &mut shutdown => break status,
+            }
+        }
+    };
+    let report = match report {
+        Some(report) => report,
+        None => drain(forward, control).await,
+    };
+    Ending {
+        report: Some(report),
+        status,
+        signal: ended_by,
+    }
+}
+
+/// Shuts the agent and its group down politely; a signal meanwhile kills them at once. The
+/// first signal seen is kept in `ended_by`.
+async fn end_agent(
+    agent: &mut AgentProcess,
+    signals: &mut Signals,
+    ended_by: &mut Option<i32>,
+) -> io::Result<ExitStatus> {
+    let interrupted = tokio::select! {
+        status = agent.shutdown() => return status,
+        number = signals.recv() => number,
+    };
+    ended_by.get_or_insert(interrupted);
+    agent.kill().await
+}
+
+/// Lets the agent's last output through, unless something else holds the output open past
+/// [`DRAIN_AFTER_EXIT`]; then stops forwarding (the record is completed either way).
+async fn drain(mut forward: Forward<'_>, control: &Control) -> io::Result<ProxyReport> {
+    match tokio::time::timeout(DRAIN_AFTER_EXIT, forward.as_mut()).await {
+        Ok(report) => report,
+        Err(_) => {
+            control.stop();
+            forward.await
+        }
+    }
+}

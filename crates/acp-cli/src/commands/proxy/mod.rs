@@ -1,0 +1,161 @@
+//! `acp proxy`: sit between a client and an agent, check the traffic, and repair the agent's
+//! notice mistakes live.
+//!
+//! * `record`: opening the record (`--record`, `--append`).
+//! * `lifecycle`: how a run ends (the agent's output ends, the agent exits, the client goes
+//!   away, or a signal comes) and how the agent's process group is ended then.
+
+mod lifecycle;
+mod record;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{ExitCode, ExitStatus};
+use std::time::Duration;
+
+use acp_check::proxy::{self, Control, Hooks, ProxyOptions, ProxyReport};
+use acp_check::repair::Fallback;
+use acp_check::report::{Format, text_finding};
+use acp_check::transcript::Header;
+use acp_runtime::transport::{AgentCommand, Stdin, Stdout};
+
+/// Arguments of `acp proxy`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Record the transcript (as the peers sent it, before repairs) to FILE; findings then
+    /// name FILE and its line numbers. Each message is in FILE before it is forwarded.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Add to the record instead of replacing it (each run starts with its own header).
+    #[arg(long, requires = "record")]
+    append: bool,
+    /// What a notice to a v1 client without `session.notices` becomes: an agent message
+    /// (`message`) or nothing (`drop`).
+    #[arg(long, value_parser = ["message", "drop"], default_value = "message")]
+    fallback: String,
+    /// Longest line checked, in bytes; longer lines are forwarded unchecked.
+    #[arg(long, value_name = "BYTES", default_value_t = acp_check::lines::DEFAULT_MAX_LINE)]
+    max_line: usize,
+    /// When the proxy ends, how long the agent gets to exit after its input closed, and again
+    /// after SIGTERM, before what is left of its process group is killed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = seconds)]
+    grace_period: f64,
+    /// The agent to launch, and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "AGENT_COMMAND")]
+    command: Vec<String>,
+}
+
+/// A non-negative number of seconds.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && (0.0..=3600.0).contains(&s) => Ok(s),
+        _ => Err(format!("expected seconds between 0 and 3600, got `{text}`")),
+    }
+}
+
+/// Runs the agent behind the proxy until it exits, and exits with its status (or, ended by a
+/// signal, with 128 + the signal's number).
+pub fn run(args: Args) -> super::Outcome {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let result = runtime.block_on(serve(args));
+    // Standard input may still be read by a blocking thread: do not wait for it.
+    runtime.shutdown_background();
+    result
+}
+
+async fn serve(args: Args) -> super::Outcome {
+    let Some((program, agent_args)) = args.command.split_first() else {
+        return Err("missing the agent command (after `--`)".into());
+    };
+    // Signals end the proxy cleanly from now on (the agent is not started yet).
+    let mut signals = lifecycle::Signals::new()?;
+    let label = match &args.record {
+        Some(path) => path.display().to_string(),
+        None => "<proxy>".to_owned(),
+    };
+    let mut options = ProxyOptions::new()
+        .fallback(match args.fallback.as_str() {
+            "drop" => Fallback::Drop,
+            _ => Fallback::Message,
+        })
+        .max_line(args.max_line);
+    let finding_label = label.clone();
+    let mut hooks = Hooks::new(move |finding| {
+        let line = text_finding(&finding_label, finding);
+        // Nothing sensible is left to do when standard error is gone.
+        let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    });
+    if let Some(path) = &args.record {
+        let (file, first_line) = record::open(path, args.append)
+            .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
+        let error_label = label.clone();
+        hooks = hooks.record(file).on_record_error(move |error| {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "acp proxy: cannot write the record {error_label}: {error}; forwarding goes on without it"
+            );
+        });
+        options = options
+            .header(Header::new(
+                "acp proxy",
+                env!("CARGO_PKG_VERSION"),
+                args.command.clone(),
+            ))
+            .first_line(first_line);
+    }
+    let mut agent = AgentCommand::new(program)
+        .args(agent_args)
+        .grace_period(Duration::from_secs_f64(args.grace_period))
+        .spawn()
+        .map_err(|e| format!("cannot start the agent: {e}"))?;
+    let Some((agent_out, agent_in)) = agent.take_pipes() else {
+        return Err("the agent's standard streams are not available".into());
+    };
+    let control = Control::new();
+    let forward = proxy::run_with(
+        Stdin::new(),
+        Stdout::new(),
+        agent_in,
+        agent_out,
+        options,
+        hooks,
+        control.clone(),
+    );
+    tokio::pin!(forward);
+    let ending = lifecycle::drive(&mut agent, forward, &control, &mut signals).await;
+    if let Some(report) = ending.report {
+        finish(&label, report?);
+    }
+    if let Some(signal) = ending.signal {
+        return Ok(ExitCode::from((128 + signal).clamp(0, 255) as u8));
+    }
+    Ok(exit_code(ending.status?))
+}
+
+/// Says on standard error what the run found, if anything, and whether the record stopped
+/// early.
+fn finish(label: &str, report: ProxyReport) {
+    let mut err = std::io::stderr().lock();
+    if report.summary.total() > 0 {
+        let _ = err.write_all(Format::Text.summary(label, &report.summary).as_bytes());
+    }
+    if let Some(error) = report.record_error {
+        let _ = writeln!(
+            err,
+            "acp proxy: the record {label} stopped early, after {} entries of this run: {error}",
+            report.recorded
+        );
+    }
+}
+
+/// The agent's exit status as ours: its code, or 128 + the signal that ended it.
+fn exit_code(status: ExitStatus) -> ExitCode {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => ExitCode::from(code.clamp(0, 255) as u8),
+        (None, Some(signal)) => ExitCode::from((128 + signal).clamp(0, 255) as u8),
+        (None, None) => ExitCode::FAILURE,
+    }
+}
