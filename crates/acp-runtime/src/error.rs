@@ -113,7 +113,7 @@ pub mod rpc {
     /// The code ACP uses for a request cancelled with `$/cancel_request`.
     pub const REQUEST_CANCELLED: i32 = -32800;
 
-    /// The code ACP uses for a resource that does not exist (for example an unknown session).
+    /// The code ACP uses for a resource (a file, a session) that does not exist.
     pub const RESOURCE_NOT_FOUND: i32 = -32002;
 
     /// The code ACP uses when a method needs authentication first.
@@ -159,12 +159,6 @@ pub mod rpc {
     pub fn request_cancelled() -> ErrorObject {
         ErrorObject::new(REQUEST_CANCELLED, "request cancelled")
     }
-
-    /// The code ACP uses when the client must authenticate first (`-32000`).
-    pub const AUTH_REQUIRED: i32 = -32000;
-
-    /// The code ACP uses for a resource (a file, a session) that does not exist (`-32002`).
-    pub const RESOURCE_NOT_FOUND: i32 = -32002;
 
     /// The longest `data` detail [`describe`] shows, in characters.
     const DETAIL_CHARS: usize = 300;
