@@ -360,3 +360,48 @@ fn the_agent_runs_while_the_turn_does_and_is_gone_after_it() {
         ran.stdout
     );
 }
+
+#[test]
+fn ctrl_c_cancels_the_agents_turn_and_exits_130() {
+    for version in VERSIONS {
+        let scratch = Scratch::new("interrupt");
+        let child = scratch.spawn_in(
+            &scratch.work,
+            &[
+                "--protocol",
+                version,
+                "--prompt",
+                "hello there",
+                "--format",
+                "json",
+            ],
+            &["--delay-ms", "200"],
+        );
+        // Wait until the agent runs, and a little more for the turn to start streaming.
+        let start = std::time::Instant::now();
+        while scratch.running().len() < 2 {
+            assert!(start.elapsed() < acp_agent::LIMIT, "the agent never ran");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        let status = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let ran = scratch.finish(child);
+        ran.expect(130);
+        let events = ran.events();
+        let stops: Vec<&Value> = of_type(&events, "stop");
+        assert_eq!(
+            stops,
+            [&json!({"type": "stop", "stopReason": "cancelled"})],
+            "v{version}: {events:?}"
+        );
+        let last = events.last().unwrap();
+        assert_eq!(last["exitCode"], 130, "v{version}: {events:?}");
+        assert_eq!(last["message"], "interrupted; cancelled the turn");
+        // The reply was cut short: no tool call ran.
+        assert!(!agent_text(&events).contains("Done:"), "v{version}");
+    }
+}

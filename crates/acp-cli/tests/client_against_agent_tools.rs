@@ -225,3 +225,28 @@ fn a_command_still_running_when_the_turn_times_out_is_ended() {
         "the command outlived the client"
     );
 }
+
+#[test]
+fn add_dir_is_left_out_for_this_agent_and_a_file_that_is_not_text_is_refused() {
+    let scratch = Scratch::new("read-add-dir");
+    let extra = scratch.outside.join("extra.txt");
+    std::fs::write(&extra, "from the further directory").unwrap();
+    let extra = extra.to_str().unwrap();
+    let outside = scratch.outside.to_str().unwrap();
+    // `acp agent` does not advertise `additionalDirectories`: the client sends none, and its
+    // files stay confined to the session's one directory.
+    assert_eq!(
+        answer(&scratch, &format!("/read {extra}"), &["--add-dir", outside]),
+        refused_outside(&scratch, extra, None)
+    );
+
+    std::fs::write(scratch.work.join("binary.dat"), b"ab\xff\xfecd").unwrap();
+    let binary = format!("{}/binary.dat", scratch.work.display());
+    assert_eq!(
+        answer(&scratch, "/read binary.dat", &[]),
+        format!(
+            "Reading {binary} failed: internal error: `{binary}` is not UTF-8 text (invalid \
+             byte at offset 2 of the part read) (code -32603)"
+        )
+    );
+}
