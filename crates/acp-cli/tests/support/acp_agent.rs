@@ -157,6 +157,24 @@ impl Scratch {
         assert!(left.is_empty(), "still running after the client: {left:?}");
     }
 
+    /// The most lines of a session history file (`ID.jsonl`) in the state directory: 0
+    /// before a session exists, 1 (the header) before anything happened in it.
+    pub fn history_lines(&self) -> usize {
+        std::fs::read_dir(&self.state)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|entry| entry.path().extension().is_some_and(|e| e == "jsonl"))
+            .map(|entry| {
+                std::fs::read_to_string(entry.path())
+                    .unwrap_or_default()
+                    .lines()
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The processes whose command line names this scratch directory's state directory: the
     /// client and the agent it launched.
     pub fn running(&self) -> Vec<u32> {
