@@ -281,3 +281,54 @@ fn an_unknown_session_id_is_a_usage_error_that_names_it() {
         );
     }
 }
+
+#[test]
+fn a_loaded_session_keeps_its_mode_and_options() {
+    for version in VERSIONS {
+        let scratch = Scratch::new("load-controls");
+        let events = scratch.turn(
+            "one two",
+            &[
+                "--protocol",
+                version,
+                "--mode",
+                "ask",
+                "--set",
+                "shout=true",
+            ],
+            &[],
+        );
+        assert_eq!(agent_text(&events), "YOUR PROMPT HAD 2 WORDS.");
+        let id = session_id(&events);
+        // A new agent process: the session is still in the ask mode, and shouting.
+        let events = scratch.turn(
+            "three four five",
+            &["--protocol", version, "--load", &id],
+            &[],
+        );
+        let live: Vec<Value> = events
+            .iter()
+            .filter(|e| e.get("history").is_none())
+            .cloned()
+            .collect();
+        assert_eq!(agent_text(&live), "YOUR PROMPT HAD 3 WORDS.", "v{version}");
+    }
+}
+
+#[test]
+fn a_session_is_loaded_only_over_the_version_it_was_created_with() {
+    for (created, asked) in [("1", "2"), ("2", "1")] {
+        let scratch = Scratch::new("load-other-version");
+        let id = session_id(&scratch.turn("hello", &["--protocol", created], &[]));
+        let ran = scratch.client(&["--protocol", asked, "--load", &id, "--prompt", "hi"], &[]);
+        ran.expect(1);
+        assert_eq!(ran.stdout, "");
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "acp: the agent could not load session `{id}`: invalid params: session `{id}` \
+                 was created with protocol version {created}, not {asked} (code -32602)\n"
+            )
+        );
+    }
+}
