@@ -267,7 +267,7 @@ fn modes_change_the_plain_text_answer_too() {
     );
 }
 
-/// A bad `--mode` or `--set`: exit code 2, this message on standard error, nothing on
+/// A bad `--mode`, `--set` or `--auth` (`acp agent` needs no sign-in): exit code 2, this message on standard error, nothing on
 /// standard output, and no turn.
 struct BadCase {
     flags: &'static [&'static str],
@@ -276,6 +276,15 @@ struct BadCase {
 }
 
 const BAD_CASES: &[BadCase] = &[
+    BadCase {
+        flags: &["--auth", "nope"],
+        message: [
+            "acp: --auth nope: the agent offers no such method; the agent offered no sign-in \
+             methods in `initialize`\n",
+            "acp: --auth nope: the agent offers no such method; the agent offered no sign-in \
+             methods in `initialize`\n",
+        ],
+    },
     BadCase {
         flags: &["--mode", "fly"],
         message: [
@@ -300,7 +309,7 @@ const BAD_CASES: &[BadCase] = &[
 ];
 
 #[test]
-fn a_bad_mode_or_config_id_is_a_usage_error() {
+fn a_bad_mode_config_id_or_sign_in_method_is_a_usage_error() {
     for (index, version) in VERSIONS.iter().enumerate() {
         for case in BAD_CASES {
             let scratch = Scratch::new("bad-controls");
