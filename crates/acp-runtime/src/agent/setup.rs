@@ -155,6 +155,9 @@ pub enum SessionOrigin {
         /// Whether a replay was asked for and sent.
         replayed: bool,
     },
+    /// `session/fork`: a new session whose history is a copy of another's.
+    #[cfg(feature = "unstable_session_fork")]
+    Forked,
 }
 
 /// A client system prompt for a session.
@@ -185,6 +188,9 @@ pub struct SessionSetup {
     pub system_prompt: Option<SystemPromptSpec>,
     /// The client, with its typed calls.
     pub client: ClientConnection,
+    /// The initial config option values the request asked for (applied by the runtime).
+    #[cfg(feature = "unstable_session_options")]
+    pub(crate) initial_options: Vec<(String, Option<super::config::ConfigValue>)>,
 }
 
 /// A user prompt, in either version.
@@ -212,6 +218,48 @@ pub struct ListRequest {
     pub cwd: Option<String>,
     /// The `nextCursor` of the previous page.
     pub cursor: Option<String>,
+    /// Which sessions by archive state (default: only those not archived).
+    #[cfg(feature = "unstable_session_archive")]
+    pub archived: ArchiveFilter,
+}
+
+/// Which sessions `session/list` shows by archive state.
+#[cfg(feature = "unstable_session_archive")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ArchiveFilter {
+    /// Only sessions that are not archived (the default).
+    #[default]
+    Exclude,
+    /// Every session.
+    Include,
+    /// Only archived sessions.
+    Only,
+}
+
+#[cfg(feature = "unstable_session_archive")]
+impl ArchiveFilter {
+    /// The filter a request names (`exclude` when absent); the error names a filter this
+    /// runtime does not know.
+    pub(crate) fn parse(name: Option<&str>) -> Result<Self, String> {
+        match name {
+            None | Some("exclude") => Ok(Self::Exclude),
+            Some("include") => Ok(Self::Include),
+            Some("only") => Ok(Self::Only),
+            Some(other) => Err(format!(
+                "the archive filter `{other}` is not supported; use `exclude`, `include` or `only`"
+            )),
+        }
+    }
+
+    /// Whether a session with this archive flag is shown.
+    pub(crate) fn shows(self, archived: bool) -> bool {
+        match self {
+            Self::Exclude => !archived,
+            Self::Include => true,
+            Self::Only => archived,
+        }
+    }
 }
 
 /// One page of `session/list`.
@@ -238,4 +286,6 @@ pub struct SessionSummary {
     pub title: Option<String>,
     /// When it last changed.
     pub updated_at: SystemTime,
+    /// Whether it is archived (reported with the cargo feature `unstable_session_archive`).
+    pub archived: bool,
 }
