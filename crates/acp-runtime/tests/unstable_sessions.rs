@@ -153,9 +153,9 @@ async fn archived_sessions_leave_the_default_list_and_come_back() {
         // Twice is fine.
         wire.ok("session/archive", json!({"sessionId": hidden}))
             .await;
-        assert_eq!(listed(&mut wire, mine.clone()).await, [kept.clone()]);
+        assert_eq!(listed(&mut wire, mine.clone()).await, vec![kept.clone()]);
         let only = listed(&mut wire, json!({"cwd": "/archive", "archived": "only"})).await;
-        assert_eq!(only, [hidden.clone()]);
+        assert_eq!(only, vec![hidden.clone()]);
         let mut all = listed(&mut wire, json!({"cwd": "/archive", "archived": "include"})).await;
         all.sort();
         let mut expected = vec![kept.clone(), hidden.clone()];

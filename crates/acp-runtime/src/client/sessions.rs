@@ -96,7 +96,7 @@ pub struct SessionPage {
 impl Client {
     /// The additional directories of `options` that this agent accepts (with a warning in the
     /// log when some are left out).
-    fn directories(&self, options: &SessionOptions) -> Vec<String> {
+    pub(super) fn directories(&self, options: &SessionOptions) -> Vec<String> {
         if options.additional_directories.is_empty() {
             return Vec::new();
         }
@@ -112,7 +112,12 @@ impl Client {
 
     /// Records the directories a session was opened with, for the file and terminal requests
     /// the agent makes in it.
-    fn remember_scope(&self, session: &str, options: &SessionOptions, directories: &[String]) {
+    pub(super) fn remember_scope(
+        &self,
+        session: &str,
+        options: &SessionOptions,
+        directories: &[String],
+    ) {
         let scope = SessionScope::new(session, &options.cwd)
             .additional_directories(directories.iter().map(PathBuf::from).collect());
         lock(&self.inner.state.scopes).insert(session.to_owned(), scope);
@@ -481,7 +486,7 @@ impl Client {
     }
 }
 
-fn v1_controls(
+pub(super) fn v1_controls(
     modes: Option<&v1::SessionModeState>,
     options: Option<&[v1::SessionConfigOption]>,
 ) -> SessionControls {
@@ -493,13 +498,13 @@ fn v1_controls(
     }
 }
 
-fn v2_controls(options: &[v2::SessionConfigOption]) -> SessionControls {
+pub(super) fn v2_controls(options: &[v2::SessionConfigOption]) -> SessionControls {
     SessionControls {
         modes: None,
         config_options: SessionControls::options_from_v2(options),
     }
 }
 
-fn v2_dirs(directories: &[String]) -> Vec<v2::AbsolutePath> {
+pub(super) fn v2_dirs(directories: &[String]) -> Vec<v2::AbsolutePath> {
     directories.iter().map(|dir| dir.as_str().into()).collect()
 }
