@@ -95,6 +95,15 @@ async fn typed_calls_reach_an_agent_that_advertises_them() {
             .map(|summary| summary.id)
             .collect();
         assert_eq!(listed, vec![fork.clone()], "{version}");
+        let archived = client
+            .list_sessions_archived(None, None, "only")
+            .await
+            .unwrap()
+            .sessions;
+        assert_eq!(archived.len(), 1, "{version}: {archived:?}");
+        assert_eq!(archived[0].id, source);
+        assert_eq!(archived[0].archived, Some(true));
+        assert_eq!(archived[0].title, None);
         client.unarchive_session(&source).await.unwrap();
         assert_eq!(
             client

@@ -81,6 +81,8 @@ pub struct SessionSummary {
     pub title: Option<String>,
     /// When it last changed (as the agent wrote it, normally RFC 3339), if the agent says.
     pub updated_at: Option<String>,
+    /// Whether it is archived, if the agent says (cargo feature `unstable_session_archive`).
+    pub archived: Option<bool>,
 }
 
 /// One page of `session/list`.
@@ -91,6 +93,17 @@ pub struct SessionPage {
     pub sessions: Vec<SessionSummary>,
     /// The cursor for the next page, when there is one.
     pub next_cursor: Option<String>,
+}
+
+/// The `archived` flag of a listed session, when the build knows it.
+macro_rules! archived_flag {
+    ($info:expr) => {{
+        #[cfg(feature = "unstable_session_archive")]
+        let flag = $info.archived;
+        #[cfg(not(feature = "unstable_session_archive"))]
+        let flag = None;
+        flag
+    }};
 }
 
 impl Client {
@@ -294,6 +307,18 @@ impl Client {
         cwd: Option<&str>,
         cursor: Option<&str>,
     ) -> Result<SessionPage, Error> {
+        self.list_page(cwd, cursor, None).await
+    }
+
+    /// One page of `session/list`, with an archive filter (`exclude`, `include`, `only`) when
+    /// `archived` is given (only with the cargo feature `unstable_session_archive`).
+    #[allow(unused_variables)]
+    pub(super) async fn list_page(
+        &self,
+        cwd: Option<&str>,
+        cursor: Option<&str>,
+        archived: Option<&str>,
+    ) -> Result<SessionPage, Error> {
         self.agent().check("session/list")?;
         let connection = &self.inner.connection;
         if self.protocol_version() == ProtocolVersion::V1 {
@@ -303,6 +328,10 @@ impl Client {
             }
             if let Some(cursor) = cursor {
                 request = request.cursor(cursor);
+            }
+            #[cfg(feature = "unstable_session_archive")]
+            if let Some(filter) = archived {
+                request = request.archived(filter);
             }
             let response = connection
                 .request::<v1::methods::SessionList>(&request)
@@ -317,6 +346,7 @@ impl Client {
                         additional_directories: info.additional_directories.clone(),
                         title: info.title.clone(),
                         updated_at: info.updated_at.clone(),
+                        archived: archived_flag!(info),
                     })
                     .collect(),
                 next_cursor: response.next_cursor,
@@ -328,6 +358,10 @@ impl Client {
             }
             if let Some(cursor) = cursor {
                 request = request.cursor(cursor);
+            }
+            #[cfg(feature = "unstable_session_archive")]
+            if let Some(filter) = archived {
+                request = request.archived(filter);
             }
             let response = connection
                 .request::<v2::methods::SessionList>(&request)
@@ -346,6 +380,7 @@ impl Client {
                             .collect(),
                         title: info.title.clone(),
                         updated_at: info.updated_at.clone(),
+                        archived: archived_flag!(info),
                     })
                     .collect(),
                 next_cursor: response

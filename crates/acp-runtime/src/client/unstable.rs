@@ -10,6 +10,7 @@
 //! | [`Client::auth_status`] | `auth/status` | `auth.status` |
 //! | [`Client::fork_session`] | `session/fork` | session `fork` |
 //! | [`Client::archive_session`], [`Client::unarchive_session`] | `session/archive`, `session/unarchive` | session `archive` |
+//! | [`Client::list_sessions_archived`] | `session/list` with an archive filter | session `archive` |
 //! | [`Client::session_status`] | `session/status` | session `status` |
 //! | [`Client::session_options`] | `session/options` | session `options` |
 //! | [`Client::set_session_title`] | `session/set_title` | session `title` |
@@ -414,6 +415,19 @@ impl Client {
                 .await?;
         }
         Ok(())
+    }
+
+    /// One page of `session/list` with an archive filter: `exclude` (the default list),
+    /// `include` or `only`; each session says whether it is archived.
+    #[cfg(feature = "unstable_session_archive")]
+    pub async fn list_sessions_archived(
+        &self,
+        cwd: Option<&str>,
+        cursor: Option<&str>,
+        filter: &str,
+    ) -> Result<super::SessionPage, Error> {
+        self.agent().check("session/archive")?;
+        self.list_page(cwd, cursor, Some(filter)).await
     }
 
     /// Whether the agent has a session in memory (`session/status`); changes nothing.
