@@ -291,3 +291,74 @@ async fn a_client_without_the_services_refuses_mcp_and_ignores_status_updates() 
         assert_eq!(answer["error"]["code"], -32601, "v{version}: {answer}");
     }
 }
+
+#[tokio::test]
+async fn the_agent_reaches_the_acp_servers_the_client_offered_and_reports_auth_changes() {
+    use acp_runtime::agent::McpServerSpec;
+    for version in VERSIONS {
+        let agent = FullAgent::default();
+        let events = agent.events.clone();
+        let server = AgentServer::new(agent);
+        let handler = McpClient::default();
+        let updates = handler.updates.clone();
+        let client = connect(&server, client(version, true).handler(handler)).await;
+        let tools = McpServerSpec::Acp {
+            name: "Tools".to_owned(),
+            server_id: "tools".to_owned(),
+        };
+        let session = client
+            .open_session(&SessionOptions::new("/work").mcp_servers(vec![tools]))
+            .await
+            .unwrap();
+        client.prompt(&session, "mcp:tools").await.unwrap();
+        wait_for(&events, r#"mcp ok:{"result":{"answered":"tools/list"}}"#).await;
+        // A server the client never offered: refused before anything is sent.
+        client.prompt(&session, "mcp:elsewhere").await.unwrap();
+        let refused = events
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|event| event.starts_with("mcp error:") && event.contains("`elsewhere`"));
+        assert!(refused, "{version}: {:?}", events.lock().unwrap());
+        client.prompt(&session, "auth").await.unwrap();
+        wait_for(&events, "auth ok").await;
+        for _ in 0..200 {
+            if !updates.lock().unwrap().is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert_eq!(*updates.lock().unwrap(), ["unauthenticated"], "{version}");
+    }
+}
+
+#[tokio::test]
+async fn an_agent_that_did_not_advertise_auth_status_sends_no_update() {
+    // TestAgent's prompt cannot send updates; use FullAgent's handler through a server whose
+    // agent declares nothing unstable.
+    struct Quiet(FullAgent);
+    impl acp_runtime::agent::Agent for Quiet {
+        async fn prompt(
+            &self,
+            session: acp_runtime::agent::Session,
+            prompt: acp_runtime::agent::Prompt,
+        ) -> Result<acp_runtime::agent::StopReason, ErrorObject> {
+            self.0.prompt(session, prompt).await
+        }
+    }
+    let agent = Quiet(FullAgent::default());
+    let events = agent.0.events.clone();
+    let server = AgentServer::new(agent);
+    let client = connect(&server, client(ProtocolVersion::V2, true)).await;
+    let session = client
+        .open_session(&SessionOptions::new("/work"))
+        .await
+        .unwrap();
+    client.prompt(&session, "auth").await.unwrap();
+    let events = events.lock().unwrap().clone();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(
+        events[0].starts_with("auth error:") && events[0].contains("auth.status"),
+        "{events:?}"
+    );
+}

@@ -40,6 +40,7 @@ mod state;
 mod stop;
 mod store;
 mod unstable;
+mod unstable_calls;
 
 pub(crate) use dispatch::decode_error;
 

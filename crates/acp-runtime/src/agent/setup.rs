@@ -35,6 +35,15 @@ pub enum McpServerSpec {
         /// HTTP headers to send with every request (name, value).
         headers: Vec<(String, String)>,
     },
+    /// A server the client provides over the ACP connection itself, reached with
+    /// `mcp/message` (cargo feature `unstable_mcp_over_acp`).
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    Acp {
+        /// Its name.
+        name: String,
+        /// The id the client gave it, which every `mcp/message` names.
+        server_id: String,
+    },
 }
 
 impl McpServerSpec {
@@ -42,6 +51,8 @@ impl McpServerSpec {
     pub fn name(&self) -> &str {
         match self {
             McpServerSpec::Stdio { name, .. } | McpServerSpec::Remote { name, .. } => name,
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            McpServerSpec::Acp { name, .. } => name,
         }
     }
 
@@ -50,6 +61,8 @@ impl McpServerSpec {
         match self {
             McpServerSpec::Stdio { .. } => "stdio",
             McpServerSpec::Remote { kind, .. } => kind,
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            McpServerSpec::Acp { .. } => "acp",
         }
     }
 
@@ -73,6 +86,11 @@ impl McpServerSpec {
                 &sse.url,
                 sse.headers.iter().map(|h| (&h.name, &h.value)),
             ),
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            v1::McpServer::Acp(acp) => McpServerSpec::Acp {
+                name: acp.name.clone(),
+                server_id: acp.server_id.to_string(),
+            },
             other => remote(
                 other.name(),
                 other.tag().unwrap_or_default(),
@@ -96,6 +114,11 @@ impl McpServerSpec {
                 &http.url,
                 http.headers.iter().map(|h| (&h.name, &h.value)),
             ),
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            v2::McpServer::Acp(acp) => McpServerSpec::Acp {
+                name: acp.name.clone(),
+                server_id: acp.server_id.to_string(),
+            },
             v2::McpServer::Other(unknown) => {
                 // A transport this runtime does not know: keep what its fields say.
                 let text = |key: &str| {

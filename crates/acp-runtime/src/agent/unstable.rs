@@ -12,6 +12,10 @@
 //! | `providers/*` | [`UnstableFeatures::providers`] | [`Agent::list_providers`](super::Agent::list_providers) and its siblings |
 //! | `auth/status` | [`UnstableFeatures::auth_status`] | [`Agent::auth_status`](super::Agent::auth_status) |
 //!
+//! The agent's own unstable calls to the client, `mcp/message` requests to the client's `acp`
+//! MCP servers and `auth/status_update` notifications, are on
+//! [`ClientConnection`](super::ClientConnection), each behind its gate.
+//!
 //! The requests and results of `providers/*`, `auth/status` and `mcp/message` have the same
 //! shape in both versions but distinct types; the handlers get and give them as
 //! [`ByVersion`] values in the connection's version.

@@ -51,6 +51,45 @@ impl Agent for FullAgent {
     }
 
     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
+        let client = session.client_connection();
+        let v1 = session.protocol_version() == acp_runtime::ProtocolVersion::V1;
+        // `mcp:SERVER`: one `tools/list` to the client's `acp` server SERVER.
+        if let Some(server) = prompt.text.strip_prefix("mcp:") {
+            let request = if v1 {
+                ByVersion::V1(v1::MessageMcpRequest::new(server, "r1", "tools/list"))
+            } else {
+                ByVersion::V2(v2::MessageMcpRequest::new(server, "r1", "tools/list"))
+            };
+            let outcome = match client.mcp_request(request).await {
+                Ok(ByVersion::V1(response)) => {
+                    format!("ok:{}", serde_json::to_string(&response).unwrap())
+                }
+                Ok(ByVersion::V2(response)) => {
+                    format!("ok:{}", serde_json::to_string(&response).unwrap())
+                }
+                Err(error) => format!("error:{error}"),
+            };
+            self.event(format!("mcp {outcome}"));
+            return Ok(StopReason::EndTurn);
+        }
+        // `auth`: an `auth/status_update` saying the user must sign in.
+        if prompt.text == "auth" {
+            let update = if v1 {
+                ByVersion::V1(v1::AuthStatusUpdateNotification::new(
+                    v1::AuthState::Unauthenticated,
+                ))
+            } else {
+                ByVersion::V2(v2::AuthStatusUpdateNotification::new(
+                    v2::AuthState::Unauthenticated,
+                ))
+            };
+            let outcome = match client.auth_status_update(update).await {
+                Ok(()) => "ok".to_owned(),
+                Err(error) => format!("error:{error}"),
+            };
+            self.event(format!("auth {outcome}"));
+            return Ok(StopReason::EndTurn);
+        }
         session
             .send_text(format!("echo: {}", prompt.text))
             .await

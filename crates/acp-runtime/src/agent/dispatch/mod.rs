@@ -267,7 +267,7 @@ impl<A: Agent> Inner<A> {
             (client, Reply::ok(&response))
         };
         *lock(&self.init) = Some(Initialized {
-            client: ClientConnection::new(Arc::new(client), connection),
+            client: ClientConnection::new(Arc::new(client), connection).gated_by(&offer),
             offer,
         });
         response

@@ -332,6 +332,7 @@ impl Fields {
                     .check(self.mcp_servers.iter().map(McpServerSpec::kind))
             })
             .map_err(|detail| Reply::error(rpc::invalid_params(detail)))?;
+        init.client.offered_servers(&self.mcp_servers);
         Ok(SessionSetup {
             id,
             origin,
