@@ -67,7 +67,7 @@ pub(super) fn hand_written() -> Vec<Case> {
 
 /// Deviation settings: even instances are plain (only optional fields vary), odd ones deviate.
 fn config_for(index: usize) -> GenConfig {
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         GenConfig {
             null: 0.0,
             unknown_field: 0.0,

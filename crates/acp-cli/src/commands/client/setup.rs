@@ -5,7 +5,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use acp_runtime::Error;
-use acp_runtime::client::{AuthKind, Client, ClientBuilder, SessionOptions};
+use acp_runtime::client::{AuthKind, Client, ClientBuilder, ConfigKind, SessionOptions};
 use acp_runtime::rpc::{AUTH_REQUIRED, RESOURCE_NOT_FOUND};
 use acp_runtime::transport::{AgentCommand, AgentProcess};
 
@@ -262,7 +262,24 @@ pub fn modes_help(client: &Client, session: &str) -> String {
         return format!("the agent's modes are: {}", ids.join(", "));
     }
     match controls.option_of_category("mode") {
-        Some(option) => format!("the agent's modes are set with its `{}` option", option.id),
+        // v2 agents offer their modes as a config option: name its values, as for v1 modes.
+        Some(option) => match &option.kind {
+            ConfigKind::Select { choices, .. } => {
+                let ids: Vec<String> = choices
+                    .iter()
+                    .map(|choice| terminal_safe(&choice.value).into_owned())
+                    .collect();
+                format!(
+                    "the agent's modes are: {} (its `{}` option)",
+                    ids.join(", "),
+                    terminal_safe(&option.id)
+                )
+            }
+            _ => format!(
+                "the agent's modes are set with its `{}` option",
+                terminal_safe(&option.id)
+            ),
+        },
         None => "the agent offers no modes for this session".to_owned(),
     }
 }
