@@ -7,6 +7,12 @@
 //! notice), `session/list`, `session/close`, `session/delete`, `session/set_mode` and
 //! `session/set_config_option` (checked against what the session offers).
 //!
+//! With the cargo features of the official unstable surface, the unstable methods join in the
+//! same way: the runtime answers `session/fork`, `session/archive`, `session/unarchive`,
+//! `session/set_title` and `session/status` from the store, and the methods only an agent can
+//! answer (`providers/*`, `auth/status`, `session/options`) are answered when
+//! [`UnstableFeatures`] declares them.
+//!
 //! What `initialize` advertises is derived from one place, the agent's [`AgentFeatures`] and
 //! the store's [`StoreFeatures`] (see [`Offer`]): a capability is advertised exactly when the
 //! methods it implies are answered, and a method that is not advertised answers `-32601`.
