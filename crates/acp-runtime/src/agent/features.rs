@@ -13,6 +13,7 @@ use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
 use super::store::StoreFeatures;
+use super::unstable::{self, UnstableFeatures};
 
 /// The `systemPrompt` capability object of one version (the types are distinct per version).
 macro_rules! system_prompt_capability {
@@ -51,6 +52,8 @@ pub struct AgentFeatures {
     pub additional_directories: bool,
     /// Session setup accepts a client system prompt (`append` mode; `override` too when set).
     pub system_prompt: Option<SystemPromptModes>,
+    /// The unstable methods the agent implements itself (see [`UnstableFeatures`]).
+    pub unstable: UnstableFeatures,
 }
 
 impl AgentFeatures {
@@ -91,6 +94,13 @@ impl AgentFeatures {
     #[must_use]
     pub fn system_prompt(mut self, modes: SystemPromptModes) -> Self {
         self.system_prompt = Some(modes);
+        self
+    }
+
+    /// Declares the unstable methods the agent implements itself.
+    #[must_use]
+    pub fn unstable(mut self, unstable: UnstableFeatures) -> Self {
+        self.unstable = unstable;
         self
     }
 }
@@ -186,6 +196,10 @@ pub struct McpTransports {
     /// Further transports by their `type` (v2 keeps unknown ones; v1 refuses them while
     /// decoding). Accepted, but not advertised: ACP has no capability for them.
     pub other: Vec<String>,
+    /// MCP servers the client provides over the ACP connection itself (`acp` servers,
+    /// reached with `mcp/message`); advertised as `mcpCapabilities.acp`.
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    pub acp: bool,
 }
 
 impl Default for McpTransports {
@@ -195,6 +209,8 @@ impl Default for McpTransports {
             http: false,
             sse: false,
             other: Vec::new(),
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            acp: false,
         }
     }
 }
@@ -226,6 +242,14 @@ impl McpTransports {
         self
     }
 
+    /// Sets support for `acp` servers (MCP over the ACP connection).
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    #[must_use]
+    pub fn acp(mut self, supported: bool) -> Self {
+        self.acp = supported;
+        self
+    }
+
     /// Accepts servers of another transport `kind`.
     #[must_use]
     pub fn other(mut self, kind: impl Into<String>) -> Self {
@@ -240,6 +264,8 @@ impl McpTransports {
                 "stdio" => self.stdio,
                 "http" => self.http,
                 "sse" => self.sse,
+                #[cfg(feature = "unstable_mcp_over_acp")]
+                "acp" => self.acp,
                 other => self.other.iter().any(|kind| kind == other),
             };
             if !supported {
@@ -335,6 +361,27 @@ pub enum AgentMethod {
     CancelToolCall,
     /// `terminal/cancel` (v2).
     CancelTerminal,
+    /// `providers/list`, `providers/set` and `providers/disable` (one capability).
+    #[cfg(feature = "unstable_llm_providers")]
+    Providers,
+    /// `auth/status`.
+    #[cfg(feature = "unstable_auth_status")]
+    AuthStatus,
+    /// `session/fork`.
+    #[cfg(feature = "unstable_session_fork")]
+    ForkSession,
+    /// `session/archive` and `session/unarchive` (one capability).
+    #[cfg(feature = "unstable_session_archive")]
+    ArchiveSession,
+    /// `session/status`.
+    #[cfg(feature = "unstable_session_status")]
+    SessionStatus,
+    /// `session/options`.
+    #[cfg(feature = "unstable_session_options")]
+    SessionOptions,
+    /// `session/set_title`.
+    #[cfg(feature = "unstable_session_set_title")]
+    SetSessionTitle,
 }
 
 impl AgentMethod {
@@ -353,7 +400,7 @@ impl AgentMethod {
             R::SessionSetMode(_) => Self::SetMode,
             R::SessionSetConfigOption(_) => Self::SetConfigOption,
             R::SessionPrompt(_) => Self::Prompt,
-            _ => return None,
+            other => return unstable::of_v1(other),
         })
     }
 
@@ -372,7 +419,7 @@ impl AgentMethod {
             R::SessionPrompt(_) => Self::Prompt,
             R::ToolCallCancel(_) => Self::CancelToolCall,
             R::TerminalCancel(_) => Self::CancelTerminal,
-            _ => return None,
+            other => return unstable::of_v2(other),
         })
     }
 }
@@ -393,6 +440,11 @@ impl Offer {
     /// The agent's declared features.
     pub fn features(&self) -> &AgentFeatures {
         &self.features
+    }
+
+    /// The store's features.
+    pub fn store(&self) -> StoreFeatures {
+        self.store
     }
 
     /// Whether `method` is answered on a connection of `version`; when not, it answers
@@ -416,6 +468,8 @@ impl Offer {
             | AgentMethod::SetConfigOption => true,
             AgentMethod::SetMode => v1,
             AgentMethod::CancelToolCall | AgentMethod::CancelTerminal => !v1,
+            #[allow(unreachable_patterns)]
+            unstable => unstable::answers(self, unstable),
         }
     }
 
@@ -448,7 +502,8 @@ impl Offer {
         if answers(AgentMethod::Logout) {
             auth = auth.logout(v1::LogoutCapabilities::new());
         }
-        v1::AgentCapabilities::new()
+        let session = unstable::v1_session(self, session);
+        let capabilities = v1::AgentCapabilities::new()
             .load_session(answers(AgentMethod::LoadSession))
             .prompt_capabilities(
                 v1::PromptCapabilities::new()
@@ -458,7 +513,8 @@ impl Offer {
             )
             .mcp_capabilities(v1::McpCapabilities::new().http(mcp.http).sse(mcp.sse))
             .session_capabilities(session)
-            .auth(auth)
+            .auth(auth);
+        unstable::v1_agent(self, capabilities)
     }
 
     /// The v2 `capabilities`. `session` is always present: the runtime answers every baseline
@@ -496,7 +552,8 @@ impl Offer {
         if let Some(modes) = self.features.system_prompt {
             session = session.system_prompt(system_prompt_capability!(v2, modes));
         }
-        v2::AgentCapabilities::new().session(session)
+        let session = unstable::v2_session(self, session);
+        unstable::v2_agent(self, v2::AgentCapabilities::new().session(session))
     }
 
     /// The v1 `authMethods`.

@@ -152,11 +152,19 @@ impl ConnectedClient {
 pub struct ClientConnection {
     pub(crate) client: Arc<ConnectedClient>,
     pub(crate) connection: Connection,
+    /// What the unstable calls to the client need to know (cargo features `unstable_*`;
+    /// empty without them).
+    #[allow(dead_code)]
+    pub(crate) unstable: super::unstable_calls::Gates,
 }
 
 impl ClientConnection {
     pub(crate) fn new(client: Arc<ConnectedClient>, connection: Connection) -> Self {
-        Self { client, connection }
+        Self {
+            client,
+            connection,
+            unstable: super::unstable_calls::Gates::default(),
+        }
     }
 
     /// What the client advertised.

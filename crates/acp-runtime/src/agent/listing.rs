@@ -67,6 +67,7 @@ pub(crate) fn page(
                 .cwd
                 .as_deref()
                 .is_none_or(|cwd| same_dir(cwd, &meta.cwd))
+            && archive_shows(request, meta)
     });
     sessions.sort_by_key(key);
     let start = match &after {
@@ -87,10 +88,21 @@ pub(crate) fn page(
                 additional_directories: meta.additional_directories.clone(),
                 title: meta.title.clone(),
                 updated_at: meta.updated_at,
+                archived: meta.archived,
             })
             .collect(),
         next_cursor,
     })
+}
+
+/// Whether the request's archive filter shows the session (every session without the cargo
+/// feature `unstable_session_archive`).
+#[allow(unused_variables)]
+fn archive_shows(request: &ListRequest, meta: &SessionMeta) -> bool {
+    #[cfg(feature = "unstable_session_archive")]
+    return request.archived.shows(meta.archived);
+    #[cfg(not(feature = "unstable_session_archive"))]
+    true
 }
 
 /// An RFC 3339 timestamp (UTC) for `updatedAt`.

@@ -7,6 +7,12 @@
 //! notice), `session/list`, `session/close`, `session/delete`, `session/set_mode` and
 //! `session/set_config_option` (checked against what the session offers).
 //!
+//! With the cargo features of the official unstable surface, the unstable methods join in the
+//! same way: the runtime answers `session/fork`, `session/archive`, `session/unarchive`,
+//! `session/set_title` and `session/status` from the store, and the methods only an agent can
+//! answer (`providers/*`, `auth/status`, `session/options`) are answered when
+//! [`UnstableFeatures`] declares them.
+//!
 //! What `initialize` advertises is derived from one place, the agent's [`AgentFeatures`] and
 //! the store's [`StoreFeatures`] (see [`Offer`]): a capability is advertised exactly when the
 //! methods it implies are answered, and a method that is not advertised answers `-32601`.
@@ -39,6 +45,8 @@ mod setup;
 mod state;
 mod stop;
 mod store;
+mod unstable;
+mod unstable_calls;
 
 pub(crate) use dispatch::decode_error;
 
@@ -66,6 +74,8 @@ pub use gate::{ClientConnection, ClientFeature, ConnectedClient, Elicitation};
 pub use ids::fresh_id;
 pub use listing::DEFAULT_PAGE_SIZE;
 pub use session::{CommandSpec, Session, ToolStatus};
+#[cfg(feature = "unstable_session_archive")]
+pub use setup::ArchiveFilter;
 pub use setup::{
     ListRequest, McpServerSpec, Prompt, SessionOrigin, SessionPage, SessionSetup, SessionSummary,
     SystemPromptSpec,
@@ -75,6 +85,15 @@ pub use store::{
     DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry, MemoryStore,
     SessionMeta, SessionStore, StoreError, StoreFeatures,
 };
+#[cfg(feature = "unstable_session_options")]
+pub use unstable::OptionsQuery;
+pub use unstable::UnstableFeatures;
+#[cfg(feature = "unstable_auth_status")]
+pub use unstable::{AuthStatus, AuthStatusQuery, AuthStatusUpdate};
+#[cfg(feature = "unstable_llm_providers")]
+pub use unstable::{DisableProvider, ListProviders, ProviderList, SetProvider};
+#[cfg(feature = "unstable_mcp_over_acp")]
+pub use unstable::{McpNotification, McpRequest, McpResponse};
 
 use crate::connection::{Connection, ConnectionBuilder};
 use crate::error::rpc;
@@ -255,6 +274,117 @@ pub trait Agent: Send + Sync + 'static {
     ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
         let _ = (session, terminal_id);
         async { Ok(()) }
+    }
+
+    /// `providers/list`, answered only when [`UnstableFeatures::providers`] is declared.
+    /// Default: `-32601`.
+    #[cfg(feature = "unstable_llm_providers")]
+    fn list_providers(
+        &self,
+        client: &ClientConnection,
+        request: ListProviders,
+    ) -> impl Future<Output = Result<ProviderList, ErrorObject>> + Send {
+        let _ = (client, request);
+        async { Err(rpc::method_not_found("providers/list")) }
+    }
+
+    /// `providers/set`: replaces the whole configuration of one provider. Default: `-32601`.
+    #[cfg(feature = "unstable_llm_providers")]
+    fn set_provider(
+        &self,
+        client: &ClientConnection,
+        request: SetProvider,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = (client, request);
+        async { Err(rpc::method_not_found("providers/set")) }
+    }
+
+    /// `providers/disable`: switches one provider off. Default: `-32601`.
+    #[cfg(feature = "unstable_llm_providers")]
+    fn disable_provider(
+        &self,
+        client: &ClientConnection,
+        request: DisableProvider,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = (client, request);
+        async { Err(rpc::method_not_found("providers/disable")) }
+    }
+
+    /// `auth/status`, answered only when [`UnstableFeatures::auth_status`] is declared: the
+    /// current authentication state, changing nothing. Default: `-32601`.
+    #[cfg(feature = "unstable_auth_status")]
+    fn auth_status(
+        &self,
+        client: &ClientConnection,
+        request: AuthStatusQuery,
+    ) -> impl Future<Output = Result<AuthStatus, ErrorObject>> + Send {
+        let _ = (client, request);
+        async { Err(rpc::method_not_found("auth/status")) }
+    }
+
+    /// `session/options`, answered only when [`UnstableFeatures::session_options`] is
+    /// declared: the modes and options a session would start with. It must have no side
+    /// effects (no session, no update, no MCP connection). Default: `-32601`.
+    #[cfg(feature = "unstable_session_options")]
+    fn session_options(
+        &self,
+        query: &OptionsQuery,
+    ) -> impl Future<Output = Result<SessionConfig, ErrorObject>> + Send {
+        let _ = query;
+        async { Err(rpc::method_not_found("session/options")) }
+    }
+
+    /// `session/fork` of the stored session `source` into the new session of `setup`
+    /// (origin [`SessionOrigin::Forked`]), before the runtime copies the history. The
+    /// returned configuration gets the source's current values. Default: the configuration
+    /// of a new session ([`Agent::new_session`]).
+    #[cfg(feature = "unstable_session_fork")]
+    fn fork_session(
+        &self,
+        source: &str,
+        setup: &SessionSetup,
+    ) -> impl Future<Output = Result<SessionConfig, ErrorObject>> + Send {
+        let _ = source;
+        self.new_session(setup)
+    }
+
+    /// `session/archive` (`archived` true) or `session/unarchive` (false) of a stored
+    /// session, before the runtime records the flag; an error leaves it as it was.
+    /// Default: accepted.
+    #[cfg(feature = "unstable_session_archive")]
+    fn archive_session(
+        &self,
+        id: &str,
+        archived: bool,
+    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
+        let _ = (id, archived);
+        async { Ok(()) }
+    }
+
+    /// `session/set_title` of a stored session with a title the runtime already trimmed
+    /// (and refused when empty); returns the title to store and report back. Default: the
+    /// title as given.
+    #[cfg(feature = "unstable_session_set_title")]
+    fn set_session_title(
+        &self,
+        id: &str,
+        title: &str,
+    ) -> impl Future<Output = Result<String, ErrorObject>> + Send {
+        let _ = id;
+        let title = title.to_owned();
+        async move { Ok(title) }
+    }
+
+    /// An `mcp/message` notification from the client, about a request the agent sent to
+    /// one of its `acp` MCP servers. Default: ignored.
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    fn mcp_notification(
+        &self,
+        client: ClientConnection,
+        notification: McpNotification,
+    ) -> impl Future<Output = ()> + Send {
+        let _ = (client, notification);
+        async {}
     }
 
     /// Handles an extension request (`_`-prefixed method). Default: `-32601`.

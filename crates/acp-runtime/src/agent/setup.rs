@@ -35,6 +35,15 @@ pub enum McpServerSpec {
         /// HTTP headers to send with every request (name, value).
         headers: Vec<(String, String)>,
     },
+    /// A server the client provides over the ACP connection itself, reached with
+    /// `mcp/message` (cargo feature `unstable_mcp_over_acp`).
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    Acp {
+        /// Its name.
+        name: String,
+        /// The id the client gave it, which every `mcp/message` names.
+        server_id: String,
+    },
 }
 
 impl McpServerSpec {
@@ -42,6 +51,8 @@ impl McpServerSpec {
     pub fn name(&self) -> &str {
         match self {
             McpServerSpec::Stdio { name, .. } | McpServerSpec::Remote { name, .. } => name,
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            McpServerSpec::Acp { name, .. } => name,
         }
     }
 
@@ -50,6 +61,8 @@ impl McpServerSpec {
         match self {
             McpServerSpec::Stdio { .. } => "stdio",
             McpServerSpec::Remote { kind, .. } => kind,
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            McpServerSpec::Acp { .. } => "acp",
         }
     }
 
@@ -73,6 +86,11 @@ impl McpServerSpec {
                 &sse.url,
                 sse.headers.iter().map(|h| (&h.name, &h.value)),
             ),
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            v1::McpServer::Acp(acp) => McpServerSpec::Acp {
+                name: acp.name.clone(),
+                server_id: acp.server_id.to_string(),
+            },
             other => remote(
                 other.name(),
                 other.tag().unwrap_or_default(),
@@ -96,6 +114,11 @@ impl McpServerSpec {
                 &http.url,
                 http.headers.iter().map(|h| (&h.name, &h.value)),
             ),
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            v2::McpServer::Acp(acp) => McpServerSpec::Acp {
+                name: acp.name.clone(),
+                server_id: acp.server_id.to_string(),
+            },
             v2::McpServer::Other(unknown) => {
                 // A transport this runtime does not know: keep what its fields say.
                 let text = |key: &str| {
@@ -155,6 +178,9 @@ pub enum SessionOrigin {
         /// Whether a replay was asked for and sent.
         replayed: bool,
     },
+    /// `session/fork`: a new session whose history is a copy of another's.
+    #[cfg(feature = "unstable_session_fork")]
+    Forked,
 }
 
 /// A client system prompt for a session.
@@ -185,6 +211,9 @@ pub struct SessionSetup {
     pub system_prompt: Option<SystemPromptSpec>,
     /// The client, with its typed calls.
     pub client: ClientConnection,
+    /// The initial config option values the request asked for (applied by the runtime).
+    #[cfg(feature = "unstable_session_options")]
+    pub(crate) initial_options: Vec<(String, Option<super::config::ConfigValue>)>,
 }
 
 /// A user prompt, in either version.
@@ -212,6 +241,48 @@ pub struct ListRequest {
     pub cwd: Option<String>,
     /// The `nextCursor` of the previous page.
     pub cursor: Option<String>,
+    /// Which sessions by archive state (default: only those not archived).
+    #[cfg(feature = "unstable_session_archive")]
+    pub archived: ArchiveFilter,
+}
+
+/// Which sessions `session/list` shows by archive state.
+#[cfg(feature = "unstable_session_archive")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ArchiveFilter {
+    /// Only sessions that are not archived (the default).
+    #[default]
+    Exclude,
+    /// Every session.
+    Include,
+    /// Only archived sessions.
+    Only,
+}
+
+#[cfg(feature = "unstable_session_archive")]
+impl ArchiveFilter {
+    /// The filter a request names (`exclude` when absent); the error names a filter this
+    /// runtime does not know.
+    pub(crate) fn parse(name: Option<&str>) -> Result<Self, String> {
+        match name {
+            None | Some("exclude") => Ok(Self::Exclude),
+            Some("include") => Ok(Self::Include),
+            Some("only") => Ok(Self::Only),
+            Some(other) => Err(format!(
+                "the archive filter `{other}` is not supported; use `exclude`, `include` or `only`"
+            )),
+        }
+    }
+
+    /// Whether a session with this archive flag is shown.
+    pub(crate) fn shows(self, archived: bool) -> bool {
+        match self {
+            Self::Exclude => !archived,
+            Self::Include => true,
+            Self::Only => archived,
+        }
+    }
 }
 
 /// One page of `session/list`.
@@ -238,4 +309,6 @@ pub struct SessionSummary {
     pub title: Option<String>,
     /// When it last changed.
     pub updated_at: SystemTime,
+    /// Whether it is archived (reported with the cargo feature `unstable_session_archive`).
+    pub archived: bool,
 }

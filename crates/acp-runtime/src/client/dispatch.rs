@@ -213,7 +213,7 @@ async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
                 Err(error) => Reply::error(error),
             }
         }),
-        other => Reply::error(rpc::method_not_found(other.method())),
+        other => super::unstable::request_v1(state, other).await,
     }
 }
 
@@ -235,7 +235,7 @@ async fn request_v2(state: &State, request: v2::AgentRequest) -> Reply {
                 Err(error) => Reply::error(error),
             }
         }),
-        other => Reply::error(rpc::method_not_found(other.method())),
+        other => super::unstable::request_v2(state, other).await,
     }
 }
 
@@ -296,7 +296,7 @@ fn notification_v1(
             }
             return;
         }
-        Ok(_) => return,
+        Ok(other) => return super::unstable::notification_v1(state, other),
         Err(error) => {
             connection
                 .logger()
@@ -334,7 +334,7 @@ fn notification_v2(
             }
             return;
         }
-        Ok(_) => return,
+        Ok(other) => return super::unstable::notification_v2(state, other),
         Err(error) => {
             connection
                 .logger()

@@ -388,6 +388,22 @@ pub trait ClientHandler: Send + Sync + 'static {
     fn terminal_login(&self) -> Option<&dyn TerminalLogin> {
         None
     }
+
+    /// The service for the client's `acp` MCP servers, if it provides any (`mcp/message`
+    /// requests; cargo feature `unstable_mcp_over_acp`). Without one, `mcp/message` answers
+    /// `-32601`. The protocol has no client capability for it: offering `acp` servers in a
+    /// session set-up is what commits a client to serving them.
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    fn mcp_over_acp(&self) -> Option<&dyn super::McpOverAcp> {
+        None
+    }
+
+    /// Learns that the agent's authentication state changed (`auth/status_update`; cargo
+    /// feature `unstable_auth_status`). Default: ignored.
+    #[cfg(feature = "unstable_auth_status")]
+    fn auth_status_update(&self, update: crate::agent::AuthStatusUpdate) {
+        let _ = update;
+    }
 }
 
 /// The handler used when the application gives none: permission requests are cancelled and

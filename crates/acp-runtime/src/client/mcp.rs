@@ -36,6 +36,11 @@ pub(super) fn mcp_v1(server: &McpServerSpec) -> Option<v1::McpServer> {
                 _ => None,
             }
         }
+        #[cfg(feature = "unstable_mcp_over_acp")]
+        McpServerSpec::Acp { name, server_id } => Some(v1::McpServer::Acp(v1::McpServerAcp::new(
+            name.as_str(),
+            server_id.as_str(),
+        ))),
     }
 }
 
@@ -72,5 +77,10 @@ pub(super) fn mcp_v2(server: &McpServerSpec) -> Option<v2::McpServer> {
                 .into(),
         ),
         McpServerSpec::Remote { .. } => None,
+        #[cfg(feature = "unstable_mcp_over_acp")]
+        McpServerSpec::Acp { name, server_id } => Some(v2::McpServer::Acp(v2::McpServerAcp::new(
+            name.as_str(),
+            server_id.as_str(),
+        ))),
     }
 }

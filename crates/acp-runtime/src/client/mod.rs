@@ -30,6 +30,7 @@ mod sessions;
 mod state;
 mod terminals;
 pub mod transcript;
+mod unstable;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -57,6 +58,12 @@ pub use sessions::{SessionOptions, SessionPage, SessionSummary};
 pub use state::{Clock, Violations};
 pub use terminals::{DEFAULT_OUTPUT_LIMIT, LocalTerminals, MAX_TERMINALS};
 pub use transcript::{SessionTranscript, Transcript};
+#[cfg(feature = "unstable_mcp_over_acp")]
+pub use unstable::McpOverAcp;
+#[cfg(feature = "unstable_llm_providers")]
+pub use unstable::ProviderSummary;
+#[cfg(feature = "unstable_session_status")]
+pub use unstable::SessionStatusReport;
 
 use crate::agent::{McpServerSpec, StopReason};
 use crate::connection::{Connection, decode_result, lock};
@@ -120,8 +127,16 @@ impl ConnectedAgent {
     /// Whether the agent advertised the client-side method `method`. Methods every agent
     /// implements (`session/new`, `session/prompt`, ... and the v2 baseline `session/list`,
     /// `session/resume`, `session/close`) count as advertised; `authenticate`/`auth/login`
-    /// need a non-empty list of auth methods.
+    /// need a non-empty list of auth methods. The unstable methods (with their cargo
+    /// features) need the capability each implies.
     pub fn supports(&self, method: &str) -> bool {
+        let unstable = match &self.capabilities {
+            ByVersion::V1(capabilities) => unstable::supports_v1(capabilities, method),
+            ByVersion::V2(capabilities) => unstable::supports_v2(capabilities, method),
+        };
+        if let Some(advertised) = unstable {
+            return advertised;
+        }
         match &self.capabilities {
             ByVersion::V1(capabilities) => {
                 let session = &capabilities.session_capabilities;

@@ -81,6 +81,8 @@ pub struct SessionSummary {
     pub title: Option<String>,
     /// When it last changed (as the agent wrote it, normally RFC 3339), if the agent says.
     pub updated_at: Option<String>,
+    /// Whether it is archived, if the agent says (cargo feature `unstable_session_archive`).
+    pub archived: Option<bool>,
 }
 
 /// One page of `session/list`.
@@ -93,10 +95,21 @@ pub struct SessionPage {
     pub next_cursor: Option<String>,
 }
 
+/// The `archived` flag of a listed session, when the build knows it.
+macro_rules! archived_flag {
+    ($info:expr) => {{
+        #[cfg(feature = "unstable_session_archive")]
+        let flag = $info.archived;
+        #[cfg(not(feature = "unstable_session_archive"))]
+        let flag = None;
+        flag
+    }};
+}
+
 impl Client {
     /// The additional directories of `options` that this agent accepts (with a warning in the
     /// log when some are left out).
-    fn directories(&self, options: &SessionOptions) -> Vec<String> {
+    pub(super) fn directories(&self, options: &SessionOptions) -> Vec<String> {
         if options.additional_directories.is_empty() {
             return Vec::new();
         }
@@ -112,7 +125,12 @@ impl Client {
 
     /// Records the directories a session was opened with, for the file and terminal requests
     /// the agent makes in it.
-    fn remember_scope(&self, session: &str, options: &SessionOptions, directories: &[String]) {
+    pub(super) fn remember_scope(
+        &self,
+        session: &str,
+        options: &SessionOptions,
+        directories: &[String],
+    ) {
         let scope = SessionScope::new(session, &options.cwd)
             .additional_directories(directories.iter().map(PathBuf::from).collect());
         lock(&self.inner.state.scopes).insert(session.to_owned(), scope);
@@ -289,6 +307,18 @@ impl Client {
         cwd: Option<&str>,
         cursor: Option<&str>,
     ) -> Result<SessionPage, Error> {
+        self.list_page(cwd, cursor, None).await
+    }
+
+    /// One page of `session/list`, with an archive filter (`exclude`, `include`, `only`) when
+    /// `archived` is given (only with the cargo feature `unstable_session_archive`).
+    #[allow(unused_variables)]
+    pub(super) async fn list_page(
+        &self,
+        cwd: Option<&str>,
+        cursor: Option<&str>,
+        archived: Option<&str>,
+    ) -> Result<SessionPage, Error> {
         self.agent().check("session/list")?;
         let connection = &self.inner.connection;
         if self.protocol_version() == ProtocolVersion::V1 {
@@ -298,6 +328,10 @@ impl Client {
             }
             if let Some(cursor) = cursor {
                 request = request.cursor(cursor);
+            }
+            #[cfg(feature = "unstable_session_archive")]
+            if let Some(filter) = archived {
+                request = request.archived(filter);
             }
             let response = connection
                 .request::<v1::methods::SessionList>(&request)
@@ -312,6 +346,7 @@ impl Client {
                         additional_directories: info.additional_directories.clone(),
                         title: info.title.clone(),
                         updated_at: info.updated_at.clone(),
+                        archived: archived_flag!(info),
                     })
                     .collect(),
                 next_cursor: response.next_cursor,
@@ -323,6 +358,10 @@ impl Client {
             }
             if let Some(cursor) = cursor {
                 request = request.cursor(cursor);
+            }
+            #[cfg(feature = "unstable_session_archive")]
+            if let Some(filter) = archived {
+                request = request.archived(filter);
             }
             let response = connection
                 .request::<v2::methods::SessionList>(&request)
@@ -341,6 +380,7 @@ impl Client {
                             .collect(),
                         title: info.title.clone(),
                         updated_at: info.updated_at.clone(),
+                        archived: archived_flag!(info),
                     })
                     .collect(),
                 next_cursor: response
@@ -481,7 +521,7 @@ impl Client {
     }
 }
 
-fn v1_controls(
+pub(super) fn v1_controls(
     modes: Option<&v1::SessionModeState>,
     options: Option<&[v1::SessionConfigOption]>,
 ) -> SessionControls {
@@ -493,13 +533,13 @@ fn v1_controls(
     }
 }
 
-fn v2_controls(options: &[v2::SessionConfigOption]) -> SessionControls {
+pub(super) fn v2_controls(options: &[v2::SessionConfigOption]) -> SessionControls {
     SessionControls {
         modes: None,
         config_options: SessionControls::options_from_v2(options),
     }
 }
 
-fn v2_dirs(directories: &[String]) -> Vec<v2::AbsolutePath> {
+pub(super) fn v2_dirs(directories: &[String]) -> Vec<v2::AbsolutePath> {
     directories.iter().map(|dir| dir.as_str().into()).collect()
 }

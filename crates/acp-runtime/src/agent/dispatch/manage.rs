@@ -83,6 +83,10 @@ fn list_response(version: ProtocolVersion, page: SessionPage) -> Reply {
                 if let Some(title) = summary.title {
                     info = info.title(title);
                 }
+                #[cfg(feature = "unstable_session_archive")]
+                {
+                    info = info.archived(summary.archived);
+                }
                 info
             })
             .collect();
@@ -107,6 +111,10 @@ fn list_response(version: ProtocolVersion, page: SessionPage) -> Reply {
                     .updated_at(rfc3339(summary.updated_at));
                 if let Some(title) = summary.title {
                     info = info.title(title);
+                }
+                #[cfg(feature = "unstable_session_archive")]
+                {
+                    info = info.archived(summary.archived);
                 }
                 info
             })

@@ -4,9 +4,12 @@
 //! The work of each method is shared by both versions ([`open`], [`manage`], [`turn`]); the
 //! code here only unpacks the version's request and packs the version's response.
 
+#[cfg(feature = "unstable_session_fork")]
+mod fork;
 mod manage;
 mod open;
 mod turn;
+mod unstable;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -264,7 +267,7 @@ impl<A: Agent> Inner<A> {
             (client, Reply::ok(&response))
         };
         *lock(&self.init) = Some(Initialized {
-            client: ClientConnection::new(Arc::new(client), connection),
+            client: ClientConnection::new(Arc::new(client), connection).gated_by(&offer),
             offer,
         });
         response
@@ -309,9 +312,18 @@ impl<A: Agent> Inner<A> {
                 open::resume(self, &init, open::Fields::v1_resume(request), None).await
             }
             R::SessionList(request) => {
+                #[cfg(feature = "unstable_session_archive")]
+                let archived = match unstable::archive_filter(
+                    request.archived.as_ref().map(|filter| filter.as_str()),
+                ) {
+                    Ok(filter) => filter,
+                    Err(reply) => return reply,
+                };
                 let list = super::ListRequest {
                     cwd: request.cwd,
                     cursor: request.cursor,
+                    #[cfg(feature = "unstable_session_archive")]
+                    archived,
                 };
                 manage::list(self, &init, list).await
             }
@@ -344,7 +356,7 @@ impl<A: Agent> Inner<A> {
                     .extension_request(init.client.clone(), extension)
                     .await,
             ),
-            other => Reply::error(rpc::method_not_found(other.method())),
+            other => unstable::v1_request(self, &init, other).await,
         }
     }
 
@@ -380,9 +392,18 @@ impl<A: Agent> Inner<A> {
                 open::resume(self, &init, open::Fields::v2_resume(request), Some(replay)).await
             }
             R::SessionList(request) => {
+                #[cfg(feature = "unstable_session_archive")]
+                let archived = match unstable::archive_filter(
+                    request.archived.as_ref().map(|filter| filter.as_str()),
+                ) {
+                    Ok(filter) => filter,
+                    Err(reply) => return reply,
+                };
                 let list = super::ListRequest {
                     cwd: request.cwd.map(|cwd| cwd.as_str().to_owned()),
                     cursor: request.cursor.map(|cursor| cursor.as_str().to_owned()),
+                    #[cfg(feature = "unstable_session_archive")]
+                    archived,
                 };
                 manage::list(self, &init, list).await
             }
@@ -430,7 +451,7 @@ impl<A: Agent> Inner<A> {
                     .extension_request(init.client.clone(), extension)
                     .await,
             ),
-            other => Reply::error(rpc::method_not_found(other.method())),
+            other => unstable::v2_request(self, &init, other).await,
         }
     }
 
@@ -454,7 +475,10 @@ impl<A: Agent> Inner<A> {
                     Ok(cancel.session_id.as_str().to_owned())
                 }
                 Ok(v1::ClientNotification::Extension(extension)) => Err(Some(extension)),
-                Ok(_) => Err(None),
+                Ok(other) => {
+                    unstable::v1_notification(&self.agent, &init.client, other).await;
+                    Err(None)
+                }
                 Err(error) => {
                     connection
                         .logger()
@@ -467,7 +491,10 @@ impl<A: Agent> Inner<A> {
                     Ok(cancel.session_id.as_str().to_owned())
                 }
                 Ok(v2::ClientNotification::Extension(extension)) => Err(Some(extension)),
-                Ok(_) => Err(None),
+                Ok(other) => {
+                    unstable::v2_notification(&self.agent, &init.client, other).await;
+                    Err(None)
+                }
                 Err(error) => {
                     connection
                         .logger()

@@ -15,6 +15,8 @@ use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
 use super::{Initialized, Inner, store_error};
+#[cfg(feature = "unstable_session_options")]
+use crate::agent::config::ConfigValue;
 use crate::agent::ids::fresh_id;
 use crate::agent::setup::prompt_text;
 use crate::agent::state::SessionState;
@@ -33,6 +35,68 @@ pub(super) struct Fields {
     additional_directories: Vec<String>,
     mcp_servers: Vec<McpServerSpec>,
     system_prompt: Option<SystemPromptSpec>,
+    /// The initial config option values (`configOptions`), in order.
+    #[cfg(feature = "unstable_session_options")]
+    initial: Vec<(String, Option<ConfigValue>)>,
+}
+
+/// The initial config option values of a v1 set-up request; a repeated option is refused.
+#[cfg(feature = "unstable_session_options")]
+fn initial_v1(
+    entries: &[v1::InitialSessionConfigOption],
+) -> Result<Vec<(String, Option<ConfigValue>)>, String> {
+    unique(entries.iter().map(|entry| {
+        (
+            entry.config_id.as_str().to_owned(),
+            ConfigValue::from_v1(&entry.value),
+        )
+    }))
+}
+
+/// The initial config option values of a v2 set-up request; a repeated option is refused.
+#[cfg(feature = "unstable_session_options")]
+fn initial_v2(
+    entries: &[v2::InitialSessionConfigOption],
+) -> Result<Vec<(String, Option<ConfigValue>)>, String> {
+    unique(entries.iter().map(|entry| {
+        (
+            entry.config_id.as_str().to_owned(),
+            ConfigValue::from_v2(&entry.value),
+        )
+    }))
+}
+
+#[cfg(feature = "unstable_session_options")]
+fn unique(
+    entries: impl Iterator<Item = (String, Option<ConfigValue>)>,
+) -> Result<Vec<(String, Option<ConfigValue>)>, String> {
+    let mut seen = std::collections::HashSet::new();
+    entries
+        .map(|(id, value)| {
+            if seen.insert(id.clone()) {
+                Ok((id, value))
+            } else {
+                Err(format!("`configOptions` names the option `{id}` twice"))
+            }
+        })
+        .collect()
+}
+
+/// Applies the initial values of `setup` to `config`, in order, when the agent advertised
+/// `sessionCapabilities.options`: an unknown option, or a value the option does not allow,
+/// is skipped.
+#[allow(unused_variables)]
+pub(super) fn apply_initial(init: &Initialized, setup: &SessionSetup, config: &mut SessionConfig) {
+    #[cfg(feature = "unstable_session_options")]
+    if init.offer.features().unstable.session_options {
+        for (id, value) in &setup.initial_options {
+            if let Some(value) = value {
+                if config.check(id, value).is_ok() {
+                    config.set(id, value);
+                }
+            }
+        }
+    }
 }
 
 /// A system prompt from its mode and its blocks' texts; only text blocks are accepted.
@@ -54,6 +118,8 @@ fn system_prompt<'a>(
 impl Fields {
     pub(super) fn v1_new(request: v1::NewSessionRequest) -> Result<Self, String> {
         Ok(Self {
+            #[cfg(feature = "unstable_session_options")]
+            initial: initial_v1(&request.config_options)?,
             id: String::new(),
             system_prompt: request
                 .system_prompt
@@ -76,6 +142,8 @@ impl Fields {
 
     pub(super) fn v1_load(request: v1::LoadSessionRequest) -> Result<Self, String> {
         Ok(Self {
+            #[cfg(feature = "unstable_session_options")]
+            initial: initial_v1(&request.config_options)?,
             id: request.session_id.to_string(),
             system_prompt: request
                 .system_prompt
@@ -98,6 +166,8 @@ impl Fields {
 
     pub(super) fn v1_resume(request: v1::ResumeSessionRequest) -> Result<Self, String> {
         Ok(Self {
+            #[cfg(feature = "unstable_session_options")]
+            initial: initial_v1(&request.config_options)?,
             id: request.session_id.to_string(),
             system_prompt: request
                 .system_prompt
@@ -120,6 +190,8 @@ impl Fields {
 
     pub(super) fn v2_new(request: v2::NewSessionRequest) -> Result<Self, String> {
         Ok(Self {
+            #[cfg(feature = "unstable_session_options")]
+            initial: initial_v2(&request.config_options)?,
             id: String::new(),
             system_prompt: request
                 .system_prompt
@@ -146,6 +218,8 @@ impl Fields {
 
     pub(super) fn v2_resume(request: v2::ResumeSessionRequest) -> Result<Self, String> {
         Ok(Self {
+            #[cfg(feature = "unstable_session_options")]
+            initial: initial_v2(&request.config_options)?,
             id: request.session_id.to_string(),
             system_prompt: request
                 .system_prompt
@@ -170,8 +244,74 @@ impl Fields {
         })
     }
 
+    /// The setup fields of a v1 `session/fork` (the id is the source's).
+    #[cfg(feature = "unstable_session_fork")]
+    pub(super) fn v1_fork(request: v1::ForkSessionRequest) -> Result<Self, String> {
+        Ok(Self {
+            #[cfg(feature = "unstable_session_options")]
+            initial: initial_v1(&request.config_options)?,
+            id: request.session_id.to_string(),
+            system_prompt: request
+                .system_prompt
+                .map(|prompt| {
+                    system_prompt(
+                        prompt.mode.as_str(),
+                        prompt.content.iter().map(v1::ContentBlock::as_text),
+                    )
+                })
+                .transpose()?,
+            mcp_servers: request
+                .mcp_servers
+                .iter()
+                .map(McpServerSpec::from_v1)
+                .collect(),
+            cwd: request.cwd.as_str().to_owned(),
+            additional_directories: request
+                .additional_directories
+                .iter()
+                .map(|dir| dir.as_str().to_owned())
+                .collect(),
+        })
+    }
+
+    /// The setup fields of a v2 `session/fork` (the id is the source's).
+    #[cfg(feature = "unstable_session_fork")]
+    pub(super) fn v2_fork(request: v2::ForkSessionRequest) -> Result<Self, String> {
+        Ok(Self {
+            #[cfg(feature = "unstable_session_options")]
+            initial: initial_v2(&request.config_options)?,
+            id: request.session_id.to_string(),
+            system_prompt: request
+                .system_prompt
+                .map(|prompt| {
+                    system_prompt(
+                        prompt.mode.as_str(),
+                        prompt.content.iter().map(v2::ContentBlock::as_text),
+                    )
+                })
+                .transpose()?,
+            mcp_servers: request
+                .mcp_servers
+                .iter()
+                .map(McpServerSpec::from_v2)
+                .collect(),
+            cwd: request.cwd.as_str().to_owned(),
+            additional_directories: request
+                .additional_directories
+                .iter()
+                .map(|dir| dir.as_str().to_owned())
+                .collect(),
+        })
+    }
+
+    /// The session id the request names (empty for `session/new`).
+    #[cfg(feature = "unstable_session_fork")]
+    pub(super) fn id(&self) -> &str {
+        &self.id
+    }
+
     /// Checks the fields against what the agent advertised, and makes the setup.
-    fn setup(
+    pub(super) fn setup(
         self,
         init: &Initialized,
         id: String,
@@ -192,6 +332,7 @@ impl Fields {
                     .check(self.mcp_servers.iter().map(McpServerSpec::kind))
             })
             .map_err(|detail| Reply::error(rpc::invalid_params(detail)))?;
+        init.client.offered_servers(&self.mcp_servers);
         Ok(SessionSetup {
             id,
             origin,
@@ -200,19 +341,25 @@ impl Fields {
             mcp_servers: self.mcp_servers,
             system_prompt: self.system_prompt,
             client: init.client.clone(),
+            #[cfg(feature = "unstable_session_options")]
+            initial_options: self.initial,
         })
     }
 }
 
 /// The session `state` attached to this connection.
-fn attach<A: Agent>(inner: &Inner<A>, init: &Initialized, state: Arc<SessionState>) -> Session {
+pub(super) fn attach<A: Agent>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    state: Arc<SessionState>,
+) -> Session {
     let session = Session::new(state, init.client.clone(), inner.shared.fallback);
     lock(&inner.sessions).insert(session.id().to_owned(), session.clone());
     session
 }
 
 /// The reply to a request that opened a session: the response, then the agent's hook.
-fn opened<A: Agent>(
+pub(super) fn opened<A: Agent>(
     inner: &Inner<A>,
     response: Result<Box<acp_schema::jsonrpc::RawValue>, crate::Error>,
     session: Session,
@@ -285,10 +432,11 @@ pub(super) async fn new_session<A: Agent>(
         Ok(setup) => setup,
         Err(reply) => return reply,
     };
-    let config = match inner.agent.new_session(&setup).await {
+    let mut config = match inner.agent.new_session(&setup).await {
         Ok(config) => config,
         Err(error) => return Reply::error(error),
     };
+    apply_initial(init, &setup, &mut config);
     let version = init.client.protocol_version();
     let mut meta = SessionMeta::new(id.as_str(), version, setup.cwd.as_str());
     meta.additional_directories
@@ -342,9 +490,19 @@ async fn reopen<A: Agent>(
     };
     let mut config = configured.map_err(Reply::error)?;
     let state = match inner.shared.registry.get(&id) {
-        Some(state) => state,
+        Some(state) => {
+            #[cfg(feature = "unstable_session_options")]
+            if !setup.initial_options.is_empty() {
+                let applied = state.update_config(|config| apply_initial(init, &setup, config));
+                if let Err(error) = applied {
+                    return Err(Reply::error(store_error(&error)));
+                }
+            }
+            state
+        }
         None => {
             config.apply_stored(meta.mode.as_deref(), &meta.config);
+            apply_initial(init, &setup, &mut config);
             let state = SessionState::new(meta, config, Arc::clone(store));
             inner.shared.registry.insert(&state);
             state

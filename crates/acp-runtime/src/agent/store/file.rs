@@ -514,6 +514,8 @@ struct MetaFile {
     mode: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     config: Vec<StoredOption>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    archived: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -563,6 +565,7 @@ impl From<&SessionMeta> for MetaFile {
                     },
                 })
                 .collect(),
+            archived: meta.archived,
         }
     }
 }
@@ -589,6 +592,7 @@ impl MetaFile {
                     (option.id, value)
                 })
                 .collect(),
+            archived: self.archived,
         }
     }
 }

@@ -86,6 +86,9 @@ pub struct SessionMeta {
     pub mode: Option<String>,
     /// The current values of its config options, by option id.
     pub config: Vec<(String, ConfigValue)>,
+    /// Archived: left out of the default session list (`session/archive`, cargo feature
+    /// `unstable_session_archive`); the store keeps the flag in any build.
+    pub archived: bool,
 }
 
 impl SessionMeta {
@@ -106,6 +109,7 @@ impl SessionMeta {
             updated_at: now,
             mode: None,
             config: Vec::new(),
+            archived: false,
         }
     }
 }

@@ -1,0 +1,475 @@
+//! Routing of the unstable agent methods (each behind its cargo feature), for both versions.
+//!
+//! The store answers what it can by itself: `session/fork` copies a stored session's history
+//! to a new id, `session/archive` / `session/unarchive` set a flag that `session/list`
+//! filters on, `session/set_title` stores the title that `session/list` reports, and
+//! `session/status` tells whether a session is in memory. The methods only an agent can
+//! answer (`providers/*`, `auth/status`, `session/options`) go to its handlers. The method
+//! gate has already refused, with `-32601`, what the offer does not answer.
+
+#[allow(unused_imports)]
+use std::sync::Arc;
+
+#[allow(unused_imports)]
+use acp_schema::jsonrpc::ErrorObject;
+#[allow(unused_imports)]
+use acp_schema::v1::ProtocolVersion;
+use acp_schema::{v1, v2};
+
+#[allow(unused_imports)]
+use super::{Initialized, Inner, store_error};
+use crate::agent::Agent;
+use crate::agent::gate::ClientConnection;
+#[allow(unused_imports)]
+use crate::agent::store::{SessionMeta, StoreError};
+use crate::connection::Reply;
+use crate::error::rpc;
+#[allow(unused_imports)]
+use crate::version::ByVersion;
+
+/// The archive filter of a `session/list` request, or the `-32602` reply for one this
+/// runtime does not know.
+#[cfg(feature = "unstable_session_archive")]
+pub(super) fn archive_filter(name: Option<&str>) -> Result<crate::agent::ArchiveFilter, Reply> {
+    crate::agent::ArchiveFilter::parse(name)
+        .map_err(|detail| Reply::error(rpc::invalid_params(detail)))
+}
+
+/// The reply to a handler's versioned answer; an answer in the other version is the
+/// handler's mistake and becomes `-32603`.
+#[allow(dead_code)]
+fn versioned<T1: serde::Serialize, T2: serde::Serialize>(
+    version: ProtocolVersion,
+    answer: Result<ByVersion<T1, T2>, ErrorObject>,
+) -> Reply {
+    match answer {
+        Ok(value) if value.version() != version => Reply::error(rpc::internal(format!(
+            "the agent answered in protocol version {} on a v{version} connection",
+            value.version()
+        ))),
+        Ok(ByVersion::V1(value)) => Reply::ok(&value),
+        Ok(ByVersion::V2(value)) => Reply::ok(&value),
+        Err(error) => Reply::error(error),
+    }
+}
+
+/// The reply to a handler that answers with an empty object.
+#[allow(dead_code)]
+fn empty<T: serde::Serialize>(
+    answer: Result<(), ErrorObject>,
+    response: impl FnOnce() -> T,
+) -> Reply {
+    match answer {
+        Ok(()) => Reply::ok(&response()),
+        Err(error) => Reply::error(error),
+    }
+}
+
+/// Routes an unstable v1 request (any other method answers `-32601`).
+#[allow(unused_variables)]
+pub(super) async fn v1_request<A: Agent>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    request: v1::ClientRequest,
+) -> Reply {
+    #[allow(unused_imports)]
+    use v1::ClientRequest as R;
+    #[allow(unused_variables)]
+    let version = ProtocolVersion::V1;
+    match request {
+        #[cfg(feature = "unstable_llm_providers")]
+        R::ProvidersList(request) => versioned(
+            version,
+            inner
+                .agent
+                .list_providers(&init.client, ByVersion::V1(request))
+                .await,
+        ),
+        #[cfg(feature = "unstable_llm_providers")]
+        R::ProvidersSet(request) => empty(
+            inner
+                .agent
+                .set_provider(&init.client, ByVersion::V1(request))
+                .await,
+            v1::SetProviderResponse::new,
+        ),
+        #[cfg(feature = "unstable_llm_providers")]
+        R::ProvidersDisable(request) => empty(
+            inner
+                .agent
+                .disable_provider(&init.client, ByVersion::V1(request))
+                .await,
+            v1::DisableProviderResponse::new,
+        ),
+        #[cfg(feature = "unstable_auth_status")]
+        R::AuthStatus(request) => versioned(
+            version,
+            inner
+                .agent
+                .auth_status(&init.client, ByVersion::V1(request))
+                .await,
+        ),
+        #[cfg(feature = "unstable_session_archive")]
+        R::SessionArchive(request) => {
+            archive(
+                inner,
+                init,
+                request.session_id.as_str(),
+                true,
+                v1::ArchiveSessionResponse::new,
+            )
+            .await
+        }
+        #[cfg(feature = "unstable_session_archive")]
+        R::SessionUnarchive(request) => {
+            archive(
+                inner,
+                init,
+                request.session_id.as_str(),
+                false,
+                v1::UnarchiveSessionResponse::new,
+            )
+            .await
+        }
+        #[cfg(feature = "unstable_session_set_title")]
+        R::SessionSetTitle(request) => {
+            set_title(
+                inner,
+                init,
+                request.session_id.as_str(),
+                &request.title,
+                v1::SetSessionTitleResponse::new,
+            )
+            .await
+        }
+        #[cfg(feature = "unstable_session_status")]
+        R::SessionStatus(request) => {
+            status(inner, init, request.session_id.as_str(), |status, _| {
+                v1::SessionStatusResponse::new(status)
+            })
+        }
+        #[cfg(feature = "unstable_session_fork")]
+        R::SessionFork(request) => super::fork::fork_v1(inner, init, request).await,
+        #[cfg(feature = "unstable_session_options")]
+        R::SessionOptions(request) => {
+            let query = crate::agent::OptionsQuery {
+                cwd: request.cwd.as_str().to_owned(),
+                additional_directories: request
+                    .additional_directories
+                    .iter()
+                    .map(|dir| dir.as_str().to_owned())
+                    .collect(),
+                session_id: request.session_id.map(|id| id.as_str().to_owned()),
+            };
+            match options(inner, init, &query).await {
+                Ok(config) => {
+                    let mut response = v1::SessionOptionsResponse::new();
+                    if let Some(modes) = config.v1_modes() {
+                        response = response.modes(modes);
+                    }
+                    if let Some(options) = config.v1_options() {
+                        response = response.config_options(options);
+                    }
+                    Reply::ok(&response)
+                }
+                Err(reply) => reply,
+            }
+        }
+        other => Reply::error(rpc::method_not_found(other.method())),
+    }
+}
+
+/// Routes an unstable v2 request (any other method answers `-32601`).
+#[allow(unused_variables)]
+pub(super) async fn v2_request<A: Agent>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    request: v2::ClientRequest,
+) -> Reply {
+    #[allow(unused_imports)]
+    use v2::ClientRequest as R;
+    #[allow(unused_variables)]
+    let version = ProtocolVersion::V2;
+    match request {
+        #[cfg(feature = "unstable_llm_providers")]
+        R::ProvidersList(request) => versioned(
+            version,
+            inner
+                .agent
+                .list_providers(&init.client, ByVersion::V2(request))
+                .await,
+        ),
+        #[cfg(feature = "unstable_llm_providers")]
+        R::ProvidersSet(request) => empty(
+            inner
+                .agent
+                .set_provider(&init.client, ByVersion::V2(request))
+                .await,
+            v2::SetProviderResponse::new,
+        ),
+        #[cfg(feature = "unstable_llm_providers")]
+        R::ProvidersDisable(request) => empty(
+            inner
+                .agent
+                .disable_provider(&init.client, ByVersion::V2(request))
+                .await,
+            v2::DisableProviderResponse::new,
+        ),
+        #[cfg(feature = "unstable_auth_status")]
+        R::AuthStatus(request) => versioned(
+            version,
+            inner
+                .agent
+                .auth_status(&init.client, ByVersion::V2(request))
+                .await,
+        ),
+        #[cfg(feature = "unstable_session_archive")]
+        R::SessionArchive(request) => {
+            archive(
+                inner,
+                init,
+                request.session_id.as_str(),
+                true,
+                v2::ArchiveSessionResponse::new,
+            )
+            .await
+        }
+        #[cfg(feature = "unstable_session_archive")]
+        R::SessionUnarchive(request) => {
+            archive(
+                inner,
+                init,
+                request.session_id.as_str(),
+                false,
+                v2::UnarchiveSessionResponse::new,
+            )
+            .await
+        }
+        #[cfg(feature = "unstable_session_set_title")]
+        R::SessionSetTitle(request) => {
+            set_title(
+                inner,
+                init,
+                request.session_id.as_str(),
+                &request.title,
+                v2::SetSessionTitleResponse::new,
+            )
+            .await
+        }
+        #[cfg(feature = "unstable_session_status")]
+        R::SessionStatus(request) => status(
+            inner,
+            init,
+            request.session_id.as_str(),
+            |status, running| {
+                let response = v2::SessionStatusResponse::new(status);
+                match running {
+                    Some(true) => {
+                        response.state(v2::StateUpdate::Running(v2::RunningStateUpdate::new()))
+                    }
+                    Some(false) => {
+                        response.state(v2::StateUpdate::Idle(v2::IdleStateUpdate::new()))
+                    }
+                    None => response,
+                }
+            },
+        ),
+        #[cfg(feature = "unstable_session_fork")]
+        R::SessionFork(request) => super::fork::fork_v2(inner, init, request).await,
+        #[cfg(feature = "unstable_session_options")]
+        R::SessionOptions(request) => {
+            let query = crate::agent::OptionsQuery {
+                cwd: request.cwd.as_str().to_owned(),
+                additional_directories: request
+                    .additional_directories
+                    .iter()
+                    .map(|dir| dir.as_str().to_owned())
+                    .collect(),
+                session_id: request.session_id.map(|id| id.as_str().to_owned()),
+            };
+            match options(inner, init, &query).await {
+                Ok(config) => Reply::ok(
+                    &v2::SessionOptionsResponse::new()
+                        .config_options(config.v2_options().unwrap_or_default()),
+                ),
+                Err(reply) => reply,
+            }
+        }
+        other => Reply::error(rpc::method_not_found(other.method())),
+    }
+}
+
+/// Hands an unstable v1 notification to the agent (others are ignored).
+#[allow(unused_variables)]
+pub(super) async fn v1_notification<A: Agent>(
+    agent: &Arc<A>,
+    client: &ClientConnection,
+    notification: v1::ClientNotification,
+) {
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    if let v1::ClientNotification::McpMessageNotify(message) = notification {
+        agent
+            .mcp_notification(client.clone(), ByVersion::V1(message))
+            .await;
+    }
+}
+
+/// Hands an unstable v2 notification to the agent (others are ignored).
+#[allow(unused_variables)]
+pub(super) async fn v2_notification<A: Agent>(
+    agent: &Arc<A>,
+    client: &ClientConnection,
+    notification: v2::ClientNotification,
+) {
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    if let v2::ClientNotification::McpMessageNotify(message) = notification {
+        agent
+            .mcp_notification(client.clone(), ByVersion::V2(message))
+            .await;
+    }
+}
+
+/// The stored metadata of session `id` for this connection's version, or the reply: `-32002`
+/// for a session the store does not know, `-32602` for one of the other version.
+#[allow(dead_code)]
+pub(super) fn stored<A: Agent>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    id: &str,
+) -> Result<SessionMeta, Reply> {
+    let version = init.client.protocol_version();
+    let meta = match inner.shared.store.meta(id) {
+        Ok(Some(meta)) => meta,
+        Ok(None) => return Err(Reply::error(rpc::session_not_found(id))),
+        Err(error) => return Err(Reply::error(store_error(&error))),
+    };
+    if meta.protocol_version != version {
+        let error = StoreError::WrongVersion {
+            id: id.to_owned(),
+            stored: meta.protocol_version,
+            requested: version,
+        };
+        return Err(Reply::error(store_error(&error)));
+    }
+    Ok(meta)
+}
+
+/// Changes the stored metadata of session `id`: through its open state when a connection has
+/// it open (so that state and store agree), else directly in the store.
+#[allow(dead_code)]
+fn change_meta<A: Agent>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    id: &str,
+    change: impl FnOnce(&mut SessionMeta),
+) -> Result<(), Reply> {
+    let mut meta = stored(inner, init, id)?;
+    let saved = match inner.shared.registry.get(id) {
+        Some(state) => state.update_meta(change),
+        None => {
+            change(&mut meta);
+            inner.shared.store.save_meta(&meta)
+        }
+    };
+    saved.map_err(|error| Reply::error(store_error(&error)))
+}
+
+/// `session/archive` and `session/unarchive`. Archiving closes the session on this
+/// connection first (as `session/close` does); either call succeeds when the flag is already
+/// as asked.
+#[cfg(feature = "unstable_session_archive")]
+async fn archive<A: Agent, T: serde::Serialize>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    id: &str,
+    archived: bool,
+    response: impl FnOnce() -> T,
+) -> Reply {
+    if let Err(reply) = stored(inner, init, id) {
+        return reply;
+    }
+    if let Err(error) = inner.agent.archive_session(id, archived).await {
+        return Reply::error(error);
+    }
+    if archived {
+        super::manage::close(inner, id).await;
+    }
+    match change_meta(inner, init, id, |meta| meta.archived = archived) {
+        Ok(()) => Reply::ok(&response()),
+        Err(reply) => reply,
+    }
+}
+
+/// `session/set_title`: trimmed, refused when empty, then as the agent normalises it.
+#[cfg(feature = "unstable_session_set_title")]
+async fn set_title<A: Agent, T: serde::Serialize>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    id: &str,
+    title: &str,
+    response: impl FnOnce(String) -> T,
+) -> Reply {
+    if let Err(reply) = stored(inner, init, id) {
+        return reply;
+    }
+    let trimmed = title.trim();
+    if trimmed.is_empty() {
+        return Reply::error(rpc::invalid_params(format!(
+            "session `{id}` cannot get an empty title"
+        )));
+    }
+    let title = match inner.agent.set_session_title(id, trimmed).await {
+        Ok(title) => title,
+        Err(error) => return Reply::error(error),
+    };
+    let stored_title = title.clone();
+    match change_meta(inner, init, id, |meta| {
+        meta.title = Some(stored_title);
+        meta.updated_at = std::time::SystemTime::now();
+    }) {
+        Ok(()) => Reply::ok(&response(title)),
+        Err(reply) => reply,
+    }
+}
+
+/// `session/status`: `open` when some connection has the session in memory (with whether a
+/// turn is running), `saved` when only the store has it. Changes nothing.
+#[cfg(feature = "unstable_session_status")]
+fn status<A: Agent, T: serde::Serialize>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    id: &str,
+    response: impl FnOnce(&'static str, Option<bool>) -> T,
+) -> Reply {
+    if let Err(reply) = stored(inner, init, id) {
+        return reply;
+    }
+    match inner.shared.registry.get(id) {
+        Some(state) if !state.is_deleted() => {
+            Reply::ok(&response("open", Some(state.is_running())))
+        }
+        _ => Reply::ok(&response("saved", None)),
+    }
+}
+
+/// `session/options`: for a stored session, it must be known (`-32002`) and of this version.
+#[cfg(feature = "unstable_session_options")]
+async fn options<A: Agent>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    query: &crate::agent::OptionsQuery,
+) -> Result<crate::agent::SessionConfig, Reply> {
+    let stored_meta = match &query.session_id {
+        Some(id) => Some(stored(inner, init, id)?),
+        None => None,
+    };
+    let mut config = inner
+        .agent
+        .session_options(query)
+        .await
+        .map_err(Reply::error)?;
+    if let Some(meta) = stored_meta {
+        config.apply_stored(meta.mode.as_deref(), &meta.config);
+    }
+    Ok(config)
+}
