@@ -1,6 +1,6 @@
-//! Interop over WebSocket with the official TypeScript SDK: `acp client --url` against an
-//! agent served by the SDK's own server transport, and the SDK's WebSocket client against
-//! `acp agent --listen`, in v1 and v2, with notices (v1 gating and fallback) and, in v1, a
+//! Interop over WebSocket and Streamable HTTP with the official TypeScript SDK: `acp client
+//! --url` against an agent served by the SDK's own server transport (WebSocket), and the
+//! SDK's WebSocket and Streamable HTTP clients against `acp agent --listen`, in v1 and v2, with notices (v1 gating and fallback) and, in v1, a
 //! second connection that loads the session. The peers (the SDK and the `ws` package) are
 //! installed by `scripts/interop-setup.sh`; without them the tests skip (and fail with
 //! `ACP_INTEROP_REQUIRED=1`).
@@ -223,13 +223,18 @@ fn the_typescript_client_against_acp_agent_listen() {
     let _ = std::fs::remove_dir_all(&state);
     std::fs::create_dir_all(&state).unwrap();
     let agent = Listening::start(&["--state-dir", state.to_str().unwrap()], &[]);
-    for (flags, version, as_notice) in [
-        (&["--reconnect"][..], 1, true),
-        (&["--no-notices"][..], 1, false),
-        (&["--protocol", "2"][..], 2, true),
+    // The same endpoint over WebSocket and over Streamable HTTP.
+    let http = agent.url.replacen("ws://", "http://", 1);
+    for (url, flags, version, as_notice) in [
+        (&agent.url, &["--reconnect"][..], 1, true),
+        (&agent.url, &["--no-notices"][..], 1, false),
+        (&agent.url, &["--protocol", "2"][..], 2, true),
+        (&http, &["--reconnect"][..], 1, true),
+        (&http, &["--no-notices"][..], 1, false),
+        (&http, &["--protocol", "2"][..], 2, true),
     ] {
-        let seen = their_client(&peers, &agent.url, flags);
-        assert!(seen.get("error").is_none(), "{flags:?}: {seen}");
+        let seen = their_client(&peers, url, flags);
+        assert!(seen.get("error").is_none(), "{url} {flags:?}: {seen}");
         assert_eq!(seen["protocolVersion"], version, "{seen}");
         assert_eq!(seen["agent"], "acp-example-agent");
         assert_eq!(seen["stopReason"], "end_turn", "{seen}");

@@ -282,7 +282,8 @@ async fn a_plain_get_is_not_an_upgrade() {
         .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).await.unwrap();
-    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    // Not an upgrade, and not asking for an event stream (Streamable HTTP): 406.
+    assert!(answer.starts_with("HTTP/1.1 406"), "{answer}");
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
     stream
         .write_all(

@@ -1,5 +1,5 @@
 // A small ACP client written with the official TypeScript SDK, connecting over the SDK's
-// WebSocket transport (ws package), for the interop tests of `acp agent --listen`: it opens a
+// WebSocket transport (ws package) or its Streamable HTTP transport (http:// URLs), for the interop tests of `acp agent --listen`: it opens a
 // session, sends one prompt, and with --reconnect opens a second connection that loads the
 // session (v1), then prints what it received as one JSON object on standard output.
 //
@@ -18,7 +18,10 @@ const promptText = argv[argv.indexOf("--prompt") + 1];
 const sdk = (path) => import(pathToFileURL(join(process.env.ACP_SDK_DIR, path)).href);
 const acp = await sdk(protocol === 2 ? "dist/v2/unstable/acp.js" : "dist/v1/unstable/acp.js");
 const { createWebSocketStream } = await sdk("dist/transports/ws-stream.js");
+const { createHttpStream } = await sdk("dist/transports/http-stream.js");
 const { WebSocket } = await import(pathToFileURL(join(process.env.ACP_NODE_MODULES, "ws/wrapper.mjs")).href);
+// ws:// and wss:// over WebSocket, http:// and https:// over Streamable HTTP.
+const open = () => url.startsWith("http") ? createHttpStream(url) : createWebSocketStream(url, { WebSocket });
 
 const seen = { protocolVersion: null, agent: null, updates: [], stopReason: null, loadSession: null, replayed: [] };
 let sink = seen.updates;
@@ -44,7 +47,7 @@ const initialize = (agent) => protocol === 2
 
 let sessionId;
 try {
-  await app.connectWith(createWebSocketStream(url, { WebSocket }), async (agent) => {
+  await app.connectWith(open(), async (agent) => {
     const init = await initialize(agent);
     seen.protocolVersion = init.protocolVersion;
     seen.agent = (protocol === 2 ? init.info : init.agentInfo)?.name ?? null;
@@ -61,7 +64,7 @@ try {
   });
   if (reconnect) {
     sink = seen.replayed;
-    await app.connectWith(createWebSocketStream(url, { WebSocket }), async (agent) => {
+    await app.connectWith(open(), async (agent) => {
       const init = await initialize(agent);
       seen.loadSession = init.agentCapabilities?.loadSession ?? null;
       await agent.request("session/load", { sessionId, cwd: process.cwd(), mcpServers: [] });

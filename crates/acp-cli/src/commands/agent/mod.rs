@@ -52,7 +52,7 @@ pub struct Args {
     /// Do not ask permission before tool calls.
     #[arg(long)]
     pub no_permission: bool,
-    /// Serve remote clients over WebSocket on ADDR instead of stdio: PORT alone binds the
+    /// Serve remote clients over WebSocket and Streamable HTTP on ADDR instead of stdio: PORT alone binds the
     /// loopback address 127.0.0.1; give IP:PORT (for example 0.0.0.0:8123) to be reachable
     /// from other machines. The URL is printed on standard error.
     #[arg(long, value_name = "ADDR", value_parser = listen::parse_listen)]

@@ -1,5 +1,5 @@
-//! Serving an [`AgentServer`] to remote clients on one listener: WebSocket at one path
-//! (`/acp` by default).
+//! Serving an [`AgentServer`] to remote clients on one listener: WebSocket and Streamable
+//! HTTP (see [`super::http`]) at one path (`/acp` by default).
 //!
 //! Every request is checked first: a browser `Origin` that is not allowed gets 403, a
 //! missing or wrong bearer token 401 (see [`ServerOptions::token`]). A WebSocket upgrade
@@ -8,15 +8,17 @@
 //! the socket. All connections share the server's session store and open sessions, so a
 //! client can reconnect and load its session.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::State;
+use axum::body::Bytes;
 use axum::extract::ws::{WebSocket, WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -24,6 +26,8 @@ use futures_util::StreamExt;
 use tokio::net::TcpListener;
 
 use super::access::Access;
+use super::http;
+use super::http_conn::HttpConnection;
 use super::socket::{CloseReason, SocketReader, SocketWriter};
 use super::{CONNECTION_ID_HEADER, ServerCodec};
 use crate::agent::{Agent, AgentServer};
@@ -45,9 +49,9 @@ pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct ServerOptions {
     path: String,
     access: Access,
-    max_message_bytes: usize,
+    pub(crate) max_message_bytes: usize,
     max_connections: usize,
-    stall_timeout: Duration,
+    pub(crate) stall_timeout: Duration,
 }
 
 impl Default for ServerOptions {
@@ -117,15 +121,17 @@ impl ServerOptions {
 }
 
 /// What every request handler shares.
-struct Shared<A> {
-    agent: AgentServer<A>,
-    options: ServerOptions,
+pub(crate) struct Shared<A> {
+    pub(crate) agent: AgentServer<A>,
+    pub(crate) options: ServerOptions,
     open: Arc<AtomicUsize>,
-    logger: Logger,
+    pub(crate) logger: Logger,
+    /// The Streamable HTTP connections, by connection id.
+    pub(crate) http: Mutex<HashMap<String, Arc<HttpConnection>>>,
 }
 
 /// A taken connection slot, given back when dropped.
-struct Slot(Arc<AtomicUsize>);
+pub(crate) struct Slot(Arc<AtomicUsize>);
 
 impl Drop for Slot {
     fn drop(&mut self) {
@@ -135,7 +141,7 @@ impl Drop for Slot {
 
 impl<A> Shared<A> {
     /// A connection slot, unless all are taken.
-    fn admit(&self) -> Option<Slot> {
+    pub(crate) fn admit(&self) -> Option<Slot> {
         let max = self.options.max_connections;
         self.open
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |open| {
@@ -180,6 +186,7 @@ impl<A: Agent> RemoteServer<A> {
                 options,
                 open: Arc::new(AtomicUsize::new(0)),
                 logger,
+                http: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -208,7 +215,13 @@ impl<A: Agent> RemoteServer<A> {
 
     fn router(&self) -> Router {
         Router::new()
-            .route(&self.shared.options.path, get(endpoint_get::<A>))
+            .route(
+                &self.shared.options.path,
+                get(endpoint_get::<A>)
+                    .post(endpoint_post::<A>)
+                    .delete(endpoint_delete::<A>),
+            )
+            .layer(DefaultBodyLimit::max(self.shared.options.max_message_bytes))
             .with_state(Arc::clone(&self.shared))
     }
 }
@@ -225,13 +238,8 @@ async fn endpoint_get<A: Agent>(
     }
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
-        Err(rejection) => {
-            return (
-                StatusCode::BAD_REQUEST,
-                format!("expected a WebSocket upgrade: {rejection}\n"),
-            )
-                .into_response();
-        }
+        // Not an upgrade: a Streamable HTTP event stream.
+        Err(_) => return http::events(shared, headers).await,
     };
     let Some(slot) = shared.admit() else {
         shared.logger.log(
@@ -262,6 +270,31 @@ async fn endpoint_get<A: Agent>(
         response.headers_mut().insert(CONNECTION_ID_HEADER, value);
     }
     response
+}
+
+/// `POST` on the endpoint: a Streamable HTTP message.
+async fn endpoint_post<A: Agent>(
+    State(shared): State<Arc<Shared<A>>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if let Err(refusal) = shared.options.access.check(&headers) {
+        shared.logger.log(Level::Warn, refusal.describe());
+        return refusal.into_response();
+    }
+    http::post(shared, headers, body).await
+}
+
+/// `DELETE` on the endpoint: ends a Streamable HTTP connection.
+async fn endpoint_delete<A: Agent>(
+    State(shared): State<Arc<Shared<A>>>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(refusal) = shared.options.access.check(&headers) {
+        shared.logger.log(Level::Warn, refusal.describe());
+        return refusal.into_response();
+    }
+    http::delete(shared, headers).await
 }
 
 /// Runs one ACP connection on an accepted WebSocket until it ends.
