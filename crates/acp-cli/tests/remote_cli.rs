@@ -216,6 +216,61 @@ fn listen_addresses_default_to_loopback() {
     );
 }
 
+#[test]
+fn tls_with_a_certificate_the_client_is_told_to_trust() {
+    let dir = tempfile_dir("tls");
+    let certified =
+        rcgen::generate_simple_self_signed(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
+            .unwrap();
+    let cert = dir.join("cert.pem");
+    let key = dir.join("key.pem");
+    std::fs::write(&cert, certified.cert.pem()).unwrap();
+    std::fs::write(&key, certified.key_pair.serialize_pem()).unwrap();
+    let agent = Listening::start(
+        &[
+            "--ephemeral",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(agent.url.starts_with("wss://127.0.0.1:"), "{}", agent.url);
+    let trusted = client(
+        &agent.url,
+        &["--prompt", "hi", "--tls-ca", cert.to_str().unwrap()],
+    );
+    assert_eq!(
+        trusted.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&trusted.stderr)
+    );
+    // Without --tls-ca the certificate is not trusted: the agent cannot be reached.
+    let untrusted = client(&agent.url, &["--prompt", "hi"]);
+    assert_eq!(untrusted.status.code(), Some(5));
+    assert!(String::from_utf8_lossy(&untrusted.stderr).contains("certificate"));
+    // A key file that is not a key: a clear error, no listener.
+    let output = Command::new(env!("CARGO_BIN_EXE_acp"))
+        .args([
+            "agent",
+            "--ephemeral",
+            "--listen",
+            "0",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+        ])
+        .arg("--tls-key")
+        .arg(&cert)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_ne!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("private key"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A fresh scratch directory under the target directory.
 fn tempfile_dir(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))

@@ -11,7 +11,7 @@ use std::time::Duration;
 /// A listening example agent.
 pub struct Listening {
     child: Child,
-    /// Its `ws://` URL.
+    /// Its `ws://` (or `wss://`) URL.
     pub url: String,
     /// Everything else it printed on standard error so far (collected in the background).
     lines: mpsc::Receiver<String>,
@@ -67,7 +67,10 @@ impl Listening {
 
     /// The `host:port` of the URL.
     pub fn address(&self) -> &str {
-        let rest = self.url.trim_start_matches("ws://");
+        let rest = self
+            .url
+            .split_once("://")
+            .map_or(self.url.as_str(), |(_, rest)| rest);
         rest.split('/').next().unwrap()
     }
 

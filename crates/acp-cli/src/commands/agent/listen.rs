@@ -4,7 +4,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use acp_runtime::agent::{Agent, AgentServer};
-use acp_runtime::transport::remote::{RemoteServer, ServerOptions};
+use acp_runtime::transport::remote::{RemoteServer, ServerOptions, TlsIdentity};
 use tokio::net::TcpListener;
 
 /// Where to listen: `PORT` alone means the loopback address `127.0.0.1`; `HOST:PORT` (and
@@ -43,6 +43,8 @@ pub struct Listen {
     pub path: String,
     /// Whether a token is required, for the warning about open addresses.
     pub has_token: bool,
+    /// The certificate and key to serve TLS with (`wss://`, `https://`).
+    pub tls: Option<TlsIdentity>,
 }
 
 /// Binds, says where on standard error, and serves until Ctrl-C (or `SIGTERM`).
@@ -54,7 +56,8 @@ pub async fn serve<A: Agent>(server: AgentServer<A>, listen: Listen) -> std::io:
         )
     })?;
     let bound = listener.local_addr()?;
-    eprintln!("acp agent: listening on ws://{bound}{}", listen.path);
+    let scheme = if listen.tls.is_some() { "wss" } else { "ws" };
+    eprintln!("acp agent: listening on {scheme}://{bound}{}", listen.path);
     if bound.ip().is_loopback() {
         eprintln!(
             "acp agent: loopback only: other machines cannot connect (pass --listen 0.0.0.0:PORT to allow them)"
@@ -64,9 +67,15 @@ pub async fn serve<A: Agent>(server: AgentServer<A>, listen: Listen) -> std::io:
             "acp agent: warning: {bound} is reachable from other machines and no token is required (--token or $ACP_TOKEN)"
         );
     }
-    RemoteServer::new(server, listen.options)
-        .serve_until(listener, stop_signal())
-        .await
+    let remote = RemoteServer::new(server, listen.options);
+    match listen.tls {
+        Some(identity) => {
+            remote
+                .serve_tls_until(listener, identity, stop_signal())
+                .await
+        }
+        None => remote.serve_until(listener, stop_signal()).await,
+    }
 }
 
 /// Resolves on Ctrl-C or `SIGTERM`.

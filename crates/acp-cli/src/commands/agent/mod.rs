@@ -67,6 +67,12 @@ pub struct Args {
     /// With --listen: the endpoint's path.
     #[arg(long, value_name = "PATH", default_value = "/acp")]
     pub path: String,
+    /// With --listen: serve TLS (`wss://`, `https://`) with this certificate chain (PEM).
+    #[arg(long, value_name = "FILE", requires_all = ["listen", "tls_key"])]
+    pub tls_cert: Option<PathBuf>,
+    /// With --tls-cert: the certificate's private key (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// With --listen: at most N connections at once; more get 503.
     #[arg(long, value_name = "N", default_value_t = acp_runtime::transport::remote::DEFAULT_MAX_CONNECTIONS)]
     pub max_connections: usize,
@@ -74,8 +80,16 @@ pub struct Args {
 
 impl Args {
     /// The remote options, with `--listen`.
-    fn listen(&self) -> Option<listen::Listen> {
-        let address = self.listen?;
+    fn listen(&self) -> Result<Option<listen::Listen>, std::io::Error> {
+        let Some(address) = self.listen else {
+            return Ok(None);
+        };
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(
+                acp_runtime::transport::remote::TlsIdentity::from_pem_files(cert, key)?,
+            ),
+            _ => None,
+        };
         let token = self.token.clone().or_else(|| {
             std::env::var(super::client::TOKEN_ENV)
                 .ok()
@@ -95,12 +109,13 @@ impl Args {
         } else {
             format!("/{}", self.path)
         };
-        Some(listen::Listen {
+        Ok(Some(listen::Listen {
             address,
             options,
             path,
             has_token: token.is_some(),
-        })
+            tls,
+        }))
     }
 }
 
@@ -149,7 +164,7 @@ pub fn run(args: Args) -> super::Outcome {
         };
         server.store(FileStore::open(&dir)?)
     };
-    match args.listen() {
+    match args.listen()? {
         Some(listen) => runtime.block_on(listen::serve(server, listen))?,
         None => runtime.block_on(server.serve_stdio())?,
     }

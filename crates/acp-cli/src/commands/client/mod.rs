@@ -115,6 +115,10 @@ pub struct Args {
     /// With --url: the bearer token to send (default: $ACP_TOKEN when set).
     #[arg(long, value_name = "TOKEN", requires = "url")]
     pub token: Option<String>,
+    /// With a `wss://` --url: trust the certificates in FILE (PEM) instead of the usual root
+    /// certificates (for a private or self-signed server certificate).
+    #[arg(long, value_name = "FILE", requires = "url")]
+    pub tls_ca: Option<PathBuf>,
     /// The agent command and its arguments, after `--` (or --url).
     #[arg(
         last = true,
@@ -177,6 +181,14 @@ impl Args {
             }
             if let Some(limit) = self.timeout {
                 options = options.connect_timeout(limit);
+            }
+            if let Some(file) = &self.tls_ca {
+                let pem = std::fs::read(file).map_err(|error| {
+                    Failure::usage(format!("--tls-ca {}: {error}", file.display()))
+                })?;
+                options = options.trust_pem(&pem).map_err(|error| {
+                    Failure::usage(format!("--tls-ca {}: {error}", file.display()))
+                })?;
             }
             return Ok(Target::Url {
                 url: url.clone(),

@@ -28,6 +28,7 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 #[must_use]
 pub struct ClientOptions {
     token: Option<String>,
+    roots: Vec<rustls::pki_types::CertificateDer<'static>>,
     max_message_bytes: usize,
     stall_timeout: Duration,
     connect_timeout: Duration,
@@ -38,6 +39,7 @@ impl Default for ClientOptions {
     fn default() -> Self {
         Self {
             token: None,
+            roots: Vec::new(),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             stall_timeout: DEFAULT_STALL_TIMEOUT,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
@@ -56,6 +58,13 @@ impl ClientOptions {
     pub fn token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
+    }
+
+    /// Trusts the certificates in `pem` for `wss://` instead of the Mozilla root
+    /// certificates (for a server with a private or self-signed certificate).
+    pub fn trust_pem(mut self, pem: &[u8]) -> std::io::Result<Self> {
+        self.roots.extend(super::tls::certificates(pem)?);
+        Ok(self)
     }
 
     /// The longest incoming message, in bytes (default 16 MiB).
@@ -182,7 +191,15 @@ pub async fn connect(
     let config = WebSocketConfig::default()
         .max_message_size(Some(options.max_message_bytes))
         .max_frame_size(Some(options.max_message_bytes));
-    let connecting = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
+    let connector = if options.roots.is_empty() {
+        None
+    } else {
+        let tls = super::tls::client_config(&options.roots)
+            .map_err(|reason| unreachable(None, reason))?;
+        Some(tokio_tungstenite::Connector::Rustls(tls))
+    };
+    let connecting =
+        tokio_tungstenite::connect_async_tls_with_config(request, Some(config), true, connector);
     let (socket, response) = match tokio::time::timeout(options.connect_timeout, connecting).await {
         Err(_) => {
             return Err(unreachable(

@@ -21,12 +21,15 @@ pub mod http;
 mod http_conn;
 mod server;
 mod socket;
+mod tls;
 
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
 pub use server::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_PATH, DEFAULT_STALL_TIMEOUT,
     RemoteServer, ServerOptions,
 };
+
+pub use tls::TlsIdentity;
 
 pub(crate) use codec::{ClientCodec, ServerCodec};
 

@@ -29,6 +29,7 @@ use super::access::Access;
 use super::http;
 use super::http_conn::HttpConnection;
 use super::socket::{CloseReason, SocketReader, SocketWriter};
+use super::tls::{self, TlsIdentity};
 use super::{CONNECTION_ID_HEADER, ServerCodec};
 use crate::agent::{Agent, AgentServer};
 use crate::log::{Level, Logger};
@@ -211,6 +212,18 @@ impl<A: Agent> RemoteServer<A> {
         axum::serve(listener, self.router())
             .with_graceful_shutdown(shutdown)
             .await
+    }
+
+    /// Serves connections accepted on `listener` over TLS with `identity` (`wss://`,
+    /// `https://`; ALPN offers `h2` and `http/1.1`) until `shutdown` resolves.
+    pub async fn serve_tls_until(
+        self,
+        listener: TcpListener,
+        identity: TlsIdentity,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> io::Result<()> {
+        let logger = self.shared.logger.clone();
+        tls::serve(self.router(), listener, identity, shutdown, logger).await
     }
 
     fn router(&self) -> Router {
