@@ -3,8 +3,9 @@
 # `target/interop` of the repository; set ACP_INTEROP_DIR to put it elsewhere):
 #
 #   $ACP_INTEROP_DIR/node/node_modules/...   npm packages of scripts/interop/package.json: the
-#                                            official TypeScript SDK and real agents (codex-acp,
-#                                            claude-agent-acp, gemini-cli)
+#                                            official TypeScript SDK, real agents (codex-acp,
+#                                            claude-agent-acp, gemini-cli) and `ws` (the
+#                                            WebSocket package the SDK's Node transports use)
 #   $ACP_INTEROP_DIR/venv/                   a Python virtual environment with the official
 #                                            Python SDK (scripts/interop/requirements.txt)
 #   $ACP_INTEROP_DIR/READY                   written last, when everything is installed

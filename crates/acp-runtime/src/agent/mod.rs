@@ -98,6 +98,7 @@ pub use unstable::{McpNotification, McpRequest, McpResponse};
 use crate::connection::{Connection, ConnectionBuilder};
 use crate::error::rpc;
 use crate::notice::FallbackPolicy;
+use crate::transport::{MessageReader, MessageWriter};
 use crate::version::SUPPORTED_VERSIONS;
 
 /// An ACP agent. Implement the turn ([`Agent::prompt`]); everything else has a default.
@@ -546,13 +547,54 @@ impl<A: Agent> AgentServer<A> {
         }
     }
 
-    /// Starts serving one connection on `reader`/`writer` and returns at once.
+    /// Starts serving one connection on `reader`/`writer` (newline-delimited JSON) and
+    /// returns at once.
     pub fn start<R, W>(&self, reader: R, writer: W) -> Connection
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let handler = dispatch::AgentHandler::new(
+        let handler = self.handler();
+        self.options
+            .connection
+            .clone()
+            .start(reader, writer, handler)
+    }
+
+    /// Starts serving one connection on a message transport (a WebSocket, the channels of
+    /// an HTTP connection) and returns at once. The connection shares this server's store
+    /// and open sessions with every other connection.
+    pub fn start_transport<R, W>(&self, reader: R, writer: W) -> Connection
+    where
+        R: MessageReader,
+        W: MessageWriter,
+    {
+        let handler = self.handler();
+        self.options
+            .connection
+            .clone()
+            .start_transport(reader, writer, handler)
+    }
+
+    /// Serves one connection on a message transport until it ends (see
+    /// [`Self::start_transport`]).
+    pub async fn serve_transport<R, W>(&self, reader: R, writer: W) -> Result<(), crate::Error>
+    where
+        R: MessageReader,
+        W: MessageWriter,
+    {
+        self.start_transport(reader, writer).closed().await;
+        Ok(())
+    }
+
+    /// The connection options this server starts connections with.
+    pub fn connection_builder(&self) -> &ConnectionBuilder {
+        &self.options.connection
+    }
+
+    /// The handler of one new connection.
+    fn handler(&self) -> dispatch::AgentHandler<A> {
+        dispatch::AgentHandler::new(
             Arc::clone(&self.agent),
             dispatch::Shared {
                 store: Arc::clone(&self.store),
@@ -561,11 +603,7 @@ impl<A: Agent> AgentServer<A> {
                 fallback: self.options.fallback,
                 page_size: self.options.page_size,
             },
-        );
-        self.options
-            .connection
-            .clone()
-            .start(reader, writer, handler)
+        )
     }
 
     /// Serves one connection until the client hangs up.

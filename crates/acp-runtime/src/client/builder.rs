@@ -39,7 +39,7 @@ use super::transcript::{self, Transcript};
 use super::{Client, ConnectedAgent, Inner, VersionFallback};
 use crate::connection::{BoxFuture, Connection, ConnectionBuilder, decode_result, to_raw};
 use crate::error::Error;
-use crate::transport::{AgentCommand, AgentProcess};
+use crate::transport::{AgentCommand, AgentProcess, MessageReader, MessageWriter};
 use crate::version::{ByVersion, SUPPORTED_VERSIONS, describe, peek_version};
 
 /// A handler that only answers permission requests, with a function.
@@ -241,6 +241,33 @@ impl ClientBuilder {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
+        self.connect_with(command, |options, dispatch| {
+            options.start(reader, writer, dispatch)
+        })
+        .await
+    }
+
+    /// Connects over a message transport (a WebSocket, the channels of an HTTP connection)
+    /// and runs `initialize`. Asking for v2 and meeting a v1 agent works as with
+    /// [`Self::connect`] (the same request carries both versions' fields).
+    pub async fn connect_transport<R, W>(self, reader: R, writer: W) -> Result<Client, Error>
+    where
+        R: MessageReader,
+        W: MessageWriter,
+    {
+        self.connect_with(None, |options, dispatch| {
+            options.start_transport(reader, writer, dispatch)
+        })
+        .await
+    }
+
+    /// Starts the connection with `start` (on whatever transport it uses) and runs
+    /// `initialize`.
+    async fn connect_with(
+        self,
+        command: Option<AgentCommand>,
+        start: impl FnOnce(ConnectionBuilder, ClientDispatch) -> Connection,
+    ) -> Result<Client, Error> {
         let clock = self.clock.clone().unwrap_or_else(|| {
             let epoch = Instant::now();
             Arc::new(move || epoch.elapsed())
@@ -262,10 +289,10 @@ impl ClientBuilder {
             handler,
             scopes: Mutex::new(HashMap::new()),
         });
-        let connection =
-            self.connection
-                .clone()
-                .start(reader, writer, ClientDispatch::new(Arc::clone(&state)));
+        let connection = start(
+            self.connection.clone(),
+            ClientDispatch::new(Arc::clone(&state)),
+        );
         let agent = match self.initialize(&connection, &offered).await {
             Ok(agent) => agent,
             Err(error) => {

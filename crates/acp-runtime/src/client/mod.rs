@@ -26,6 +26,8 @@ mod fs;
 mod handler;
 mod mcp;
 mod permission;
+#[cfg(feature = "remote")]
+mod remote;
 mod sessions;
 mod state;
 mod terminals;

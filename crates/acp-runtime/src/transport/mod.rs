@@ -3,11 +3,15 @@
 //!
 //! Over byte streams ACP sends one JSON-RPC message per line (UTF-8 JSON without embedded
 //! newlines, ended by `\n`): [`LineReader`] and [`LineWriter`]. Other transports implement
-//! [`MessageReader`] and [`MessageWriter`] (see [`message`]).
+//! [`MessageReader`] and [`MessageWriter`] (see [`message`]); with the `remote` feature,
+//! [`remote`] carries ACP over WebSocket.
 
 mod child;
 pub(crate) mod lines;
 pub mod message;
+#[cfg(feature = "remote")]
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
+pub mod remote;
 mod stdio;
 
 pub use child::{AgentCommand, AgentProcess, DEFAULT_GRACE};

@@ -85,7 +85,11 @@ impl Failure {
     /// follows from the error (the agent gone: 5; `-32000`: 3; otherwise `otherwise`).
     pub fn of(what: &str, error: &Error, otherwise: Exit) -> Self {
         let exit = match error {
-            Error::ConnectionClosed | Error::Io(_) => Exit::AgentGone,
+            Error::Unreachable {
+                status: Some(401 | 403),
+                ..
+            } => Exit::Auth,
+            Error::ConnectionClosed | Error::Io(_) | Error::Unreachable { .. } => Exit::AgentGone,
             Error::Rpc(object) if object.code == AUTH_REQUIRED => Exit::Auth,
             _ => otherwise,
         };

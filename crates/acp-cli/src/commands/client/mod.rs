@@ -31,6 +31,7 @@ use std::time::Duration;
 use acp_runtime::ConnectionBuilder;
 use acp_runtime::client::{ClientBuilder, SessionOptions};
 use acp_runtime::transport::AgentCommand;
+use acp_runtime::transport::remote::ClientOptions;
 use acp_schema::v1::ProtocolVersion;
 use serde_json::json;
 
@@ -40,13 +41,17 @@ use follow::Follower;
 use handler::{Answers, CliHandler, Services};
 use peer_log::PeerLog;
 use prompt::{Format, Output, TurnEnd};
+use setup::Target;
+
+/// The environment variable with the bearer token of `--url` (and of `acp agent --listen`).
+pub const TOKEN_ENV: &str = "ACP_TOKEN";
 
 /// Arguments of `acp client`.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Exit codes: 0 the turn ended normally, 1 the turn or the agent failed, \
 2 bad usage, 3 authentication needed or failed, 4 timed out, 5 the agent could not be started \
-or exited early, 130 interrupted."
+or exited early (or, with --url, could not be reached), 130 interrupted."
 )]
 pub struct Args {
     /// Protocol version to ask the agent for: 1 or 2 (a v1 agent asked for 2 is relaunched
@@ -103,8 +108,23 @@ pub struct Args {
     /// Do not run commands for the agent (`terminal` is not advertised).
     #[arg(long)]
     pub no_terminal: bool,
-    /// The agent command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "AGENT_COMMAND")]
+    /// Connect to a remote agent at this URL (`ws://` or `wss://`, for example one served by
+    /// `acp agent --listen`) instead of launching an agent command.
+    #[arg(long, value_name = "URL", conflicts_with = "agent")]
+    pub url: Option<String>,
+    /// With --url: the bearer token to send (default: $ACP_TOKEN when set).
+    #[arg(long, value_name = "TOKEN", requires = "url")]
+    pub token: Option<String>,
+    /// With a `wss://` --url: trust the certificates in FILE (PEM) instead of the usual root
+    /// certificates (for a private or self-signed server certificate).
+    #[arg(long, value_name = "FILE", requires = "url")]
+    pub tls_ca: Option<PathBuf>,
+    /// The agent command and its arguments, after `--` (or --url).
+    #[arg(
+        last = true,
+        required_unless_present = "url",
+        value_name = "AGENT_COMMAND"
+    )]
     pub agent: Vec<String>,
 }
 
@@ -146,6 +166,36 @@ impl Args {
             files: !self.no_fs,
             terminals: !self.no_terminal,
         }
+    }
+
+    /// Where the agent is: the remote URL, else the agent command.
+    fn target(&self) -> Result<Target, Failure> {
+        if let Some(url) = &self.url {
+            let token = self
+                .token
+                .clone()
+                .or_else(|| std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()));
+            let mut options = ClientOptions::new();
+            if let Some(token) = token {
+                options = options.token(token);
+            }
+            if let Some(limit) = self.timeout {
+                options = options.connect_timeout(limit);
+            }
+            if let Some(file) = &self.tls_ca {
+                let pem = std::fs::read(file).map_err(|error| {
+                    Failure::usage(format!("--tls-ca {}: {error}", file.display()))
+                })?;
+                options = options.trust_pem(&pem).map_err(|error| {
+                    Failure::usage(format!("--tls-ca {}: {error}", file.display()))
+                })?;
+            }
+            return Ok(Target::Url {
+                url: url.clone(),
+                options,
+            });
+        }
+        self.command().map(Target::Command)
     }
 
     /// The agent command line.
@@ -210,13 +260,13 @@ async fn list_sessions(args: &Args) -> ExitCode {
         args.services(),
         EventLog::new(),
     );
-    let command = match args.command() {
-        Ok(command) => command,
+    let target = match args.target() {
+        Ok(target) => target,
         Err(failure) => return report(&failure),
     };
     let log = PeerLog::new();
     let (client, mut process) =
-        match setup::launch(args.builder(handler, &log), &command, args.timeout).await {
+        match setup::launch(args.builder(handler, &log), &target, args.timeout).await {
             Ok(pair) => pair,
             Err(failure) => return report(&log.explain(failure)),
         };
@@ -298,15 +348,12 @@ async fn run_prompt(args: &Args, text: &str) -> ExitCode {
         let _ = out.failure(&failure, None);
         report(&failure)
     };
-    let (command, options) = match args
-        .command()
-        .and_then(|c| Ok((c, args.session_options()?)))
-    {
+    let (target, options) = match args.target().and_then(|t| Ok((t, args.session_options()?))) {
         Ok(pair) => pair,
         Err(failure) => return fail(&mut out, failure),
     };
     let launched = tokio::select! {
-        launched = setup::launch(args.builder(handler, &log), &command, args.timeout) => launched,
+        launched = setup::launch(args.builder(handler, &log), &target, args.timeout) => launched,
         _ = interrupted.changed() => Err(Failure::new(Exit::Interrupted, "interrupted while starting the agent")),
     };
     let (client, mut process) = match launched {

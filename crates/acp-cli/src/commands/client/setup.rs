@@ -1,4 +1,5 @@
-//! Getting to a session, for both modes of `acp client`: launching the agent, signing in,
+//! Getting to a session, for both modes of `acp client`: launching the agent (or connecting
+//! to a remote one), signing in,
 //! opening or loading the session, applying `--mode` and `--set`, and ending the agent.
 
 use std::future::Future;
@@ -7,6 +8,7 @@ use std::time::Duration;
 use acp_runtime::Error;
 use acp_runtime::client::{AuthKind, Client, ClientBuilder, ConfigKind, SessionOptions};
 use acp_runtime::rpc::{AUTH_REQUIRED, RESOURCE_NOT_FOUND};
+use acp_runtime::transport::remote::ClientOptions;
 use acp_runtime::transport::{AgentCommand, AgentProcess};
 
 use super::exit::{Exit, Failure};
@@ -32,23 +34,80 @@ pub async fn bounded<T>(
     }
 }
 
-/// Launches the agent and runs `initialize`.
+/// Where the agent is.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A command to launch, talking over its stdio.
+    Command(AgentCommand),
+    /// A remote agent (`--url`).
+    Url {
+        /// Its URL.
+        url: String,
+        /// Token and limits.
+        options: ClientOptions,
+    },
+}
+
+impl Target {
+    /// The same target, with a launched agent's standard error not shown (the terminal UI
+    /// owns the terminal).
+    #[must_use]
+    pub fn quiet(self) -> Self {
+        match self {
+            Target::Command(command) => Target::Command(command.inherit_stderr(false)),
+            other => other,
+        }
+    }
+}
+
+/// Launches the agent (or connects to it) and runs `initialize`. A remote agent has no
+/// process.
 pub async fn launch(
     builder: ClientBuilder,
-    command: &AgentCommand,
+    target: &Target,
     limit: Option<Duration>,
-) -> Result<(Client, AgentProcess), Failure> {
+) -> Result<(Client, Option<AgentProcess>), Failure> {
+    let command = match target {
+        Target::Command(command) => command,
+        Target::Url { url, options } => {
+            return bounded(limit, "connecting to the agent", async {
+                builder
+                    .connect_url(url, options)
+                    .await
+                    .map(|client| (client, None))
+                    .map_err(|error| match error {
+                        Error::ConnectionClosed => Failure::new(
+                            Exit::AgentGone,
+                            format!("the agent at {url} closed the connection before it answered `initialize`"),
+                        ),
+                        Error::Unreachable { status: Some(401 | 403), .. } => {
+                            Failure::new(
+                                Exit::Auth,
+                                format!("{error} (pass the server's token with --token or $ACP_TOKEN)"),
+                            )
+                        }
+                        Error::Unreachable { .. } => Failure::new(Exit::AgentGone, error.to_string()),
+                        other => Failure::of("the agent could not be initialized", &other, Exit::Failed),
+                    })
+            })
+            .await;
+        }
+    };
     let program = command.program().to_string_lossy().into_owned();
     bounded(limit, "starting the agent", async {
-        builder.spawn(command).await.map_err(|error| match error {
-            // The error names the program already ("cannot start `x`: ...").
-            Error::Io(error) => Failure::new(Exit::AgentGone, error.to_string()),
-            Error::ConnectionClosed => Failure::new(
-                Exit::AgentGone,
-                format!("the agent `{program}` exited before it answered `initialize`"),
-            ),
-            other => Failure::of("the agent could not be initialized", &other, Exit::Failed),
-        })
+        builder
+            .spawn(command)
+            .await
+            .map(|(client, process)| (client, Some(process)))
+            .map_err(|error| match error {
+                // The error names the program already ("cannot start `x`: ...").
+                Error::Io(error) => Failure::new(Exit::AgentGone, error.to_string()),
+                Error::ConnectionClosed => Failure::new(
+                    Exit::AgentGone,
+                    format!("the agent `{program}` exited before it answered `initialize`"),
+                ),
+                other => Failure::of("the agent could not be initialized", &other, Exit::Failed),
+            })
     })
     .await
 }
@@ -299,10 +358,13 @@ pub fn options_help(client: &Client, session: &str) -> String {
     format!("its options are: {}", ids.join(", "))
 }
 
-/// Ends the agent: closes the connection (the agent sees the end of its input), then waits
-/// the grace period, sends `SIGTERM` to its process group and `SIGKILL` to what is left.
-pub async fn shutdown(client: &Client, process: &mut AgentProcess) {
+/// Ends the agent: closes the connection (the agent sees the end of its input), then, for a
+/// launched agent, waits the grace period, sends `SIGTERM` to its process group and
+/// `SIGKILL` to what is left.
+pub async fn shutdown(client: &Client, process: &mut Option<AgentProcess>) {
     // Never wait forever on a connection whose writer is stuck.
     let _ = tokio::time::timeout(Duration::from_secs(5), client.close()).await;
-    let _ = process.shutdown().await;
+    if let Some(process) = process {
+        let _ = process.shutdown().await;
+    }
 }

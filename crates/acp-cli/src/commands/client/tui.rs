@@ -97,7 +97,7 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let (questions_tx, questions) = mpsc::channel::<Question>(8);
     let events = EventLog::new();
     let handler = CliHandler::new(Answers::Ask(questions_tx), args.services(), events.clone());
-    let command = args.command()?.inherit_stderr(false);
+    let target = args.target()?.quiet();
     let plan = Plan {
         options: args.session_options()?,
         auth: args.auth.clone(),
@@ -107,7 +107,7 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
         timeout: args.timeout,
     };
     let log = super::peer_log::PeerLog::new();
-    let (client, mut process) = setup::launch(args.builder(handler, &log), &command, args.timeout)
+    let (client, mut process) = setup::launch(args.builder(handler, &log), &target, args.timeout)
         .await
         .map_err(|failure| log.explain(failure))?;
     let notices = (!args.no_notices).then(|| client.notice_center());

@@ -1,0 +1,249 @@
+//! The client end of a remote connection: a WebSocket to a `ws://` or `wss://` URL (TLS by
+//! rustls with the Mozilla root certificates).
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use futures_util::stream::{SplitSink, SplitStream};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::{HeaderValue, header};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use super::socket::{CloseReason, SocketReader, SocketWriter};
+use super::{CONNECTION_ID_HEADER, ClientCodec, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_STALL_TIMEOUT};
+use crate::error::Error;
+use crate::log::Logger;
+use crate::transport::{Frame, MessageReader, MessageWriter};
+
+/// The default time allowed to connect (TCP, TLS and the upgrade).
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Options of a remote connection.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct ClientOptions {
+    token: Option<String>,
+    roots: Vec<rustls::pki_types::CertificateDer<'static>>,
+    max_message_bytes: usize,
+    stall_timeout: Duration,
+    connect_timeout: Duration,
+    logger: Logger,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self {
+            token: None,
+            roots: Vec::new(),
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            stall_timeout: DEFAULT_STALL_TIMEOUT,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            logger: Logger::none(),
+        }
+    }
+}
+
+impl ClientOptions {
+    /// No token, 16 MiB messages, 30 s stall timeout, 15 s to connect.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sends `Authorization: Bearer TOKEN` with the upgrade request.
+    pub fn token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Trusts the certificates in `pem` for `wss://` instead of the Mozilla root
+    /// certificates (for a server with a private or self-signed certificate).
+    pub fn trust_pem(mut self, pem: &[u8]) -> std::io::Result<Self> {
+        self.roots.extend(super::tls::certificates(pem)?);
+        Ok(self)
+    }
+
+    /// The longest incoming message, in bytes (default 16 MiB).
+    pub fn max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes.max(1);
+        self
+    }
+
+    /// How long a write may wait for the server to read (default 30 s).
+    pub fn stall_timeout(mut self, timeout: Duration) -> Self {
+        self.stall_timeout = timeout;
+        self
+    }
+
+    /// How long connecting may take (default 15 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Where skipped frames and transport failures are logged (default: nowhere).
+    pub fn logger(mut self, logger: Logger) -> Self {
+        self.logger = logger;
+        self
+    }
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The incoming half of a remote connection.
+pub struct RemoteReader {
+    inner: SocketReader<SplitStream<Socket>, ClientCodec>,
+    connection_id: Option<String>,
+}
+
+impl std::fmt::Debug for RemoteReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteReader")
+            .field("connection_id", &self.connection_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RemoteReader {
+    /// The `Acp-Connection-Id` the server gave the connection, when it sent one.
+    pub fn connection_id(&self) -> Option<&str> {
+        self.connection_id.as_deref()
+    }
+}
+
+impl MessageReader for RemoteReader {
+    async fn read(&mut self) -> io::Result<Frame> {
+        self.inner.read().await
+    }
+}
+
+/// The outgoing half of a remote connection.
+pub struct RemoteWriter {
+    inner: SocketWriter<SplitSink<Socket, Message>, ClientCodec>,
+}
+
+impl std::fmt::Debug for RemoteWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteWriter").finish_non_exhaustive()
+    }
+}
+
+impl MessageWriter for RemoteWriter {
+    async fn write(&mut self, message: &[u8]) -> io::Result<()> {
+        self.inner.write(message).await
+    }
+
+    async fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().await
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        self.inner.close().await
+    }
+}
+
+/// Connects to the ACP endpoint at `url` (`ws://` or `wss://`) and returns the two halves
+/// of the transport; the caller runs `initialize` on them (see
+/// [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)).
+///
+/// Fails with [`Error::Unreachable`] when the server cannot be reached, refuses the upgrade
+/// (with its HTTP status) or does not answer within the connect timeout.
+pub async fn connect(
+    url: &str,
+    options: &ClientOptions,
+) -> Result<(RemoteReader, RemoteWriter), Error> {
+    let unreachable = |status: Option<u16>, reason: String| Error::Unreachable {
+        url: url.to_owned(),
+        status,
+        reason,
+    };
+    let scheme = url
+        .split_once("://")
+        .map(|(scheme, _)| scheme.to_ascii_lowercase());
+    match scheme.as_deref() {
+        Some("ws" | "wss") => {}
+        Some("http" | "https") => {
+            return Err(unreachable(
+                None,
+                "Streamable HTTP is not supported yet; use the server's ws:// or wss:// URL"
+                    .to_owned(),
+            ));
+        }
+        _ => {
+            return Err(unreachable(
+                None,
+                "expected a ws:// or wss:// URL".to_owned(),
+            ));
+        }
+    }
+    let mut request = url
+        .into_client_request()
+        .map_err(|error| unreachable(None, error.to_string()))?;
+    if let Some(token) = &options.token {
+        let value = HeaderValue::from_str(&format!("Bearer {token}"))
+            .map_err(|_| unreachable(None, "the token is not a valid header value".to_owned()))?;
+        request.headers_mut().insert(header::AUTHORIZATION, value);
+    }
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(options.max_message_bytes))
+        .max_frame_size(Some(options.max_message_bytes));
+    let connector = if options.roots.is_empty() {
+        None
+    } else {
+        let tls = super::tls::client_config(&options.roots)
+            .map_err(|reason| unreachable(None, reason))?;
+        Some(tokio_tungstenite::Connector::Rustls(tls))
+    };
+    let connecting =
+        tokio_tungstenite::connect_async_tls_with_config(request, Some(config), true, connector);
+    let (socket, response) = match tokio::time::timeout(options.connect_timeout, connecting).await {
+        Err(_) => {
+            return Err(unreachable(
+                None,
+                format!(
+                    "no answer within {} s",
+                    options.connect_timeout.as_secs_f64()
+                ),
+            ));
+        }
+        Ok(Err(tungstenite::Error::Http(response))) => {
+            let status = response.status();
+            let body = response
+                .body()
+                .as_deref()
+                .map(|body| String::from_utf8_lossy(body).trim().to_owned())
+                .filter(|body| !body.is_empty());
+            let mut reason = format!("the server answered {status}");
+            if let Some(body) = body {
+                reason = format!("{reason}: {body}");
+            }
+            return Err(unreachable(Some(status.as_u16()), reason));
+        }
+        Ok(Err(error)) => return Err(unreachable(None, error.to_string())),
+        Ok(Ok(pair)) => pair,
+    };
+    let connection_id = response
+        .headers()
+        .get(CONNECTION_ID_HEADER)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    let (sink, stream) = socket.split();
+    let close = CloseReason::default();
+    let reader = RemoteReader {
+        inner: SocketReader::new(
+            stream,
+            options.max_message_bytes,
+            options.logger.clone(),
+            Arc::clone(&close),
+        ),
+        connection_id,
+    };
+    let writer = RemoteWriter {
+        inner: SocketWriter::new(sink, options.stall_timeout, close),
+    };
+    Ok((reader, writer))
+}

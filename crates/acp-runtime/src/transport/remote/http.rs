@@ -1,0 +1,262 @@
+//! Streamable HTTP on the ACP endpoint (the server side).
+//!
+//! * `POST` with `Content-Type: application/json` carries one client message (415 for other
+//!   types, 400 for a body that is not one JSON object, 501 for a batch array). Without
+//!   `Acp-Connection-Id` it must be `initialize`: that creates a connection and is answered
+//!   `200` with the JSON response and the new `Acp-Connection-Id`. With it (404 when
+//!   unknown), the message goes into the connection and the POST is answered `202` at once;
+//!   answers travel on an event stream. `Acp-Session-Id` is accepted on any POST (the SDKs
+//!   differ in which methods carry it); the answer to a request posted for a session goes to
+//!   that session's stream.
+//! * `GET` with `Accept: text/event-stream` (406 otherwise) and the connection id opens the
+//!   connection's server-sent-event stream; with `Acp-Session-Id` as well, that session's
+//!   stream (409 when that stream is open already).
+//! * `DELETE` with the connection id ends the connection (`202`).
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::stream;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::CONNECTION_ID_HEADER;
+use super::http_conn::{HttpConnection, StreamRefusal, id_key, session_of};
+use super::server::Shared;
+use crate::agent::Agent;
+use crate::connection::lock;
+use crate::log::Level;
+use crate::transport::{ChannelReader, ChannelWriter};
+
+/// The request header that names a session.
+pub const SESSION_ID_HEADER: &str = "acp-session-id";
+
+/// How long the POST of `initialize` waits for its answer.
+const INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
+
+fn refuse(status: StatusCode, message: &str) -> Response {
+    (status, format!("{message}\n")).into_response()
+}
+
+fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
+}
+
+/// The connection named by the request, or the status and message refusing it.
+fn named<A>(
+    shared: &Shared<A>,
+    headers: &HeaderMap,
+) -> Result<Arc<HttpConnection>, (StatusCode, &'static str)> {
+    let Some(id) = header_text(headers, CONNECTION_ID_HEADER) else {
+        return Err((
+            StatusCode::BAD_REQUEST,
+            "missing Acp-Connection-Id (POST initialize first)",
+        ));
+    };
+    lock(&shared.http)
+        .get(id)
+        .cloned()
+        .ok_or((StatusCode::NOT_FOUND, "unknown Acp-Connection-Id"))
+}
+
+/// `POST`: one client message.
+pub(crate) async fn post<A: Agent>(
+    shared: Arc<Shared<A>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let json = header_text(&headers, header::CONTENT_TYPE.as_str())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "expected Content-Type: application/json",
+        );
+    }
+    let message: Value = match serde_json::from_slice(&body) {
+        Ok(message) => message,
+        Err(error) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                &format!("the body is not JSON: {error}"),
+            );
+        }
+    };
+    if message.is_array() {
+        return refuse(
+            StatusCode::NOT_IMPLEMENTED,
+            "JSON-RPC batches are not supported over HTTP",
+        );
+    }
+    if !message.is_object() {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "the body is not a JSON-RPC message",
+        );
+    }
+    if header_text(&headers, CONNECTION_ID_HEADER).is_none() {
+        return initialize(shared, message, body).await;
+    }
+    let connection = match named(&shared, &headers) {
+        Ok(connection) => connection,
+        Err((status, message)) => return refuse(status, message),
+    };
+    if message.get("method").is_some() {
+        if let Some(id) = message.get("id").and_then(id_key) {
+            let session = header_text(&headers, SESSION_ID_HEADER)
+                .map(str::to_owned)
+                .or_else(|| session_of(&message));
+            if let Some(session) = session {
+                connection.request_for_session(id, session);
+            }
+        }
+    }
+    match tokio::time::timeout(
+        shared.options.stall_timeout,
+        connection.inbound.send(body.to_vec()),
+    )
+    .await
+    {
+        Ok(Ok(())) => StatusCode::ACCEPTED.into_response(),
+        Ok(Err(_)) => refuse(StatusCode::NOT_FOUND, "the connection has ended"),
+        Err(_) => refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the agent is not reading; try again later",
+        ),
+    }
+}
+
+/// `POST initialize` without a connection id: a new connection.
+async fn initialize<A: Agent>(shared: Arc<Shared<A>>, message: Value, body: Bytes) -> Response {
+    let is_initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
+    let Some(id) = message.get("id").and_then(id_key).filter(|_| is_initialize) else {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "missing Acp-Connection-Id: only `initialize` may come without one",
+        );
+    };
+    let Some(slot) = shared.admit() else {
+        shared.logger.log(
+            Level::Warn,
+            "refused an HTTP connection: the connection limit is reached",
+        );
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this ACP server has as many connections as it accepts; try again later",
+        );
+    };
+    let (inbound, inbound_rx) = mpsc::channel(64);
+    let (outbound, outbound_rx) = mpsc::channel(64);
+    let reader = ChannelReader::new(inbound_rx, shared.options.max_message_bytes);
+    let connection = shared
+        .agent
+        .start_transport(reader, ChannelWriter::new(outbound));
+    let http = Arc::new(HttpConnection::new(
+        inbound,
+        connection.clone(),
+        shared.options.stall_timeout,
+        shared.logger.clone(),
+    ));
+    let answer = http.expect_initialize(id);
+    let connection_id = uuid::Uuid::new_v4().to_string();
+    lock(&shared.http).insert(connection_id.clone(), Arc::clone(&http));
+    let pumped = Arc::clone(&http);
+    let registry = Arc::clone(&shared);
+    let forget = connection_id.clone();
+    tokio::spawn(async move {
+        pumped.pump(outbound_rx).await;
+        lock(&registry.http).remove(&forget);
+        drop(slot);
+    });
+    if http.inbound.send(body.to_vec()).await.is_err() {
+        return refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the connection ended at once",
+        );
+    }
+    match tokio::time::timeout(INITIALIZE_TIMEOUT, answer).await {
+        Ok(Ok(response)) => {
+            let mut response = (
+                StatusCode::OK,
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                response,
+            )
+                .into_response();
+            if let Ok(value) = HeaderValue::from_str(&connection_id) {
+                response.headers_mut().insert(CONNECTION_ID_HEADER, value);
+            }
+            response
+        }
+        _ => {
+            connection.close();
+            refuse(
+                StatusCode::GATEWAY_TIMEOUT,
+                "the agent did not answer `initialize`",
+            )
+        }
+    }
+}
+
+/// `GET` without an upgrade: an event stream.
+pub(crate) async fn events<A: Agent>(shared: Arc<Shared<A>>, headers: HeaderMap) -> Response {
+    let accepts = header_text(&headers, header::ACCEPT.as_str()).is_some_and(|accept| {
+        accept.split(',').any(|item| {
+            let mime = item.split(';').next().unwrap_or_default().trim();
+            mime.eq_ignore_ascii_case("text/event-stream")
+        })
+    });
+    if !accepts {
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            "expected Accept: text/event-stream (or a WebSocket upgrade)",
+        );
+    }
+    let connection = match named(&shared, &headers) {
+        Ok(connection) => connection,
+        Err((status, message)) => return refuse(status, message),
+    };
+    let session = header_text(&headers, SESSION_ID_HEADER).map(str::to_owned);
+    let receiver = match connection.open_stream(session) {
+        Ok(receiver) => receiver,
+        Err(StreamRefusal::Conflict) => {
+            return refuse(StatusCode::CONFLICT, "this event stream is open already");
+        }
+        Err(StreamRefusal::Ended) => {
+            return refuse(StatusCode::NOT_FOUND, "the connection has ended");
+        }
+    };
+    let events = stream::unfold(receiver, |mut receiver| async move {
+        let message = receiver.recv().await?;
+        let text = String::from_utf8_lossy(&message).into_owned();
+        Some((Ok::<_, Infallible>(Event::default().data(text)), receiver))
+    });
+    Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+/// `DELETE`: ends the connection.
+pub(crate) async fn delete<A: Agent>(shared: Arc<Shared<A>>, headers: HeaderMap) -> Response {
+    let connection = match named(&shared, &headers) {
+        Ok(connection) => connection,
+        Err((status, message)) => return refuse(status, message),
+    };
+    if let Some(id) = header_text(&headers, CONNECTION_ID_HEADER) {
+        lock(&shared.http).remove(id);
+    }
+    connection.connection.close();
+    StatusCode::ACCEPTED.into_response()
+}

@@ -1,0 +1,279 @@
+//! One Streamable HTTP connection: the channels into and out of the ACP connection, and the
+//! routing of what the agent sends to the event streams the client has open.
+//!
+//! Routing: a message for a session (a request or notification whose `params.sessionId`
+//! names it, or the answer to a request posted for it) goes to that session's stream when
+//! one is open, else to the connection's stream; with no stream open it waits in a bounded
+//! queue (the client opens its stream right after `initialize`). Sending into a stream waits
+//! while the client reads slowly, up to the stall timeout; then the connection is closed.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::connection::{Connection, lock};
+use crate::log::{Level, Logger};
+
+/// How many messages may wait in one event stream's channel.
+pub(crate) const STREAM_CAPACITY: usize = 64;
+/// How many bytes may wait for a stream to be opened before the connection is closed.
+pub(crate) const MAX_UNROUTED_BYTES: usize = 16 * 1024 * 1024;
+
+/// A key for a JSON-RPC id (numbers and strings kept apart).
+pub(crate) fn id_key(id: &Value) -> Option<String> {
+    match id {
+        Value::String(text) => Some(format!("s:{text}")),
+        Value::Number(number) => Some(format!("n:{number}")),
+        _ => None,
+    }
+}
+
+/// The session a message from the client or the agent is about, from `params.sessionId`.
+pub(crate) fn session_of(message: &Value) -> Option<String> {
+    message
+        .get("params")?
+        .get("sessionId")?
+        .as_str()
+        .map(str::to_owned)
+}
+
+#[derive(Default)]
+struct Routes {
+    connection: Option<mpsc::Sender<Vec<u8>>>,
+    sessions: HashMap<String, mpsc::Sender<Vec<u8>>>,
+    /// Messages no open stream could take yet, with their session.
+    waiting: VecDeque<(Option<String>, Vec<u8>)>,
+    waiting_bytes: usize,
+    /// The session of each request the client posted for one, by id.
+    requests: HashMap<String, String>,
+    /// The `initialize` whose answer the POST that created the connection waits for.
+    initialize: Option<(String, oneshot::Sender<Vec<u8>>)>,
+    ended: bool,
+}
+
+/// One Streamable HTTP connection.
+pub(crate) struct HttpConnection {
+    /// Into the ACP connection (bodies of POST requests).
+    pub(crate) inbound: mpsc::Sender<Vec<u8>>,
+    /// The ACP connection, to close it on `DELETE`.
+    pub(crate) connection: Connection,
+    routes: Mutex<Routes>,
+    stall: Duration,
+    logger: Logger,
+}
+
+/// Why an event stream could not be opened.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum StreamRefusal {
+    /// One is open already for this scope: 409.
+    Conflict,
+    /// The connection has ended: 404.
+    Ended,
+}
+
+impl HttpConnection {
+    /// A connection around `connection`, fed through `inbound`.
+    pub(crate) fn new(
+        inbound: mpsc::Sender<Vec<u8>>,
+        connection: Connection,
+        stall: Duration,
+        logger: Logger,
+    ) -> Self {
+        Self {
+            inbound,
+            connection,
+            routes: Mutex::new(Routes::default()),
+            stall,
+            logger,
+        }
+    }
+
+    /// Waits for the answer to the `initialize` request with `id`.
+    pub(crate) fn expect_initialize(&self, id: String) -> oneshot::Receiver<Vec<u8>> {
+        let (tx, rx) = oneshot::channel();
+        lock(&self.routes).initialize = Some((id, tx));
+        rx
+    }
+
+    /// Remembers that the answer to the request `id` belongs to `session`.
+    pub(crate) fn request_for_session(&self, id: String, session: String) {
+        lock(&self.routes).requests.insert(id, session);
+    }
+
+    /// Opens the connection's stream (`session` `None`) or a session's stream, handing it
+    /// what waited for it.
+    pub(crate) fn open_stream(
+        &self,
+        session: Option<String>,
+    ) -> Result<mpsc::Receiver<Vec<u8>>, StreamRefusal> {
+        let (tx, rx) = mpsc::channel(STREAM_CAPACITY.max(1));
+        let mut routes = lock(&self.routes);
+        if routes.ended {
+            return Err(StreamRefusal::Ended);
+        }
+        let taken = match &session {
+            None => routes.connection.as_ref(),
+            Some(id) => routes.sessions.get(id),
+        }
+        .is_some_and(|stream| !stream.is_closed());
+        if taken {
+            return Err(StreamRefusal::Conflict);
+        }
+        match &session {
+            None => routes.connection = Some(tx.clone()),
+            Some(id) => {
+                routes.sessions.insert(id.clone(), tx.clone());
+            }
+        }
+        // Hand over what waited for this stream, as far as its channel takes it now; the
+        // rest is handed over as the pump runs.
+        let mut kept = VecDeque::new();
+        while let Some((for_session, message)) = routes.waiting.pop_front() {
+            let mine = match (&session, &for_session) {
+                (None, _) => true,
+                (Some(id), Some(other)) => id == other,
+                (Some(_), None) => false,
+            };
+            if mine {
+                let len = message.len();
+                match tx.try_send(message) {
+                    Ok(()) => routes.waiting_bytes -= len,
+                    Err(error) => kept.push_back((for_session, error.into_inner())),
+                }
+            } else {
+                kept.push_back((for_session, message));
+            }
+        }
+        routes.waiting = kept;
+        Ok(rx)
+    }
+
+    /// Where `message` goes: the answer to the pending `initialize`, or a stream (with its
+    /// session, for re-queueing).
+    fn route(&self, message: Vec<u8>) -> Route {
+        let value: Value = serde_json::from_slice(&message).unwrap_or(Value::Null);
+        let mut routes = lock(&self.routes);
+        let is_response = value.get("method").is_none();
+        let id = value.get("id").and_then(id_key);
+        if is_response {
+            if let (Some(id), Some((expected, _))) = (&id, &routes.initialize) {
+                if id == expected {
+                    if let Some((_, answer)) = routes.initialize.take() {
+                        let _ = answer.send(message);
+                    }
+                    return Route::Done;
+                }
+            }
+        }
+        let session = if is_response {
+            id.and_then(|id| routes.requests.remove(&id))
+        } else {
+            session_of(&value)
+        };
+        let target = session
+            .as_ref()
+            .and_then(|id| routes.sessions.get(id))
+            .filter(|s| !s.is_closed())
+            .or(routes.connection.as_ref().filter(|s| !s.is_closed()))
+            .cloned();
+        match target {
+            Some(stream) => Route::Stream(stream, session, message),
+            None => {
+                routes.waiting_bytes += message.len();
+                routes.waiting.push_back((session, message));
+                if routes.waiting_bytes > MAX_UNROUTED_BYTES {
+                    Route::Overflow
+                } else {
+                    Route::Done
+                }
+            }
+        }
+    }
+
+    /// Puts a message back to wait (its stream closed under it).
+    fn requeue(&self, session: Option<String>, message: Vec<u8>) {
+        let mut routes = lock(&self.routes);
+        routes.waiting_bytes += message.len();
+        routes.waiting.push_front((session, message));
+    }
+
+    /// Hands waiting messages to streams that are open now.
+    fn drain_waiting(&self) {
+        let mut routes = lock(&self.routes);
+        let mut kept = VecDeque::new();
+        while let Some((session, message)) = routes.waiting.pop_front() {
+            let target = session
+                .as_ref()
+                .and_then(|id| routes.sessions.get(id))
+                .filter(|s| !s.is_closed())
+                .or(routes.connection.as_ref().filter(|s| !s.is_closed()))
+                .cloned();
+            let len = message.len();
+            match target {
+                Some(stream) => match stream.try_send(message) {
+                    Ok(()) => routes.waiting_bytes -= len,
+                    Err(error) => kept.push_back((session, error.into_inner())),
+                },
+                None => kept.push_back((session, message)),
+            }
+        }
+        routes.waiting = kept;
+    }
+
+    /// Ends every stream: the client sees its event streams end.
+    fn end(&self) {
+        let mut routes = lock(&self.routes);
+        routes.ended = true;
+        routes.connection = None;
+        routes.sessions.clear();
+        routes.waiting.clear();
+        routes.waiting_bytes = 0;
+        routes.initialize = None;
+    }
+
+    /// Routes everything the agent writes until the ACP connection ends, then ends the
+    /// streams.
+    pub(crate) async fn pump(self: Arc<Self>, mut outbound: mpsc::Receiver<Vec<u8>>) {
+        while let Some(message) = outbound.recv().await {
+            match self.route(message) {
+                Route::Done => {}
+                Route::Overflow => {
+                    self.logger.log(
+                        Level::Warn,
+                        "HTTP connection: the client opened no event stream and too much output waits; closing it",
+                    );
+                    self.connection.close();
+                    break;
+                }
+                Route::Stream(stream, session, message) => {
+                    match tokio::time::timeout(self.stall, stream.send(message)).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(error)) => self.requeue(session, error.0),
+                        Err(_) => {
+                            self.logger.log(
+                                Level::Warn,
+                                format!(
+                                    "HTTP connection: the client read nothing for {} s; closing it",
+                                    self.stall.as_secs_f64()
+                                ),
+                            );
+                            self.connection.close();
+                            break;
+                        }
+                    }
+                }
+            }
+            self.drain_waiting();
+        }
+        self.end();
+    }
+}
+
+enum Route {
+    Done,
+    Overflow,
+    Stream(mpsc::Sender<Vec<u8>>, Option<String>, Vec<u8>),
+}

@@ -1,0 +1,38 @@
+//! Remote ACP (feature `remote`): an [`AgentServer`](crate::agent::AgentServer) served over
+//! WebSocket and Streamable HTTP on one TCP listener ([`RemoteServer`]), and the client end
+//! that connects to a `ws://` or `wss://` URL ([`connect`], used by
+//! [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)). A Streamable
+//! HTTP client is not there yet.
+//!
+//! The wire: one endpoint (`/acp` by default). WebSocket: a `GET` with `Upgrade: websocket`
+//! is answered `101` with an `Acp-Connection-Id` header; every JSON-RPC message is one text
+//! frame (binary frames are skipped); the client still sends `initialize` first, and closing
+//! the socket ends the connection (its sessions stay in the store, so a new connection can
+//! load them). Streamable HTTP: see [`http`].
+//!
+//! A server binds where it is told: bind it to a loopback address (`127.0.0.1`) unless it
+//! must be reached from other machines, and then require a token
+//! ([`ServerOptions::token`]).
+
+mod access;
+mod client;
+mod codec;
+pub mod http;
+mod http_conn;
+mod server;
+mod socket;
+mod tls;
+
+pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
+pub use server::{
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_PATH, DEFAULT_STALL_TIMEOUT,
+    RemoteServer, ServerOptions,
+};
+
+pub use tls::TlsIdentity;
+
+pub(crate) use codec::{ClientCodec, ServerCodec};
+
+/// The response header that names the connection a WebSocket upgrade (or an HTTP
+/// `initialize`) created.
+pub const CONNECTION_ID_HEADER: &str = "acp-connection-id";
