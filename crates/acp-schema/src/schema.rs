@@ -184,7 +184,8 @@ pub(crate) fn add_property(object: &mut Value, key: &str, schema: Value) {
 
 /// Adds a required property `key` of the given schema to an alternative (the fields that the
 /// "other" alternative of some open unions must still have). A reference is wrapped in `allOf`,
-/// as the reference schemas write it.
+/// as the reference schemas write it. So far only v2 unions have such fields.
+#[cfg(feature = "unstable_protocol_v2")]
 pub(crate) fn require_property(alternative: &mut Value, key: &str, schema: schemars::Schema) {
     let schema = schema.to_value();
     let property = if schema.get("$ref").is_some() {

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 pub type Fields = Map<String, Value>;
 
 /// Whether `fields` has `key` and its value decodes as `T` (a field that the fallback of some
-/// open unions must still have).
+/// open unions must still have; so far only v2 unions have such fields).
+#[cfg(feature = "unstable_protocol_v2")]
 pub(crate) fn field_decodes<T: serde::de::DeserializeOwned>(fields: &Fields, key: &str) -> bool {
     fields
         .get(key)
