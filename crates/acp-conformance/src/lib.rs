@@ -13,7 +13,7 @@
 //!
 //! The library holds what the tests and benchmarks share:
 //!
-//! * [`reference`]: the checked-in reference schemas and method lists of the official crate;
+//! * [`reference`](mod@reference): the checked-in reference schemas and method lists of the official crate;
 //! * [`rng`]: a seeded random number generator, so that every corpus is reproducible;
 //! * [`schema_gen`]: instances of the reference JSON Schemas, with controlled deviations;
 //! * [`stream`]: the realistic `session/update` stream used by the benchmark;
