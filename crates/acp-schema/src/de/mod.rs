@@ -8,24 +8,127 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, DeserializeOwned, Deserializer, IgnoredAny, IntoDeserializer, MapAccess, SeqAccess,
+    Visitor,
+};
 use serde_json::Value;
 
 pub(crate) mod tagged;
 
 /// `deserialize_with` for an optional field whose malformed value means "absent".
 ///
-/// The value is read once as JSON and then converted; a conversion failure yields `None`.
+/// Strings, numbers and booleans are converted straight from the input; only objects and
+/// arrays are read into a JSON value first (a value that fails to convert must not leave the
+/// input half read). `null` and a conversion failure yield `None`.
 pub(crate) fn lenient<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
-    let value = Value::deserialize(deserializer)?;
-    if value.is_null() {
-        return Ok(None);
+    Ok(match deserializer.deserialize_any(Lenient(PhantomData))? {
+        Found::Decoded(value) => Some(value),
+        Found::Null | Found::Malformed => None,
+    })
+}
+
+/// What a lenient field held.
+enum Found<T> {
+    /// `null`.
+    Null,
+    /// A value that converted.
+    Decoded(T),
+    /// A value that did not.
+    Malformed,
+}
+
+impl<T> Found<T> {
+    fn from_result<E>(result: Result<T, E>) -> Self {
+        result.map_or(Found::Malformed, Found::Decoded)
     }
-    Ok(T::deserialize(value).ok())
+}
+
+/// Converts one field value to `T` without failing on a malformed one (see [`lenient`]).
+struct Lenient<T>(PhantomData<T>);
+
+impl<'de, T: DeserializeOwned> Visitor<'de> for Lenient<T> {
+    type Value = Found<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value (a malformed one is treated as absent)")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Found::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Found::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Found::from_result(T::deserialize(IntoDeserializer::<
+            de::value::Error,
+        >::into_deserializer(
+            v
+        ))))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Found::from_result(T::deserialize(IntoDeserializer::<
+            de::value::Error,
+        >::into_deserializer(
+            v
+        ))))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Found::from_result(T::deserialize(IntoDeserializer::<
+            de::value::Error,
+        >::into_deserializer(
+            v
+        ))))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Found::from_result(T::deserialize(IntoDeserializer::<
+            de::value::Error,
+        >::into_deserializer(
+            v
+        ))))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Found::from_result(T::deserialize(IntoDeserializer::<
+            de::value::Error,
+        >::into_deserializer(
+            v
+        ))))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Found::from_result(T::deserialize(IntoDeserializer::<
+            de::value::Error,
+        >::into_deserializer(
+            v
+        ))))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        let value = Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+        Ok(Found::from_result(T::deserialize(value)))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        let value = Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        Ok(Found::from_result(T::deserialize(value)))
+    }
+}
+
+/// `deserialize_with` for an optional field that holds any JSON value (`rawInput`, `data`,
+/// ...): `null` is absent, anything else is kept as it is (read once, nothing to convert).
+pub(crate) fn null_as_none<'de, D>(deserializer: D) -> Result<Option<Value>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Null => None,
+        value => Some(value),
+    })
 }
 
 /// `deserialize_with` for a field with a default value whose malformed value means "default".
@@ -171,9 +274,22 @@ where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
-    Ok(match Value::deserialize(deserializer)? {
-        Value::Null => crate::Patch::Clear,
-        value => T::deserialize(value).map_or(crate::Patch::Unchanged, crate::Patch::Set),
+    Ok(match deserializer.deserialize_any(Lenient(PhantomData))? {
+        Found::Null => crate::Patch::Clear,
+        Found::Decoded(value) => crate::Patch::Set(value),
+        Found::Malformed => crate::Patch::Unchanged,
+    })
+}
+
+/// `deserialize_with` for a [`crate::Patch`] field that holds any JSON value: `null` clears,
+/// anything else sets.
+pub(crate) fn patch_value<'de, D>(deserializer: D) -> Result<crate::Patch<Value>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Ok(match null_as_none(deserializer)? {
+        None => crate::Patch::Clear,
+        Some(value) => crate::Patch::Set(value),
     })
 }
 

@@ -146,7 +146,7 @@ wire_struct! {
         /// `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::null_as_none",
             skip_serializing_if = "Option::is_none",
         )]
         pub data: Option<serde_json::Value>,

@@ -62,14 +62,14 @@ wire_struct! {
         /// The raw input sent to the tool. A `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::null_as_none",
             skip_serializing_if = "Option::is_none",
         )]
         pub raw_input: Option<serde_json::Value>,
         /// The raw output returned by the tool. A `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::null_as_none",
             skip_serializing_if = "Option::is_none",
         )]
         pub raw_output: Option<serde_json::Value>,
@@ -271,14 +271,14 @@ wire_struct! {
         /// The raw input sent to the tool. A `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::null_as_none",
             skip_serializing_if = "Option::is_none",
         )]
         pub raw_input: Option<serde_json::Value>,
         /// The raw output returned by the tool. A `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::null_as_none",
             skip_serializing_if = "Option::is_none",
         )]
         pub raw_output: Option<serde_json::Value>,

@@ -69,14 +69,14 @@ wire_struct! {
         /// The raw input sent to the tool. A `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_patch",
+            deserialize_with = "crate::de::patch_value",
             skip_serializing_if = "crate::Patch::is_unchanged",
         )]
         pub raw_input: crate::Patch<serde_json::Value>,
         /// The raw output returned by the tool. A `null` is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient_patch",
+            deserialize_with = "crate::de::patch_value",
             skip_serializing_if = "crate::Patch::is_unchanged",
         )]
         pub raw_output: crate::Patch<serde_json::Value>,
