@@ -1,7 +1,9 @@
 //! Interop over WebSocket and Streamable HTTP with the official TypeScript SDK: `acp client
 //! --url` against an agent served by the SDK's own server transport (WebSocket), and the
-//! SDK's WebSocket and Streamable HTTP clients against `acp agent --listen`, in v1 and v2, with notices (v1 gating and fallback) and, in v1, a
-//! second connection that loads the session. The peers (the SDK and the `ws` package) are
+//! SDK's WebSocket and Streamable HTTP clients against `acp agent --listen`, in v1 and v2,
+//! with notices (v1 gating and fallback) and a second connection that loads the session
+//! (v1; and, for the SDK's clients, a permission request answered by the client and a v2
+//! `session/resume` with the replay). The peers (the SDK and the `ws` package) are
 //! installed by `scripts/interop-setup.sh`; without them the tests skip (and fail with
 //! `ACP_INTEROP_REQUIRED=1`).
 #![cfg(unix)]
@@ -11,6 +13,8 @@
 mod interop;
 #[path = "support/listening.rs"]
 mod listening;
+#[path = "support/peer_client.rs"]
+mod peer_client;
 #[path = "support/scripted.rs"]
 mod scripted;
 
@@ -21,6 +25,7 @@ use std::time::Duration;
 
 use interop::Peers;
 use listening::Listening;
+use peer_client::{CASES, OUR_CASES, run_json};
 use scripted::{ACP, finish, text};
 use serde_json::Value;
 
@@ -69,8 +74,12 @@ struct TsAgent {
 
 impl TsAgent {
     fn start(peers: &Peers, protocol: &str) -> Self {
+        Self::with_args(peers, &["--protocol", protocol])
+    }
+
+    fn with_args(peers: &Peers, args: &[&str]) -> Self {
         let mut child = node(peers, "ts_ws_agent.mjs")
-            .args(["--protocol", protocol])
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -193,24 +202,16 @@ fn our_client_against_a_typescript_agent_over_websocket() {
     }
 }
 
-fn their_client(peers: &Peers, url: &str, flags: &[&str]) -> Value {
-    let child = node(peers, "ts_ws_client.mjs")
-        .arg(url)
-        .args(flags)
-        .args(["--prompt", "/notice warning Disk almost full -- 95% used"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let output = finish(child, LIMIT);
-    let out = text(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{flags:?}: {out}\n{}",
-        text(&output.stderr)
-    );
-    serde_json::from_str(out.trim()).unwrap_or_else(|_| panic!("not JSON: {out}"))
+#[test]
+fn our_client_against_a_typescript_agent_asking_permission() {
+    let Some(peers) = ws_peers("our_client_against_a_typescript_agent_asking_permission") else {
+        return;
+    };
+    for case in OUR_CASES {
+        let agent =
+            TsAgent::with_args(&peers, &["--protocol", &case.protocol.to_string(), "--ask"]);
+        case.run(&agent.url, "ts-ws-agent", "Hello over WebSocket", LIMIT);
+    }
 }
 
 #[test]
@@ -225,50 +226,13 @@ fn the_typescript_client_against_acp_agent_listen() {
     let agent = Listening::start(&["--state-dir", state.to_str().unwrap()], &[]);
     // The same endpoint over WebSocket and over Streamable HTTP.
     let http = agent.url.replacen("ws://", "http://", 1);
-    for (url, flags, version, as_notice) in [
-        (&agent.url, &["--reconnect"][..], 1, true),
-        (&agent.url, &["--no-notices"][..], 1, false),
-        (&agent.url, &["--protocol", "2"][..], 2, true),
-        (&http, &["--reconnect"][..], 1, true),
-        (&http, &["--no-notices"][..], 1, false),
-        (&http, &["--protocol", "2"][..], 2, true),
-    ] {
-        let seen = their_client(&peers, url, flags);
-        assert!(seen.get("error").is_none(), "{url} {flags:?}: {seen}");
-        assert_eq!(seen["protocolVersion"], version, "{seen}");
-        assert_eq!(seen["agent"], "acp-example-agent");
-        assert_eq!(seen["stopReason"], "end_turn", "{seen}");
-        let updates = seen["updates"].as_array().unwrap();
-        let notices: Vec<&Value> = updates
-            .iter()
-            .filter(|u| u["sessionUpdate"] == "notice")
-            .collect();
-        let fallback = updates.iter().any(|u| {
-            u["sessionUpdate"] == "agent_message_chunk"
-                && u["content"]["text"] == "Warning: Disk almost full - 95% used"
-        });
-        if as_notice {
-            assert_eq!(notices.len(), 1, "{flags:?}: {seen}");
-            assert_eq!(notices[0]["title"], "Disk almost full");
-            assert!(!fallback);
-        } else {
-            assert!(notices.is_empty(), "{flags:?}: {seen}");
-            assert!(fallback, "{flags:?}: {seen}");
-        }
-        if flags.contains(&"--reconnect") {
-            assert_eq!(seen["loadSession"], true, "{seen}");
-            let replayed = seen["replayed"].as_array().unwrap();
-            assert!(
-                replayed
-                    .iter()
-                    .any(|u| u["sessionUpdate"] == "user_message_chunk"
-                        && u["content"]["text"] == "/notice warning Disk almost full -- 95% used"),
-                "the replay has the prompt: {seen}"
-            );
-            assert!(
-                replayed.iter().all(|u| u["sessionUpdate"] != "notice"),
-                "never a notice in a replay: {seen}"
-            );
+    for url in [&agent.url, &http] {
+        for case in CASES {
+            let label = format!("typescript client {url} {case:?}");
+            let mut command = node(&peers, "ts_ws_client.mjs");
+            command.arg(url).args(case.flags());
+            let seen = run_json(command, LIMIT, &label);
+            case.check(&seen, &label);
         }
     }
     drop(agent);

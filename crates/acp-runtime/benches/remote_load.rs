@@ -3,7 +3,11 @@
 //! measures its latency. Transports: WebSocket (`RemoteServer`, one TCP listener on
 //! 127.0.0.1) and the stdio framing (newline-delimited JSON over in-memory pipes, what a
 //! launched agent uses minus the process boundary). Each transport runs in a child process of
-//! its own so that its peak memory (VmHWM) is its own.
+//! its own so that its peak memory (VmHWM) is its own. The same workload runs against the
+//! TypeScript SDK's server too (`typescript-websocket`: `remote_load/ts_streamer.mjs` in a node
+//! process, our clients; its peak memory is the node server's plus the clients'), when the
+//! interop peers are installed (`scripts/interop-setup.sh`); otherwise that row is skipped
+//! with the reason.
 //!
 //!   cargo bench -p acp-runtime --features remote --bench remote_load
 //!   ACP_BENCH_CONNECTIONS=200 ACP_BENCH_UPDATES=1000 (the defaults)
@@ -12,8 +16,10 @@
 //! (a 300 s limit per transport).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+#[path = "remote_load/ts_server.rs"]
+mod ts_server;
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use acp_runtime::Notice;
 use acp_runtime::agent::{Agent, AgentServer, MemoryStore, Prompt, Session, StopReason};
@@ -22,10 +28,12 @@ use acp_runtime::transport::{Frame, LineReader, LineWriter, MessageReader, Messa
 use acp_schema::jsonrpc::ErrorObject;
 use serde_json::{Value, json};
 
-static START: OnceLock<Instant> = OnceLock::new();
-
+/// Nanoseconds since the Unix epoch: the clock that notices carry, shared with the node
+/// server of the `typescript-websocket` row.
 fn now_ns() -> u64 {
-    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64)
 }
 
 fn env_count(name: &str, default: usize, max: usize) -> usize {
@@ -128,7 +136,12 @@ fn server(updates: usize) -> AgentServer<Streamer> {
 }
 
 fn peak_rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+    vm_hwm_kib("/proc/self/status")
+}
+
+/// The peak resident memory (VmHWM) in a `/proc/PID/status` file, in KiB (0 when unknown).
+fn vm_hwm_kib(status: &str) -> u64 {
+    std::fs::read_to_string(status)
         .ok()
         .and_then(|status| {
             status.lines().find_map(|line| {
@@ -146,6 +159,16 @@ fn peak_rss_kib() -> u64 {
 async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
     let mut tasks = Vec::new();
     match transport {
+        "typescript-websocket" => {
+            let url = TS_URL.get().expect("the node server was started").clone();
+            for _ in 0..connections {
+                let url = url.clone();
+                tasks.push(tokio::spawn(async move {
+                    let (reader, writer) = connect(&url, &ClientOptions::new()).await.unwrap();
+                    client(reader, writer).await
+                }));
+            }
+        }
         "websocket" => {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let url = format!("ws://{}/acp", listener.local_addr().unwrap());
@@ -180,15 +203,23 @@ async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
     all
 }
 
+/// The URL of the node server, in the `typescript-websocket` child.
+static TS_URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
 fn measure(transport: &str) {
     let connections = env_count("ACP_BENCH_CONNECTIONS", 200, 1000);
     let updates = env_count("ACP_BENCH_UPDATES", 1000, 100_000);
+    // The TypeScript SDK's server: its own process, ended when this function returns.
+    let node = (transport == "typescript-websocket")
+        .then(|| ts_server::TsServer::start(updates).unwrap_or_else(|reason| panic!("{reason}")));
+    if let Some(node) = &node {
+        TS_URL.set(node.url.clone()).unwrap();
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    now_ns();
     let started = Instant::now();
     let mut latencies = runtime.block_on(async {
         tokio::time::timeout(
@@ -212,7 +243,8 @@ fn measure(transport: &str) {
         latencies.len() as f64 / wall.as_secs_f64(),
         at(0.5),
         at(0.99),
-        peak_rss_kib() as f64 / 1024.0,
+        (peak_rss_kib() + node.as_ref().map_or(0, ts_server::TsServer::peak_rss_kib)) as f64
+            / 1024.0,
     );
 }
 
@@ -226,11 +258,21 @@ fn main() {
         "| transport | connections x notices | wall | throughput | p50 latency | p99 latency | peak RSS |"
     );
     println!("|---|---|---|---|---|---|---|");
-    for transport in ["websocket", "stdio-pipe"] {
+    let mut skipped = Vec::new();
+    for transport in ["websocket", "stdio-pipe", "typescript-websocket"] {
+        if transport == "typescript-websocket" {
+            if let Err(reason) = ts_server::node_modules() {
+                skipped.push(format!("{transport}: skipped: {reason}"));
+                continue;
+            }
+        }
         let status = std::process::Command::new(std::env::current_exe().unwrap())
             .args(["--transport", transport])
             .status()
             .unwrap();
         assert!(status.success(), "{transport} failed");
+    }
+    for line in skipped {
+        println!("{line}");
     }
 }

@@ -1,29 +1,38 @@
 // A small ACP agent written with the official TypeScript SDK and served by the SDK's own
 // server transport over WebSocket (ws package), for the interop tests of `acp client --url`.
 //
-//   node ts_ws_agent.mjs [--protocol 1|2]
+//   node ts_ws_agent.mjs [--protocol 1|2] [--ask]
 //
 // Prints `listening on ws://127.0.0.1:PORT/acp` on standard output once it listens. Each
 // prompt is answered with a text and a notice (in v1 only when the client advertised
-// `session.notices`, else with an agent message saying so). v1 sessions can be loaded from
-// another connection: their prompts and answers are replayed (never the notice). The SDK is
-// found in $ACP_SDK_DIR, the `ws` package in $ACP_NODE_MODULES.
+// `session.notices`, else with an agent message saying so); with --ask, between the two, it
+// asks the client's permission for a tool call and says whether it was allowed. Sessions can
+// be continued from another connection (v1 `session/load`, v2 `session/resume` replaying from
+// the start): their prompts and answers are replayed (never the notice). The SDK is found in
+// $ACP_SDK_DIR, the `ws` package in $ACP_NODE_MODULES.
 import http from "node:http";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 
 const argv = process.argv.slice(2);
 const protocol = argv.includes("--protocol") ? Number(argv[argv.indexOf("--protocol") + 1]) : 1;
+const ask = argv.includes("--ask");
 const sdk = (path) => import(pathToFileURL(join(process.env.ACP_SDK_DIR, path)).href);
 const acp = await sdk(protocol === 2 ? "dist/v2/unstable/acp.js" : "dist/v1/unstable/acp.js");
 const { AcpServer } = await sdk("dist/transports/server.js");
 const { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } = await sdk("dist/transports/node-adapter.js");
 const { WebSocketServer } = await import(pathToFileURL(join(process.env.ACP_NODE_MODULES, "ws/wrapper.mjs")).href);
 
-// Shared by every connection: what each session said, for `session/load`.
+// Shared by every connection: what each session said ([prompt, [answers]]), for
+// `session/load` and `session/resume`.
 const histories = new Map();
 let nextSession = 1;
 let nextMessage = 1;
+let nextCall = 1;
+const permissionOptions = [
+  { optionId: "allow", name: "Allow", kind: "allow_once" },
+  { optionId: "reject", name: "Reject", kind: "reject_once" },
+];
 const text = (prompt) => prompt.filter((b) => b.type === "text").map((b) => b.text).join("\n");
 
 function makeAgent() {
@@ -50,9 +59,24 @@ function makeAgent() {
         ? { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text: t } }
         : { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } };
       const answer = `Hello over WebSocket, you said: ${said}`;
-      histories.get(sessionId)?.push([said, answer]);
+      const answers = [answer];
+      histories.get(sessionId)?.push([said, answers]);
+      const askPermission = async (messageId) => {
+        const toolCallId = `ts_call_${nextCall++}`;
+        const response = protocol === 2
+          ? await client.request("session/request_permission", { sessionId, title: "Count the words",
+              options: permissionOptions, subject: { type: "tool_call", toolCall: { toolCallId } } })
+          : await client.request("session/request_permission", { sessionId,
+              toolCall: { toolCallId, title: "Count the words" }, options: permissionOptions });
+        const allowed = response.outcome?.outcome === "selected" && response.outcome.optionId === "allow";
+        const words = said.split(/\s+/).filter(Boolean).length;
+        const verdict = allowed ? `Counted ${words} words.` : "Not allowed, so I did not count.";
+        answers.push(verdict);
+        await update(chunk(verdict, messageId));
+      };
       const turn = async (messageId) => {
         await update(chunk(answer, messageId));
+        if (ask) await askPermission(messageId);
         if (protocol === 2 || clientCaps.session?.notices) {
           await update({ sessionUpdate: "notice", severity: "warning", title: "Quota almost used", description: "90% of today's quota" });
         } else {
@@ -78,11 +102,32 @@ function makeAgent() {
     app.onRequest("session/load", async ({ params, client }) => {
       const history = histories.get(params.sessionId);
       if (!history) throw acp.RequestError.resourceNotFound(params.sessionId);
-      for (const [said, answer] of history) {
-        const update = (u) => client.notify("session/update", { sessionId: params.sessionId, update: u });
+      const update = (u) => client.notify("session/update", { sessionId: params.sessionId, update: u });
+      for (const [said, answers] of history) {
         await update({ sessionUpdate: "user_message_chunk", content: { type: "text", text: said } });
-        await update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: answer } });
+        for (const answer of answers) {
+          await update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: answer } });
+        }
       }
+      return {};
+    });
+  } else {
+    app.onRequest("session/resume", async ({ params, client }) => {
+      const history = histories.get(params.sessionId);
+      if (!history) throw acp.RequestError.resourceNotFound(params.sessionId);
+      const update = (u) => client.notify("session/update", { sessionId: params.sessionId, update: u });
+      if (params.replayFrom) {
+        for (const [said, answers] of history) {
+          await update({ sessionUpdate: "user_message", messageId: `user_${nextMessage++}`,
+                         content: [{ type: "text", text: said }] });
+          const messageId = `agent_${nextMessage++}`;
+          for (const answer of answers) {
+            await update({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text: answer } });
+          }
+        }
+        await update({ sessionUpdate: "replay_complete" });
+      }
+      await update({ sessionUpdate: "state_update", state: "idle" });
       return {};
     });
   }
