@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use acp_check::proxy::{self, Control};
+use acp_runtime::log::{Level, Logger};
 use acp_runtime::transport::remote::{DEFAULT_MAX_MESSAGE_BYTES, Service, ServiceHandle};
 use acp_runtime::transport::{AgentCommand, MessageReader, MessageWriter};
 use tokio::sync::watch;
@@ -124,6 +125,11 @@ impl Service for ProxyService {
             let _ = done_tx.send(true);
         });
         handle
+    }
+
+    /// Refusals (token, origin, limits) and transport failures go to standard error.
+    fn logger(&self) -> Logger {
+        Logger::stderr(Level::Warn)
     }
 }
 
