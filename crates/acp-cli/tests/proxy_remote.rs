@@ -446,3 +446,59 @@ fn proxy_url_exits_5_when_the_agent_cannot_be_reached() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn the_session_and_idle_limits_are_flags_of_both_listeners() {
+    let script = scripted::script();
+    let proxy = Listening::proxy(
+        &["--max-sessions", "1"],
+        &["sh", script.to_str().unwrap(), "ok"],
+        &[],
+    );
+    let agent = Listening::start(&["--ephemeral", "--idle-timeout", "0.3"], &[]);
+    let (proxy_url, agent_url) = (proxy.url.clone(), agent.url.clone());
+    runtime().block_on(async {
+        let new = br#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#;
+        let again = br#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#;
+        let (mut reader, mut writer) = connect(&proxy_url, &ClientOptions::new()).await.unwrap();
+        let mut answers = Vec::new();
+        for message in [INIT.as_bytes(), new, again] {
+            writer.write(message).await.unwrap();
+            writer.flush().await.unwrap();
+            answers.push(next(&mut reader).await);
+        }
+        assert_eq!(answers[0]["id"], 0);
+        assert_eq!(answers[1]["result"]["sessionId"], "s1");
+        let refused = &answers[2];
+        assert_eq!(refused["id"], 2, "{refused}");
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("1 sessions"),
+            "{refused}"
+        );
+
+        let (mut reader, mut writer) = connect(&agent_url, &ClientOptions::new()).await.unwrap();
+        writer.write(INIT.as_bytes()).await.unwrap();
+        writer.flush().await.unwrap();
+        assert_eq!(next(&mut reader).await["id"], 0);
+        let started = Instant::now();
+        let end = tokio::time::timeout(Duration::from_secs(10), reader.read())
+            .await
+            .expect("the idle connection is closed");
+        assert!(matches!(end, Ok(Frame::End)), "{end:?}");
+        assert!(started.elapsed() >= Duration::from_millis(200));
+    });
+    // The refusal is logged on the proxy's standard error.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut stderr = Vec::new();
+    while !stderr
+        .iter()
+        .any(|l: &String| l.contains("refused `session/new`"))
+    {
+        assert!(Instant::now() < deadline, "no refusal logged: {stderr:?}");
+        stderr.extend(proxy.stderr());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

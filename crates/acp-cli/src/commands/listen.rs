@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use acp_runtime::transport::remote::{
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, Endpoint, ServerOptions, Service, TlsIdentity,
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, Endpoint, ServerOptions,
+    Service, TlsIdentity,
 };
 use tokio::net::TcpListener;
 
@@ -38,11 +39,9 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
 }
 
 /// A number of seconds from 0 up (0 turns the idle timeout off).
-fn parse_idle(text: &str) -> Result<Duration, String> {
+fn parse_idle(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(seconds) if seconds.is_finite() && (0.0..1e9).contains(&seconds) => {
-            Ok(Duration::from_secs_f64(seconds))
-        }
+        Ok(seconds) if seconds.is_finite() && (0.0..1e9).contains(&seconds) => Ok(seconds),
         _ => Err(format!("`{text}` is not a number of seconds from 0 up")),
     }
 }
@@ -56,7 +55,8 @@ pub struct ListenArgs {
     /// be reachable from other machines. The URL is printed on standard error.
     #[arg(long, value_name = "ADDR", value_parser = parse_listen)]
     pub listen: Option<SocketAddr>,
-    /// With --listen: require `Authorization: Bearer TOKEN` (default: $ACP_TOKEN when set).
+    /// With --listen: require `Authorization: Bearer TOKEN` (with `acp proxy --url`: send
+    /// it) (default: $ACP_TOKEN when set).
     #[arg(long, value_name = "TOKEN", requires = "remote")]
     pub token: Option<String>,
     /// With --listen: accept browser requests with this `Origin` (repeatable; requests from
@@ -82,8 +82,8 @@ pub struct ListenArgs {
     /// With --listen: close a connection that carried no message either way for SECONDS
     /// (0: never).
     #[arg(long, value_name = "SECONDS", value_parser = parse_idle,
-          default_value = "600")]
-    pub idle_timeout: Duration,
+          default_value_t = DEFAULT_IDLE_TIMEOUT.as_secs_f64())]
+    pub idle_timeout: f64,
 }
 
 /// What `--listen` and its flags ask for.
@@ -120,7 +120,7 @@ impl ListenArgs {
             .path(self.path.clone())
             .max_connections(self.max_connections)
             .max_sessions(self.max_sessions)
-            .idle_timeout(self.idle_timeout);
+            .idle_timeout(Duration::from_secs_f64(self.idle_timeout));
         if let Some(token) = &token {
             options = options.token(token.clone());
         }
