@@ -502,3 +502,64 @@ fn the_session_and_idle_limits_are_flags_of_both_listeners() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// One HTTP/1.1 request to `address`: the status, the `Acp-Connection-Id` and the body.
+fn http(
+    address: &str,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, Option<String>, String) {
+    use std::io::{Read, Write};
+    let mut text = format!("{method} /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        text.push_str(&format!("{name}: {value}\r\n"));
+    }
+    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream.write_all(text.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    let id = head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.trim()
+            .eq_ignore_ascii_case("acp-connection-id")
+            .then(|| value.trim().to_owned())
+    });
+    (status, id, body.to_owned())
+}
+
+#[test]
+fn a_streamable_http_connection_gets_its_own_agent_ended_by_delete() {
+    let dir = scratch("http");
+    let script = scripted::script();
+    let proxy = Listening::proxy(
+        &[],
+        &["sh", script.to_str().unwrap(), "ok"],
+        &[("ACP_TEST_DIR", dir.to_str().unwrap())],
+    );
+    let address = proxy.address().to_owned();
+    let json = ("Content-Type", "application/json");
+    let (status, id, body) = http(&address, "POST", &[json], INIT);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""protocolVersion":1"#), "{body}");
+    let id = id.expect("a connection id");
+    let agents = pids(&dir, 1);
+    assert_eq!(agents.len(), 1);
+    assert!(scripted::alive(agents[0]));
+    let (status, _, _) = http(&address, "DELETE", &[("Acp-Connection-Id", &id)], "");
+    assert_eq!(status, 202);
+    wait_gone(&agents);
+    let (status, _, _) = http(&address, "POST", &[json, ("Acp-Connection-Id", &id)], INIT);
+    assert_eq!(status, 404);
+}
