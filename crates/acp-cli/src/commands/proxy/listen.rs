@@ -7,7 +7,7 @@
 //! first) when the connection ends, so runs of concurrent connections never interleave.
 //! Findings name `FILE[connection N]` and lines counted from that run's header.
 //!
-//! SIGTERM or SIGINT stops accepting connections and ends every open one (its agent's input
+//! SIGTERM, SIGINT or SIGHUP stops accepting connections and ends every open one (its agent's input
 //! is closed, then its process group is ended as over stdio).
 
 use std::collections::HashMap;
@@ -153,7 +153,7 @@ impl ProxyService {
     }
 }
 
-/// Serves until SIGTERM or SIGINT, then ends every connection.
+/// Serves until SIGTERM, SIGINT or SIGHUP, then ends every connection.
 pub(super) async fn serve(args: &Args, listen: Listen) -> super::super::Outcome {
     if args.command.is_empty() {
         return Err("missing the agent command (after `--`)".into());
@@ -177,9 +177,11 @@ pub(super) async fn serve(args: &Args, listen: Listen) -> super::super::Outcome 
             open: Mutex::new(HashMap::new()),
         }),
     };
+    // SIGTERM, SIGINT and SIGHUP, as for the stdio proxy.
+    let mut signals = Signals::new()?;
     let stopping = service.clone();
     let shutdown = async move {
-        listening::stop_signal().await;
+        signals.recv().await;
         stopping.close_all();
     };
     let served = listening::serve(service.clone(), listen, "acp proxy", shutdown).await;
