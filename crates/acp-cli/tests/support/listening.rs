@@ -1,4 +1,4 @@
-//! `acp agent --listen 0` in the background for tests: its URL (read from the line it prints
+//! `acp agent --listen 0` (or `acp proxy --listen 0 -- AGENT`) in the background for tests: its URL (read from the line it prints
 //! on standard error), ended when dropped. Include it with
 //! `#[path = "support/listening.rs"] mod listening;`.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -21,10 +21,25 @@ impl Listening {
     /// Starts `acp agent --listen 0 EXTRA...` with no chunk delay and waits (up to 30 s) for
     /// its URL.
     pub fn start(extra: &[&str], envs: &[(&str, &str)]) -> Self {
+        let mut args = vec!["agent", "--listen", "0"];
+        args.extend_from_slice(extra);
+        Self::launch(&args, envs, "acp agent")
+    }
+
+    /// Starts `acp proxy --listen 0 FLAGS... -- AGENT...` and waits (up to 30 s) for its URL.
+    pub fn proxy(flags: &[&str], agent: &[&str], envs: &[(&str, &str)]) -> Self {
+        let mut args = vec!["proxy", "--listen", "0"];
+        args.extend_from_slice(flags);
+        args.push("--");
+        args.extend_from_slice(agent);
+        Self::launch(&args, envs, "acp proxy")
+    }
+
+    /// Starts `acp ARGS...`, which prints `NAME: listening on URL`, and waits for the URL.
+    fn launch(args: &[&str], envs: &[(&str, &str)], name: &str) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_acp"));
         command
-            .args(["agent", "--listen", "0"])
-            .args(extra)
+            .args(args)
             .env("ACP_AGENT_DELAY_MS", "0")
             .env_remove("ACP_TOKEN")
             .stdin(Stdio::null())
@@ -51,11 +66,11 @@ impl Listening {
                 Err(_) => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    panic!("acp agent --listen printed no URL within 30 s");
+                    panic!("{name} --listen printed no URL within 30 s");
                 }
             };
             url = line
-                .strip_prefix("acp agent: listening on ")
+                .strip_prefix(&format!("{name}: listening on "))
                 .map(str::to_owned);
         }
         Self {
@@ -72,6 +87,21 @@ impl Listening {
             .split_once("://")
             .map_or(self.url.as_str(), |(_, rest)| rest);
         rest.split('/').next().unwrap()
+    }
+
+    /// Sends SIGTERM and waits (up to 30 s) for the exit; the exit code.
+    pub fn terminate(&mut self) -> Option<i32> {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("no exit within 30 s of SIGTERM");
     }
 
     /// The lines printed on standard error since the URL.

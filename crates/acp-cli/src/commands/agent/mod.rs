@@ -8,7 +8,6 @@
 //! agent restarted; `--ephemeral` keeps them in memory only.
 
 mod example;
-pub mod listen;
 mod mcp;
 mod notice_command;
 mod tools;
@@ -34,6 +33,7 @@ pub const DEFAULT_DELAY: Duration = Duration::from_millis(40);
 
 /// Arguments of `acp agent`.
 #[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("remote").args(["listen"]).multiple(true))]
 pub struct Args {
     /// Delay between reply chunks in milliseconds (default 40, or $ACP_AGENT_DELAY_MS).
     #[arg(long)]
@@ -52,71 +52,9 @@ pub struct Args {
     /// Do not ask permission before tool calls.
     #[arg(long)]
     pub no_permission: bool,
-    /// Serve remote clients over WebSocket and Streamable HTTP on ADDR instead of stdio: PORT alone binds the
-    /// loopback address 127.0.0.1; give IP:PORT (for example 0.0.0.0:8123) to be reachable
-    /// from other machines. The URL is printed on standard error.
-    #[arg(long, value_name = "ADDR", value_parser = listen::parse_listen)]
-    pub listen: Option<std::net::SocketAddr>,
-    /// With --listen: require `Authorization: Bearer TOKEN` (default: $ACP_TOKEN when set).
-    #[arg(long, value_name = "TOKEN", requires = "listen")]
-    pub token: Option<String>,
-    /// With --listen: accept browser requests with this `Origin` (repeatable; requests from
-    /// other origins get 403, requests without one are not affected).
-    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "listen")]
-    pub allow_origins: Vec<String>,
-    /// With --listen: the endpoint's path.
-    #[arg(long, value_name = "PATH", default_value = "/acp")]
-    pub path: String,
-    /// With --listen: serve TLS (`wss://`, `https://`) with this certificate chain (PEM).
-    #[arg(long, value_name = "FILE", requires_all = ["listen", "tls_key"])]
-    pub tls_cert: Option<PathBuf>,
-    /// With --tls-cert: the certificate's private key (PEM).
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    pub tls_key: Option<PathBuf>,
-    /// With --listen: at most N connections at once; more get 503.
-    #[arg(long, value_name = "N", default_value_t = acp_runtime::transport::remote::DEFAULT_MAX_CONNECTIONS)]
-    pub max_connections: usize,
-}
-
-impl Args {
-    /// The remote options, with `--listen`.
-    fn listen(&self) -> Result<Option<listen::Listen>, std::io::Error> {
-        let Some(address) = self.listen else {
-            return Ok(None);
-        };
-        let tls = match (&self.tls_cert, &self.tls_key) {
-            (Some(cert), Some(key)) => Some(
-                acp_runtime::transport::remote::TlsIdentity::from_pem_files(cert, key)?,
-            ),
-            _ => None,
-        };
-        let token = self.token.clone().or_else(|| {
-            std::env::var(super::client::TOKEN_ENV)
-                .ok()
-                .filter(|t| !t.is_empty())
-        });
-        let mut options = acp_runtime::transport::remote::ServerOptions::new()
-            .path(self.path.clone())
-            .max_connections(self.max_connections);
-        if let Some(token) = &token {
-            options = options.token(token.clone());
-        }
-        for origin in &self.allow_origins {
-            options = options.allow_origin(origin.clone());
-        }
-        let path = if self.path.starts_with('/') {
-            self.path.clone()
-        } else {
-            format!("/{}", self.path)
-        };
-        Ok(Some(listen::Listen {
-            address,
-            options,
-            path,
-            has_token: token.is_some(),
-            tls,
-        }))
-    }
+    /// `--listen` and its flags.
+    #[command(flatten)]
+    pub remote: crate::commands::listen::ListenArgs,
 }
 
 /// The chunk delay from the flag, else the environment, else the default.
@@ -164,8 +102,13 @@ pub fn run(args: Args) -> super::Outcome {
         };
         server.store(FileStore::open(&dir)?)
     };
-    match args.listen()? {
-        Some(listen) => runtime.block_on(listen::serve(server, listen))?,
+    match args.remote.listen()? {
+        Some(listen) => runtime.block_on(crate::commands::listen::serve(
+            server,
+            listen,
+            "acp agent",
+            crate::commands::listen::stop_signal(),
+        ))?,
         None => runtime.block_on(server.serve_stdio())?,
     }
     Ok(ExitCode::SUCCESS)

@@ -24,29 +24,38 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 /// been shut down), before the proxy stops waiting for whoever else holds it open.
 pub(super) const DRAIN_AFTER_EXIT: Duration = Duration::from_secs(2);
 
-/// SIGTERM, SIGINT and SIGHUP, as they arrive.
+/// SIGTERM, SIGINT and SIGHUP, as they arrive (or, for one connection of `--listen`, none:
+/// the server handles the signals and closes its connections).
 pub(super) struct Signals {
-    term: Signal,
-    int: Signal,
-    hup: Signal,
+    listening: Option<(Signal, Signal, Signal)>,
 }
 
 impl Signals {
     /// Starts listening (from now on these signals no longer end the process by themselves).
     pub(super) fn new() -> io::Result<Self> {
         Ok(Self {
-            term: signal(SignalKind::terminate())?,
-            int: signal(SignalKind::interrupt())?,
-            hup: signal(SignalKind::hangup())?,
+            listening: Some((
+                signal(SignalKind::terminate())?,
+                signal(SignalKind::interrupt())?,
+                signal(SignalKind::hangup())?,
+            )),
         })
     }
 
+    /// No signals: [`Self::recv`] never resolves.
+    pub(super) fn none() -> Self {
+        Self { listening: None }
+    }
+
     /// The number of the next signal.
-    async fn recv(&mut self) -> i32 {
+    pub(super) async fn recv(&mut self) -> i32 {
+        let Some((term, int, hup)) = &mut self.listening else {
+            return std::future::pending().await;
+        };
         tokio::select! {
-            _ = self.term.recv() => SignalKind::terminate().as_raw_value(),
-            _ = self.int.recv() => SignalKind::interrupt().as_raw_value(),
-            _ = self.hup.recv() => SignalKind::hangup().as_raw_value(),
+            _ = term.recv() => SignalKind::terminate().as_raw_value(),
+            _ = int.recv() => SignalKind::interrupt().as_raw_value(),
+            _ = hup.recv() => SignalKind::hangup().as_raw_value(),
         }
     }
 }
@@ -61,7 +70,7 @@ pub(super) struct Ending {
     pub(super) signal: Option<i32>,
 }
 
-type Forward<'a> = Pin<&'a mut dyn Future<Output = io::Result<ProxyReport>>>;
+type Forward<'a> = Pin<&'a mut (dyn Future<Output = io::Result<ProxyReport>> + Send)>;
 
 /// Drives `forward` and `agent` until both are done.
 pub(super) async fn drive<F>(
@@ -71,7 +80,7 @@ pub(super) async fn drive<F>(
     signals: &mut Signals,
 ) -> Ending
 where
-    F: Future<Output = io::Result<ProxyReport>>,
+    F: Future<Output = io::Result<ProxyReport>> + Send,
 {
     enum First {
         Forwarded(io::Result<ProxyReport>),

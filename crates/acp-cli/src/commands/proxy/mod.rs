@@ -4,9 +4,16 @@
 //! * `record`: opening the record (`--record`, `--append`).
 //! * `lifecycle`: how a run ends (the agent's output ends, the agent exits, the client goes
 //!   away, or a signal comes) and how the agent's process group is ended then.
+//! * `bridge`: remote messages to and from the engine's lines.
+//! * `listen`: `--listen`, a stdio agent served to remote clients, one process per
+//!   connection.
+//! * `url`: `--url`, the stdio client's agent is a remote one.
 
+mod bridge;
 mod lifecycle;
+mod listen;
 mod record;
+mod url;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,11 +26,16 @@ use acp_check::report::{Format, text_finding};
 use acp_check::transcript::Header;
 use acp_runtime::transport::{AgentCommand, Stdin, Stdout};
 
+use crate::commands::listen::ListenArgs;
+
 /// Arguments of `acp proxy`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
+#[command(group = clap::ArgGroup::new("remote").args(["listen", "url"]).multiple(false))]
 pub struct Args {
     /// Record the transcript (as the peers sent it, before repairs) to FILE; findings then
-    /// name FILE and its line numbers. Each message is in FILE before it is forwarded.
+    /// name FILE and its line numbers. Each message is in FILE before it is forwarded (with
+    /// --listen: in a file of its connection next to FILE, added to FILE when the connection
+    /// ends).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Add to the record instead of replacing it (each run starts with its own header).
@@ -37,11 +49,28 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", default_value_t = acp_check::lines::DEFAULT_MAX_LINE)]
     max_line: usize,
     /// When the proxy ends, how long the agent gets to exit after its input closed, and again
-    /// after SIGTERM, before what is left of its process group is killed.
+    /// after SIGTERM, before what is left of its process group is killed (with --url: how long
+    /// the remote agent gets to close the connection).
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = seconds)]
     grace_period: f64,
+    /// Serve the agent to remote clients instead of one stdio client: one agent process per
+    /// connection (`--listen` and its flags as for `acp agent --listen`).
+    #[command(flatten)]
+    remote: ListenArgs,
+    /// Forward the stdio client to the remote agent at URL (`ws://`, `wss://`) instead of
+    /// launching an agent command.
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    url: Option<String>,
+    /// With a `wss://` --url: trust the certificates in FILE (PEM) instead of the usual root
+    /// certificates.
+    #[arg(long, value_name = "FILE", requires = "url")]
+    tls_ca: Option<PathBuf>,
     /// The agent to launch, and its arguments (after `--`).
-    #[arg(last = true, required = true, value_name = "AGENT_COMMAND")]
+    #[arg(
+        last = true,
+        required_unless_present = "url",
+        value_name = "AGENT_COMMAND"
+    )]
     command: Vec<String>,
 }
 
@@ -66,6 +95,12 @@ pub fn run(args: Args) -> super::Outcome {
 }
 
 async fn serve(args: Args) -> super::Outcome {
+    if let Some(url) = args.url.clone() {
+        return url::serve(&args, &url).await;
+    }
+    if let Some(listen) = args.remote.listen()? {
+        return listen::serve(&args, listen).await;
+    }
     let Some((program, agent_args)) = args.command.split_first() else {
         return Err("missing the agent command (after `--`)".into());
     };
@@ -75,35 +110,11 @@ async fn serve(args: Args) -> super::Outcome {
         Some(path) => path.display().to_string(),
         None => "<proxy>".to_owned(),
     };
-    let mut options = ProxyOptions::new()
-        .fallback(match args.fallback.as_str() {
-            "drop" => Fallback::Drop,
-            _ => Fallback::Message,
-        })
-        .max_line(args.max_line);
-    let finding_label = label.clone();
-    let mut hooks = Hooks::new(move |finding| {
-        let line = text_finding(&finding_label, finding);
-        // Nothing sensible is left to do when standard error is gone.
-        let _ = std::io::stderr().lock().write_all(line.as_bytes());
-    });
+    let mut run = Run::new(&args, label.clone(), args.command.clone());
     if let Some(path) = &args.record {
         let (file, first_line) = record::open(path, args.append)
             .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
-        let error_label = label.clone();
-        hooks = hooks.record(file).on_record_error(move |error| {
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "acp proxy: cannot write the record {error_label}: {error}; forwarding goes on without it"
-            );
-        });
-        options = options
-            .header(Header::new(
-                "acp proxy",
-                env!("CARGO_PKG_VERSION"),
-                args.command.clone(),
-            ))
-            .first_line(first_line);
+        run = run.record(file, first_line);
     }
     let mut agent = AgentCommand::new(program)
         .args(agent_args)
@@ -119,8 +130,8 @@ async fn serve(args: Args) -> super::Outcome {
         Stdout::new(),
         agent_in,
         agent_out,
-        options,
-        hooks,
+        run.options,
+        run.hooks,
         control.clone(),
     );
     tokio::pin!(forward);
@@ -132,6 +143,60 @@ async fn serve(args: Args) -> super::Outcome {
         return Ok(ExitCode::from((128 + signal).clamp(0, 255) as u8));
     }
     Ok(exit_code(ending.status?))
+}
+
+/// The options and hooks of one proxy run: findings to standard error named after `label`,
+/// and (with [`Run::record`]) the record.
+pub(super) struct Run {
+    options: ProxyOptions,
+    hooks: Hooks,
+    label: String,
+    agent: Vec<String>,
+}
+
+impl Run {
+    /// A run with the flags of `args`; `agent` goes into the record's header.
+    fn new(args: &Args, label: String, agent: Vec<String>) -> Self {
+        let options = ProxyOptions::new()
+            .fallback(match args.fallback.as_str() {
+                "drop" => Fallback::Drop,
+                _ => Fallback::Message,
+            })
+            .max_line(args.max_line);
+        let finding_label = label.clone();
+        let hooks = Hooks::new(move |finding| {
+            let line = text_finding(&finding_label, finding);
+            // Nothing sensible is left to do when standard error is gone.
+            let _ = std::io::stderr().lock().write_all(line.as_bytes());
+        });
+        Self {
+            options,
+            hooks,
+            label,
+            agent,
+        }
+    }
+
+    /// Records the run to `file`, starting with a header; its first entry is line
+    /// `first_line` of the record.
+    fn record(mut self, file: impl Write + Send + 'static, first_line: u64) -> Self {
+        let error_label = self.label.clone();
+        self.hooks = self.hooks.record(file).on_record_error(move |error| {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "acp proxy: cannot write the record {error_label}: {error}; forwarding goes on without it"
+            );
+        });
+        self.options = self
+            .options
+            .header(Header::new(
+                "acp proxy",
+                env!("CARGO_PKG_VERSION"),
+                self.agent.clone(),
+            ))
+            .first_line(first_line);
+        self
+    }
 }
 
 /// Says on standard error what the run found, if anything, and whether the record stopped

@@ -27,8 +27,9 @@ use tokio::sync::mpsc;
 
 use super::CONNECTION_ID_HEADER;
 use super::http_conn::{HttpConnection, StreamRefusal, id_key, session_of};
+use super::limits;
 use super::server::Shared;
-use crate::agent::Agent;
+use super::service::{Service, ServiceHandle};
 use crate::connection::lock;
 use crate::log::Level;
 use crate::transport::{ChannelReader, ChannelWriter};
@@ -52,8 +53,8 @@ fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 }
 
 /// The connection named by the request, or the status and message refusing it.
-fn named<A>(
-    shared: &Shared<A>,
+fn named<S>(
+    shared: &Shared<S>,
     headers: &HeaderMap,
 ) -> Result<Arc<HttpConnection>, (StatusCode, &'static str)> {
     let Some(id) = header_text(headers, CONNECTION_ID_HEADER) else {
@@ -69,8 +70,8 @@ fn named<A>(
 }
 
 /// `POST`: one client message.
-pub(crate) async fn post<A: Agent>(
-    shared: Arc<Shared<A>>,
+pub(crate) async fn post<S: Service>(
+    shared: Arc<Shared<S>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -137,7 +138,7 @@ pub(crate) async fn post<A: Agent>(
 }
 
 /// `POST initialize` without a connection id: a new connection.
-async fn initialize<A: Agent>(shared: Arc<Shared<A>>, message: Value, body: Bytes) -> Response {
+async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: Bytes) -> Response {
     let is_initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
     let Some(id) = message.get("id").and_then(id_key).filter(|_| is_initialize) else {
         return refuse(
@@ -158,12 +159,17 @@ async fn initialize<A: Agent>(shared: Arc<Shared<A>>, message: Value, body: Byte
     let (inbound, inbound_rx) = mpsc::channel(64);
     let (outbound, outbound_rx) = mpsc::channel(64);
     let reader = ChannelReader::new(inbound_rx, shared.options.max_message_bytes);
-    let connection = shared
-        .agent
-        .start_transport(reader, ChannelWriter::new(outbound));
+    let (reader, writer, guard_pump, activity) = limits::guard(
+        reader,
+        ChannelWriter::new(outbound),
+        &shared.options,
+        shared.logger.clone(),
+    );
+    let connection = shared.service.start(reader, writer);
+    let closer = connection.clone();
     let http = Arc::new(HttpConnection::new(
         inbound,
-        connection.clone(),
+        move || closer.close(),
         shared.options.stall_timeout,
         shared.logger.clone(),
     ));
@@ -173,8 +179,37 @@ async fn initialize<A: Agent>(shared: Arc<Shared<A>>, message: Value, body: Byte
     let pumped = Arc::clone(&http);
     let registry = Arc::clone(&shared);
     let forget = connection_id.clone();
+    let served = connection.clone();
     tokio::spawn(async move {
-        pumped.pump(outbound_rx).await;
+        let run = async {
+            let guarded = async {
+                guard_pump.run().await;
+                served.close();
+            };
+            tokio::join!(pumped.pump(outbound_rx), guarded, served.closed());
+        };
+        let watchdog = async {
+            let Some(timeout) = registry.options.idle_timeout else {
+                return std::future::pending().await;
+            };
+            limits::idle(activity, timeout).await;
+            registry.logger.log(
+                Level::Warn,
+                format!(
+                    "HTTP connection {forget}: no message either way for {} s (the idle timeout); closing it",
+                    timeout.as_secs_f64()
+                ),
+            );
+            // Later requests naming it get 404; its streams end with its output.
+            lock(&registry.http).remove(&forget);
+            served.close();
+            std::future::pending::<()>().await;
+        };
+        tokio::pin!(run);
+        tokio::select! {
+            () = &mut run => {}
+            () = watchdog => {}
+        }
         lock(&registry.http).remove(&forget);
         drop(slot);
     });
@@ -211,7 +246,7 @@ async fn initialize<A: Agent>(shared: Arc<Shared<A>>, message: Value, body: Byte
 }
 
 /// `GET` without an upgrade: an event stream.
-pub(crate) async fn events<A: Agent>(shared: Arc<Shared<A>>, headers: HeaderMap) -> Response {
+pub(crate) async fn events<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMap) -> Response {
     let accepts = header_text(&headers, header::ACCEPT.as_str()).is_some_and(|accept| {
         accept.split(',').any(|item| {
             let mime = item.split(';').next().unwrap_or_default().trim();
@@ -249,7 +284,7 @@ pub(crate) async fn events<A: Agent>(shared: Arc<Shared<A>>, headers: HeaderMap)
 }
 
 /// `DELETE`: ends the connection.
-pub(crate) async fn delete<A: Agent>(shared: Arc<Shared<A>>, headers: HeaderMap) -> Response {
+pub(crate) async fn delete<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMap) -> Response {
     let connection = match named(&shared, &headers) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
@@ -257,6 +292,6 @@ pub(crate) async fn delete<A: Agent>(shared: Arc<Shared<A>>, headers: HeaderMap)
     if let Some(id) = header_text(&headers, CONNECTION_ID_HEADER) {
         lock(&shared.http).remove(id);
     }
-    connection.connection.close();
+    connection.close();
     StatusCode::ACCEPTED.into_response()
 }

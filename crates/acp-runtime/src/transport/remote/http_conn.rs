@@ -14,7 +14,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::connection::{Connection, lock};
+use crate::connection::lock;
 use crate::log::{Level, Logger};
 
 /// How many messages may wait in one event stream's channel.
@@ -58,8 +58,8 @@ struct Routes {
 pub(crate) struct HttpConnection {
     /// Into the ACP connection (bodies of POST requests).
     pub(crate) inbound: mpsc::Sender<Vec<u8>>,
-    /// The ACP connection, to close it on `DELETE`.
-    pub(crate) connection: Connection,
+    /// Ends the served connection (on `DELETE`, a stalled stream, the idle timeout).
+    closer: Box<dyn Fn() + Send + Sync>,
     routes: Mutex<Routes>,
     stall: Duration,
     logger: Logger,
@@ -75,20 +75,25 @@ pub(crate) enum StreamRefusal {
 }
 
 impl HttpConnection {
-    /// A connection around `connection`, fed through `inbound`.
+    /// A connection fed through `inbound`, ended by `closer`.
     pub(crate) fn new(
         inbound: mpsc::Sender<Vec<u8>>,
-        connection: Connection,
+        closer: impl Fn() + Send + Sync + 'static,
         stall: Duration,
         logger: Logger,
     ) -> Self {
         Self {
             inbound,
-            connection,
+            closer: Box::new(closer),
             routes: Mutex::new(Routes::default()),
             stall,
             logger,
         }
+    }
+
+    /// Ends the served connection; its output ends, and with it the event streams.
+    pub(crate) fn close(&self) {
+        (self.closer)();
     }
 
     /// Waits for the answer to the `initialize` request with `id`.
@@ -245,7 +250,7 @@ impl HttpConnection {
                         Level::Warn,
                         "HTTP connection: the client opened no event stream and too much output waits; closing it",
                     );
-                    self.connection.close();
+                    self.close();
                     break;
                 }
                 Route::Stream(stream, session, message) => {
@@ -260,7 +265,7 @@ impl HttpConnection {
                                     self.stall.as_secs_f64()
                                 ),
                             );
-                            self.connection.close();
+                            self.close();
                             break;
                         }
                     }

@@ -1,5 +1,6 @@
-//! Remote ACP (feature `remote`): an [`AgentServer`](crate::agent::AgentServer) served over
-//! WebSocket and Streamable HTTP on one TCP listener ([`RemoteServer`]), and the client end
+//! Remote ACP (feature `remote`): an [`AgentServer`](crate::agent::AgentServer) (or any
+//! other [`Service`]) served over WebSocket and Streamable HTTP on one TCP listener
+//! ([`RemoteServer`], [`Endpoint`]), and the client end
 //! that connects to a `ws://` or `wss://` URL ([`connect`], used by
 //! [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)). A Streamable
 //! HTTP client is not there yet.
@@ -19,15 +20,19 @@ mod client;
 mod codec;
 pub mod http;
 mod http_conn;
+mod limits;
 mod server;
+mod service;
 mod socket;
 mod tls;
 
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
+pub use limits::SESSION_LIMIT_CODE;
 pub use server::{
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_PATH, DEFAULT_STALL_TIMEOUT,
-    RemoteServer, ServerOptions,
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_SESSIONS,
+    DEFAULT_PATH, DEFAULT_STALL_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
 };
+pub use service::{Service, ServiceHandle};
 
 pub use tls::TlsIdentity;
 

@@ -1,5 +1,6 @@
-//! Serving an [`AgentServer`] to remote clients on one listener: WebSocket and Streamable
-//! HTTP (see [`super::http`]) at one path (`/acp` by default).
+//! Serving a [`Service`] (an [`AgentServer`], or anything else that runs one connection on a
+//! message transport) to remote clients on one listener: WebSocket and Streamable HTTP (see
+//! [`super::http`]) at one path (`/acp` by default).
 //!
 //! Every request is checked first: a browser `Origin` that is not allowed gets 403, a
 //! missing or wrong bearer token 401 (see [`ServerOptions::token`]). A WebSocket upgrade
@@ -7,6 +8,10 @@
 //! an `Acp-Connection-Id` header and carries one ACP connection until either side closes
 //! the socket. All connections share the server's session store and open sessions, so a
 //! client can reconnect and load its session.
+//!
+//! Per connection, [`super::limits`] refuses sessions past
+//! [`ServerOptions::max_sessions`] and closes the connection once nothing went either way
+//! for [`ServerOptions::idle_timeout`] (a WebSocket with close code 1001 and the reason).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -28,10 +33,13 @@ use tokio::net::TcpListener;
 use super::access::Access;
 use super::http;
 use super::http_conn::HttpConnection;
-use super::socket::{CloseReason, SocketReader, SocketWriter};
+use super::limits;
+use super::service::{Service, ServiceHandle};
+use super::socket::{CLOSE_GOING_AWAY, CloseReason, SocketReader, SocketWriter};
 use super::tls::{self, TlsIdentity};
 use super::{CONNECTION_ID_HEADER, ServerCodec};
-use crate::agent::{Agent, AgentServer};
+use crate::agent::AgentServer;
+use crate::connection::lock;
 use crate::log::{Level, Logger};
 
 /// The default path of the ACP endpoint.
@@ -43,6 +51,10 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 /// How long a peer may leave written messages unread, by default, before it is
 /// disconnected.
 pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default number of sessions one connection may have open.
+pub const DEFAULT_MAX_SESSIONS: usize = 64;
+/// How long, by default, a connection may carry no message either way before it is closed.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// Options of a [`RemoteServer`].
 #[derive(Debug, Clone)]
@@ -53,6 +65,8 @@ pub struct ServerOptions {
     pub(crate) max_message_bytes: usize,
     max_connections: usize,
     pub(crate) stall_timeout: Duration,
+    pub(crate) max_sessions: usize,
+    pub(crate) idle_timeout: Option<Duration>,
 }
 
 impl Default for ServerOptions {
@@ -63,13 +77,15 @@ impl Default for ServerOptions {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             stall_timeout: DEFAULT_STALL_TIMEOUT,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
         }
     }
 }
 
 impl ServerOptions {
     /// The defaults: path `/acp`, no token, no browser origin allowed, 16 MiB messages, 256
-    /// connections, 30 s stall timeout.
+    /// connections, 30 s stall timeout, 64 sessions per connection, 10 min idle timeout.
     pub fn new() -> Self {
         Self::default()
     }
@@ -119,11 +135,29 @@ impl ServerOptions {
         self.stall_timeout = timeout;
         self
     }
+
+    /// How many sessions one connection may have open at once (default 64). A request that
+    /// would open one more (`session/new`, or loading, resuming or forking a session the
+    /// connection does not have open) is answered with a JSON-RPC error (code
+    /// [`SESSION_LIMIT_CODE`](super::SESSION_LIMIT_CODE)) that names the limit, and logged.
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// How long a connection may carry no message either way (default 10 min) before it is
+    /// closed and that is logged: a WebSocket with close code 1001 and the reason, a
+    /// Streamable HTTP connection by ending its event streams (its id is unknown afterwards:
+    /// 404). `Duration::ZERO` turns the timeout off.
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = (!timeout.is_zero()).then_some(timeout);
+        self
+    }
 }
 
 /// What every request handler shares.
-pub(crate) struct Shared<A> {
-    pub(crate) agent: AgentServer<A>,
+pub(crate) struct Shared<S> {
+    pub(crate) service: S,
     pub(crate) options: ServerOptions,
     open: Arc<AtomicUsize>,
     pub(crate) logger: Logger,
@@ -140,7 +174,7 @@ impl Drop for Slot {
     }
 }
 
-impl<A> Shared<A> {
+impl<S> Shared<S> {
     /// A connection slot, unless all are taken.
     pub(crate) fn admit(&self) -> Option<Slot> {
         let max = self.options.max_connections;
@@ -153,12 +187,15 @@ impl<A> Shared<A> {
     }
 }
 
-/// An [`AgentServer`] served to remote clients (see the module docs).
-pub struct RemoteServer<A> {
-    shared: Arc<Shared<A>>,
+/// A [`Service`] served to remote clients (see the module docs).
+pub struct Endpoint<S> {
+    shared: Arc<Shared<S>>,
 }
 
-impl<A> Clone for RemoteServer<A> {
+/// An [`AgentServer`] served to remote clients: `RemoteServer::new(agent_server, options)`.
+pub type RemoteServer<A> = Endpoint<AgentServer<A>>;
+
+impl<S> Clone for Endpoint<S> {
     /// Another handle to the same server (the same limits and counters).
     fn clone(&self) -> Self {
         Self {
@@ -167,23 +204,24 @@ impl<A> Clone for RemoteServer<A> {
     }
 }
 
-impl<A> std::fmt::Debug for RemoteServer<A> {
+impl<S> std::fmt::Debug for Endpoint<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RemoteServer")
+        f.debug_struct("Endpoint")
             .field("options", &self.shared.options)
             .field("open", &self.shared.open.load(Ordering::Relaxed))
             .finish_non_exhaustive()
     }
 }
 
-impl<A: Agent> RemoteServer<A> {
-    /// Serves `agent` with `options`; refusals and failures go to the agent's connection
-    /// logger.
-    pub fn new(agent: AgentServer<A>, options: ServerOptions) -> Self {
-        let logger = agent.connection_builder().get_logger().clone();
+impl<S: Service> Endpoint<S> {
+    /// Serves `service` (for example an [`AgentServer`]) with `options`; refusals and
+    /// failures go to the service's logger ([`Service::logger`]: an agent server's connection
+    /// logger).
+    pub fn new(service: S, options: ServerOptions) -> Self {
+        let logger = service.logger();
         Self {
             shared: Arc::new(Shared {
-                agent,
+                service,
                 options,
                 open: Arc::new(AtomicUsize::new(0)),
                 logger,
@@ -230,9 +268,9 @@ impl<A: Agent> RemoteServer<A> {
         Router::new()
             .route(
                 &self.shared.options.path,
-                get(endpoint_get::<A>)
-                    .post(endpoint_post::<A>)
-                    .delete(endpoint_delete::<A>),
+                get(endpoint_get::<S>)
+                    .post(endpoint_post::<S>)
+                    .delete(endpoint_delete::<S>),
             )
             .layer(DefaultBodyLimit::max(self.shared.options.max_message_bytes))
             .with_state(Arc::clone(&self.shared))
@@ -240,8 +278,8 @@ impl<A: Agent> RemoteServer<A> {
 }
 
 /// `GET` on the endpoint: a WebSocket upgrade.
-async fn endpoint_get<A: Agent>(
-    State(shared): State<Arc<Shared<A>>>,
+async fn endpoint_get<S: Service>(
+    State(shared): State<Arc<Shared<S>>>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
@@ -286,8 +324,8 @@ async fn endpoint_get<A: Agent>(
 }
 
 /// `POST` on the endpoint: a Streamable HTTP message.
-async fn endpoint_post<A: Agent>(
-    State(shared): State<Arc<Shared<A>>>,
+async fn endpoint_post<S: Service>(
+    State(shared): State<Arc<Shared<S>>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -299,8 +337,8 @@ async fn endpoint_post<A: Agent>(
 }
 
 /// `DELETE` on the endpoint: ends a Streamable HTTP connection.
-async fn endpoint_delete<A: Agent>(
-    State(shared): State<Arc<Shared<A>>>,
+async fn endpoint_delete<S: Service>(
+    State(shared): State<Arc<Shared<S>>>,
     headers: HeaderMap,
 ) -> Response {
     if let Err(refusal) = shared.options.access.check(&headers) {
@@ -310,8 +348,8 @@ async fn endpoint_delete<A: Agent>(
     http::delete(shared, headers).await
 }
 
-/// Runs one ACP connection on an accepted WebSocket until it ends.
-async fn serve_socket<A: Agent>(shared: &Shared<A>, socket: WebSocket, id: &str) {
+/// Runs one connection on an accepted WebSocket until it ends.
+async fn serve_socket<S: Service>(shared: &Shared<S>, socket: WebSocket, id: &str) {
     shared
         .logger
         .log(Level::Debug, format!("WebSocket connection {id} opened"));
@@ -323,8 +361,41 @@ async fn serve_socket<A: Agent>(shared: &Shared<A>, socket: WebSocket, id: &str)
         shared.logger.clone(),
         Arc::clone(&close),
     );
-    let writer = SocketWriter::<_, ServerCodec>::new(sink, shared.options.stall_timeout, close);
-    let _ = shared.agent.serve_transport(reader, writer).await;
+    let writer =
+        SocketWriter::<_, ServerCodec>::new(sink, shared.options.stall_timeout, Arc::clone(&close));
+    let (reader, writer, pump, activity) =
+        limits::guard(reader, writer, &shared.options, shared.logger.clone());
+    let handle = shared.service.start(reader, writer);
+    let run = async {
+        pump.run().await;
+        // The transport failed or the service is done: either way it ends now.
+        handle.close();
+        handle.closed().await;
+    };
+    let watchdog = async {
+        let Some(timeout) = shared.options.idle_timeout else {
+            return std::future::pending().await;
+        };
+        limits::idle(activity, timeout).await;
+        let seconds = timeout.as_secs_f64();
+        shared.logger.log(
+            Level::Warn,
+            format!(
+                "WebSocket connection {id}: no message either way for {seconds} s (the idle timeout); closing it"
+            ),
+        );
+        *lock(&close) = Some((
+            CLOSE_GOING_AWAY,
+            format!("idle for {seconds} s (the server's idle timeout)"),
+        ));
+        handle.close();
+        std::future::pending::<()>().await;
+    };
+    tokio::pin!(run);
+    tokio::select! {
+        () = &mut run => {}
+        () = watchdog => {}
+    }
     shared
         .logger
         .log(Level::Debug, format!("WebSocket connection {id} closed"));

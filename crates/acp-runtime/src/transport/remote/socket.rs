@@ -24,6 +24,8 @@ use crate::transport::{Frame, MessageReader, MessageWriter};
 pub(crate) const CLOSE_TOO_BIG: u16 = 1009;
 /// The WebSocket close code for a normal end.
 pub(crate) const CLOSE_NORMAL: u16 = 1000;
+/// The WebSocket close code for a server that ends the connection (here: it was idle).
+pub(crate) const CLOSE_GOING_AWAY: u16 = 1001;
 
 /// What one incoming WebSocket message means for ACP.
 pub(crate) enum Incoming {

@@ -1,0 +1,199 @@
+//! `--listen ADDR` and its flags, shared by `acp agent --listen` (the example agent) and
+//! `acp proxy --listen` (a stdio agent behind the proxy, one process per connection): the
+//! address rules, the access and limit flags, binding, and serving until a stop signal.
+
+use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use acp_runtime::transport::remote::{
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, Endpoint, ServerOptions,
+    Service, TlsIdentity,
+};
+use tokio::net::TcpListener;
+
+/// Where to listen: `PORT` alone means the loopback address `127.0.0.1`; `HOST:PORT` (and
+/// `[V6]:PORT`) are taken as given.
+pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    let text = text.trim();
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
+    }
+    if let Some(port) = text.strip_prefix(':').and_then(|p| p.parse::<u16>().ok()) {
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
+    }
+    if let Ok(address) = text.parse::<SocketAddr>() {
+        return Ok(address);
+    }
+    if let Some((host, port)) = text.rsplit_once(':') {
+        if host.eq_ignore_ascii_case("localhost") {
+            if let Ok(port) = port.parse::<u16>() {
+                return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
+            }
+        }
+    }
+    Err(format!(
+        "`{text}` is not PORT, IP:PORT or [IPV6]:PORT (for example 8123 or 0.0.0.0:8123)"
+    ))
+}
+
+/// A number of seconds from 0 up (0 turns the idle timeout off).
+fn parse_idle(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && (0.0..1e9).contains(&seconds) => Ok(seconds),
+        _ => Err(format!("`{text}` is not a number of seconds from 0 up")),
+    }
+}
+
+/// The flags of `--listen`. The command that flattens them defines the argument group
+/// `remote` (`--listen`, and for the proxy `--url` too) that `--token` needs.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ListenArgs {
+    /// Serve remote clients over WebSocket and Streamable HTTP on ADDR instead of stdio: PORT
+    /// alone binds the loopback address 127.0.0.1; give IP:PORT (for example 0.0.0.0:8123) to
+    /// be reachable from other machines. The URL is printed on standard error.
+    #[arg(long, value_name = "ADDR", value_parser = parse_listen)]
+    pub listen: Option<SocketAddr>,
+    /// With --listen: require `Authorization: Bearer TOKEN` (with `acp proxy --url`: send
+    /// it) (default: $ACP_TOKEN when set).
+    #[arg(long, value_name = "TOKEN", requires = "remote")]
+    pub token: Option<String>,
+    /// With --listen: accept browser requests with this `Origin` (repeatable; requests from
+    /// other origins get 403, requests without one are not affected).
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "listen")]
+    pub allow_origins: Vec<String>,
+    /// With --listen: the endpoint's path.
+    #[arg(long, value_name = "PATH", default_value = "/acp")]
+    pub path: String,
+    /// With --listen: serve TLS (`wss://`, `https://`) with this certificate chain (PEM).
+    #[arg(long, value_name = "FILE", requires_all = ["listen", "tls_key"])]
+    pub tls_cert: Option<PathBuf>,
+    /// With --tls-cert: the certificate's private key (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// With --listen: at most N connections at once; more get 503.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
+    /// With --listen: at most N sessions open per connection; a `session/new` past it gets a
+    /// JSON-RPC error naming the limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS)]
+    pub max_sessions: usize,
+    /// With --listen: close a connection that carried no message either way for SECONDS
+    /// (0: never).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_idle,
+          default_value_t = DEFAULT_IDLE_TIMEOUT.as_secs_f64())]
+    pub idle_timeout: f64,
+}
+
+/// What `--listen` and its flags ask for.
+#[derive(Debug, Clone)]
+pub struct Listen {
+    /// Where to listen.
+    pub address: SocketAddr,
+    /// The server options (token, origins, limits).
+    pub options: ServerOptions,
+    /// The endpoint path, for the printed URL.
+    pub path: String,
+    /// Whether a token is required, for the warning about open addresses.
+    pub has_token: bool,
+    /// The certificate and key to serve TLS with (`wss://`, `https://`).
+    pub tls: Option<TlsIdentity>,
+}
+
+impl ListenArgs {
+    /// The remote options, with `--listen`.
+    pub fn listen(&self) -> Result<Option<Listen>, std::io::Error> {
+        let Some(address) = self.listen else {
+            return Ok(None);
+        };
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsIdentity::from_pem_files(cert, key)?),
+            _ => None,
+        };
+        let token = self.token.clone().or_else(|| {
+            std::env::var(super::client::TOKEN_ENV)
+                .ok()
+                .filter(|t| !t.is_empty())
+        });
+        let mut options = ServerOptions::new()
+            .path(self.path.clone())
+            .max_connections(self.max_connections)
+            .max_sessions(self.max_sessions)
+            .idle_timeout(Duration::from_secs_f64(self.idle_timeout));
+        if let Some(token) = &token {
+            options = options.token(token.clone());
+        }
+        for origin in &self.allow_origins {
+            options = options.allow_origin(origin.clone());
+        }
+        let path = if self.path.starts_with('/') {
+            self.path.clone()
+        } else {
+            format!("/{}", self.path)
+        };
+        Ok(Some(Listen {
+            address,
+            options,
+            path,
+            has_token: token.is_some(),
+            tls,
+        }))
+    }
+}
+
+/// Binds, says where on standard error (as `NAME: listening on URL`), and serves `service`
+/// until `shutdown` resolves.
+pub async fn serve<S: Service>(
+    service: S,
+    listen: Listen,
+    name: &str,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let listener = TcpListener::bind(listen.address).await.map_err(|error| {
+        std::io::Error::new(
+            error.kind(),
+            format!("cannot listen on {}: {error}", listen.address),
+        )
+    })?;
+    let bound = listener.local_addr()?;
+    let scheme = if listen.tls.is_some() { "wss" } else { "ws" };
+    eprintln!("{name}: listening on {scheme}://{bound}{}", listen.path);
+    if bound.ip().is_loopback() {
+        eprintln!(
+            "{name}: loopback only: other machines cannot connect (pass --listen 0.0.0.0:PORT to allow them)"
+        );
+    } else if !listen.has_token {
+        eprintln!(
+            "{name}: warning: {bound} is reachable from other machines and no token is required (--token or $ACP_TOKEN)"
+        );
+    }
+    let remote = Endpoint::new(service, listen.options);
+    match listen.tls {
+        Some(identity) => remote.serve_tls_until(listener, identity, shutdown).await,
+        None => remote.serve_until(listener, shutdown).await,
+    }
+}
+
+/// Resolves on Ctrl-C or `SIGTERM`.
+pub async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

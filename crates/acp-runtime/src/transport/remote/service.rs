@@ -1,0 +1,60 @@
+//! What a [`RemoteServer`](super::RemoteServer) serves: anything that can run one connection
+//! on a message transport and hang it up on request. An [`AgentServer`] is one (each
+//! connection is an ACP connection of the agent); `acp proxy --listen` is another (each
+//! connection is an agent process behind the proxy).
+
+use std::future::Future;
+
+use crate::agent::{Agent, AgentServer};
+use crate::connection::Connection;
+use crate::log::Logger;
+use crate::transport::{MessageReader, MessageWriter};
+
+/// Something a remote server can serve: it starts one connection per accepted WebSocket or
+/// Streamable HTTP connection.
+pub trait Service: Send + Sync + 'static {
+    /// A handle on one running connection.
+    type Handle: ServiceHandle;
+
+    /// Starts serving one connection that reads the client's messages from `reader` and
+    /// writes to `writer`, and returns at once. The connection ends when `reader` ends (the
+    /// client hung up) or when [`ServiceHandle::close`] is called; it closes `writer` then.
+    fn start<R: MessageReader, W: MessageWriter>(&self, reader: R, writer: W) -> Self::Handle;
+
+    /// Where the server logs refusals and failures (default: nowhere).
+    fn logger(&self) -> Logger {
+        Logger::none()
+    }
+}
+
+/// A handle on one connection started by a [`Service`].
+pub trait ServiceHandle: Clone + Send + Sync + 'static {
+    /// Asks the connection to end (idempotent): it stops reading, finishes what it must, and
+    /// closes its writer.
+    fn close(&self);
+
+    /// Waits until the connection has ended and its writer is closed.
+    fn closed(&self) -> impl Future<Output = ()> + Send;
+}
+
+impl ServiceHandle for Connection {
+    fn close(&self) {
+        Connection::close(self);
+    }
+
+    fn closed(&self) -> impl Future<Output = ()> + Send {
+        Connection::closed(self)
+    }
+}
+
+impl<A: Agent> Service for AgentServer<A> {
+    type Handle = Connection;
+
+    fn start<R: MessageReader, W: MessageWriter>(&self, reader: R, writer: W) -> Connection {
+        self.start_transport(reader, writer)
+    }
+
+    fn logger(&self) -> Logger {
+        self.connection_builder().get_logger().clone()
+    }
+}

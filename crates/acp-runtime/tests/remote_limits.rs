@@ -1,0 +1,279 @@
+//! The per-connection limits of a remote server (feature `remote`): sessions per connection
+//! (a `session/new` past the limit gets a JSON-RPC error naming it, and a batch loses only
+//! its refused request), the idle timeout (a WebSocket gets close code 1001 with the reason;
+//! a Streamable HTTP connection is ended, so its id is unknown afterwards), and a client that
+//! vanishes mid-turn (the turn ends and the connection slot is given back).
+#![cfg(feature = "remote")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
+use acp_runtime::transport::remote::{RemoteServer, SESSION_LIMIT_CODE, ServerOptions};
+use acp_schema::jsonrpc::ErrorObject;
+use common::TestAgent;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+type Raw =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Serves `server` on a fresh loopback port: its `host:port` and a handle on the server.
+async fn serve<A: Agent>(
+    server: AgentServer<A>,
+    options: ServerOptions,
+) -> (String, RemoteServer<A>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let remote = RemoteServer::new(server, options);
+    tokio::spawn(remote.clone().serve(listener));
+    (address, remote)
+}
+
+async fn socket(address: &str) -> Raw {
+    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/acp"))
+        .await
+        .unwrap();
+    socket
+}
+
+/// The next frame: a JSON text frame, or the close frame (`Err` with its code and reason).
+async fn next(socket: &mut Raw) -> Result<Value, Option<(u16, String)>> {
+    let wait = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(message) = socket.next().await {
+            match message {
+                Ok(Message::Text(text)) => return Ok(serde_json::from_str(&text).unwrap()),
+                Ok(Message::Close(frame)) => {
+                    return Err(frame.map(|f| (u16::from(f.code), f.reason.to_string())));
+                }
+                Err(_) => return Err(None),
+                Ok(_) => {}
+            }
+        }
+        Err(None)
+    });
+    wait.await.expect("a frame within 10 s")
+}
+
+async fn send(socket: &mut Raw, message: Value) {
+    socket
+        .send(Message::text(message.to_string()))
+        .await
+        .unwrap();
+}
+
+fn initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+           "params": {"protocolVersion": 1, "clientCapabilities": {}}})
+}
+
+fn new_session(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "session/new",
+           "params": {"cwd": "/tmp", "mcpServers": []}})
+}
+
+/// Waits (up to 10 s) until `remote` has no connection open.
+async fn all_closed<A: Agent>(remote: &RemoteServer<A>) {
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while remote.open_connections() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the connection slot is given back");
+}
+
+#[tokio::test]
+async fn a_session_past_the_limit_gets_an_error_naming_it() {
+    let (agent, _opened) = TestAgent::new();
+    let options = ServerOptions::new().max_sessions(2);
+    let (address, _remote) = serve(AgentServer::new(agent), options).await;
+    let mut ws = socket(&address).await;
+    send(&mut ws, initialize()).await;
+    assert_eq!(next(&mut ws).await.unwrap()["id"], 0);
+    for id in 1..=2 {
+        send(&mut ws, new_session(id)).await;
+        let answer = next(&mut ws).await.unwrap();
+        assert_eq!(answer["id"], id);
+        assert!(answer["result"]["sessionId"].is_string(), "{answer}");
+    }
+    send(&mut ws, new_session(3)).await;
+    let refused = next(&mut ws).await.unwrap();
+    assert_eq!(refused["id"], 3, "{refused}");
+    assert_eq!(refused["error"]["code"], SESSION_LIMIT_CODE, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("2 sessions"), "{message}");
+    assert_eq!(refused["error"]["data"]["max"], 2);
+    // A batch loses only the refused request; the rest is served.
+    send(
+        &mut ws,
+        json!([new_session(4), {"jsonrpc": "2.0", "id": 5, "method": "_unknown/thing", "params": {}}]),
+    )
+    .await;
+    let mut answers = Vec::new();
+    while answers.len() < 2 {
+        match next(&mut ws).await.unwrap() {
+            Value::Array(items) => answers.extend(items),
+            one => answers.push(one),
+        }
+    }
+    let by_id = |id: u64| answers.iter().find(|a| a["id"] == id).unwrap();
+    assert_eq!(by_id(4)["error"]["code"], SESSION_LIMIT_CODE);
+    assert_ne!(by_id(5)["error"]["code"], SESSION_LIMIT_CODE);
+    // Another connection has its own count.
+    let mut other = socket(&address).await;
+    send(&mut other, initialize()).await;
+    next(&mut other).await.unwrap();
+    send(&mut other, new_session(1)).await;
+    assert!(next(&mut other).await.unwrap()["result"]["sessionId"].is_string());
+}
+
+#[tokio::test]
+async fn an_idle_websocket_is_closed_with_1001_and_the_reason() {
+    let (agent, _opened) = TestAgent::new();
+    let options = ServerOptions::new().idle_timeout(Duration::from_millis(400));
+    let (address, remote) = serve(AgentServer::new(agent), options).await;
+    let mut ws = socket(&address).await;
+    // Activity keeps it open past the timeout.
+    send(&mut ws, initialize()).await;
+    next(&mut ws).await.unwrap();
+    for id in 1..=3 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        send(&mut ws, new_session(id)).await;
+        assert_eq!(next(&mut ws).await.unwrap()["id"], id);
+    }
+    let started = std::time::Instant::now();
+    let (code, reason) = next(&mut ws).await.unwrap_err().expect("a close frame");
+    assert_eq!(code, u16::from(CloseCode::Away));
+    assert!(reason.contains("idle"), "{reason}");
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    all_closed(&remote).await;
+}
+
+/// One HTTP/1.1 request; the status and the `Acp-Connection-Id` of the answer.
+async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, Option<String>) {
+    let mut text = format!(
+        "POST /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+    );
+    for (name, value) in headers {
+        text.push_str(&format!("{name}: {value}\r\n"));
+    }
+    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(text.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
+        .await
+        .expect("an answer within 10 s")
+        .unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let status = raw
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    let id = raw.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.trim()
+            .eq_ignore_ascii_case("acp-connection-id")
+            .then(|| value.trim().to_owned())
+    });
+    (status, id)
+}
+
+#[tokio::test]
+async fn an_idle_http_connection_is_ended_and_then_unknown() {
+    let (agent, _opened) = TestAgent::new();
+    let options = ServerOptions::new().idle_timeout(Duration::from_millis(300));
+    let (address, remote) = serve(AgentServer::new(agent), options).await;
+    let (status, id) = post(&address, &[], &initialize().to_string()).await;
+    assert_eq!(status, 200);
+    let id = id.unwrap();
+    let ping = json!({"jsonrpc": "2.0", "method": "_ping", "params": {}}).to_string();
+    // Within the timeout the connection is known.
+    assert_eq!(
+        post(&address, &[("Acp-Connection-Id", &id)], &ping).await.0,
+        202
+    );
+    all_closed(&remote).await;
+    assert_eq!(
+        post(&address, &[("Acp-Connection-Id", &id)], &ping).await.0,
+        404
+    );
+}
+
+/// Streams a line every few milliseconds until sending fails; says when its turn ended
+/// (returned, or was dropped by the runtime).
+struct Streamer {
+    ended: Arc<AtomicBool>,
+}
+
+/// Sets the flag when dropped: when the turn's future returns or is dropped.
+struct Ended(Arc<AtomicBool>);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Agent for Streamer {
+    async fn prompt(&self, session: Session, _prompt: Prompt) -> Result<StopReason, ErrorObject> {
+        let _ended = Ended(Arc::clone(&self.ended));
+        for _ in 0..10_000 {
+            if session.send_text("tick ").await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        Ok(StopReason::EndTurn)
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_vanishes_mid_turn_ends_the_turn_and_frees_its_slot() {
+    let ended = Arc::new(AtomicBool::new(false));
+    let agent = Streamer {
+        ended: Arc::clone(&ended),
+    };
+    let (address, remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let mut ws = socket(&address).await;
+    send(&mut ws, initialize()).await;
+    next(&mut ws).await.unwrap();
+    send(&mut ws, new_session(1)).await;
+    let session = next(&mut ws).await.unwrap()["result"]["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    send(
+        &mut ws,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "session/prompt",
+               "params": {"sessionId": session, "prompt": [{"type": "text", "text": "go"}]}}),
+    )
+    .await;
+    let update = next(&mut ws).await.unwrap();
+    assert_eq!(update["method"], "session/update", "{update}");
+    assert_eq!(remote.open_connections(), 1);
+    // Gone without a close frame.
+    drop(ws);
+    all_closed(&remote).await;
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while !ended.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the turn ends when its client is gone");
+    // The server still serves.
+    let mut again = socket(&address).await;
+    send(&mut again, initialize()).await;
+    assert_eq!(next(&mut again).await.unwrap()["id"], 0);
+}
