@@ -7,7 +7,8 @@
 #                                            claude-agent-acp, gemini-cli) and `ws` (the
 #                                            WebSocket package the SDK's Node transports use)
 #   $ACP_INTEROP_DIR/venv/                   a Python virtual environment with the official
-#                                            Python SDK (scripts/interop/requirements.txt)
+#                                            Python SDK with its `http` extra and uvicorn
+#                                            (scripts/interop/requirements.txt)
 #   $ACP_INTEROP_DIR/READY                   written last, when everything is installed
 #
 # Tests look for that directory (ACP_INTEROP_DIR, else `target/interop` beside the workspace's
