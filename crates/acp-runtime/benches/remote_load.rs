@@ -1,7 +1,8 @@
 //! Load on loopback: C concurrent connections to one `AgentServer`, each opening a session
 //! whose prompt streams N notices; every notice carries the time it was sent, so the client
-//! measures its latency. Transports: WebSocket (`RemoteServer`, one TCP listener on
-//! 127.0.0.1) and the stdio framing (newline-delimited JSON over in-memory pipes, what a
+//! measures its latency. Transports: WebSocket and Streamable HTTP (`RemoteServer`, one TCP
+//! listener on 127.0.0.1; the HTTP client posts each message and reads the connection's and
+//! the session's event streams over HTTP/1.1) and the stdio framing (newline-delimited JSON over in-memory pipes, what a
 //! launched agent uses minus the process boundary). Each transport runs in a child process of
 //! its own so that its peak memory (VmHWM) is its own.
 //!
@@ -146,9 +147,14 @@ fn peak_rss_kib() -> u64 {
 async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
     let mut tasks = Vec::new();
     match transport {
-        "websocket" => {
+        "websocket" | "streamable-http" => {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let url = format!("ws://{}/acp", listener.local_addr().unwrap());
+            let scheme = if transport == "websocket" {
+                "ws"
+            } else {
+                "http"
+            };
+            let url = format!("{scheme}://{}/acp", listener.local_addr().unwrap());
             let options = ServerOptions::new().max_connections(connections + 8);
             tokio::spawn(RemoteServer::new(server(updates), options).serve(listener));
             for _ in 0..connections {
@@ -226,7 +232,7 @@ fn main() {
         "| transport | connections x notices | wall | throughput | p50 latency | p99 latency | peak RSS |"
     );
     println!("|---|---|---|---|---|---|---|");
-    for transport in ["websocket", "stdio-pipe"] {
+    for transport in ["websocket", "streamable-http", "stdio-pipe"] {
         let status = std::process::Command::new(std::env::current_exe().unwrap())
             .args(["--transport", transport])
             .status()

@@ -25,7 +25,6 @@
 //! does not read stops the streams being read, and the server's stall timeout applies), and
 //! an event longer than the message limit ends the connection before it is buffered whole.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,7 +35,6 @@ use eventsource_stream::{EventStreamError, Eventsource};
 use futures_util::StreamExt;
 use reqwest::StatusCode;
 use reqwest::header::{self, HeaderMap, HeaderValue};
-use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::sync::{mpsc, watch};
 use tokio::task::AbortHandle;
@@ -44,6 +42,7 @@ use tokio::task::AbortHandle;
 use super::CONNECTION_ID_HEADER;
 use super::client::ClientOptions;
 use super::http::SESSION_ID_HEADER;
+use super::http_wire::{Peek, StreamFault, answered, chain, read_body, session_in};
 use crate::connection::lock;
 use crate::error::Error;
 use crate::log::{Level, Logger};
@@ -67,93 +66,6 @@ const CONNECTION_FAILURES: [u16; 4] = [401, 403, 404, 410];
 /// [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url) to report
 /// instead of a bare "connection closed".
 pub(crate) type Refusal = Arc<Mutex<Option<Error>>>;
-
-/// What is read of a JSON-RPC message to route it (nothing else is decoded).
-#[derive(Deserialize)]
-struct Peek<'a> {
-    #[serde(borrow, default)]
-    id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    method: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    params: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    result: Option<&'a RawValue>,
-}
-
-impl Peek<'_> {
-    fn id_key(&self) -> Option<String> {
-        self.id.map(|id| id.get().to_owned())
-    }
-}
-
-#[derive(Deserialize)]
-struct SessionField {
-    #[serde(rename = "sessionId")]
-    session_id: Option<String>,
-}
-
-/// The `sessionId` of a params or result object.
-fn session_in(raw: Option<&RawValue>) -> Option<String> {
-    serde_json::from_str::<SessionField>(raw?.get())
-        .ok()?
-        .session_id
-}
-
-/// An error's message with its causes (reqwest's own message rarely says what failed).
-fn chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
-}
-
-/// "the server answered 404 Not Found: unknown Acp-Connection-Id".
-fn answered(status: StatusCode, body: &[u8]) -> String {
-    let body = String::from_utf8_lossy(body);
-    let body = body.trim();
-    if body.is_empty() {
-        format!("the server answered {status}")
-    } else {
-        format!("the server answered {status}: {body}")
-    }
-}
-
-/// Reads a response body, keeping at most `limit + 1` bytes (more says "too long").
-async fn read_body(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, String> {
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|error| chain(&error))? {
-        let room = (limit + 1).saturating_sub(body.len());
-        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        if body.len() > limit {
-            break;
-        }
-    }
-    Ok(body)
-}
-
-/// Why an event stream stopped being read.
-#[derive(Debug)]
-enum StreamFault {
-    Http(reqwest::Error),
-    TooLong,
-}
-
-impl std::fmt::Display for StreamFault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StreamFault::Http(error) => f.write_str(&chain(error)),
-            StreamFault::TooLong => f.write_str("an event over the message limit"),
-        }
-    }
-}
 
 #[derive(Default)]
 struct Routes {

@@ -22,6 +22,7 @@ mod codec;
 pub mod http;
 mod http_client;
 mod http_conn;
+mod http_wire;
 mod server;
 mod socket;
 mod tls;
