@@ -1,9 +1,10 @@
 //! Interop over WebSocket and Streamable HTTP with the official TypeScript SDK: `acp client
-//! --url` against an agent served by the SDK's own server transport (WebSocket), and the
-//! SDK's WebSocket and Streamable HTTP clients against `acp agent --listen`, in v1 and v2,
-//! with notices (v1 gating and fallback) and a second connection that loads the session
-//! (v1; and, for the SDK's clients, a permission request answered by the client and a v2
-//! `session/resume` with the replay). The peers (the SDK and the `ws` package) are
+//! --url` against an agent served by the SDK's own server transports (WebSocket and
+//! Streamable HTTP, one port), and the SDK's WebSocket and Streamable HTTP clients against
+//! `acp agent --listen`, in v1 and v2, with notices (v1 gating and fallback) and a second
+//! connection that loads the session (v1; and, for the SDK's clients, a permission request
+//! answered by the client and a v2 `session/resume` with the replay). The peers (the SDK
+//! and the `ws` package) are
 //! installed by `scripts/interop-setup.sh`; without them the tests skip (and fail with
 //! `ACP_INTEROP_REQUIRED=1`).
 #![cfg(unix)]
@@ -146,16 +147,32 @@ fn our_client_against_a_typescript_agent_over_websocket() {
     let Some(peers) = ws_peers("our_client_against_a_typescript_agent_over_websocket") else {
         return;
     };
+    against_a_typescript_agent(&peers, "ws");
+}
+
+#[test]
+fn our_client_against_a_typescript_agent_over_streamable_http() {
+    let Some(peers) = ws_peers("our_client_against_a_typescript_agent_over_streamable_http") else {
+        return;
+    };
+    against_a_typescript_agent(&peers, "http");
+}
+
+/// `acp client --url SCHEME://...` against the SDK's server (which serves WebSocket and
+/// Streamable HTTP on one port): turns with notices in v1 (with and without
+/// `session.notices`) and v2, and in v1 a second connection that loads the session.
+fn against_a_typescript_agent(peers: &Peers, scheme: &str) {
     let fallback = "Warning: Quota almost used - 90% of today's quota";
     for (protocol, flags, as_notice) in [
         ("1", &[][..], true),
         ("1", &["--no-notices"][..], false),
         ("2", &[][..], true),
     ] {
-        let agent = TsAgent::start(&peers, protocol);
+        let agent = TsAgent::start(peers, protocol);
+        let url = agent.url.replacen("ws://", &format!("{scheme}://"), 1);
         let mut all = vec!["--protocol", protocol, "--prompt", "hi"];
         all.extend_from_slice(flags);
-        let events = our_client(&agent.url, &all);
+        let events = our_client(&url, &all);
         let session = events.iter().find(|e| e["type"] == "session").unwrap();
         assert_eq!(session["agent"], "ts-ws-agent");
         assert_eq!(session["protocolVersion"], protocol.parse::<u16>().unwrap());
@@ -180,7 +197,7 @@ fn our_client_against_a_typescript_agent_over_websocket() {
         if protocol == "1" {
             // A second connection loads the session: the first turn comes back as history.
             let id = session["sessionId"].as_str().unwrap();
-            let events = our_client(&agent.url, &["--load", id, "--prompt", "again"]);
+            let events = our_client(&url, &["--load", id, "--prompt", "again"]);
             let history: Vec<&str> = events
                 .iter()
                 .filter(|e| e["history"] == true && e["type"] == "message")

@@ -1,6 +1,7 @@
-//! `acp agent --listen` and `acp client --url`: a turn over WebSocket, notices by the rules
-//! of each version (v1 with and without `session.notices`, v2), a second connection that
-//! loads the session, the token, and the exit code for an agent that cannot be reached.
+//! `acp agent --listen` and `acp client --url`: a turn over WebSocket and over Streamable
+//! HTTP, notices by the rules of each version (v1 with and without `session.notices`, v2), a
+//! second connection that loads the session, the token, and the exit code for an agent that
+//! cannot be reached.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/listening.rs"]
@@ -77,6 +78,98 @@ fn notices_over_websocket_follow_the_version_rules() {
             assert_eq!(agent_texts.concat(), "Warning: Disk almost full - 95% used");
         }
     }
+}
+
+#[test]
+fn streamable_http_runs_turns_with_notices_loads_and_checks_the_token() {
+    let state = tempfile_dir("http");
+    let agent = Listening::start(
+        &[
+            "--state-dir",
+            state.to_str().unwrap(),
+            "--no-permission",
+            "--token",
+            "open-sesame",
+        ],
+        &[],
+    );
+    let url = agent.url.replacen("ws://", "http://", 1);
+    let notice = "/notice warning Disk almost full -- 95% used";
+    let mut first_session = None;
+    for (protocol, no_notices, as_notice) in
+        [("1", false, true), ("1", true, false), ("2", false, true)]
+    {
+        let mut flags = vec![
+            "--protocol",
+            protocol,
+            "--format",
+            "json",
+            "--prompt",
+            notice,
+            "--token",
+            "open-sesame",
+        ];
+        if no_notices {
+            flags.push("--no-notices");
+        }
+        let output = client(&url, &flags);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "v{protocol}: {stderr}");
+        let events = events(&output);
+        let session = of_type(&events, "session")[0];
+        assert_eq!(session["protocolVersion"], protocol.parse::<u16>().unwrap());
+        first_session.get_or_insert_with(|| session["sessionId"].as_str().unwrap().to_owned());
+        let notices = of_type(&events, "notice");
+        let agent_texts: Vec<&str> = of_type(&events, "message")
+            .into_iter()
+            .filter(|m| m["role"] == "agent")
+            .filter_map(|m| m["text"].as_str())
+            .collect();
+        if as_notice {
+            assert_eq!(notices.len(), 1, "v{protocol}: {events:?}");
+            assert_eq!(notices[0]["title"], "Disk almost full");
+            assert!(agent_texts.is_empty(), "{agent_texts:?}");
+        } else {
+            assert!(notices.is_empty(), "{events:?}");
+            assert_eq!(agent_texts.concat(), "Warning: Disk almost full - 95% used");
+        }
+    }
+    // A new HTTP connection loads the first session: its prompt comes back as history.
+    let id = first_session.unwrap();
+    let loaded = client(
+        &url,
+        &[
+            "--format",
+            "json",
+            "--load",
+            &id,
+            "--prompt",
+            "more",
+            "--token",
+            "open-sesame",
+        ],
+    );
+    assert_eq!(
+        loaded.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&loaded.stderr)
+    );
+    let events = events(&loaded);
+    assert_eq!(of_type(&events, "session")[0]["loaded"], true);
+    let history: Vec<&str> = events
+        .iter()
+        .filter(|e| e["history"] == true && e["role"] == "user")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(history, [notice]);
+    // Without the token: 401, exit 3, with the hint.
+    let refused = client(&url, &["--prompt", "hi"]);
+    assert_eq!(refused.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("401"), "{stderr}");
+    assert!(stderr.contains("--token"), "{stderr}");
+    let _ = std::fs::remove_dir_all(state);
 }
 
 #[test]
@@ -180,6 +273,11 @@ fn an_agent_that_cannot_be_reached_exits_5() {
     assert_eq!(output.status.code(), Some(5));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cannot connect to ws://"), "{stderr}");
+
+    let output = client(&format!("http://{address}/acp"), &["--prompt", "hi"]);
+    assert_eq!(output.status.code(), Some(5));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot connect to http://"), "{stderr}");
 
     let output = client("ftp://example.invalid/acp", &["--prompt", "hi"]);
     assert_eq!(output.status.code(), Some(5));

@@ -1,7 +1,8 @@
 //! Load on loopback: C concurrent connections to one `AgentServer`, each opening a session
 //! whose prompt streams N notices; every notice carries the time it was sent, so the client
-//! measures its latency. Transports: WebSocket (`RemoteServer`, one TCP listener on
-//! 127.0.0.1) and the stdio framing (newline-delimited JSON over in-memory pipes, what a
+//! measures its latency. Transports: WebSocket and Streamable HTTP (`RemoteServer`, one TCP
+//! listener on 127.0.0.1; the HTTP client posts each message and reads the connection's and
+//! the session's event streams over HTTP/1.1) and the stdio framing (newline-delimited JSON over in-memory pipes, what a
 //! launched agent uses minus the process boundary). Each transport runs in a child process of
 //! its own so that its peak memory (VmHWM) is its own. The same workload runs against the
 //! TypeScript SDK's server too (`typescript-websocket`: `remote_load/ts_streamer.mjs` in a node
@@ -169,9 +170,14 @@ async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
                 }));
             }
         }
-        "websocket" => {
+        "websocket" | "streamable-http" => {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let url = format!("ws://{}/acp", listener.local_addr().unwrap());
+            let scheme = if transport == "websocket" {
+                "ws"
+            } else {
+                "http"
+            };
+            let url = format!("{scheme}://{}/acp", listener.local_addr().unwrap());
             let options = ServerOptions::new().max_connections(connections + 8);
             tokio::spawn(RemoteServer::new(server(updates), options).serve(listener));
             for _ in 0..connections {
@@ -259,7 +265,12 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|");
     let mut skipped = Vec::new();
-    for transport in ["websocket", "stdio-pipe", "typescript-websocket"] {
+    for transport in [
+        "websocket",
+        "streamable-http",
+        "stdio-pipe",
+        "typescript-websocket",
+    ] {
         if transport == "typescript-websocket" {
             if let Err(reason) = ts_server::node_modules() {
                 skipped.push(format!("{transport}: skipped: {reason}"));

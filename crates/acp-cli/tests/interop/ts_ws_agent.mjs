@@ -1,5 +1,6 @@
 // A small ACP agent written with the official TypeScript SDK and served by the SDK's own
-// server transport over WebSocket (ws package), for the interop tests of `acp client --url`.
+// server transports over WebSocket (ws package) and Streamable HTTP on one port, for the
+// interop tests of `acp client --url`.
 //
 //   node ts_ws_agent.mjs [--protocol 1|2] [--ask]
 //

@@ -5,13 +5,19 @@ use crate::error::Error;
 use crate::transport::remote::{ClientOptions, connect};
 
 impl ClientBuilder {
-    /// Connects to the agent at `url` (`ws://` or `wss://`, see
+    /// Connects to the agent at `url` (`ws://`, `wss://`, `http://` or `https://`, see
     /// [`crate::transport::remote`]) and runs `initialize`, as [`Self::connect_transport`].
     ///
     /// Fails with [`Error::Unreachable`] when the server cannot be reached or refuses the
-    /// connection (for example 401 without the right token).
+    /// connection (for example 401 without the right token), with its HTTP status when it
+    /// answered.
     pub async fn connect_url(self, url: &str, options: &ClientOptions) -> Result<Client, Error> {
         let (reader, writer) = connect(url, options).await?;
-        self.connect_transport(reader, writer).await
+        let refusal = reader.refusal();
+        match self.connect_transport(reader, writer).await {
+            Ok(client) => Ok(client),
+            // Over Streamable HTTP a refused `initialize` ends the transport: report why.
+            Err(error) => Err(crate::connection::lock(&refusal).take().unwrap_or(error)),
+        }
     }
 }

@@ -108,14 +108,15 @@ pub struct Args {
     /// Do not run commands for the agent (`terminal` is not advertised).
     #[arg(long)]
     pub no_terminal: bool,
-    /// Connect to a remote agent at this URL (`ws://` or `wss://`, for example one served by
-    /// `acp agent --listen`) instead of launching an agent command.
+    /// Connect to a remote agent at this URL (WebSocket `ws://`, `wss://` or Streamable HTTP
+    /// `http://`, `https://`; for example one served by `acp agent --listen`) instead of
+    /// launching an agent command.
     #[arg(long, value_name = "URL", conflicts_with = "agent")]
     pub url: Option<String>,
     /// With --url: the bearer token to send (default: $ACP_TOKEN when set).
     #[arg(long, value_name = "TOKEN", requires = "url")]
     pub token: Option<String>,
-    /// With a `wss://` --url: trust the certificates in FILE (PEM) instead of the usual root
+    /// With a `wss://` or `https://` --url: trust the certificates in FILE (PEM) instead of the usual root
     /// certificates (for a private or self-signed server certificate).
     #[arg(long, value_name = "FILE", requires = "url")]
     pub tls_ca: Option<PathBuf>,

@@ -1,8 +1,9 @@
-//! The client end of a remote connection: a WebSocket to a `ws://` or `wss://` URL (TLS by
-//! rustls with the Mozilla root certificates).
+//! The client end of a remote connection: a WebSocket to a `ws://` or `wss://` URL, or
+//! Streamable HTTP to an `http://` or `https://` URL (`http_client.rs`); TLS by
+//! rustls with the Mozilla root certificates.
 
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -14,6 +15,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use super::http_client::{self, HttpReader, HttpWriter, Refusal};
 use super::socket::{CloseReason, SocketReader, SocketWriter};
 use super::{CONNECTION_ID_HEADER, ClientCodec, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_STALL_TIMEOUT};
 use crate::error::Error;
@@ -27,12 +29,12 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 #[derive(Debug, Clone)]
 #[must_use]
 pub struct ClientOptions {
-    token: Option<String>,
-    roots: Vec<rustls::pki_types::CertificateDer<'static>>,
-    max_message_bytes: usize,
-    stall_timeout: Duration,
-    connect_timeout: Duration,
-    logger: Logger,
+    pub(super) token: Option<String>,
+    pub(super) roots: Vec<rustls::pki_types::CertificateDer<'static>>,
+    pub(super) max_message_bytes: usize,
+    pub(super) stall_timeout: Duration,
+    pub(super) connect_timeout: Duration,
+    pub(super) logger: Logger,
 }
 
 impl Default for ClientOptions {
@@ -54,32 +56,37 @@ impl ClientOptions {
         Self::default()
     }
 
-    /// Sends `Authorization: Bearer TOKEN` with the upgrade request.
+    /// Sends `Authorization: Bearer TOKEN` with the upgrade request (WebSocket) or with
+    /// every request (Streamable HTTP).
     pub fn token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
     }
 
-    /// Trusts the certificates in `pem` for `wss://` instead of the Mozilla root
-    /// certificates (for a server with a private or self-signed certificate).
+    /// Trusts the certificates in `pem` for `wss://` and `https://` instead of the Mozilla
+    /// root certificates (for a server with a private or self-signed certificate).
     pub fn trust_pem(mut self, pem: &[u8]) -> std::io::Result<Self> {
         self.roots.extend(super::tls::certificates(pem)?);
         Ok(self)
     }
 
-    /// The longest incoming message, in bytes (default 16 MiB).
+    /// The longest incoming message, in bytes (default 16 MiB): a WebSocket frame, or an
+    /// event of a Streamable HTTP event stream.
     pub fn max_message_bytes(mut self, bytes: usize) -> Self {
         self.max_message_bytes = bytes.max(1);
         self
     }
 
-    /// How long a write may wait for the server to read (default 30 s).
+    /// How long a write may wait for the server to read (default 30 s); over Streamable
+    /// HTTP, how long one `POST` (or opening an event stream) may take.
     pub fn stall_timeout(mut self, timeout: Duration) -> Self {
         self.stall_timeout = timeout;
         self
     }
 
-    /// How long connecting may take (default 15 s).
+    /// How long connecting may take (default 15 s): TCP, TLS and the upgrade, or over
+    /// Streamable HTTP the `POST` of `initialize` until its answer and the opening of the
+    /// connection's event stream.
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
@@ -96,34 +103,54 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// The incoming half of a remote connection.
 pub struct RemoteReader {
-    inner: SocketReader<SplitStream<Socket>, ClientCodec>,
-    connection_id: Option<String>,
+    inner: ReaderKind,
+    connection_id: Arc<OnceLock<String>>,
+    refusal: Refusal,
+}
+
+enum ReaderKind {
+    Socket(SocketReader<SplitStream<Socket>, ClientCodec>),
+    Http(HttpReader),
 }
 
 impl std::fmt::Debug for RemoteReader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RemoteReader")
-            .field("connection_id", &self.connection_id)
+            .field("connection_id", &self.connection_id.get())
             .finish_non_exhaustive()
     }
 }
 
 impl RemoteReader {
-    /// The `Acp-Connection-Id` the server gave the connection, when it sent one.
+    /// The `Acp-Connection-Id` the server gave the connection, when it sent one (over
+    /// Streamable HTTP, once `initialize` has been answered).
     pub fn connection_id(&self) -> Option<&str> {
-        self.connection_id.as_deref()
+        self.connection_id.get().map(String::as_str)
+    }
+
+    /// Where the transport keeps the refusal that ended it, if one did.
+    pub(crate) fn refusal(&self) -> Refusal {
+        Arc::clone(&self.refusal)
     }
 }
 
 impl MessageReader for RemoteReader {
     async fn read(&mut self) -> io::Result<Frame> {
-        self.inner.read().await
+        match &mut self.inner {
+            ReaderKind::Socket(socket) => socket.read().await,
+            ReaderKind::Http(http) => http.read().await,
+        }
     }
 }
 
 /// The outgoing half of a remote connection.
 pub struct RemoteWriter {
-    inner: SocketWriter<SplitSink<Socket, Message>, ClientCodec>,
+    inner: WriterKind,
+}
+
+enum WriterKind {
+    Socket(SocketWriter<SplitSink<Socket, Message>, ClientCodec>),
+    Http(HttpWriter),
 }
 
 impl std::fmt::Debug for RemoteWriter {
@@ -134,24 +161,36 @@ impl std::fmt::Debug for RemoteWriter {
 
 impl MessageWriter for RemoteWriter {
     async fn write(&mut self, message: &[u8]) -> io::Result<()> {
-        self.inner.write(message).await
+        match &mut self.inner {
+            WriterKind::Socket(socket) => socket.write(message).await,
+            WriterKind::Http(http) => http.write(message).await,
+        }
     }
 
     async fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush().await
+        match &mut self.inner {
+            WriterKind::Socket(socket) => socket.flush().await,
+            WriterKind::Http(http) => http.flush().await,
+        }
     }
 
     async fn close(&mut self) -> io::Result<()> {
-        self.inner.close().await
+        match &mut self.inner {
+            WriterKind::Socket(socket) => socket.close().await,
+            WriterKind::Http(http) => http.close().await,
+        }
     }
 }
 
-/// Connects to the ACP endpoint at `url` (`ws://` or `wss://`) and returns the two halves
-/// of the transport; the caller runs `initialize` on them (see
+/// Connects to the ACP endpoint at `url` (`ws://`, `wss://`, `http://` or `https://`) and
+/// returns the two halves of the transport; the caller runs `initialize` on them (see
 /// [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)).
 ///
-/// Fails with [`Error::Unreachable`] when the server cannot be reached, refuses the upgrade
-/// (with its HTTP status) or does not answer within the connect timeout.
+/// Over WebSocket, fails with [`Error::Unreachable`] when the server cannot be reached,
+/// refuses the upgrade (with its HTTP status) or does not answer within the connect timeout.
+/// Over Streamable HTTP the server is first contacted by the `POST` of `initialize` (the
+/// first write), so such failures come from that write; `connect_url` reports them as
+/// [`Error::Unreachable`] too.
 pub async fn connect(
     url: &str,
     options: &ClientOptions,
@@ -167,16 +206,21 @@ pub async fn connect(
     match scheme.as_deref() {
         Some("ws" | "wss") => {}
         Some("http" | "https") => {
-            return Err(unreachable(
-                None,
-                "Streamable HTTP is not supported yet; use the server's ws:// or wss:// URL"
-                    .to_owned(),
-            ));
+            let halves = http_client::connect(url, options)?;
+            let reader = RemoteReader {
+                inner: ReaderKind::Http(halves.reader),
+                connection_id: halves.connection_id,
+                refusal: halves.refusal,
+            };
+            let writer = RemoteWriter {
+                inner: WriterKind::Http(halves.writer),
+            };
+            return Ok((reader, writer));
         }
         _ => {
             return Err(unreachable(
                 None,
-                "expected a ws:// or wss:// URL".to_owned(),
+                "expected a ws://, wss://, http:// or https:// URL".to_owned(),
             ));
         }
     }
@@ -226,24 +270,28 @@ pub async fn connect(
         Ok(Err(error)) => return Err(unreachable(None, error.to_string())),
         Ok(Ok(pair)) => pair,
     };
-    let connection_id = response
+    let connection_id = Arc::new(OnceLock::new());
+    if let Some(id) = response
         .headers()
         .get(CONNECTION_ID_HEADER)
         .and_then(|value| value.to_str().ok())
-        .map(str::to_owned);
+    {
+        let _ = connection_id.set(id.to_owned());
+    }
     let (sink, stream) = socket.split();
     let close = CloseReason::default();
     let reader = RemoteReader {
-        inner: SocketReader::new(
+        inner: ReaderKind::Socket(SocketReader::new(
             stream,
             options.max_message_bytes,
             options.logger.clone(),
             Arc::clone(&close),
-        ),
+        )),
         connection_id,
+        refusal: Refusal::default(),
     };
     let writer = RemoteWriter {
-        inner: SocketWriter::new(sink, options.stall_timeout, close),
+        inner: WriterKind::Socket(SocketWriter::new(sink, options.stall_timeout, close)),
     };
     Ok((reader, writer))
 }

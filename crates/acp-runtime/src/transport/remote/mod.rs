@@ -1,15 +1,17 @@
 //! Remote ACP (feature `remote`): an [`AgentServer`](crate::agent::AgentServer) (or any
 //! other [`Service`]) served over WebSocket and Streamable HTTP on one TCP listener
-//! ([`RemoteServer`], [`Endpoint`]), and the client end
-//! that connects to a `ws://` or `wss://` URL ([`connect`], used by
-//! [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)). A Streamable
-//! HTTP client is not there yet.
+//! ([`RemoteServer`], [`Endpoint`]), and the client end that connects to a `ws://`, `wss://`,
+//! `http://` or `https://` URL ([`connect`], used by
+//! [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)).
 //!
 //! The wire: one endpoint (`/acp` by default). WebSocket: a `GET` with `Upgrade: websocket`
 //! is answered `101` with an `Acp-Connection-Id` header; every JSON-RPC message is one text
 //! frame (binary frames are skipped); the client still sends `initialize` first, and closing
 //! the socket ends the connection (its sessions stay in the store, so a new connection can
-//! load them). Streamable HTTP: see [`http`].
+//! load them). Streamable HTTP: see [`http`] for the server side; the client posts every
+//! message on its own, reads the connection's and each session's event stream, keeps the
+//! cookies the server sets for the life of the connection and `DELETE`s the connection when
+//! it closes.
 //!
 //! A server binds where it is told: bind it to a loopback address (`127.0.0.1`) unless it
 //! must be reached from other machines, and then require a token
@@ -19,7 +21,9 @@ mod access;
 mod client;
 mod codec;
 pub mod http;
+mod http_client;
 mod http_conn;
+mod http_wire;
 mod limits;
 mod server;
 mod service;
