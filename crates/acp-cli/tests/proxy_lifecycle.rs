@@ -223,6 +223,50 @@ fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
     std::fs::remove_file(&marker).ok();
 }
 
+/// One request to stop often comes two or three times at once (Ctrl-C reaches the whole
+/// foreground group; supervisors signal a process and its group): it still ends the agent
+/// politely. A later second signal would kill it at once.
+#[test]
+fn a_signal_repeated_at_once_still_lets_the_agent_exit_by_itself() {
+    let marker = temp("input-closed-twice");
+    let script = r#"while read -r line; do :; done; echo closed > "$1""#;
+    let mut proxy = Command::new(ACP)
+        .args([
+            "proxy",
+            "--grace-period",
+            "20",
+            "--",
+            "sh",
+            "-c",
+            script,
+            "sh",
+        ])
+        .arg(&marker)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let pid = proxy.id();
+    let sent = Command::new("sh")
+        .args([
+            "-c",
+            &format!("kill -TERM {pid}; kill -INT {pid}; kill -TERM {pid}"),
+        ])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = proxy.wait().unwrap();
+    // Pending signals are delivered lowest number first, so either may be the one counted.
+    assert!(
+        matches!(status.code(), Some(130 | 143)),
+        "exit status {status:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "closed\n");
+    std::fs::remove_file(&marker).ok();
+}
+
 const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"session":{"notices":{}}}}}"#;
 const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}"#;
 const LOAD: &str = r#"{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"s1","cwd":"/p","mcpServers":[]}}"#;

@@ -8,7 +8,11 @@
 //! * The client's input ends (the client exited or closed it), or SIGTERM, SIGINT or SIGHUP
 //!   arrives: the proxy stops reading the client, closes the agent's input, and shuts the agent
 //!   down while still recording and forwarding its output, until that output ends.
-//! * A second signal during the shutdown kills the group at once.
+//! * A second signal during the shutdown kills the group at once (a first one, during a
+//!   shutdown that the client's leaving started, joins it). Signals that come within
+//!   [`REPEAT_WINDOW`] of the one before count as that one: a terminal's Ctrl-C reaches the
+//!   whole foreground group, and supervisors signal a process and its group, so one request
+//!   to stop often arrives two or three times at once.
 
 use std::future::Future;
 use std::io;
@@ -24,10 +28,15 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 /// been shut down), before the proxy stops waiting for whoever else holds it open.
 pub(super) const DRAIN_AFTER_EXIT: Duration = Duration::from_secs(2);
 
+/// How close after a signal another one still counts as the same request to stop.
+pub(super) const REPEAT_WINDOW: Duration = Duration::from_millis(500);
+
 /// SIGTERM, SIGINT and SIGHUP, as they arrive (or, for one connection of `--listen`, none:
 /// the server handles the signals and closes its connections).
 pub(super) struct Signals {
     listening: Option<(Signal, Signal, Signal)>,
+    /// When the last signal that counted came.
+    last: Option<tokio::time::Instant>,
 }
 
 impl Signals {
@@ -39,23 +48,37 @@ impl Signals {
                 signal(SignalKind::interrupt())?,
                 signal(SignalKind::hangup())?,
             )),
+            last: None,
         })
     }
 
     /// No signals: [`Self::recv`] never resolves.
     pub(super) fn none() -> Self {
-        Self { listening: None }
+        Self {
+            listening: None,
+            last: None,
+        }
     }
 
-    /// The number of the next signal.
+    /// The number of the next signal (repeats within [`REPEAT_WINDOW`] are skipped).
     pub(super) async fn recv(&mut self) -> i32 {
         let Some((term, int, hup)) = &mut self.listening else {
             return std::future::pending().await;
         };
-        tokio::select! {
-            _ = term.recv() => SignalKind::terminate().as_raw_value(),
-            _ = int.recv() => SignalKind::interrupt().as_raw_value(),
-            _ = hup.recv() => SignalKind::hangup().as_raw_value(),
+        loop {
+            let number = tokio::select! {
+                _ = term.recv() => SignalKind::terminate().as_raw_value(),
+                _ = int.recv() => SignalKind::interrupt().as_raw_value(),
+                _ = hup.recv() => SignalKind::hangup().as_raw_value(),
+            };
+            let now = tokio::time::Instant::now();
+            let repeat = self
+                .last
+                .is_some_and(|last| now.duration_since(last) < REPEAT_WINDOW);
+            if !repeat {
+                self.last = Some(now);
+                return number;
+            }
         }
     }
 }
@@ -154,18 +177,29 @@ async fn wind_down(
     }
 }
 
-/// Shuts the agent and its group down politely; a signal meanwhile kills them at once. The
-/// first signal seen is kept in `ended_by`.
+/// Shuts the agent and its group down politely. A signal meanwhile is a request to stop: the
+/// first one (when no signal started this shutdown) joins the polite shutdown, a further one
+/// kills the group at once. The first signal seen is kept in `ended_by`.
 async fn end_agent(
     agent: &mut AgentProcess,
     signals: &mut Signals,
     ended_by: &mut Option<i32>,
 ) -> io::Result<ExitStatus> {
-    let interrupted = tokio::select! {
-        status = agent.shutdown() => return status,
-        number = signals.recv() => number,
-    };
-    ended_by.get_or_insert(interrupted);
+    {
+        let shutdown = agent.shutdown();
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                status = &mut shutdown => return status,
+                number = signals.recv() => {
+                    if ended_by.is_some() {
+                        break;
+                    }
+                    *ended_by = Some(number);
+                }
+            }
+        }
+    }
     agent.kill().await
 }
 
