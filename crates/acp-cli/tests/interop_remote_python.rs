@@ -1,11 +1,10 @@
 //! Interop over WebSocket and Streamable HTTP with the official Python SDK
 //! (`agent-client-protocol` with its `http` extra): the SDK's WebSocket and Streamable HTTP
 //! clients (`acp.ws`, `acp.http`) against `acp agent --listen`, and `acp client --url`
-//! against an agent served by the SDK's own ASGI app (under uvicorn) over WebSocket, in v1
-//! and v2: notices (v1 gating and fallback), a permission request answered by the client,
-//! and a reconnect that continues the session (v1 `session/load`, v2 `session/resume`) with
-//! the history replayed and never a notice. `acp client --url` speaks WebSocket only, so the
-//! Python agent is not driven over Streamable HTTP by our client here.
+//! against an agent served by the SDK's own ASGI app (under uvicorn) over WebSocket and
+//! Streamable HTTP, in v1 and v2: notices (v1 gating and fallback), a permission request
+//! answered by the client, and a reconnect that continues the session (v1 `session/load`,
+//! v2 `session/resume`) with the history replayed and never a notice.
 //!
 //! The peers are installed by `scripts/interop-setup.sh`; without them the tests skip (and
 //! fail with `ACP_INTEROP_REQUIRED=1`).
@@ -130,13 +129,17 @@ impl Drop for PyAgent {
 }
 
 #[test]
-fn our_client_against_a_python_agent_over_websocket() {
-    let Some(peers) = py_peers("our_client_against_a_python_agent_over_websocket") else {
+fn our_client_against_a_python_agent_over_both_transports() {
+    let Some(peers) = py_peers("our_client_against_a_python_agent_over_both_transports") else {
         return;
     };
-    // One process serves both versions (the SDK's router picks one per connection).
+    // One process serves both versions (the SDK's router picks one per connection) and both
+    // transports (one endpoint).
     let agent = PyAgent::start(&peers);
-    for case in OUR_CASES {
-        case.run(&agent.url, "py-remote-agent", "Hello from Python", LIMIT);
+    let http = agent.url.replacen("ws://", "http://", 1);
+    for url in [&agent.url, &http] {
+        for case in OUR_CASES {
+            case.run(url, "py-remote-agent", "Hello from Python", LIMIT);
+        }
     }
 }
