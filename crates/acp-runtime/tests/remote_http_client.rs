@@ -495,3 +495,30 @@ async fn an_event_over_the_limit_ends_the_connection() {
         .expect("the turn ends rather than hangs");
     assert!(outcome.is_err(), "{outcome:?}");
 }
+
+/// The server speaks cleartext HTTP/2 too (prior knowledge, as on loopback between services),
+/// not only HTTP/1.1 and HTTP/2 by ALPN over TLS.
+#[tokio::test]
+async fn the_server_accepts_cleartext_http2() {
+    let (agent, _opened) = TestAgent::new();
+    let (url, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let http = reqwest::Client::builder()
+        .http2_prior_knowledge()
+        .build()
+        .unwrap();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                            "params": {"protocolVersion": 1, "clientCapabilities": {}}});
+    let response = http
+        .post(&url)
+        .header("content-type", "application/json")
+        .body(initialize.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.version(), reqwest::Version::HTTP_2);
+    assert_eq!(response.status(), 200);
+    assert!(response.headers().contains_key("acp-connection-id"));
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    assert_eq!(body["id"], 1);
+    assert_eq!(body["result"]["protocolVersion"], 1, "{body}");
+}
