@@ -282,7 +282,8 @@ where
 }
 
 /// `deserialize_with` for a [`crate::Patch`] field that holds any JSON value: `null` clears,
-/// anything else sets.
+/// anything else sets. (Only v2 has such fields.)
+#[cfg_attr(not(feature = "unstable_protocol_v2"), allow(dead_code))]
 pub(crate) fn patch_value<'de, D>(deserializer: D) -> Result<crate::Patch<Value>, D::Error>
 where
     D: Deserializer<'de>,
