@@ -14,7 +14,10 @@ use serde::de::{
 };
 use serde_json::Value;
 
+mod buffered;
 pub(crate) mod tagged;
+
+use buffered::{Buffered, List, decodable_items, decodable_items_of_list};
 
 /// `deserialize_with` for an optional field whose malformed value means "absent".
 ///
@@ -30,6 +33,18 @@ where
         Found::Decoded(value) => Some(value),
         Found::Null | Found::Malformed => None,
     })
+}
+
+/// `deserialize_with` for an optional field of an object type whose malformed value means
+/// "absent": like [`lenient`], but the object is read ahead as raw JSON text (see
+/// [`buffered`]) instead of as a JSON value, which is cheaper for anything with fields.
+/// Fields whose type is a string, number or boolean use [`lenient`].
+pub(crate) fn lenient_object<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    Ok(Buffered::deserialize(deserializer)?.convert())
 }
 
 /// What a lenient field held.
@@ -223,10 +238,9 @@ where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
-    match Value::deserialize(deserializer)? {
-        Value::Array(items) => Ok(decodable_items(items)),
-        _ => Ok(Vec::new()),
-    }
+    Ok(decodable_items(deserializer)?
+        .into_items()
+        .unwrap_or_default())
 }
 
 /// `deserialize_with` for an optional, nullable list whose malformed value means "absent" and
@@ -237,10 +251,7 @@ where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
-    match Value::deserialize(deserializer)? {
-        Value::Array(items) => Ok(Some(decodable_items(items))),
-        _ => Ok(None),
-    }
+    Ok(decodable_items(deserializer)?.into_items())
 }
 
 /// `deserialize_with` for a list that must be a list, but whose malformed items are skipped
@@ -257,14 +268,7 @@ where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
-    Ok(decodable_items(Vec::<Value>::deserialize(deserializer)?))
-}
-
-fn decodable_items<T: DeserializeOwned>(items: Vec<Value>) -> Vec<T> {
-    items
-        .into_iter()
-        .filter_map(|item| T::deserialize(item).ok())
-        .collect()
+    decodable_items_of_list(deserializer)
 }
 
 /// `deserialize_with` for a [`crate::Patch`] field whose malformed value means "absent":
@@ -303,10 +307,10 @@ where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
-    Ok(match Value::deserialize(deserializer)? {
-        Value::Null => crate::Patch::Clear,
-        Value::Array(items) => crate::Patch::Set(decodable_items(items)),
-        _ => crate::Patch::Unchanged,
+    Ok(match decodable_items(deserializer)? {
+        List::Null => crate::Patch::Clear,
+        List::Items(items) => crate::Patch::Set(items),
+        List::Other => crate::Patch::Unchanged,
     })
 }
 

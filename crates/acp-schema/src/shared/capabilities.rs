@@ -47,7 +47,7 @@ wire_struct! {
         /// Extra ways of applying the client's system prompt. Absent: append only.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub mode: Option<SessionSystemPromptModeCapabilities>,
@@ -117,7 +117,7 @@ wire_struct! {
         /// may not.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub cancel: Option<SessionCancelCapabilities>,
@@ -158,7 +158,7 @@ wire_struct! {
         /// Present when the client can show a form built from a schema of fields.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub form: Option<ElicitationFormCapabilities>,
@@ -166,7 +166,7 @@ wire_struct! {
         /// report back when that is done.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub url: Option<ElicitationUrlCapabilities>,

@@ -16,7 +16,7 @@ wire_struct! {
         /// malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub annotations: Option<Box<Annotations>>,
@@ -196,7 +196,7 @@ wire_struct! {
         /// treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub annotations: Option<Box<Annotations>>,

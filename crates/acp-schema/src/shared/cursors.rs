@@ -72,7 +72,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub fork: Option<CursorForkCapabilities>,

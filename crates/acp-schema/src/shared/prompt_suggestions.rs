@@ -69,21 +69,21 @@ wire_struct! {
         /// Suggestions may include image blocks.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub image: Option<PromptSuggestionsImageCapabilities>,
         /// Suggestions may include audio blocks.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub audio: Option<PromptSuggestionsAudioCapabilities>,
         /// Suggestions may include embedded resources.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub embedded_context: Option<PromptSuggestionsEmbeddedContextCapabilities>,

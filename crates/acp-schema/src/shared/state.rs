@@ -37,7 +37,7 @@ wire_struct! {
         /// What went wrong, if the agent says. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub error: Option<Error>,

@@ -44,7 +44,7 @@ wire_struct! {
         /// treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub cost: Option<Cost>,
@@ -132,5 +132,5 @@ setters!(Usage { opt thought_tokens: u64, opt cached_read_tokens: u64, opt cache
 #[cfg(feature = "unstable_end_turn_token_usage")]
 #[derive(serde::Deserialize)]
 pub(crate) struct UsageField(
-    #[serde(deserialize_with = "crate::de::lenient")] pub(crate) Option<Usage>,
+    #[serde(deserialize_with = "crate::de::lenient_object")] pub(crate) Option<Usage>,
 );

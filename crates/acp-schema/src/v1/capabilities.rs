@@ -37,7 +37,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_llm_providers")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub providers: Option<ProvidersCapabilities>,
@@ -130,28 +130,28 @@ wire_struct! {
         /// `session/list` is supported.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub list: Option<SessionListCapabilities>,
         /// `session/delete` is supported.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub delete: Option<SessionDeleteCapabilities>,
         /// Session setup accepts `additionalDirectories`.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub additional_directories: Option<SessionAdditionalDirectoriesCapabilities>,
         /// Session setup accepts a client-supplied system prompt.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub system_prompt: Option<SessionSystemPromptCapabilities>,
@@ -159,14 +159,14 @@ wire_struct! {
         /// history).
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub resume: Option<SessionResumeCapabilities>,
         /// `session/close` is supported.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub close: Option<SessionCloseCapabilities>,
@@ -175,7 +175,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub fork: Option<SessionForkCapabilities>,
@@ -185,7 +185,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_archive")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub archive: Option<SessionArchiveCapabilities>,
@@ -194,7 +194,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_status")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub status: Option<SessionStatusCapabilities>,
@@ -203,7 +203,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_options")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub options: Option<SessionOptionsCapabilities>,
@@ -213,7 +213,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_set_title")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub title: Option<SessionTitleCapabilities>,
@@ -301,7 +301,7 @@ wire_struct! {
         /// not.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub logout: Option<LogoutCapabilities>,
@@ -310,7 +310,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_auth_status")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub status: Option<AuthStatusCapabilities>,
@@ -363,7 +363,7 @@ wire_struct! {
         /// Session-level extensions the client understands. Absent: none.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub session: Option<ClientSessionCapabilities>,
@@ -371,7 +371,7 @@ wire_struct! {
         /// between sessions).
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub subagents: Option<SubagentCapabilities>,
@@ -379,7 +379,7 @@ wire_struct! {
         /// `plan_removed` updates), in addition to the whole-plan `plan` update.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub plan: Option<PlanCapabilities>,
@@ -389,7 +389,7 @@ wire_struct! {
         /// Present when the client can answer `elicitation/create`; says which kinds.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub elicitation: Option<ElicitationCapabilities>,
@@ -447,14 +447,14 @@ wire_struct! {
         /// (`compaction_update`, `compaction_summary_chunk`).
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub compaction: Option<CompactionCapabilities>,
         /// Which extra kinds of session config options the client can show.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub config_options: Option<SessionConfigOptionsCapabilities>,
@@ -468,7 +468,7 @@ wire_struct! {
         )]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub notices: Option<NoticeCapabilities>,
@@ -478,7 +478,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_prompt_suggestions")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub prompt_suggestions: Option<PromptSuggestionsCapabilities>,
@@ -487,7 +487,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_cursors")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub cursors: Option<SessionCursorsCapabilities>,
@@ -567,7 +567,7 @@ wire_struct! {
         /// Present when the client can show boolean (on/off) options.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub boolean: Option<BooleanConfigOptionCapabilities>,

@@ -69,7 +69,7 @@ wire_struct! {
         /// Display hints. Absent when there are none; a malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub annotations: Option<Box<Annotations>>,
@@ -112,7 +112,7 @@ wire_struct! {
         /// Display hints. Absent when there are none; a malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub annotations: Option<Box<Annotations>>,
@@ -148,7 +148,7 @@ wire_struct! {
         /// Display hints. Absent when there are none.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub annotations: Option<Box<Annotations>>,

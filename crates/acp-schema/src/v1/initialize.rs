@@ -29,7 +29,7 @@ wire_struct! {
         /// The agent's name and version. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub agent_info: Option<Implementation>,
@@ -71,7 +71,7 @@ wire_struct! {
         /// The client's name and version. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub client_info: Option<Implementation>,

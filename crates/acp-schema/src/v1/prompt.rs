@@ -18,7 +18,7 @@ wire_struct! {
         )]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub usage: Option<Usage>,

@@ -17,7 +17,7 @@ wire_struct! {
         /// value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub modes: Option<SessionModeState>,
@@ -57,7 +57,7 @@ wire_struct! {
         /// value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub modes: Option<SessionModeState>,

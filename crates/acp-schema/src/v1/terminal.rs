@@ -171,7 +171,7 @@ wire_struct! {
         /// How the command exited, if it has. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub exit_status: Option<TerminalExitStatus>,

@@ -15,7 +15,7 @@ wire_struct! {
         /// Present when the client may cancel this tool call with `tool_call/cancel`.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub cancel: Option<ToolCallCancelCapabilities>,
@@ -60,14 +60,14 @@ wire_struct! {
         /// baseline only.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub session: Option<SessionCapabilities>,
         /// Authentication features of the agent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub auth: Option<AgentAuthCapabilities>,
@@ -77,7 +77,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_llm_providers")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub providers: Option<ProvidersCapabilities>,
@@ -103,35 +103,35 @@ wire_struct! {
         /// Which content kinds, beyond text and resource links, prompts may contain.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub prompt: Option<PromptCapabilities>,
         /// Which MCP server transports the agent can connect to.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub mcp: Option<McpCapabilities>,
         /// `session/delete` is supported.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub delete: Option<SessionDeleteCapabilities>,
         /// Session setup accepts `additionalDirectories`.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub additional_directories: Option<SessionAdditionalDirectoriesCapabilities>,
         /// Session setup accepts a client-supplied system prompt.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub system_prompt: Option<SessionSystemPromptCapabilities>,
@@ -140,7 +140,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub fork: Option<SessionForkCapabilities>,
@@ -150,7 +150,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_archive")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub archive: Option<SessionArchiveCapabilities>,
@@ -159,7 +159,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_status")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub status: Option<SessionStatusCapabilities>,
@@ -168,7 +168,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_options")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub options: Option<SessionOptionsCapabilities>,
@@ -178,7 +178,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_set_title")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub title: Option<SessionTitleCapabilities>,
@@ -223,21 +223,21 @@ wire_struct! {
         /// Image blocks are accepted.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub image: Option<PromptImageCapabilities>,
         /// Audio blocks are accepted.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub audio: Option<PromptAudioCapabilities>,
         /// Embedded resource blocks (`type: "resource"`, contents inline) are accepted.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub embedded_context: Option<PromptEmbeddedContextCapabilities>,
@@ -250,7 +250,7 @@ wire_struct! {
         )]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub skill: Option<PromptSkillCapabilities>,
@@ -323,14 +323,14 @@ wire_struct! {
         /// Servers started as local processes speaking over stdio.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub stdio: Option<McpStdioCapabilities>,
         /// Servers reached over streamable HTTP.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub http: Option<McpHttpCapabilities>,
@@ -340,7 +340,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_mcp_over_acp")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub acp: Option<McpAcpCapabilities>,
@@ -402,7 +402,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_auth_status")))]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub status: Option<AuthStatusCapabilities>,
@@ -426,7 +426,7 @@ wire_struct! {
         /// Present when the client may stop the terminal's command with `terminal/cancel`.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub cancel: Option<TerminalCancelCapabilities>,
@@ -470,14 +470,14 @@ wire_struct! {
         /// Authentication features of the client.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub auth: Option<ClientAuthCapabilities>,
         /// Present when the client can answer `elicitation/create`; says which kinds.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub elicitation: Option<ElicitationCapabilities>,
@@ -491,7 +491,7 @@ wire_struct! {
         )]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub session: Option<ClientSessionCapabilities>,
@@ -531,7 +531,7 @@ wire_struct! {
         #[cfg(feature = "unstable_prompt_suggestions")]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub prompt_suggestions: Option<PromptSuggestionsCapabilities>,
@@ -540,7 +540,7 @@ wire_struct! {
         #[cfg(feature = "unstable_agent_skills")]
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub commands: Option<CommandsCapabilities>,
@@ -572,7 +572,7 @@ wire_struct! {
         /// the agent's login command in a terminal for the user).
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub terminal: Option<TerminalAuthCapabilities>,

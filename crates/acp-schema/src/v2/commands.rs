@@ -135,7 +135,7 @@ wire_struct! {
         /// absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub input: Option<AvailableCommandInput>,

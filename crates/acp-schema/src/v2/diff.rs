@@ -333,7 +333,7 @@ wire_struct! {
         /// The diff as patch text. A malformed value is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub patch: Option<DiffPatch>,

@@ -124,7 +124,7 @@ wire_struct! {
         /// treated as absent, and so is data that claims a known shape but does not fit it.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub data: Option<ErrorData>,

@@ -97,7 +97,7 @@ wire_struct! {
         /// treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub state: Option<StateUpdate>,

@@ -96,7 +96,7 @@ wire_struct! {
         /// malformed value is treated as absent (the first level stays).
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub inline: Option<PromptSkillInlineCapabilities>,
@@ -130,7 +130,7 @@ wire_struct! {
         /// absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub skill: Option<CommandsSkillCapabilities>,

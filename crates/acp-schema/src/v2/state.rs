@@ -16,7 +16,7 @@ wire_struct! {
         /// A malformed list is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub background: Option<Vec<BackgroundWork>>,
@@ -170,7 +170,7 @@ wire_struct! {
         /// A malformed list is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub background: Option<Vec<BackgroundWork>>,
@@ -197,7 +197,7 @@ wire_struct! {
         /// A malformed list is treated as absent.
         #[serde(
             default,
-            deserialize_with = "crate::de::lenient",
+            deserialize_with = "crate::de::lenient_object",
             skip_serializing_if = "Option::is_none",
         )]
         pub background: Option<Vec<BackgroundWork>>,
