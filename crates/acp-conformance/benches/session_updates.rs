@@ -7,9 +7,9 @@
 //! type; encoding writes already decoded values back into a reused buffer. Throughput is
 //! reported in bytes of the input stream per second for every row, so rows compare directly.
 //!
-//! After criterion's own report, a summary measures the same closures again (interleaved
-//! rounds, median of the rounds) and prints MB/s and the ratio ours / official with the
-//! project's targets. Run with:
+//! After criterion's own report, a summary measures the same closures again (41 short rounds,
+//! ours and the official crate's back to back in each) and prints MB/s, the median of the
+//! rounds' ratios ours / official with its quartiles, and the project's targets. Run with:
 //!
 //! ```text
 //! cargo bench -p acp-conformance --bench session_updates
@@ -168,36 +168,61 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+/// The first and third quartiles of `values`.
+fn quartiles(values: &[f64]) -> (f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    (sorted[sorted.len() / 4], sorted[sorted.len() * 3 / 4])
+}
+
 fn summary(rows: &[Row]) {
-    const ROUNDS: usize = 9;
-    let budget = Duration::from_millis(250);
+    // Many short rounds, ours and the official crate's back to back (their order swapped every
+    // round), so that a machine whose speed drifts slows both sides of a pair alike. The ratio
+    // is the median of the per-round ratios; the quartiles of those ratios show how steady the
+    // machine was.
+    const ROUNDS: usize = 41;
+    let budget = Duration::from_millis(50);
     println!();
-    println!("Summary: MB/s (median of {ROUNDS} interleaved rounds of {budget:?} each)");
     println!(
-        "{:<4} {:<7} {:>11} {:>11} {:>11} {:>13} {:>7}",
-        "ver", "op", "acp-schema", "official", "Value", "ours/official", "target"
+        "Summary: MB/s (median of {ROUNDS} interleaved rounds of {budget:?} each); ratio = median of the rounds' ratios [quartiles]"
+    );
+    println!(
+        "{:<4} {:<7} {:>11} {:>11} {:>11} {:>13} {:>13} {:>7}",
+        "ver", "op", "acp-schema", "official", "Value", "ours/official", "[q1 - q3]", "target"
     );
     for row in rows {
         for job in [&row.ours, &row.official, &row.value] {
             black_box(job());
         }
-        let (mut ours, mut official, mut value) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..ROUNDS {
-            ours.push(round(&row.ours, row.bytes, budget));
-            official.push(round(&row.official, row.bytes, budget));
+        let (mut ours, mut official, mut value, mut ratios) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for i in 0..ROUNDS {
+            let (a, b) = if i % 2 == 0 {
+                let a = round(&row.ours, row.bytes, budget);
+                (a, round(&row.official, row.bytes, budget))
+            } else {
+                let b = round(&row.official, row.bytes, budget);
+                (round(&row.ours, row.bytes, budget), b)
+            };
+            ours.push(a);
+            official.push(b);
+            ratios.push(a / b);
             value.push(round(&row.value, row.bytes, budget));
         }
+        let (q1, q3) = quartiles(&ratios);
         let (ours, official, value) = (median(ours), median(official), median(value));
-        let ratio = ours / official;
+        let ratio = median(ratios);
         let verdict = if ratio >= row.target { "met" } else { "MISSED" };
         println!(
-            "{:<4} {:<7} {:>11.1} {:>11.1} {:>11.1} {:>12.2}x {:>5.1}x {verdict}",
+            "{:<4} {:<7} {:>11.1} {:>11.1} {:>11.1} {:>12.2}x {:>6.2}-{:<5.2} {:>5.1}x {verdict}",
             format!("{:?}", row.version),
             row.operation,
             ours,
             official,
             value,
             ratio,
+            q1,
+            q3,
             row.target
         );
     }
