@@ -5,28 +5,35 @@
 //!
 //! The stream is acp-conformance's realistic mix (70% text chunks, 10% thoughts, 12% tool-call
 //! updates, 5% usage, 3% notices), after an `initialize` exchange in which the client
-//! advertises `session.notices` (so no line has a finding). Printed: messages per second and
-//! nanoseconds per message for v1 and v2, best of five runs.
+//! advertises `session.notices` (so no line has a finding). Printed for v1 and v2, best of
+//! five runs each, in messages per second and nanoseconds per message:
+//! - `checker`: `Checker::observe` of each whole line;
+//! - `typed decode`: only `acp-schema`'s typed decode of each line's params, what a peer that
+//!   reads the stream does at least;
+//! - `json floor`: `serde_json` reading each whole line and keeping nothing (`IgnoredAny`),
+//!   the least any check of the line's JSON can cost.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing benchmark may panic
 
+use std::hint::black_box;
 use std::time::Instant;
 
 use acp_check::{Checker, Side};
 use acp_conformance::stream::{Version, session_updates};
+use serde::de::IgnoredAny;
 
 fn main() {
     let count = std::env::var("ACP_BENCH_UPDATES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200_000usize);
-    println!("acp-check: Checker::observe over {count} agent session/update lines, best of 5");
+    println!("acp-check: {count} agent session/update lines, best of 5");
     for (version, number) in [(Version::V1, 1), (Version::V2, 2)] {
-        let lines: Vec<String> = session_updates(version, 4096, 7)
-            .into_iter()
+        let params = session_updates(version, 4096, 7);
+        let lines: Vec<String> = params
+            .iter()
             .map(|p| format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{p}}}"#))
             .collect();
-        let mut best = f64::INFINITY;
-        for _ in 0..5 {
+        let checker = best_of_5(|| {
             let mut checker = Checker::new();
             let init = format!(
                 r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":{number},"clientCapabilities":{{"session":{{"notices":{{}}}}}}}}}}"#
@@ -44,12 +51,52 @@ fn main() {
             }
             let elapsed = start.elapsed().as_secs_f64();
             assert_eq!(findings, 0, "the clean stream has findings");
-            best = best.min(elapsed);
+            elapsed
+        });
+        let typed = best_of_5(|| {
+            let start = Instant::now();
+            for i in 0..count {
+                let text = params[i % params.len()].as_str();
+                match version {
+                    Version::V1 => {
+                        black_box(
+                            serde_json::from_str::<acp_schema::v1::SessionNotification>(text)
+                                .unwrap(),
+                        );
+                    }
+                    Version::V2 => {
+                        black_box(
+                            serde_json::from_str::<acp_schema::v2::UpdateSessionNotification>(text)
+                                .unwrap(),
+                        );
+                    }
+                }
+            }
+            start.elapsed().as_secs_f64()
+        });
+        let floor = best_of_5(|| {
+            let start = Instant::now();
+            for i in 0..count {
+                let text = lines[i % lines.len()].as_str();
+                black_box(serde_json::from_str::<IgnoredAny>(text).unwrap());
+            }
+            start.elapsed().as_secs_f64()
+        });
+        for (name, seconds) in [
+            ("checker", checker),
+            ("typed decode", typed),
+            ("json floor", floor),
+        ] {
+            println!(
+                "  v{number} {name:<13} {:>10.0} msg/s {:>8.0} ns/msg",
+                count as f64 / seconds,
+                seconds * 1e9 / count as f64
+            );
         }
-        println!(
-            "  v{number}: {:>10.0} msg/s {:>8.0} ns/msg",
-            count as f64 / best,
-            best * 1e9 / count as f64
-        );
     }
+}
+
+/// The shortest of five timings.
+fn best_of_5(mut run: impl FnMut() -> f64) -> f64 {
+    (0..5).map(|_| run()).fold(f64::INFINITY, f64::min)
 }
