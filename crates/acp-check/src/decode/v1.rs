@@ -14,7 +14,7 @@ fn request_facts(request: ClientRequest) -> Facts {
             notices: init.client_capabilities.advertises_notices(),
         },
         ClientRequest::SessionLoad(load) => Facts::Load {
-            session: load.session_id.as_str().to_owned(),
+            session: load.session_id.0,
         },
         _ => Facts::Nothing,
     }
@@ -53,7 +53,7 @@ fn update_facts(notification: SessionNotification) -> Facts {
         _ => UpdateKind::Plain(UpdateClass::Other),
     };
     Facts::Update {
-        session: notification.session_id.as_str().to_owned(),
+        session: notification.session_id.0,
         kind,
     }
 }

@@ -16,7 +16,7 @@ fn request_facts(request: ClientRequest) -> Facts {
             notices: false,
         },
         ClientRequest::SessionResume(resume) => Facts::Resume {
-            session: resume.session_id.as_str().to_owned(),
+            session: resume.session_id.0,
             replay: resume.replay_from.is_some(),
         },
         ClientRequest::SessionPrompt(_) => Facts::Prompt,
@@ -65,7 +65,7 @@ fn update_facts(notification: UpdateSessionNotification) -> Facts {
         _ => UpdateKind::Plain(UpdateClass::Other),
     };
     Facts::Update {
-        session: notification.session_id.as_str().to_owned(),
+        session: notification.session_id.0,
         kind,
     }
 }
