@@ -128,9 +128,10 @@ impl<W: AsyncWrite + Unpin> Out<W> {
     }
 }
 
-/// Whether `buffered` holds a whole line, so that reading it needs no wait.
-pub(crate) fn has_whole_line(buffered: &[u8]) -> bool {
-    memchr::memchr(b'\n', buffered).is_some()
+/// The length of the whole line (line break included) at the start of `buffered`, if it
+/// holds one, so that reading it needs no wait.
+pub(crate) fn whole_line(buffered: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\n', buffered).map(|at| at + 1)
 }
 
 /// `line` without its trailing `\n` or `\r\n`, and that ending.

@@ -24,7 +24,7 @@ mod shared;
 
 use std::io;
 
-use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
 
 use crate::lines::DEFAULT_MAX_LINE;
 use crate::repair::{Action, Fallback};
@@ -34,7 +34,7 @@ use crate::{Checker, Finding};
 
 pub use control::Control;
 use control::Watcher;
-use lines::{Out, Read, copy_rest, has_whole_line, read_line, split_ending};
+use lines::{Out, Read, copy_rest, read_line, split_ending, whole_line};
 use shared::Shared;
 
 /// Bytes collected for forwarding before a batch is written out in any case.
@@ -291,15 +291,27 @@ where
     // What this direction checked and will forward once it is recorded.
     let mut batch: Vec<u8> = Vec::with_capacity(BATCH);
     let result = loop {
+        let whole = whole_line(reader.buffer());
         // Reading on would wait: record and forward what is collected first.
-        let ready = has_whole_line(reader.buffer());
-        if !ready {
+        if whole.is_none() {
             forward(shared, &mut out, &mut batch, &mut watcher).await;
         }
         if watcher.is_stopped() {
             break Ok(());
         }
-        let read = if ready {
+        // The usual case: a whole line within the limit is buffered; check and collect it
+        // where it lies, without copying it out first.
+        if let Some(len) = whole.filter(|len| *len - 1 <= options.max_line) {
+            let line = &reader.buffer()[..len];
+            let (content, ending) = split_ending(line);
+            collect(shared.observe(side, content), line, ending, &mut batch);
+            reader.consume(len);
+            if batch.len() >= BATCH {
+                forward(shared, &mut out, &mut batch, &mut watcher).await;
+            }
+            continue;
+        }
+        let read = if whole.is_some() {
             read_line(&mut reader, &mut buf, options.max_line).await
         } else {
             tokio::select! {
@@ -313,14 +325,7 @@ where
             Ok(None) => break Ok(()),
             Ok(Some(Read::Line)) => {
                 let (content, ending) = split_ending(&buf);
-                match shared.observe(side, content) {
-                    Action::Forward => batch.extend_from_slice(&buf),
-                    Action::Replace(line) => {
-                        batch.extend_from_slice(line.as_bytes());
-                        batch.extend_from_slice(ending);
-                    }
-                    Action::Drop => {}
-                }
+                collect(shared.observe(side, content), &buf, ending, &mut batch);
                 if batch.len() >= BATCH {
                     forward(shared, &mut out, &mut batch, &mut watcher).await;
                 }
@@ -339,6 +344,19 @@ where
     forward(shared, &mut out, &mut batch, &mut watcher).await;
     out.close().await;
     result
+}
+
+/// Adds what `action` says to forward for `line` (line break included; `ending` is that
+/// break) to `batch`.
+fn collect(action: Action, line: &[u8], ending: &[u8], batch: &mut Vec<u8>) {
+    match action {
+        Action::Forward => batch.extend_from_slice(line),
+        Action::Replace(replacement) => {
+            batch.extend_from_slice(replacement.as_bytes());
+            batch.extend_from_slice(ending);
+        }
+        Action::Drop => {}
+    }
 }
 
 /// Writes the record (every entry made so far, so those of `batch` too), then forwards
