@@ -17,8 +17,11 @@
 //! * Latency: one `session/prompt` without updates and its response, one at a time; the
 //!   round trip crosses the proxy twice (request and response). Added latency per message is
 //!   half the difference of the round trips at the same percentile.
-//! * Throughput: one prompt that streams `ACP_BENCH_UPDATES` (default 200,000) updates, in
-//!   messages per second, best of three alternating runs, with two kinds of endpoints:
+//! * Throughput: one prompt that streams `ACP_BENCH_UPDATES` (default 100,000) updates, in
+//!   messages per second, with two kinds of endpoints. `ACP_BENCH_ROUNDS` rounds (default 9)
+//!   each run the three paths back to back, in an order that rotates from round to round, so
+//!   that a machine whose speed drifts slows all three alike; a ratio is the median of the
+//!   rounds' ratios (with its quartiles), the rates are the medians of the rounds':
 //!   - typed: the agent serialises each update from typed `acp-schema` values and the client
 //!     decodes each line with the typed schema, as ACP peers do (`acp-runtime` does both);
 //!   - raw: the agent writes prepared lines and the client only counts lines, which makes
@@ -79,25 +82,29 @@ fn main() {
         return;
     }
     let round_trips = env_number("ACP_BENCH_ROUND_TRIPS", 20_000);
-    let updates = env_number("ACP_BENCH_UPDATES", 200_000);
+    let updates = env_number("ACP_BENCH_UPDATES", 100_000);
+    let rounds = env_number("ACP_BENCH_ROUNDS", 9).max(1);
 
     println!("acp proxy overhead (agent and client: this benchmark; OS pipes)");
     println!();
     let mut rtt: [Vec<Duration>; 3] = Default::default();
-    let mut rates = [[0.0f64; 3]; 2];
+    // rates[endpoints][path][round]
+    let mut rates = [
+        [vec![0.0f64; rounds], vec![0.0; rounds], vec![0.0; rounds]],
+        [vec![0.0; rounds], vec![0.0; rounds], vec![0.0; rounds]],
+    ];
     let mut findings = 0;
-    for _round in 0..3 {
+    for round in 0..rounds {
         for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
-            for (p, path) in PATHS.into_iter().enumerate() {
-                let mut peer = Peer::spawn(path, endpoints);
+            for i in 0..PATHS.len() {
+                let p = (i + round) % PATHS.len();
+                let mut peer = Peer::spawn(PATHS[p], endpoints);
                 peer.handshake();
                 if endpoints == Endpoints::Typed {
-                    rtt[p].extend(peer.latency(round_trips / 3));
+                    rtt[p].extend(peer.latency(round_trips / rounds));
                 }
-                let rate = peer.throughput(updates, endpoints);
+                rates[e][p][round] = peer.throughput(updates, endpoints);
                 findings += peer.finish();
-                let slot = &mut rates[e][p];
-                *slot = slot.max(rate);
             }
         }
     }
@@ -122,25 +129,44 @@ fn main() {
         );
     }
     println!();
-    println!("throughput: {updates} session/update messages, best of 3:");
     println!(
-        "{:>9} {:>14} {:>14} {:>7} {:>14} {:>7}",
+        "throughput: {updates} session/update messages per run, {rounds} rounds; medians, ratio [quartiles]:"
+    );
+    println!(
+        "{:>9} {:>14} {:>14} {:>20} {:>14} {:>20}",
         "endpoints", "direct", "proxy", "ratio", "proxy+record", "ratio"
     );
     for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
-        let [direct, proxied, recorded] = rates[e];
+        let [direct, proxied, recorded] = &rates[e];
+        let ratio = |path: &[f64]| {
+            let ratios: Vec<f64> = path
+                .iter()
+                .zip(direct)
+                .map(|(p, d)| 100.0 * p / d)
+                .collect();
+            let (q1, median, q3) = quartiles(&ratios);
+            format!("{median:>5.1}% [{q1:.0}-{q3:.0}%]")
+        };
         println!(
-            "{:>9} {:>8.0} msg/s {:>8.0} msg/s {:>6.1}% {:>8.0} msg/s {:>6.1}%",
+            "{:>9} {:>8.0} msg/s {:>8.0} msg/s {:>20} {:>8.0} msg/s {:>20}",
             endpoints.name(),
-            direct,
-            proxied,
-            100.0 * proxied / direct,
-            recorded,
-            100.0 * recorded / direct
+            quartiles(direct).1,
+            quartiles(proxied).1,
+            ratio(proxied),
+            quartiles(recorded).1,
+            ratio(recorded),
         );
     }
     println!();
     println!("proxy findings on stderr during the runs: {findings}");
+}
+
+/// The first quartile, the median and the third quartile of `values`.
+fn quartiles(values: &[f64]) -> (f64, f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+    (at(0.25), at(0.5), at(0.75))
 }
 
 fn env_number(name: &str, default: usize) -> usize {
