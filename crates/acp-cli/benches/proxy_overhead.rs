@@ -88,13 +88,11 @@ fn main() {
     println!("acp proxy overhead (agent and client: this benchmark; OS pipes)");
     println!();
     let mut rtt: [Vec<Duration>; 3] = Default::default();
-    // rates[endpoints][path][round]
-    let mut rates = [
-        [vec![0.0f64; rounds], vec![0.0; rounds], vec![0.0; rounds]],
-        [vec![0.0; rounds], vec![0.0; rounds], vec![0.0; rounds]],
-    ];
+    // One entry per round: [endpoints][path] messages per second.
+    let mut rates: Vec<[[f64; 3]; 2]> = Vec::with_capacity(rounds);
     let mut findings = 0;
     for round in 0..rounds {
+        let mut this_round = [[0.0f64; 3]; 2];
         for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
             for i in 0..PATHS.len() {
                 let p = (i + round) % PATHS.len();
@@ -103,10 +101,11 @@ fn main() {
                 if endpoints == Endpoints::Typed {
                     rtt[p].extend(peer.latency(round_trips / rounds));
                 }
-                rates[e][p][round] = peer.throughput(updates, endpoints);
+                this_round[e][p] = peer.throughput(updates, endpoints);
                 findings += peer.finish();
             }
         }
+        rates.push(this_round);
     }
     for samples in &mut rtt {
         samples.sort();
@@ -137,11 +136,12 @@ fn main() {
         "endpoints", "direct", "proxy", "ratio", "proxy+record", "ratio"
     );
     for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
-        let [direct, proxied, recorded] = &rates[e];
+        let [direct, proxied, recorded] =
+            [0, 1, 2].map(|p| rates.iter().map(|round| round[e][p]).collect::<Vec<f64>>());
         let ratio = |path: &[f64]| {
             let ratios: Vec<f64> = path
                 .iter()
-                .zip(direct)
+                .zip(&direct)
                 .map(|(p, d)| 100.0 * p / d)
                 .collect();
             let (q1, median, q3) = quartiles(&ratios);
@@ -150,11 +150,11 @@ fn main() {
         println!(
             "{:>9} {:>8.0} msg/s {:>8.0} msg/s {:>20} {:>8.0} msg/s {:>20}",
             endpoints.name(),
-            quartiles(direct).1,
-            quartiles(proxied).1,
-            ratio(proxied),
-            quartiles(recorded).1,
-            ratio(recorded),
+            quartiles(&direct).1,
+            quartiles(&proxied).1,
+            ratio(&proxied),
+            quartiles(&recorded).1,
+            ratio(&recorded),
         );
     }
     println!();
