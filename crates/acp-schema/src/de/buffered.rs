@@ -183,7 +183,10 @@ where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
-    deserializer.deserialize_any(Items(std::marker::PhantomData))
+    deserializer.deserialize_any(Items {
+        list_only: false,
+        item: std::marker::PhantomData,
+    })
 }
 
 /// Like [`decodable_items`] for a value that must be an array: anything else is an error.
@@ -193,7 +196,10 @@ where
     T: DeserializeOwned,
 {
     deserializer
-        .deserialize_seq(Items(std::marker::PhantomData))?
+        .deserialize_seq(Items {
+            list_only: true,
+            item: std::marker::PhantomData,
+        })?
         .into_items()
         .ok_or_else(|| de::Error::custom("expected a list"))
 }
@@ -209,13 +215,21 @@ impl<T> List<T> {
 }
 
 /// The visitor of [`decodable_items`].
-struct Items<T>(std::marker::PhantomData<T>);
+struct Items<T> {
+    /// Anything but a list is an error (and the error says a list was expected).
+    list_only: bool,
+    item: std::marker::PhantomData<T>,
+}
 
 impl<'de, T: DeserializeOwned> Visitor<'de> for Items<T> {
     type Value = List<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value (a list keeps the items that decode)")
+        f.write_str(if self.list_only {
+            "a list"
+        } else {
+            "any JSON value (a list keeps the items that decode)"
+        })
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
@@ -324,6 +338,20 @@ mod tests {
         let outer: Outer =
             serde_json::from_str(r#"{"points": [{"x": 1}, {"x": "no"}, {"x": 2}]}"#).unwrap();
         assert_eq!(outer.inner.points, items(json));
+    }
+
+    #[test]
+    fn a_value_that_must_be_a_list_says_so_when_it_is_not() {
+        let mut de = serde_json::Deserializer::from_str(r#"{"x": 1}"#);
+        let error = decodable_items_of_list::<_, Point>(&mut de).unwrap_err();
+        assert!(error.to_string().contains("expected a list"), "{error}");
+        let error = decodable_items_of_list::<_, Point>(Value::from("text")).unwrap_err();
+        assert!(error.to_string().contains("expected a list"), "{error}");
+        let mut de = serde_json::Deserializer::from_str(r#"[{"x": 1}, 2]"#);
+        assert_eq!(
+            decodable_items_of_list::<_, Point>(&mut de).unwrap(),
+            vec![Point { x: 1 }]
+        );
     }
 
     #[test]
