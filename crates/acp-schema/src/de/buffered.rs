@@ -16,6 +16,8 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::tagged::{Key, KeySeed};
+
 /// The name under which `serde_json` offers a value's raw text (the name its `RawValue`
 /// deserializes with). A deserializer that does not know it treats the request as an ordinary
 /// newtype, and [`Buffered`] then takes a tree: if the name ever changed, decoding would stay
@@ -63,14 +65,14 @@ impl<'de> Visitor<'de> for BufferedVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let first = match map.next_key::<FirstKey>()? {
+        let first = match map.next_key_seed(KeySeed(RAW_VALUE))? {
             None => return Ok(Buffered::Tree(Value::Object(Map::new()))),
-            Some(FirstKey::Raw) => {
+            Some(Key::Tag) => {
                 return map
                     .next_value::<RawText<'de>>()
                     .map(|raw| Buffered::Text(raw.0));
             }
-            Some(FirstKey::Other(key)) => key,
+            Some(Key::Other(key)) => key,
         };
         // A deserializer that read the request as "anything" and found an object.
         let mut object = Map::new();
@@ -110,33 +112,6 @@ impl<'de> Visitor<'de> for BufferedVisitor {
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         Value::deserialize(d).map(Buffered::Tree)
-    }
-}
-
-/// The first key of the map [`BufferedVisitor`] gets: the raw-text marker, or the first key
-/// of an ordinary object (compared without copying it).
-enum FirstKey {
-    Raw,
-    Other(String),
-}
-
-impl<'de> Deserialize<'de> for FirstKey {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = FirstKey;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object key")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(if v == RAW_VALUE {
-                    FirstKey::Raw
-                } else {
-                    FirstKey::Other(v.to_owned())
-                })
-            }
-        }
-        deserializer.deserialize_str(V)
     }
 }
 

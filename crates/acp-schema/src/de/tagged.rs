@@ -103,12 +103,14 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
     }
 }
 
-enum Key {
+/// An object key read by [`KeySeed`]: the one it looks for, or any other (owned).
+pub(crate) enum Key {
     Tag,
     Other(String),
 }
 
-struct KeySeed(&'static str);
+/// Reads an object key and tells whether it is the given one, without copying it when it is.
+pub(crate) struct KeySeed(pub(crate) &'static str);
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
     type Value = Key;
