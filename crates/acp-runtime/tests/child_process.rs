@@ -51,10 +51,27 @@ async fn pids(file: &Path, count: usize) -> Vec<u32> {
     );
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("acp-child-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_file(&dir);
-    dir
+/// A file in the temporary directory for one test's pids, removed when the test ends (also
+/// when it fails).
+struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let file = std::env::temp_dir().join(format!("acp-child-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    Scratch(file)
 }
 
 #[tokio::test]
