@@ -237,8 +237,48 @@ fn summary(rows: &[Row]) {
     );
 }
 
+/// `ACP_BENCH_PROFILE=v1/decode/acp-schema` (a row and a column of criterion's names): runs
+/// that one job `ACP_BENCH_PASSES` times (default 100) and nothing else, for a profiler such as
+/// `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's speed.
+fn profile(rows: &[Row], which: &str) {
+    let passes: usize = std::env::var("ACP_BENCH_PASSES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    for row in rows {
+        let name = format!("{:?}/{}", row.version, row.operation).to_lowercase();
+        for (column, job) in [
+            ("acp-schema", &row.ours),
+            ("agent-client-protocol-schema", &row.official),
+            ("serde_json::Value", &row.value),
+        ] {
+            if which == format!("{name}/{column}") {
+                let mut total = 0;
+                for _ in 0..passes {
+                    total += run_once(job);
+                }
+                println!("{which}: {passes} passes, {total} items");
+                return;
+            }
+        }
+    }
+    panic!(
+        "ACP_BENCH_PROFILE={which}: expected VERSION/OPERATION/COLUMN, e.g. v1/decode/acp-schema"
+    );
+}
+
+/// One pass of `job`, kept out of line so that a profiler can single it out.
+#[inline(never)]
+fn run_once(job: &Job) -> usize {
+    black_box(job())
+}
+
 fn main() {
     let rows = rows();
+    if let Ok(which) = std::env::var("ACP_BENCH_PROFILE") {
+        profile(&rows, &which);
+        return;
+    }
     let mut criterion = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
