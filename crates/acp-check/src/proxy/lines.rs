@@ -101,6 +101,17 @@ impl<W: AsyncWrite + Unpin> Out<W> {
         }
     }
 
+    /// Sends what is buffered and then `bytes`, unless the peer is gone. `bytes` goes to the
+    /// peer as it is, without a copy into the buffer.
+    pub(crate) async fn send(&mut self, bytes: &[u8]) {
+        self.flush().await;
+        if self.error.is_none() && !bytes.is_empty() {
+            if let Err(error) = self.inner.get_mut().write_all(bytes).await {
+                self.error = Some(error);
+            }
+        }
+    }
+
     /// Sends what is buffered, unless the peer is gone.
     pub(crate) async fn flush(&mut self) {
         if self.error.is_none() {

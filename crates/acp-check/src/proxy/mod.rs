@@ -292,12 +292,14 @@ where
     let mut batch: Vec<u8> = Vec::with_capacity(BATCH);
     let result = loop {
         let whole = whole_line(reader.buffer());
-        // Reading on would wait: record and forward what is collected first.
+        // Reading on would wait: record and forward what is collected first. A stop is
+        // looked for here, once per batch rather than once per line (lines already read
+        // are still checked, recorded and forwarded).
         if whole.is_none() {
             forward(shared, &mut out, &mut batch, &mut watcher).await;
-        }
-        if watcher.is_stopped() {
-            break Ok(());
+            if watcher.is_stopped() {
+                break Ok(());
+            }
         }
         // The usual case: a whole line within the limit is buffered; check and collect it
         // where it lies, without copying it out first.
@@ -369,12 +371,7 @@ async fn forward<W: AsyncWrite + Unpin>(
     watcher: &mut Watcher,
 ) {
     shared.write_record();
-    let send = async {
-        if !batch.is_empty() {
-            out.write(batch).await;
-        }
-        out.flush().await;
-    };
+    let send = out.send(batch);
     tokio::select! {
         biased;
         () = send => {}
