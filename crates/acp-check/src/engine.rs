@@ -334,16 +334,22 @@ impl Checker {
         notice: Option<NoticeView>,
         obs: &mut Observation,
     ) {
-        let name = notice.as_ref().map_or_else(
-            || "malformed notice".to_owned(),
-            |n| format!("notice {}", quote(&n.title)),
-        );
+        // How findings name the notice and its session: only worded when there is a finding
+        // (a clean notice, the usual case, needs neither).
+        let name = || {
+            notice.as_ref().map_or_else(
+                || "malformed notice".to_owned(),
+                |n| format!("notice {}", quote(&n.title)),
+            )
+        };
+        let shown = || session.as_deref().map(quote).unwrap_or_default();
         if let Some(view) = notice.as_ref().filter(|n| n.reserved) {
             obs.findings.push(Finding::new(
                 line,
                 Rule::ReservedSeverity,
                 format!(
-                    "{name} has severity {}, which is reserved for future ACP versions (known: info, warning, error; extensions start with `_`)",
+                    "{} has severity {}, which is reserved for future ACP versions (known: info, warning, error; extensions start with `_`)",
+                    name(),
                     quote(&view.severity)
                 ),
             ));
@@ -353,13 +359,15 @@ impl Checker {
             obs.findings.push(Finding::new(
                 line,
                 Rule::NoticeWithoutCapability,
-                format!("{name} sent to a v1 client that did not advertise `session.notices`"),
+                format!(
+                    "{} sent to a v1 client that did not advertise `session.notices`",
+                    name()
+                ),
             ));
         }
         let verdict = session
             .as_deref()
             .map_or(Verdict::Live, |s| self.windows.judge(s));
-        let shown = session.as_deref().map(quote).unwrap_or_default();
         match verdict {
             Verdict::Live => {}
             Verdict::Replayed(replay) => {
@@ -371,7 +379,9 @@ impl Checker {
                     line,
                     Rule::NoticeInReplay,
                     format!(
-                        "{name} inside the replay of session {shown} ({until}): notices are never history"
+                        "{} inside the replay of session {} ({until}): notices are never history",
+                        name(),
+                        shown()
                     ),
                 ));
             }
@@ -379,7 +389,9 @@ impl Checker {
                 line,
                 Rule::NoticeReplayUncertain,
                 format!(
-                    "{name} while a replay of session {shown} was open, but {}: taken as live",
+                    "{} while a replay of session {} was open, but {}: taken as live",
+                    name(),
+                    shown(),
                     doubt.reason()
                 ),
             )),
