@@ -161,6 +161,10 @@ impl AgentCommand {
         let group = child.id();
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
+        #[cfg(unix)]
+        if let Some(stdout) = &stdout {
+            super::pipe_capacity::widen(stdout);
+        }
         let mut process = AgentProcess {
             child,
             group,

@@ -9,6 +9,8 @@
 mod child;
 pub(crate) mod lines;
 pub mod message;
+#[cfg(unix)]
+mod pipe_capacity;
 #[cfg(feature = "remote")]
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub mod remote;

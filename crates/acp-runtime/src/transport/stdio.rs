@@ -91,7 +91,9 @@ mod unix {
     /// Standard output as a pipe sender; fails when it is not a pipe.
     pub(super) fn sender() -> io::Result<pipe::Sender> {
         let fd = io::stdout().as_fd().try_clone_to_owned()?;
-        pipe::Sender::from_file(File::from(fd))
+        let sender = pipe::Sender::from_file(File::from(fd))?;
+        super::super::pipe_capacity::widen(&sender);
+        Ok(sender)
     }
 }
 
