@@ -14,6 +14,9 @@
 //! file before it is forwarded; the file is in the target directory, or in
 //! `ACP_BENCH_RECORD_DIR`, and removed afterwards).
 //!
+//! `acp proxy` widens the pipes it streams through (from its agent, to its client) to 1 MiB;
+//! the direct pipe keeps the system's 64 KiB unless `ACP_BENCH_WIDE_DIRECT=1` is set.
+//!
 //! * Latency: one `session/prompt` without updates and its response, one at a time; the
 //!   round trip crosses the proxy twice (request and response). Added latency per message is
 //!   half the difference of the round trips at the same percentile.
@@ -223,7 +226,15 @@ impl Peer {
             .spawn()
             .expect("start the agent");
         let stdin = BufWriter::new(child.stdin.take().expect("stdin"));
-        let stdout = BufReader::with_capacity(64 * 1024, child.stdout.take().expect("stdout"));
+        let stdout = child.stdout.take().expect("stdout");
+        // `acp proxy` widens the pipes it streams through to 1 MiB; with
+        // ACP_BENCH_WIDE_DIRECT=1 the direct pipe gets the same, to show what that alone is worth.
+        #[cfg(target_os = "linux")]
+        if path == Path::Direct && std::env::var_os("ACP_BENCH_WIDE_DIRECT").is_some() {
+            use nix::fcntl::{FcntlArg, fcntl};
+            fcntl(&stdout, FcntlArg::F_SETPIPE_SZ(1 << 20)).expect("widen the direct pipe");
+        }
+        let stdout = BufReader::with_capacity(64 * 1024, stdout);
         let stderr = child.stderr.take().expect("stderr");
         // Count what the proxy reports (it should report nothing for this clean traffic).
         let stderr = std::thread::spawn(move || {
