@@ -138,16 +138,29 @@ fn rows() -> Vec<Row> {
     rows
 }
 
+impl Row {
+    /// The row's name, as in `v1/decode`.
+    fn name(&self) -> String {
+        format!("{:?}/{}", self.version, self.operation).to_lowercase()
+    }
+
+    /// The row's jobs with their column names.
+    fn columns(&self) -> [(&'static str, &Job); 3] {
+        [
+            ("acp-schema", &self.ours),
+            ("agent-client-protocol-schema", &self.official),
+            ("serde_json::Value", &self.value),
+        ]
+    }
+}
+
 fn criterion_benches(criterion: &mut Criterion, rows: &[Row]) {
     for row in rows {
-        let name = format!("session_updates/{:?}/{}", row.version, row.operation).to_lowercase();
-        let mut group = criterion.benchmark_group(name);
+        let mut group = criterion.benchmark_group(format!("session_updates/{}", row.name()));
         group.throughput(Throughput::Bytes(row.bytes));
-        group.bench_function("acp-schema", |b| b.iter(|| (row.ours)()));
-        group.bench_function("agent-client-protocol-schema", |b| {
-            b.iter(|| (row.official)())
-        });
-        group.bench_function("serde_json::Value", |b| b.iter(|| (row.value)()));
+        for (column, job) in row.columns() {
+            group.bench_function(column, |b| b.iter(job));
+        }
         group.finish();
     }
 }
@@ -246,12 +259,8 @@ fn profile(rows: &[Row], which: &str) {
         .and_then(|v| v.parse().ok())
         .unwrap_or(100);
     for row in rows {
-        let name = format!("{:?}/{}", row.version, row.operation).to_lowercase();
-        for (column, job) in [
-            ("acp-schema", &row.ours),
-            ("agent-client-protocol-schema", &row.official),
-            ("serde_json::Value", &row.value),
-        ] {
+        let name = row.name();
+        for (column, job) in row.columns() {
             if which == format!("{name}/{column}") {
                 let mut total = 0;
                 for _ in 0..passes {

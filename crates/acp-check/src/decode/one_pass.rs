@@ -4,7 +4,9 @@
 //! and then decodes the params with the typed schema: two scans of every byte of the params.
 //! Streams are nearly all notifications (`session/update`), and nearly all of them are written
 //! the plain way: `jsonrpc`, then `method`, then `params`. For those, [`notification`] reads
-//! the envelope and decodes the params with the typed schema in the same pass.
+//! the envelope and decodes the params with the typed schema in the same pass; a line in the
+//! canonical form (`{"jsonrpc":"2.0","method":"M","params":P}`) has its envelope matched by
+//! its bytes, so only `P` is parsed.
 //!
 //! It only ever says "valid, and these are the facts". Anything else (a request or response,
 //! `params` before `method`, no params, an unknown or repeated key, an escaped key or method
