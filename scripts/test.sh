@@ -32,11 +32,31 @@ if [ -z "${features}" ]; then
   echo "no unstable features found in crates/acp-schema/Cargo.toml" >&2
   exit 1
 fi
+# Each of these builds is used once, so its own outputs (the acp-schema library and the four
+# test binaries) are removed after its run: kept, the fourteen builds would take gigabytes of a
+# disk that CI shares with everything else. The dependencies they share stay. Set
+# ACP_TEST_KEEP_BUILDS=1 to keep them (a second run is then quicker).
+tests=(methods unstable_methods unstable_updates session_updates)
+target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
+  sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+if [ -z "${target_dir}" ] || [ ! -d "${target_dir}/debug" ]; then
+  echo "could not find cargo's target directory (cargo metadata: target_directory)" >&2
+  exit 1
+fi
+marker=$(mktemp)
+trap 'rm -f "${marker}"' EXIT
 started=${SECONDS}
 for feature in ${features}; do
   echo "== acp-schema, unstable_protocol_v2 + ${feature} alone =="
+  touch "${marker}"
   cargo test -p acp-schema --locked --no-default-features \
-    --features "unstable_protocol_v2,${feature}" \
-    --test methods --test unstable_methods --test unstable_updates --test session_updates
+    --features "unstable_protocol_v2,${feature}" "${tests[@]/#/--test=}"
+  if [ "${ACP_TEST_KEEP_BUILDS:-0}" != 1 ]; then
+    for name in libacp_schema acp_schema "${tests[@]}"; do
+      find "${target_dir}/debug/deps" -maxdepth 1 -name "${name}-*" -newer "${marker}" -delete
+    done
+    find "${target_dir}/debug/.fingerprint" -mindepth 1 -maxdepth 1 -name "acp-schema-*" \
+      -newer "${marker}" -exec rm -rf {} +
+  fi
 done
 echo "== each unstable feature alone: $((SECONDS - started)) s =="
