@@ -315,6 +315,16 @@ fn listen_addresses_default_to_loopback() {
 }
 
 #[test]
+fn sigterm_sigint_and_sighup_stop_the_server_cleanly() {
+    for signal in ["TERM", "INT", "HUP"] {
+        let mut agent = Listening::start(&["--ephemeral"], &[]);
+        // A connection is open when the signal comes: it is ended too, not waited for.
+        let _client = std::net::TcpStream::connect(agent.address()).unwrap();
+        assert_eq!(agent.signal(signal), Some(0), "SIG{signal}");
+    }
+}
+
+#[test]
 fn tls_with_a_certificate_the_client_is_told_to_trust() {
     let dir = tempfile_dir("tls");
     let certified =

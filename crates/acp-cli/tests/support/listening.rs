@@ -91,8 +91,14 @@ impl Listening {
 
     /// Sends SIGTERM and waits (up to 30 s) for the exit; the exit code.
     pub fn terminate(&mut self) -> Option<i32> {
+        self.signal("TERM")
+    }
+
+    /// Sends the signal `name` (`TERM`, `INT`, `HUP`, ...) and waits (up to 30 s) for the
+    /// exit; the exit code (`None` when the signal itself ended the process).
+    pub fn signal(&mut self, name: &str) -> Option<i32> {
         let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([&format!("-{name}"), &self.child.id().to_string()])
             .status();
         let deadline = std::time::Instant::now() + Duration::from_secs(30);
         while std::time::Instant::now() < deadline {
@@ -101,7 +107,7 @@ impl Listening {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        panic!("no exit within 30 s of SIGTERM");
+        panic!("no exit within 30 s of SIG{name}");
     }
 
     /// The lines printed on standard error since the URL.

@@ -103,12 +103,14 @@ pub fn run(args: Args) -> super::Outcome {
         server.store(FileStore::open(&dir)?)
     };
     match args.remote.listen()? {
-        Some(listen) => runtime.block_on(crate::commands::listen::serve(
-            server,
-            listen,
-            "acp agent",
-            crate::commands::listen::stop_signal(),
-        ))?,
+        Some(listen) => runtime.block_on(async {
+            // Heard from before the URL is printed: whoever reads it may signal at once.
+            let mut signals = crate::commands::signals::Signals::new()?;
+            let stop = async move {
+                signals.recv().await;
+            };
+            crate::commands::listen::serve(server, listen, "acp agent", stop).await
+        })?,
         None => runtime.block_on(server.serve_stdio())?,
     }
     Ok(ExitCode::SUCCESS)

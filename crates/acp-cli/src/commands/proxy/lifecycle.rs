@@ -22,66 +22,14 @@ use std::time::Duration;
 
 use acp_check::proxy::{Control, ProxyReport};
 use acp_runtime::transport::AgentProcess;
-use tokio::signal::unix::{Signal, SignalKind, signal};
+
+#[cfg(doc)]
+use crate::commands::signals::REPEAT_WINDOW;
+use crate::commands::signals::Signals;
 
 /// How long the agent's remaining output may take to arrive once the agent has exited (or
 /// been shut down), before the proxy stops waiting for whoever else holds it open.
 pub(super) const DRAIN_AFTER_EXIT: Duration = Duration::from_secs(2);
-
-/// How close after a signal another one still counts as the same request to stop.
-pub(super) const REPEAT_WINDOW: Duration = Duration::from_millis(500);
-
-/// SIGTERM, SIGINT and SIGHUP, as they arrive (or, for one connection of `--listen`, none:
-/// the server handles the signals and closes its connections).
-pub(super) struct Signals {
-    listening: Option<(Signal, Signal, Signal)>,
-    /// When the last signal that counted came.
-    last: Option<tokio::time::Instant>,
-}
-
-impl Signals {
-    /// Starts listening (from now on these signals no longer end the process by themselves).
-    pub(super) fn new() -> io::Result<Self> {
-        Ok(Self {
-            listening: Some((
-                signal(SignalKind::terminate())?,
-                signal(SignalKind::interrupt())?,
-                signal(SignalKind::hangup())?,
-            )),
-            last: None,
-        })
-    }
-
-    /// No signals: [`Self::recv`] never resolves.
-    pub(super) fn none() -> Self {
-        Self {
-            listening: None,
-            last: None,
-        }
-    }
-
-    /// The number of the next signal (repeats within [`REPEAT_WINDOW`] are skipped).
-    pub(super) async fn recv(&mut self) -> i32 {
-        let Some((term, int, hup)) = &mut self.listening else {
-            return std::future::pending().await;
-        };
-        loop {
-            let number = tokio::select! {
-                _ = term.recv() => SignalKind::terminate().as_raw_value(),
-                _ = int.recv() => SignalKind::interrupt().as_raw_value(),
-                _ = hup.recv() => SignalKind::hangup().as_raw_value(),
-            };
-            let now = tokio::time::Instant::now();
-            let repeat = self
-                .last
-                .is_some_and(|last| now.duration_since(last) < REPEAT_WINDOW);
-            if !repeat {
-                self.last = Some(now);
-                return number;
-            }
-        }
-    }
-}
 
 /// How the run ended.
 pub(super) struct Ending {

@@ -25,9 +25,10 @@ use acp_runtime::transport::remote::{DEFAULT_MAX_MESSAGE_BYTES, Service, Service
 use acp_runtime::transport::{AgentCommand, MessageReader, MessageWriter};
 use tokio::sync::watch;
 
-use super::lifecycle::{self, DRAIN_AFTER_EXIT, Signals};
+use super::lifecycle::{self, DRAIN_AFTER_EXIT};
 use super::{Args, Run, bridge, finish, record};
 use crate::commands::listen::{self as listening, Listen};
+use crate::commands::signals::Signals;
 
 /// The record all connections add their runs to.
 struct Record {

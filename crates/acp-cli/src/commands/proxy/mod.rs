@@ -105,7 +105,7 @@ async fn serve(args: Args) -> super::Outcome {
         return Err("missing the agent command (after `--`)".into());
     };
     // Signals end the proxy cleanly from now on (the agent is not started yet).
-    let mut signals = lifecycle::Signals::new()?;
+    let mut signals = crate::commands::signals::Signals::new()?;
     let label = match &args.record {
         Some(path) => path.display().to_string(),
         None => "<proxy>".to_owned(),

@@ -21,8 +21,8 @@ use acp_runtime::Error;
 use acp_runtime::transport::remote::{ClientOptions, DEFAULT_MAX_MESSAGE_BYTES, connect};
 use acp_runtime::transport::{Stdin, Stdout};
 
-use super::lifecycle::Signals;
 use super::{Args, Run, bridge, finish, record};
+use crate::commands::signals::Signals;
 
 /// The exit code for an agent that cannot be reached or closed the connection (as `acp
 /// client --url`).
