@@ -329,6 +329,93 @@ fn sigterm_ends_the_open_connections_and_their_agents() {
     drop(writer);
 }
 
+/// The `.part` files in `dir`.
+fn part_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(".part"))
+        .collect()
+}
+
+#[test]
+fn the_run_of_a_killed_proxy_is_kept_and_added_by_the_next_one_with_append() {
+    let dir = scratch("killed");
+    let record = dir.join("remote.ndjson");
+    let script = scripted::script();
+    let agent = ["sh", script.to_str().unwrap(), "ok"];
+    let envs = [("ACP_TEST_DIR", dir.to_str().unwrap())];
+    let replace = ["--record", record.to_str().unwrap()];
+    let append = ["--append", "--record", record.to_str().unwrap()];
+
+    let mut killed = Listening::proxy(&replace, &agent, &envs);
+    let url = killed.url.clone();
+    let rt = runtime();
+    let connection = rt.block_on(async {
+        let (mut reader, mut writer) = connect(&url, &ClientOptions::new()).await.unwrap();
+        writer.write(INIT.as_bytes()).await.unwrap();
+        writer.flush().await.unwrap();
+        assert_eq!(next(&mut reader).await["id"], 0);
+        (reader, writer)
+    });
+    let agents = pids(&dir, 1);
+    assert_eq!(killed.signal("KILL"), None);
+    // Its agent's input closed with it.
+    wait_gone(&agents);
+    drop(connection);
+    let parts = part_files(&dir);
+    assert_eq!(parts.len(), 1, "{parts:?}");
+
+    // Replacing the record: the part is kept, and named.
+    let mut replacing = Listening::proxy(&replace, &agent, &envs);
+    let shown = parts[0].display().to_string();
+    assert!(
+        replacing
+            .before
+            .iter()
+            .any(|line| line.contains("warning") && line.contains(&shown)),
+        "{:?}",
+        replacing.before
+    );
+    assert_eq!(replacing.terminate(), Some(0));
+    assert_eq!(part_files(&dir), parts);
+
+    // Appending: the part becomes a run of the record, and is removed.
+    let mut appending = Listening::proxy(&append, &agent, &envs);
+    assert!(
+        appending
+            .before
+            .iter()
+            .any(|line| line.contains("added the run of connection 1")),
+        "{:?}",
+        appending.before
+    );
+    assert_eq!(appending.terminate(), Some(0));
+    assert_eq!(part_files(&dir), Vec::<PathBuf>::new());
+    let text = std::fs::read_to_string(&record).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert!(lines[0].get("header").is_some(), "{text}");
+    assert!(
+        lines.iter().any(|l| l["message"]["method"] == "initialize"),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["message"]["id"] == 0 && l["message"].get("result").is_some()),
+        "{text}"
+    );
+    let check = Command::new(ACP)
+        .args(["check", record.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(0), "{report}");
+}
+
 #[test]
 fn a_stdio_client_uses_a_remote_agent_through_proxy_url() {
     let agent = Listening::start(&["--ephemeral"], &[]);

@@ -13,6 +13,8 @@ pub struct Listening {
     child: Child,
     /// Its `ws://` (or `wss://`) URL.
     pub url: String,
+    /// What it printed on standard error before the URL.
+    pub before: Vec<String>,
     /// Everything else it printed on standard error so far (collected in the background).
     lines: mpsc::Receiver<String>,
 }
@@ -60,6 +62,7 @@ impl Listening {
             }
         });
         let mut url = None;
+        let mut before = Vec::new();
         while url.is_none() {
             let line = match lines.recv_timeout(Duration::from_secs(30)) {
                 Ok(line) => line,
@@ -72,10 +75,14 @@ impl Listening {
             url = line
                 .strip_prefix(&format!("{name}: listening on "))
                 .map(str::to_owned);
+            if url.is_none() {
+                before.push(line);
+            }
         }
         Self {
             child,
             url: url.unwrap(),
+            before,
             lines,
         }
     }

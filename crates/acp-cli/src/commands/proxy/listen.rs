@@ -5,7 +5,8 @@
 //! With `--record FILE`, each connection records to a file of its own next to FILE
 //! (`FILE.PID-N.part`, written ahead as usual), which is added to FILE as one run (its header
 //! first) when the connection ends, so runs of concurrent connections never interleave.
-//! Findings name `FILE[connection N]` and lines counted from that run's header.
+//! Findings name `FILE[connection N]` and lines counted from that run's header. The parts
+//! that a killed proxy left behind are dealt with when the next one starts ([`parts`]).
 //!
 //! SIGTERM, SIGINT or SIGHUP stops accepting connections and ends every open one (its agent's input
 //! is closed, then its process group is ended as over stdio).
@@ -26,7 +27,7 @@ use acp_runtime::transport::{AgentCommand, MessageReader, MessageWriter};
 use tokio::sync::watch;
 
 use super::lifecycle::{self, DRAIN_AFTER_EXIT};
-use super::{Args, Run, bridge, finish, record};
+use super::{Args, Run, bridge, finish, parts, record};
 use crate::commands::listen::{self as listening, Listen};
 use crate::commands::signals::Signals;
 
@@ -64,6 +65,37 @@ impl Record {
         file.flush()?;
         drop(file);
         std::fs::remove_file(part)
+    }
+}
+
+impl Record {
+    /// Deals with the runs of earlier proxies on this record that were killed with connections
+    /// open ([`parts`]): added to the record with `append`, otherwise kept and named.
+    fn recover(&self, append: bool) {
+        for orphan in parts::orphans(&self.path) {
+            let shown = orphan.path.display();
+            let whose = format!(
+                "connection {} of an earlier proxy (process {}), which ended before adding it",
+                orphan.connection, orphan.pid
+            );
+            if !append {
+                eprintln!(
+                    "acp proxy: warning: {shown} holds the run of {whose}; it is kept (--append adds it to the record)"
+                );
+                continue;
+            }
+            match self.add(&orphan.path) {
+                Ok(()) => eprintln!(
+                    "acp proxy: added the run of {whose} to {} (from {shown})",
+                    self.path.display()
+                ),
+                Err(error) => {
+                    eprintln!(
+                        "acp proxy: cannot add {shown}, the run of {whose}: {error}; it is kept"
+                    )
+                }
+            }
+        }
     }
 }
 
@@ -163,10 +195,12 @@ pub(super) async fn serve(args: &Args, listen: Listen) -> super::super::Outcome 
         Some(path) => {
             let (file, _) = record::open(path, args.append)
                 .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
-            Some(Record {
+            let record = Record {
                 path: path.clone(),
                 file: Mutex::new(file),
-            })
+            };
+            record.recover(args.append);
+            Some(record)
         }
         None => None,
     };

@@ -12,6 +12,7 @@
 mod bridge;
 mod lifecycle;
 mod listen;
+mod parts;
 mod record;
 mod url;
 
