@@ -10,6 +10,8 @@ cargo test --workspace --all-features --locked
 echo "== acp-notice-center, default features and none =="
 cargo test -p acp-notice-center --locked --lib --tests
 cargo test -p acp-notice-center --locked --lib --tests --no-default-features
+echo "== acp-check without its proxy core (no default features) =="
+cargo test -p acp-check --locked --lib --tests --no-default-features
 for features in "" "unstable_session_notices" "unstable_protocol_v2" \
   "unstable_session_notices,unstable_protocol_v2" "unstable"; do
   echo "== acp-schema, default features + [${features}] =="
