@@ -14,6 +14,7 @@ use crate::transcript::Side;
 #[macro_use]
 mod skeleton;
 pub(crate) mod one_pass;
+mod text_chunk;
 mod v1;
 mod v2;
 

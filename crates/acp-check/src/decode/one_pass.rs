@@ -6,7 +6,8 @@
 //! the plain way: `jsonrpc`, then `method`, then `params`. For those, [`notification`] reads
 //! the envelope and decodes the params with the typed schema in the same pass; a line in the
 //! canonical form (`{"jsonrpc":"2.0","method":"M","params":P}`) has its envelope matched by
-//! its bytes, so only `P` is parsed.
+//! its bytes, so only `P` is parsed, and an agent's text chunk written plainly is matched by
+//! its bytes as a whole ([`text_chunk`]).
 //!
 //! It only ever says "valid, and these are the facts". Anything else (a request or response,
 //! `params` before `method`, no params, an unknown or repeated key, an escaped key or method
@@ -19,6 +20,7 @@ use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
 
+use crate::decode::text_chunk::text_chunk;
 use crate::decode::{Facts, Version};
 use crate::transcript::Side;
 
@@ -59,6 +61,12 @@ fn canonical(text: &str, version: Version, sender: Side) -> Option<Option<Facts>
         .strip_prefix(CANONICAL_PARAMS)?
         .trim_end_matches([' ', '\t', '\n', '\r'])
         .strip_suffix('}')?;
+    // An agent's text chunk written plainly: its params are matched by their bytes too.
+    if method == "session/update" && sender == Side::Agent {
+        if let Some(facts) = text_chunk(params, version) {
+            return Some(Some(facts));
+        }
+    }
     let mut deserializer = serde_json::Deserializer::from_str(params);
     let facts = version
         .notification_from(sender, method, &mut deserializer)
