@@ -66,9 +66,7 @@ impl Record {
         drop(file);
         std::fs::remove_file(part)
     }
-}
 
-impl Record {
     /// Deals with the runs of earlier proxies on this record that were killed with connections
     /// open ([`parts`]): added to the record with `append`, otherwise kept and named.
     fn recover(&self, append: bool) {
