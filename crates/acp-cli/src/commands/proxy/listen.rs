@@ -40,13 +40,7 @@ struct Record {
 impl Record {
     /// Where connection `n` records its run before it is added.
     fn part(&self, n: u64) -> PathBuf {
-        let name = self
-            .path
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "record".to_owned());
-        self.path
-            .with_file_name(format!("{name}.{}-{n}.part", std::process::id()))
+        parts::path(&self.path, std::process::id(), n)
     }
 
     /// Adds the run in `part` to the record (on a line of its own) and removes `part`.

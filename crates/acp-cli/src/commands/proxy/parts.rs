@@ -26,20 +26,32 @@ pub(super) struct Orphan {
     pub(super) connection: u64,
 }
 
+/// Where connection `connection` of process `pid` records its run before adding it to
+/// `record`: `FILE.PID-N.part` beside it.
+pub(super) fn path(record: &Path, pid: u32, connection: u64) -> PathBuf {
+    record.with_file_name(format!("{}{pid}-{connection}.part", prefix(record)))
+}
+
+/// What the name of every part of `record` starts with: the record's file name and a dot.
+fn prefix(record: &Path) -> String {
+    let name = record
+        .file_name()
+        .map_or_else(|| "record".into(), |name| name.to_string_lossy());
+    format!("{name}.")
+}
+
 /// The orphaned parts beside `record`, in the order they were last written (then by process
 /// and connection). A directory that cannot be read has none.
 pub(super) fn orphans(record: &Path) -> Vec<Orphan> {
-    let Some(name) = record.file_name().map(|name| name.to_string_lossy()) else {
-        return Vec::new();
-    };
-    let dir = match record.parent() {
+    let any = path(record, 0, 0);
+    let dir = match any.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
-    let prefix = format!("{name}.");
+    let prefix = prefix(record);
     let mut found: Vec<(SystemTime, Orphan)> = entries
         .filter_map(Result::ok)
         .filter_map(|entry| {
@@ -92,6 +104,11 @@ mod tests {
     fn names_are_read_exactly() {
         let prefix = "r.ndjson.";
         assert_eq!(parse("r.ndjson.12-3.part", prefix), Some((12, 3)));
+        // What `path` writes is what `parse` reads.
+        let written = path(Path::new("/tmp/r.ndjson"), 12, 3);
+        assert_eq!(written, Path::new("/tmp/r.ndjson.12-3.part"));
+        let name = written.file_name().and_then(|name| name.to_str());
+        assert_eq!(name.and_then(|name| parse(name, prefix)), Some((12, 3)));
         for other in [
             "r.ndjson",
             "r.ndjson.12-3.part.bak",
