@@ -21,6 +21,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use acp_check::proxy::{self, Control};
+use acp_runtime::agent::Principal;
 use acp_runtime::log::{Level, Logger};
 use acp_runtime::transport::remote::{DEFAULT_MAX_MESSAGE_BYTES, Service, ServiceHandle};
 use acp_runtime::transport::{AgentCommand, MessageReader, MessageWriter};
@@ -134,7 +135,12 @@ impl ServiceHandle for Handle {
 impl Service for ProxyService {
     type Handle = Handle;
 
-    fn start<R: MessageReader, W: MessageWriter>(&self, reader: R, writer: W) -> Handle {
+    fn start<R: MessageReader, W: MessageWriter>(
+        &self,
+        reader: R,
+        writer: W,
+        _principal: Principal,
+    ) -> Handle {
         let n = self.inner.next.fetch_add(1, Ordering::Relaxed) + 1;
         let control = Control::new();
         let (done_tx, done) = watch::channel(false);

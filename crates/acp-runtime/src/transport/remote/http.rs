@@ -12,6 +12,9 @@
 //!   connection's server-sent-event stream; with `Acp-Session-Id` as well, that session's
 //!   stream (409 when that stream is open already).
 //! * `DELETE` with the connection id ends the connection (`202`).
+//!
+//! A connection acts for the principal of the bearer token that created it; a request of
+//! another principal that names it gets 404, as for an unknown id.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -30,6 +33,7 @@ use super::http_conn::{HttpConnection, StreamRefusal, id_key, session_of};
 use super::limits;
 use super::server::Shared;
 use super::service::{Service, ServiceHandle};
+use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::Level;
 use crate::transport::{ChannelReader, ChannelWriter};
@@ -52,10 +56,12 @@ fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .filter(|value| !value.is_empty())
 }
 
-/// The connection named by the request, or the status and message refusing it.
+/// The connection named by the request, or the status and message refusing it. A
+/// connection of another principal is unknown to this one.
 fn named<S>(
     shared: &Shared<S>,
     headers: &HeaderMap,
+    principal: &Principal,
 ) -> Result<Arc<HttpConnection>, (StatusCode, &'static str)> {
     let Some(id) = header_text(headers, CONNECTION_ID_HEADER) else {
         return Err((
@@ -65,15 +71,17 @@ fn named<S>(
     };
     lock(&shared.http)
         .get(id)
+        .filter(|connection| connection.serves(principal))
         .cloned()
         .ok_or((StatusCode::NOT_FOUND, "unknown Acp-Connection-Id"))
 }
 
-/// `POST`: one client message.
+/// `POST`: one client message, from `principal`.
 pub(crate) async fn post<S: Service>(
     shared: Arc<Shared<S>>,
     headers: HeaderMap,
     body: Bytes,
+    principal: Principal,
 ) -> Response {
     let json = header_text(&headers, header::CONTENT_TYPE.as_str())
         .and_then(|value| value.split(';').next())
@@ -106,9 +114,9 @@ pub(crate) async fn post<S: Service>(
         );
     }
     if header_text(&headers, CONNECTION_ID_HEADER).is_none() {
-        return initialize(shared, message, body).await;
+        return initialize(shared, message, body, principal).await;
     }
-    let connection = match named(&shared, &headers) {
+    let connection = match named(&shared, &headers, &principal) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };
@@ -137,8 +145,13 @@ pub(crate) async fn post<S: Service>(
     }
 }
 
-/// `POST initialize` without a connection id: a new connection.
-async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: Bytes) -> Response {
+/// `POST initialize` without a connection id: a new connection that acts for `principal`.
+async fn initialize<S: Service>(
+    shared: Arc<Shared<S>>,
+    message: Value,
+    body: Bytes,
+    principal: Principal,
+) -> Response {
     let is_initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
     let Some(id) = message.get("id").and_then(id_key).filter(|_| is_initialize) else {
         return refuse(
@@ -165,14 +178,17 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
         &shared.options,
         shared.logger.clone(),
     );
-    let connection = shared.service.start(reader, writer);
+    let connection = shared.service.start(reader, writer, principal.clone());
     let closer = connection.clone();
-    let http = Arc::new(HttpConnection::new(
-        inbound,
-        move || closer.close(),
-        shared.options.stall_timeout,
-        shared.logger.clone(),
-    ));
+    let http = Arc::new(
+        HttpConnection::new(
+            inbound,
+            move || closer.close(),
+            shared.options.stall_timeout,
+            shared.logger.clone(),
+        )
+        .acting_for(principal),
+    );
     let answer = http.expect_initialize(id);
     let connection_id = uuid::Uuid::new_v4().to_string();
     lock(&shared.http).insert(connection_id.clone(), Arc::clone(&http));
@@ -245,8 +261,12 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
     }
 }
 
-/// `GET` without an upgrade: an event stream.
-pub(crate) async fn events<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMap) -> Response {
+/// `GET` without an upgrade: an event stream, for `principal`.
+pub(crate) async fn events<S: Service>(
+    shared: Arc<Shared<S>>,
+    headers: HeaderMap,
+    principal: &Principal,
+) -> Response {
     let accepts = header_text(&headers, header::ACCEPT.as_str()).is_some_and(|accept| {
         accept.split(',').any(|item| {
             let mime = item.split(';').next().unwrap_or_default().trim();
@@ -259,7 +279,7 @@ pub(crate) async fn events<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMa
             "expected Accept: text/event-stream (or a WebSocket upgrade)",
         );
     }
-    let connection = match named(&shared, &headers) {
+    let connection = match named(&shared, &headers, principal) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };
@@ -283,9 +303,13 @@ pub(crate) async fn events<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMa
         .into_response()
 }
 
-/// `DELETE`: ends the connection.
-pub(crate) async fn delete<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMap) -> Response {
-    let connection = match named(&shared, &headers) {
+/// `DELETE`: ends the connection (one of `principal`'s).
+pub(crate) async fn delete<S: Service>(
+    shared: Arc<Shared<S>>,
+    headers: HeaderMap,
+    principal: &Principal,
+) -> Response {
+    let connection = match named(&shared, &headers, principal) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };

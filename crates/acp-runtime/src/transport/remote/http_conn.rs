@@ -14,6 +14,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::{Level, Logger};
 
@@ -63,6 +64,8 @@ pub(crate) struct HttpConnection {
     routes: Mutex<Routes>,
     stall: Duration,
     logger: Logger,
+    /// Who the connection acts for: requests naming it must come from the same principal.
+    principal: Principal,
 }
 
 /// Why an event stream could not be opened.
@@ -88,7 +91,19 @@ impl HttpConnection {
             routes: Mutex::new(Routes::default()),
             stall,
             logger,
+            principal: Principal::local(),
         }
+    }
+
+    /// The connection acts for `principal` (the local one unless set).
+    pub(crate) fn acting_for(mut self, principal: Principal) -> Self {
+        self.principal = principal;
+        self
+    }
+
+    /// Whether a request of `principal` may use this connection.
+    pub(crate) fn serves(&self, principal: &Principal) -> bool {
+        self.principal == *principal
     }
 
     /// Ends the served connection; its output ends, and with it the event streams.
