@@ -50,7 +50,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("acp: {error}");
-            ExitCode::FAILURE
+            if error.is::<commands::tokens::UsageError>() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

@@ -8,6 +8,8 @@ pub mod listen;
 pub mod proxy;
 pub mod schema;
 pub mod signals;
+pub mod tokens;
 
-/// The result of a subcommand: the process exit code, or an error to print.
+/// The result of a subcommand: the process exit code, or an error to print (exit code 2
+/// for a [`tokens::UsageError`], else 1).
 pub type Outcome = Result<std::process::ExitCode, Box<dyn std::error::Error + Send + Sync>>;

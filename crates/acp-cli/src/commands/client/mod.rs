@@ -113,8 +113,9 @@ pub struct Args {
     /// launching an agent command.
     #[arg(long, value_name = "URL", conflicts_with = "agent")]
     pub url: Option<String>,
-    /// With --url: the bearer token to send (default: $ACP_TOKEN when set).
-    #[arg(long, value_name = "TOKEN", requires = "url")]
+    /// With --url: the bearer token to send (default: $ACP_TOKEN when set; empty is an error).
+    #[arg(long, value_name = "TOKEN", requires = "url",
+          value_parser = crate::commands::tokens::parse_token)]
     pub token: Option<String>,
     /// With a `wss://` or `https://` --url: trust the certificates in FILE (PEM) instead of the usual root
     /// certificates (for a private or self-signed server certificate).
@@ -172,10 +173,8 @@ impl Args {
     /// Where the agent is: the remote URL, else the agent command.
     fn target(&self) -> Result<Target, Failure> {
         if let Some(url) = &self.url {
-            let token = self
-                .token
-                .clone()
-                .or_else(|| std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()));
+            let token = crate::commands::tokens::token(self.token.as_ref())
+                .map_err(|error| Failure::usage(error.0))?;
             let mut options = ClientOptions::new();
             if let Some(token) = token {
                 options = options.token(token);

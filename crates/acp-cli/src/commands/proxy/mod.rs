@@ -7,11 +7,16 @@
 //! * `bridge`: remote messages to and from the engine's lines.
 //! * `listen`: `--listen`, a stdio agent served to remote clients, one process per
 //!   connection.
+//! * `owners`, `gate`, `gated`: with `--listen`, which principal owns which session, and
+//!   the gate on each connection that keeps a client to its principal's sessions.
 //! * `url`: `--url`, the stdio client's agent is a remote one.
 
 mod bridge;
+mod gate;
+mod gated;
 mod lifecycle;
 mod listen;
+mod owners;
 mod parts;
 mod record;
 mod url;
@@ -58,6 +63,11 @@ pub struct Args {
     /// connection (`--listen` and its flags as for `acp agent --listen`).
     #[command(flatten)]
     remote: ListenArgs,
+    /// With --listen: keep which principal created which session in FILE (JSON Lines), so
+    /// that a restarted proxy still lets each reach its own sessions (default: in memory,
+    /// for the life of the proxy).
+    #[arg(long, value_name = "FILE", requires = "listen")]
+    session_owners: Option<PathBuf>,
     /// Forward the stdio client to the remote agent at URL (`ws://`, `wss://`) instead of
     /// launching an agent command.
     #[arg(long, value_name = "URL", conflicts_with = "command")]
