@@ -409,7 +409,8 @@ fn an_empty_token_is_a_usage_error_for_every_command() {
     );
     let url = "ws://127.0.0.1:9/acp";
     let empty = [("ACP_TOKEN", "")];
-    let cases: Vec<(Vec<&str>, &[(&str, &str)], &str)> = vec![
+    type Case<'a> = (Vec<&'a str>, &'a [(&'a str, &'a str)], &'a str);
+    let cases: Vec<Case> = vec![
         (
             vec!["agent", "--listen", "0", "--token", ""],
             &[],
@@ -574,7 +575,7 @@ fn the_proxy_gate_forwards_only_what_it_reads_unambiguously() {
             (load(4, &format!(r#"{{"session\u0049d":"{UNKNOWN}",{rest}}}"#)), -32002),
             (load(5, &format!(r#"{{"sessionId":7,{rest}}}"#)), -32602),
             // Not JSON (a NaN that some parsers take): not forwarded.
-            (format!(r#"{{"jsonrpc":"2.0","id":6,"method":"session/list","params":{{}},"x":NaN}}"#), -32700),
+            (r#"{"jsonrpc":"2.0","id":6,"method":"session/list","params":{},"x":NaN}"#.to_owned(), -32700),
             // `method` twice.
             (format!(r#"{{"jsonrpc":"2.0","id":8,"method":"session/new","method":"session/load","params":{{"sessionId":"{UNKNOWN}",{rest}}}}}"#), -32600),
         ];

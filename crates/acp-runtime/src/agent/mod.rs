@@ -195,8 +195,9 @@ pub trait Agent: Send + Sync + 'static {
     }
 
     /// `session/list`: gets the page the runtime built from the store (the sessions of the
-    /// connection's version, filtered by `cwd`, most recent first) and answers with it or
-    /// another. Default: the runtime's page.
+    /// connection's principal and version, filtered by `cwd`, most recent first) and
+    /// answers with it or another (which must keep to the sessions of
+    /// [`ListRequest::principal`]). Default: the runtime's page.
     fn list_sessions(
         &self,
         request: &ListRequest,

@@ -1,24 +1,23 @@
 //! Who a connection acts for: the owner of the sessions it creates.
-//!
-//! Every connection of an [`AgentServer`](super::AgentServer) has a [`Principal`]. A stdio
-//! connection (and any connection started without one) is the *local* principal: the user
-//! who started the agent. A remote server names the principal from the bearer token a request
-//! carries (`ServerOptions::principal` of `transport::remote`, feature `remote`); a remote
-//! server without tokens serves the local principal.
-//!
-//! A session belongs to the principal whose connection created it (`session/new`, or
-//! `session/fork` of one of its own sessions), and the store keeps that owner
-//! ([`SessionMeta::owner`]). A connection sees only its principal's sessions: the others are
-//! missing from `session/list`, and every method that names one of them answers exactly as
-//! it does for an id no store knows (`-32002`).
 
 use std::fmt;
 use std::sync::Arc;
 
 use super::store::SessionMeta;
 
-/// The identity a connection acts for; sessions are owned by one (see the [module
-/// docs](self)).
+/// The identity a connection acts for, and the owner of the sessions it creates.
+///
+/// Every connection of an [`AgentServer`](super::AgentServer) has a principal. A stdio
+/// connection (and any connection started without one) is the *local* principal: the user
+/// who started the agent. A remote server names the principal from the bearer token a
+/// request carries (`ServerOptions::principal` of `transport::remote`, feature `remote`); a
+/// remote server without tokens serves the local principal.
+///
+/// A session belongs to the principal whose connection created it (`session/new`, or
+/// `session/fork` of one of its own sessions), and the store keeps that owner
+/// ([`SessionMeta::owner`]). A connection sees only its principal's sessions: the others are
+/// missing from `session/list`, and every method that names one of them answers exactly as
+/// it does for an id no store knows (`-32002`).
 ///
 /// ```
 /// use acp_runtime::agent::Principal;

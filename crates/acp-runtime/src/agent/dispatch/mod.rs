@@ -329,6 +329,7 @@ impl<A: Agent> Inner<A> {
                     cursor: request.cursor,
                     #[cfg(feature = "unstable_session_archive")]
                     archived,
+                    principal: self.owned.principal().clone(),
                 };
                 manage::list(self, &init, list).await
             }
@@ -409,6 +410,7 @@ impl<A: Agent> Inner<A> {
                     cursor: request.cursor.map(|cursor| cursor.as_str().to_owned()),
                     #[cfg(feature = "unstable_session_archive")]
                     archived,
+                    principal: self.owned.principal().clone(),
                 };
                 manage::list(self, &init, list).await
             }
