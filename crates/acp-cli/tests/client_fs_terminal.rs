@@ -1,6 +1,6 @@
 //! `acp client --prompt` serving the agent's file and terminal requests: reads inside the
-//! session's directory, writes refused unless `--allow-write`, paths outside refused, commands
-//! run and reported; `--no-fs` and `--no-terminal` take them away (and out of `initialize`).
+//! session's directory, writes refused unless `--allow-write` (no terminal to ask on), paths
+//! outside refused, commands refused without consent and run with it, and reported; `--no-fs` and `--no-terminal` take them away (and out of `initialize`).
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -52,7 +52,7 @@ fn writes_are_refused_without_allow_write() {
         .as_str()
         .unwrap()
         .to_owned();
-    assert!(refused.contains("writes need --allow-write"), "{refused}");
+    assert!(refused.contains("no terminal to ask on"), "{refused}");
     assert!(!run.dir.join("out.txt").exists());
     let outside = answer(&answers, 102)["error"]["message"]
         .as_str()
@@ -62,12 +62,16 @@ fn writes_are_refused_without_allow_write() {
         outside.contains("outside the session's directories"),
         "{outside}"
     );
-    assert_eq!(answer(&answers, 104)["result"]["exitCode"], 4);
-    assert_eq!(answer(&answers, 105)["result"], serde_json::json!({}));
+    // The command needs consent too, and nobody could be asked.
+    let command = answer(&answers, 103)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(command.contains("running `sh` was refused"), "{command}");
     let out = text(&output.stdout);
     for needle in [
-        "(20 bytes) refused: writes need --allow-write with --prompt",
-        "[terminal] sh -c echo from the terminal; exit 4",
+        "(20 bytes) refused: the permission policy asks the user and there is no terminal to ask on",
+        "[terminal] sh -c 'echo from the terminal; exit 4' (in ",
     ] {
         assert!(out.contains(needle), "{needle:?} missing:\n{out}");
     }
@@ -80,12 +84,12 @@ fn writes_are_refused_without_allow_write() {
 }
 
 #[test]
-fn allow_write_writes_and_json_reports_it() {
+fn approve_all_writes_runs_and_json_reports_it() {
     let run = Run::new("fs-allowed");
     std::fs::write(run.dir.join("in.txt"), "one\ntwo\n").unwrap();
     let output = run.run(
         "fs",
-        &["--prompt", "go", "--allow-write", "--format", "json"],
+        &["--prompt", "go", "--approve-all", "--format", "json"],
         LIMIT,
     );
     assert!(output.status.success(), "{}", text(&output.stderr));
@@ -102,6 +106,8 @@ fn allow_write_writes_and_json_reports_it() {
     assert_eq!(write["bytes"], 20);
     let terminal = events.iter().find(|e| e["type"] == "terminal").unwrap();
     assert_eq!(terminal["command"], "sh");
+    assert_eq!(terminal["allowed"], true);
+    assert_eq!(answer(&answers(&run), 104)["result"]["exitCode"], 4);
     assert_eq!(events.last().unwrap()["type"], "stop");
 }
 

@@ -64,8 +64,20 @@ fn read_request(scope: SessionScope, path: PathBuf) -> ReadTextFile {
     ReadTextFile::new(scope, path)
 }
 
+/// A write the user agreed to.
 fn write_request(scope: SessionScope, path: PathBuf, content: &str) -> WriteTextFile {
-    WriteTextFile::new(scope, path, content)
+    WriteTextFile::new(scope, path, content).approve()
+}
+
+#[test]
+fn an_unapproved_write_is_refused() {
+    let tree = Tree::new();
+    let path = tree.root.join("unapproved.txt");
+    let error = LocalFiles::new()
+        .write(&WriteTextFile::new(tree.scope(), path.clone(), "x"))
+        .unwrap_err();
+    assert!(error.message.contains("not approved"), "{}", error.message);
+    assert!(!path.exists());
 }
 
 #[test]

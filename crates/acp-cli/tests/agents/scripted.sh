@@ -6,7 +6,8 @@
 #   scripted.sh MODE
 #
 # MODE: ok, garbage, huge, exit-mid-turn, silent, auth, auth-terminal, grandchild, v1only,
-# cancel, fs, load. `scripted.sh auth-terminal login` is the login run of the terminal method.
+# cancel, fs, load, hostile (asks to run commands that leave marker files), setsid (runs a
+# command that starts a `setsid` child, whose pid goes to $ACP_TEST_DIR/setsid.pid). `scripted.sh auth-terminal login` is the login run of the terminal method.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
 # Every agent process of a run leaves its pid, so that tests can check it is gone.
@@ -98,6 +99,15 @@ while IFS= read -r line; do
       ask 103 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"echo from the terminal; exit 4\"]}"
       ask 104 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
       ask 105 terminal/release '{"sessionId":"s1","terminalId":"term_1"}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    hostile:session/prompt)
+      ask 200 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"touch $ACP_TEST_DIR/marker\"],\"env\":[{\"name\":\"SECRET\",\"value\":\"x\"}]}"
+      ask 201 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      ask 202 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"touch $ACP_TEST_DIR/marker-root\"],\"cwd\":\"/\"}"
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    setsid:session/prompt)
+      ask 300 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"setsid sh -c 'echo \$\$ > $ACP_TEST_DIR/setsid.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.3\"]}"
+      ask 301 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
       reply "$id" '{"stopReason":"end_turn"}' ;;
     *:session/prompt)
       update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Done."}}'

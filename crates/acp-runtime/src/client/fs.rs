@@ -219,8 +219,15 @@ impl LocalFiles {
         })
     }
 
-    /// Writes the file `request` names (blocking), creating missing parent directories.
+    /// Writes the file `request` names (blocking), creating missing parent directories. A
+    /// request the user did not agree to ([`WriteTextFile::is_approved`]) is refused.
     pub fn write(&self, request: &WriteTextFile) -> Result<(), ErrorObject> {
+        if !request.is_approved() {
+            return Err(refused(format!(
+                "writing `{}` was not approved by the user",
+                request.path.display()
+            )));
+        }
         let file = self.check_write(&request.scope, &request.path)?;
         if file.is_dir() {
             return Err(refused(format!(
@@ -235,6 +242,18 @@ impl LocalFiles {
         std::fs::write(&file, request.content.as_bytes())
             .map_err(|error| io_error("write", &request.path, &error))
     }
+}
+
+/// The directory `dir` with its links resolved, after checking that it is absolute, exists,
+/// is a directory and lies inside the session's directories (the checks of a file read).
+pub(crate) fn confined_dir(scope: &SessionScope, dir: &Path) -> Result<PathBuf, ErrorObject> {
+    LocalFiles::absolute(dir)?;
+    let resolved = std::fs::canonicalize(dir).map_err(|error| io_error("use", dir, &error))?;
+    LocalFiles::inside(scope, dir, &resolved)?;
+    if !resolved.is_dir() {
+        return Err(refused(format!("`{}` is not a directory", dir.display())));
+    }
+    Ok(resolved)
 }
 
 /// Skips one line without keeping it; `false` at the end of the file.

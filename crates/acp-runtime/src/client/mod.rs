@@ -21,6 +21,7 @@
 mod auth;
 mod builder;
 pub mod controls;
+mod diff_summary;
 mod dispatch;
 mod fs;
 mod handler;
@@ -50,7 +51,7 @@ pub use controls::{
 };
 pub use fs::{LocalFiles, MAX_READ_BYTES};
 pub use handler::{
-    ClientHandler, CreateTerminal, ElicitationComplete, ElicitationModes, ElicitationRequest,
+    Action, ClientHandler, Consent, CreateTerminal, ElicitationComplete, ElicitationModes, ElicitationRequest,
     ElicitationResponse, Elicitations, LoginCommand, NoServices, Offered, ReadFiles, ReadTextFile,
     SessionScope, TerminalExit, TerminalLogin, TerminalOutput, TerminalRef, Terminals, WriteFiles,
     WriteTextFile,

@@ -7,6 +7,12 @@
 //! boundary, and the output says it was truncated. The command runs in a process group of
 //! its own, so that `terminal/kill`, `terminal/release` and dropping the [`LocalTerminals`]
 //! end it together with everything it started.
+//!
+//! Nothing runs without the user's consent: a request that is not marked approved
+//! ([`CreateTerminal::is_approved`], which the runtime sets once
+//! [`ClientHandler::approve`](super::ClientHandler::approve) allowed it) is refused, and so is
+//! a working directory outside the session's directories (the checks of
+//! [`LocalFiles`](super::LocalFiles)).
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -17,6 +23,7 @@ use acp_schema::jsonrpc::ErrorObject;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::watch;
 
+use super::fs::confined_dir;
 use super::handler::{CreateTerminal, TerminalExit, TerminalOutput, TerminalRef, Terminals};
 use crate::connection::{BoxFuture, lock};
 use crate::error::rpc;
@@ -221,17 +228,28 @@ impl LocalTerminals {
             .collect()
     }
 
+    /// The directory the command of `request` would run in, links resolved: its `cwd`, or
+    /// the session's working directory. Refused when it is not absolute, not a directory, or
+    /// outside the session's directories.
+    pub fn working_dir(request: &CreateTerminal) -> Result<PathBuf, ErrorObject> {
+        let cwd = request.cwd.as_ref().unwrap_or(&request.scope.cwd);
+        if !cwd.is_absolute() {
+            return Err(rpc::invalid_params(format!(
+                "the terminal's cwd `{}` is not an absolute path",
+                cwd.display()
+            )));
+        }
+        confined_dir(&request.scope, cwd)
+    }
+
     fn start(&self, request: CreateTerminal) -> Result<String, ErrorObject> {
-        let cwd: PathBuf = match &request.cwd {
-            Some(cwd) if cwd.is_absolute() => cwd.clone(),
-            Some(cwd) => {
-                return Err(rpc::invalid_params(format!(
-                    "the terminal's cwd `{}` is not an absolute path",
-                    cwd.display()
-                )));
-            }
-            None => request.scope.cwd.clone(),
-        };
+        if !request.is_approved() {
+            return Err(rpc::invalid_params(format!(
+                "running `{}` was not approved by the user",
+                request.command
+            )));
+        }
+        let cwd = Self::working_dir(&request)?;
         if lock(&self.registry).terminals.len() >= MAX_TERMINALS {
             return Err(rpc::internal(format!(
                 "too many terminals (at most {MAX_TERMINALS}); release one first"

@@ -8,7 +8,9 @@
 //! | 3 | authentication is needed or failed |
 //! | 4 | timed out (`--timeout`) |
 //! | 5 | the agent could not be started or exited early |
-//! | 130 | interrupted (Ctrl-C) |
+//! | 6 | a permission was needed and there was no terminal to ask (`--non-interactive-permissions fail`) |
+//! | 129, 130, 143 | ended by SIGHUP, SIGINT (Ctrl-C), SIGTERM (128 + the signal) |
+//! | 141 | the output was closed (a closed pipe: 128 + SIGPIPE) |
 
 use std::fmt;
 use std::process::ExitCode;
@@ -32,8 +34,14 @@ pub enum Exit {
     Timeout,
     /// 5: the agent could not be started or exited early.
     AgentGone,
-    /// 130: interrupted.
+    /// 6: a permission was needed and nobody could be asked.
+    PermissionNeeded,
+    /// 130: interrupted (SIGINT, Ctrl-C).
     Interrupted,
+    /// 128 + the signal: ended by SIGTERM (143) or SIGHUP (129).
+    Signal(u8),
+    /// 141: the output was closed.
+    OutputClosed,
 }
 
 impl Exit {
@@ -47,7 +55,10 @@ impl Exit {
             Exit::Auth => 3,
             Exit::Timeout => 4,
             Exit::AgentGone => 5,
+            Exit::PermissionNeeded => 6,
             Exit::Interrupted => 130,
+            Exit::Signal(signal) => 128u8.saturating_add(signal),
+            Exit::OutputClosed => 141,
         }
     }
 }

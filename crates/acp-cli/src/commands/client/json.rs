@@ -10,9 +10,9 @@
 //! | `tool_call` | `toolCallId`, `title`, `status`, `content` (texts); `update: true` for a change of a known call |
 //! | `plan` | `entries`: `[{"content", "status"}]` |
 //! | `notice` | `severity` (as sent, cleaned), `title`, `description` (or `null`), `count` |
-//! | `permission` | `title`, `decision` (`selected` or `cancelled`), `optionId`, `optionName`, `kind` |
+//! | `permission` | `title`, `toolKind`, `decision` (`selected` or `cancelled`), `optionId`, `optionName`, `kind`, `allowed`, `by` (`policy`, `user`, `no_terminal`) |
 //! | `file_write` | `path`, `bytes`, `allowed`, `reason` (or `null`) |
-//! | `terminal` | `command`, `args` |
+//! | `terminal` | `command`, `args`, `cwd`, `allowed`, `reason` (or `null`) |
 //! | `note` | `text` |
 //! | `stop` | `stopReason` (`end_turn`, `cancelled`, `max_tokens`, ...) |
 //! | `error` | `code` (or `null`), `message`, `detail` (what `data` adds, or `null`), `exitCode` |
@@ -143,18 +143,29 @@ impl<W: Write> Sink for JsonPrinter<W> {
 
     fn client(&mut self, event: &ClientEvent) -> io::Result<()> {
         match event {
-            ClientEvent::Permission { title, choice } => {
+            ClientEvent::Permission {
+                title,
+                tool_kind,
+                choice,
+                by,
+            } => {
                 let (decision, id, name, kind) = match choice {
                     Some((id, name, kind)) => ("selected", json!(id), json!(name), json!(kind)),
                     None => ("cancelled", Value::Null, Value::Null, Value::Null),
                 };
+                let allowed = choice
+                    .as_ref()
+                    .is_some_and(|(_, _, kind)| kind.starts_with("allow"));
                 self.write(&[
                     ("type", json!("permission")),
                     ("title", json!(title)),
+                    ("toolKind", json!(tool_kind)),
                     ("decision", json!(decision)),
                     ("optionId", id),
                     ("optionName", name),
                     ("kind", kind),
+                    ("allowed", json!(allowed)),
+                    ("by", json!(by.word())),
                 ])
             }
             ClientEvent::FileWrite {
@@ -169,10 +180,19 @@ impl<W: Write> Sink for JsonPrinter<W> {
                 ("allowed", json!(allowed)),
                 ("reason", json!(reason)),
             ]),
-            ClientEvent::Terminal { command, args } => self.write(&[
+            ClientEvent::Terminal {
+                command,
+                args,
+                cwd,
+                allowed,
+                reason,
+            } => self.write(&[
                 ("type", json!("terminal")),
                 ("command", json!(command)),
                 ("args", json!(args)),
+                ("cwd", json!(cwd)),
+                ("allowed", json!(allowed)),
+                ("reason", json!(reason)),
             ]),
         }
     }

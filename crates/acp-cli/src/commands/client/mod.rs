@@ -9,6 +9,7 @@
 //! event loop, [`prompt`] the one-turn mode and [`exit`] the exit codes.
 
 pub mod app;
+pub mod decide;
 pub mod dialog;
 pub mod events;
 pub mod exit;
@@ -17,6 +18,7 @@ pub mod handler;
 pub mod json;
 pub mod peer_log;
 pub mod plain;
+pub mod policy;
 pub mod prompt;
 pub mod setup;
 pub mod slash;
@@ -67,13 +69,35 @@ pub struct Args {
     /// The output of --prompt and --list-sessions: plain text, or one JSON object per line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// With --prompt: allow what the agent asks permission for (default: reject).
-    #[arg(long, requires = "prompt")]
-    pub allow: bool,
-    /// With --prompt: let the agent write files in the session's directories (default:
-    /// every write is refused; the terminal UI asks each time).
-    #[arg(long, requires = "prompt")]
+    /// One-shot mode: allow every permission request, command and file write.
+    #[arg(long, visible_alias = "allow", group = "permissions")]
+    pub approve_all: bool,
+    /// One-shot mode (the default): allow permission requests of kind `read`, ask y/N on
+    /// the terminal for the rest (refused without a terminal).
+    #[arg(long, group = "permissions")]
+    pub approve_reads: bool,
+    /// One-shot mode: refuse every permission request, command and file write.
+    #[arg(long, group = "permissions")]
+    pub deny_all: bool,
+    /// One-shot mode: decide by the rules in this JSON file (see the README).
+    #[arg(long, value_name = "FILE", group = "permissions")]
+    pub policy: Option<PathBuf>,
+    /// One-shot mode: what the policy leaves to the user when there is no terminal to ask on:
+    /// `deny` it, or `fail` (cancel the turn and exit with 6).
+    #[arg(long, value_enum, value_name = "deny|fail", default_value_t = decide::NonInteractive::Deny)]
+    pub non_interactive_permissions: decide::NonInteractive,
+    /// One-shot mode: let the agent write files in the session's directories (default: asked
+    /// on the terminal, refused without one; the terminal UI asks each time).
+    #[arg(long)]
     pub allow_write: bool,
+    /// With --url: offer the remote agent this machine's files (reads, and writes as the
+    /// policy allows). Off by default: a remote agent gets no `fs` capability.
+    #[arg(long, requires = "url")]
+    pub allow_remote_fs: bool,
+    /// With --url: offer the remote agent terminals on this machine (each command still needs
+    /// consent). Off by default: a remote agent gets no `terminal` capability.
+    #[arg(long, requires = "url")]
+    pub allow_remote_terminal: bool,
     /// Sign in with this method of the agent's before the session is created.
     #[arg(long, value_name = "METHOD_ID")]
     pub auth: Option<String>,
@@ -161,12 +185,33 @@ impl Args {
             .connection_options(ConnectionBuilder::new().logger(log.logger()))
     }
 
-    /// The services offered to the agent.
+    /// The services offered to the agent: a remote agent gets files and terminals only when
+    /// the flags that name the risk say so.
     fn services(&self) -> Services {
+        let remote = self.url.is_some();
         Services {
-            files: !self.no_fs,
-            terminals: !self.no_terminal,
+            files: !self.no_fs && (!remote || self.allow_remote_fs),
+            terminals: !self.no_terminal && (!remote || self.allow_remote_terminal),
         }
+    }
+
+    /// The permission policy of one-shot mode.
+    fn permission_policy(&self) -> Result<policy::Policy, Failure> {
+        use policy::{BuiltIn, Policy};
+        let policy = if let Some(file) = &self.policy {
+            Policy::read(file).map_err(Failure::usage)?
+        } else if self.approve_all {
+            Policy::built_in(BuiltIn::ApproveAll)
+        } else if self.deny_all {
+            Policy::built_in(BuiltIn::DenyAll)
+        } else {
+            Policy::built_in(BuiltIn::ApproveReads)
+        };
+        Ok(if self.allow_write {
+            policy.allowing_writes()
+        } else {
+            policy
+        })
     }
 
     /// Where the agent is: the remote URL, else the agent command.
@@ -231,6 +276,8 @@ impl Args {
 
 /// Runs the client.
 pub fn run(args: Args) -> super::Outcome {
+    // Everything started from here on (the agent, terminals, their children) is ended with us.
+    let _reaper = super::reaper::Reaper::start();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -254,10 +301,11 @@ pub fn run(args: Args) -> super::Outcome {
 /// `--list-sessions`.
 async fn list_sessions(args: &Args) -> ExitCode {
     let handler = CliHandler::new(
-        Answers::Fixed {
-            allow: false,
-            allow_write: false,
-        },
+        Answers::OneShot(decide::OneShot::new(
+            policy::Policy::built_in(policy::BuiltIn::DenyAll),
+            None,
+            decide::NonInteractive::Deny,
+        )),
         args.services(),
         EventLog::new(),
     );
@@ -334,15 +382,24 @@ async fn list_sessions(args: &Args) -> ExitCode {
 async fn run_prompt(args: &Args, text: &str) -> ExitCode {
     let mut interrupted = prompt::interrupts();
     let events = EventLog::new();
+    let mut out = Output::new(args.format, std::io::stdout());
+    let decide = match args.permission_policy() {
+        Ok(policy) => decide::OneShot::new(
+            policy,
+            decide::TtyAsker::detect(),
+            args.non_interactive_permissions,
+        ),
+        Err(failure) => {
+            let _ = out.failure(&failure, None);
+            return report(&failure);
+        }
+    };
+    let permission_failures = decide.failures();
     let handler = CliHandler::new(
-        Answers::Fixed {
-            allow: args.allow,
-            allow_write: args.allow_write,
-        },
+        Answers::OneShot(decide.clone()),
         args.services(),
         events.clone(),
     );
-    let mut out = Output::new(args.format, std::io::stdout());
     let log = PeerLog::new();
     let fail = |out: &mut Output<std::io::Stdout>, failure: Failure| {
         let failure = log.explain(failure);
@@ -412,6 +469,7 @@ async fn run_prompt(args: &Args, text: &str) -> ExitCode {
         notices,
         events: &events,
         timeout: args.timeout,
+        permission_failures: Some(&permission_failures),
     };
     let end = turn
         .run(text, &mut follower, &mut out, &mut interrupted)

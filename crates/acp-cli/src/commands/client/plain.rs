@@ -67,14 +67,23 @@ pub fn plan_line(plan: &[PlanItem]) -> String {
 #[must_use]
 pub fn event_line(event: &ClientEvent) -> String {
     match event {
-        ClientEvent::Permission { title, choice } => {
+        ClientEvent::Permission {
+            title,
+            tool_kind,
+            choice,
+            by,
+        } => {
             let answer = match choice {
                 Some((_, name, kind)) => format!("{} ({kind})", terminal_safe(name)),
                 None => "cancelled".to_owned(),
             };
+            let kind = tool_kind
+                .as_deref()
+                .map_or_else(String::new, |kind| format!(" [{}]", terminal_safe(kind)));
             format!(
-                "[permission] {} -> {answer}",
-                terminal_safe(title).replace('\n', " ")
+                "[permission] {}{kind} -> {answer}, by {}",
+                terminal_safe(title).replace('\n', " "),
+                by.word().replace('_', " ")
             )
         }
         ClientEvent::FileWrite {
@@ -90,13 +99,20 @@ pub fn event_line(event: &ClientEvent) -> String {
             };
             format!("[write] {} ({bytes} bytes) {outcome}", terminal_safe(path))
         }
-        ClientEvent::Terminal { command, args } => {
-            let mut line = format!("[terminal] {}", terminal_safe(command));
-            for arg in args {
-                line.push(' ');
-                line.push_str(&terminal_safe(arg).replace('\n', " "));
-            }
-            line
+        ClientEvent::Terminal {
+            command,
+            args,
+            cwd,
+            allowed,
+            reason,
+        } => {
+            let line = terminal_safe(&super::handler::command_line(command, args)).replace('\n', " ");
+            let outcome = match (allowed, reason) {
+                (true, _) => String::new(),
+                (false, Some(reason)) => format!(" refused: {}", terminal_safe(reason)),
+                (false, None) => " refused".to_owned(),
+            };
+            format!("[terminal] {line} (in {}){outcome}", terminal_safe(cwd))
         }
     }
 }

@@ -236,6 +236,9 @@ pub struct Turn<'a> {
     pub events: &'a EventLog,
     /// `--timeout`.
     pub timeout: Option<Duration>,
+    /// Changes to `true` when a permission was needed and nobody could be asked
+    /// (`--non-interactive-permissions fail`).
+    pub permission_failures: Option<&'a watch::Receiver<bool>>,
 }
 
 impl Turn<'_> {
@@ -265,7 +268,9 @@ async fn one_turn<W: Write>(
         notices,
         events,
         timeout,
+        permission_failures,
     } = *turn_of;
+    let mut failures = permission_failures.cloned();
     let mut changes = client.changes();
     // Anything the agent sent when the session opened (an MCP server notice, say) first.
     print_new(client, follower, events, notices, out)?;
@@ -291,6 +296,14 @@ async fn one_turn<W: Write>(
                 stopping = Some((Exit::Timeout, format!("the turn did not end within {seconds} s (--timeout); cancelled it")));
                 let _ = client.cancel(session).await;
                 deadline.as_mut().reset(tokio::time::Instant::now() + CANCEL_WAIT);
+            }
+            failed = async { failures.as_mut()?.wait_for(|failed| *failed).await.ok().map(|_| ()) }, if failures.is_some() && stopping.is_none() => {
+                failures = None;
+                if failed.is_some() {
+                    stopping = Some((Exit::PermissionNeeded, "the agent needed a permission that the policy leaves to the user, and there is no terminal to ask (--non-interactive-permissions fail); cancelled the turn".to_owned()));
+                    let _ = client.cancel(session).await;
+                    deadline.as_mut().reset(tokio::time::Instant::now() + CANCEL_WAIT);
+                }
             }
             pressed = interrupted.changed() => {
                 if pressed.is_err() || stopping.as_ref().is_some_and(|(exit, _)| *exit == Exit::Interrupted) {

@@ -326,6 +326,9 @@ async fn run(
                 Some(Question::Write(question, reply)) => {
                     dialogs.push_back((Dialog::write(&question), Reply::Write(reply)));
                 }
+                Some(Question::Run(question, reply)) => {
+                    dialogs.push_back((Dialog::run(&question), Reply::Write(reply)));
+                }
                 Some(Question::Login(command, reply)) => {
                     paused.store(true, Ordering::Relaxed);
                     // Let the input thread finish its current poll before the login reads.
