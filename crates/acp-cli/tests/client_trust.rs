@@ -125,7 +125,10 @@ fn with_consent_the_command_runs_but_only_inside_the_session() {
     assert!(!run.dir.join("marker-root").exists());
     let out = text(&output.stdout);
     assert!(
-        out.contains(&format!("[terminal] sh -c 'touch {}/marker'", run.dir.display())),
+        out.contains(&format!(
+            "[terminal] sh -c 'touch {}/marker'",
+            run.dir.display()
+        )),
         "{out}"
     );
     assert!(out.contains("(in /) refused: `/` is outside"), "{out}");
@@ -143,7 +146,8 @@ fn over_url_no_terminal_is_offered_unless_the_flag_says_so() {
         .iter()
         .map(|(name, value)| (*name, value.to_str().unwrap()))
         .collect();
-    let server = listening::Listening::proxy(&[], &["sh", script.to_str().unwrap(), "hostile"], &envs);
+    let server =
+        listening::Listening::proxy(&[], &["sh", script.to_str().unwrap(), "hostile"], &envs);
     let client = |flags: &[&str]| {
         let output = Command::new(ACP)
             .args(["client", "--url", &server.url, "--prompt", "go", "--cwd"])

@@ -257,6 +257,9 @@ fn fifos_devices_and_hard_links_are_refused_without_blocking() {
         assert!(error.contains("2 hard links"), "{error}");
         let error = tree.write(inside, "overwritten").unwrap_err();
         assert!(error.contains("2 hard links"), "{error}");
-        assert_eq!(std::fs::read_to_string(&secret).unwrap(), "the launch code\n");
+        assert_eq!(
+            std::fs::read_to_string(&secret).unwrap(),
+            "the launch code\n"
+        );
     }
 }

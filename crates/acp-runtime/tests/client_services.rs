@@ -358,7 +358,10 @@ async fn commands_and_writes_need_consent() {
     }
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert!(!marker.exists(), "a command ran without consent");
-    assert!(!dir.join("w.txt").exists(), "a file was written without consent");
+    assert!(
+        !dir.join("w.txt").exists(),
+        "a file was written without consent"
+    );
 }
 
 #[tokio::test]

@@ -26,7 +26,9 @@ async fn run(terminals: &LocalTerminals, request: CreateTerminal) -> String {
 
 /// `sh -c SCRIPT`, approved (as the runtime marks it once the user agreed).
 fn sh(scope: SessionScope, script: &str) -> CreateTerminal {
-    CreateTerminal::new(scope, "sh").args(["-c", script]).approve()
+    CreateTerminal::new(scope, "sh")
+        .args(["-c", script])
+        .approve()
 }
 
 async fn wait(terminals: &LocalTerminals, scope: &SessionScope, id: &str) -> TerminalExit {

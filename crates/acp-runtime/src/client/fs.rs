@@ -247,9 +247,7 @@ fn open_regular(file: &Path, requested: &Path) -> Result<File, ErrorObject> {
     {
         use std::os::unix::fs::OpenOptionsExt;
         // A FIFO opened for reading would wait for a writer; a terminal must not become ours.
-        options.custom_flags(
-            (nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOCTTY).bits(),
-        );
+        options.custom_flags((nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOCTTY).bits());
     }
     let handle = options
         .open(file)

@@ -51,10 +51,10 @@ pub use controls::{
 };
 pub use fs::{LocalFiles, MAX_READ_BYTES};
 pub use handler::{
-    Action, ClientHandler, Consent, CreateTerminal, ElicitationComplete, ElicitationModes, ElicitationRequest,
-    ElicitationResponse, Elicitations, LoginCommand, NoServices, Offered, ReadFiles, ReadTextFile,
-    SessionScope, TerminalExit, TerminalLogin, TerminalOutput, TerminalRef, Terminals, WriteFiles,
-    WriteTextFile,
+    Action, ClientHandler, Consent, CreateTerminal, ElicitationComplete, ElicitationModes,
+    ElicitationRequest, ElicitationResponse, Elicitations, LoginCommand, NoServices, Offered,
+    ReadFiles, ReadTextFile, SessionScope, TerminalExit, TerminalLogin, TerminalOutput,
+    TerminalRef, Terminals, WriteFiles, WriteTextFile,
 };
 pub use permission::{PermissionChoice, PermissionDecision, PermissionRequest};
 pub use sessions::{SessionOptions, SessionPage, SessionSummary};

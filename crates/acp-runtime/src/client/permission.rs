@@ -113,7 +113,10 @@ impl PermissionRequest {
                 None,
             ),
             Some(v2::RequestPermissionSubject::Command(subject)) => (
-                subject.tool_call_id.as_ref().map(|id| id.as_str().to_owned()),
+                subject
+                    .tool_call_id
+                    .as_ref()
+                    .map(|id| id.as_str().to_owned()),
                 Some("execute".to_owned()),
                 Some(subject.command.clone()),
             ),

@@ -115,6 +115,15 @@ fn decode(mut bytes: &[u8], complete: bool) -> String {
     }
 }
 
+/// The last `limit` bytes of `text`, cut at a character boundary.
+fn last_bytes(text: &str, limit: usize) -> String {
+    let mut start = text.len().saturating_sub(limit);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    text[start..].to_owned()
+}
+
 /// Where a terminal's exit is announced (`None` while it runs).
 type ExitWatch = watch::Receiver<Option<TerminalExit>>;
 
@@ -161,10 +170,18 @@ fn kill_group(group: u32) {
 #[cfg(not(unix))]
 fn kill_group(_group: u32) {}
 
+/// How many released terminals keep the end of their output for [`LocalTerminals::tail`].
+const RELEASED_TAILS: usize = 16;
+
+/// How many bytes of a released terminal's output are kept for [`LocalTerminals::tail`].
+const TAIL_BYTES: usize = 4096;
+
 #[derive(Debug, Default)]
 struct Registry {
     next: u64,
     terminals: HashMap<String, Terminal>,
+    /// The last output of recently released terminals (oldest first).
+    released: VecDeque<(String, String)>,
 }
 
 /// Commands run for the agent on this machine (`terminal/*`). Offer it through
@@ -217,6 +234,26 @@ impl LocalTerminals {
     /// How many terminals are kept (running or ended, not released).
     pub fn count(&self) -> usize {
         lock(&self.registry).terminals.len()
+    }
+
+    /// The end of terminal `terminal_id`'s output (at most the last 4 KiB), for showing the
+    /// user what a command printed: from a kept terminal, or from one of the last few that
+    /// were released. Whoever asks, the agent is not told.
+    pub fn tail(&self, terminal_id: &str) -> Option<String> {
+        let registry = lock(&self.registry);
+        if let Some(terminal) = registry.terminals.get(terminal_id) {
+            let finished = terminal.exit.borrow().is_some();
+            return Some(last_bytes(
+                &lock(&terminal.output).text(finished),
+                TAIL_BYTES,
+            ));
+        }
+        registry
+            .released
+            .iter()
+            .rev()
+            .find(|(id, _)| id == terminal_id)
+            .map(|(_, tail)| tail.clone())
     }
 
     /// The process groups of the commands still kept (for tests and diagnostics).
@@ -394,12 +431,23 @@ impl Terminals for LocalTerminals {
     fn release(&self, terminal: TerminalRef) -> BoxFuture<Result<(), ErrorObject>> {
         let removed = {
             let mut registry = lock(&self.registry);
-            match registry.terminals.get(&terminal.terminal_id) {
+            let removed = match registry.terminals.get(&terminal.terminal_id) {
                 Some(found) if found.session == terminal.scope.session_id => {
                     registry.terminals.remove(&terminal.terminal_id)
                 }
                 _ => None,
+            };
+            if let Some(found) = &removed {
+                let finished = found.exit.borrow().is_some();
+                let tail = last_bytes(&lock(&found.output).text(finished), TAIL_BYTES);
+                if registry.released.len() >= RELEASED_TAILS {
+                    registry.released.pop_front();
+                }
+                registry
+                    .released
+                    .push_back((terminal.terminal_id.clone(), tail));
             }
+            removed
         };
         // Dropping the terminal kills its group and stops its tasks.
         let result = removed.map(drop).ok_or_else(|| unknown(&terminal));

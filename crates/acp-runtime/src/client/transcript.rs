@@ -106,7 +106,9 @@ impl ToolContent {
                 }
                 v1::ToolCallContent::Diff(diff) => sorted.diffs.push(v1_diff(diff)),
                 v1::ToolCallContent::Terminal(terminal) => {
-                    sorted.terminals.push(terminal.terminal_id.as_str().to_owned());
+                    sorted
+                        .terminals
+                        .push(terminal.terminal_id.as_str().to_owned());
                 }
                 _ => {}
             }
@@ -129,7 +131,8 @@ impl ToolContent {
             }
             v2::ToolCallContent::Diff(diff) => self.diffs.extend(v2_diff(diff)),
             v2::ToolCallContent::Terminal(terminal) => {
-                self.terminals.push(terminal.terminal_id.as_str().to_owned());
+                self.terminals
+                    .push(terminal.terminal_id.as_str().to_owned());
             }
             _ => {}
         }
@@ -608,7 +611,10 @@ impl Transcript {
                         .as_set()
                         .map(|status| status.as_str().to_owned()),
                     kind: update.kind.as_set().map(json_word),
-                    content: update.content.as_set().map(|content| ToolContent::v2(content)),
+                    content: update
+                        .content
+                        .as_set()
+                        .map(|content| ToolContent::v2(content)),
                 },
             ),
             U::ToolCallContentChunk(chunk) => {

@@ -89,7 +89,10 @@ impl TtyAsker {
         else {
             return false;
         };
-        if write!(tty, "{question} [y/N] ").and_then(|()| tty.flush()).is_err() {
+        if write!(tty, "{question} [y/N] ")
+            .and_then(|()| tty.flush())
+            .is_err()
+        {
             return false;
         }
         let mut answer = String::new();

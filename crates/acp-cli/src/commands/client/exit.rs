@@ -16,7 +16,9 @@ use std::fmt;
 use std::process::ExitCode;
 
 use acp_runtime::Error;
+use acp_runtime::client::AuthMethod;
 use acp_runtime::rpc::AUTH_REQUIRED;
+use acp_schema::jsonrpc::ErrorObject;
 
 /// Why `acp client` ends, as an exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,12 +72,18 @@ impl From<Exit> for ExitCode {
 }
 
 /// A failure with its exit code and one message for the user.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
     /// The exit code.
     pub exit: Exit,
     /// What happened, in one line or a few (no `acp:` prefix).
     pub message: String,
+    /// The agent's JSON-RPC error, when one caused it.
+    pub rpc: Option<ErrorObject>,
+    /// The sign-in methods the agent offers, when it needs a sign-in.
+    pub auth_methods: Vec<AuthMethod>,
+    /// The environment variables an `env_var` sign-in needs and that are not set.
+    pub missing_vars: Vec<String>,
 }
 
 impl Failure {
@@ -84,6 +92,9 @@ impl Failure {
         Self {
             exit,
             message: message.into(),
+            rpc: None,
+            auth_methods: Vec::new(),
+            missing_vars: Vec::new(),
         }
     }
 
@@ -110,7 +121,10 @@ impl Failure {
             }
             other => format!("{what}: {other}"),
         };
-        Self { exit, message }
+        Self {
+            rpc: error.rpc().cloned(),
+            ..Self::new(exit, message)
+        }
     }
 }
 
@@ -122,8 +136,19 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// Prints a failure as `acp: MESSAGE` to standard error and returns its exit code.
+/// Prints a failure as `acp: MESSAGE` to standard error and returns its exit code. A closed
+/// standard error is not an error here (nothing panics, nothing is retried), and a closed
+/// output is said nowhere: its run ends quietly.
 pub fn report(failure: &Failure) -> ExitCode {
-    eprintln!("acp: {}", failure.message);
+    if failure.exit != Exit::OutputClosed {
+        say(&format!("acp: {}", failure.message));
+    }
     failure.exit.into()
+}
+
+/// Writes `line` to standard error, ignoring a closed one.
+pub fn say(line: &str) {
+    use std::io::Write;
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "{line}");
 }

@@ -416,9 +416,7 @@ fn env_note(env: &[(String, String)]) -> String {
     }
     let vars: Vec<String> = env
         .iter()
-        .map(|(name, value)| {
-            super::text::terminal_safe(&format!("{name}={value}")).into_owned()
-        })
+        .map(|(name, value)| super::text::terminal_safe(&format!("{name}={value}")).into_owned())
         .collect();
     format!(" with {}", vars.join(" "))
 }
@@ -486,7 +484,9 @@ impl ClientHandler for CliHandler {
                 let request = request.clone();
                 Box::pin(async move { this.approve_write(request).await })
             }
-            _ => Box::pin(async { Consent::Refused("this client does not know the action".to_owned()) }),
+            _ => Box::pin(async {
+                Consent::Refused("this client does not know the action".to_owned())
+            }),
         }
     }
 
