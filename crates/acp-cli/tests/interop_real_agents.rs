@@ -53,10 +53,8 @@ const CASES: &[Case] = &[
         command: &["node", "@zed-industries/codex-acp/bin/codex-acp.js"],
         flags: &["--auth", "openai-api-key"],
         codes: &[3],
-        // The agent's explanation is in the error's data.
-        stderr: &[
-            "signing in with `openai-api-key` failed: Internal error (code -32603): OPENAI_API_KEY is not set",
-        ],
+        // An `env_var` method: its unset variable is named before anything is tried.
+        stderr: &["--auth openai-api-key: set OPENAI_API_KEY for the agent"],
     },
     Case {
         process: "codex-acp",
@@ -89,6 +87,69 @@ const CASES: &[Case] = &[
         ],
     },
 ];
+
+/// codex-acp's sign-in methods in `--format json`: the `error` event lists them, with the
+/// variables of its `env_var` methods.
+#[test]
+fn codex_lists_its_sign_in_methods_in_json() {
+    let Some(peers) = interop::peers("codex_lists_its_sign_in_methods_in_json") else {
+        return;
+    };
+    let run = Run::new("codex-json");
+    let mut command = Command::new(ACP);
+    command
+        .args([
+            "client",
+            "--prompt",
+            "hello",
+            "--format",
+            "json",
+            "--timeout",
+            "60",
+            "--grace",
+            "1",
+            "--cwd",
+        ])
+        .arg(&run.dir)
+        // The agent inherits this directory: it tells this run's processes from other tests'.
+        .current_dir(&run.dir)
+        .arg("--")
+        .arg(peers.node())
+        .arg(
+            peers
+                .node_modules()
+                .join("@zed-industries/codex-acp/bin/codex-acp.js"),
+        )
+        .env("HOME", &run.dir)
+        .env("XDG_CONFIG_HOME", run.dir.join(".config"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for name in CREDENTIALS {
+        command.env_remove(name);
+    }
+    let output = finish(command.spawn().unwrap(), Duration::from_secs(180));
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    let last: serde_json::Value =
+        serde_json::from_str(text(&output.stdout).lines().last().unwrap_or("{}")).unwrap();
+    assert_eq!(last["type"], "error");
+    assert_eq!(last["code"], -32000);
+    assert_eq!(last["exitCode"], 3);
+    let methods = last["authMethods"].as_array().unwrap();
+    let key = methods
+        .iter()
+        .find(|method| method["id"] == "openai-api-key")
+        .unwrap_or_else(|| panic!("{methods:?}"));
+    assert_eq!(key["kind"], "env_var");
+    assert_eq!(key["vars"], serde_json::json!(["OPENAI_API_KEY"]));
+    let left: Vec<u32> = processes_with("codex")
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == run.dir)
+        })
+        .collect();
+    assert!(left.is_empty(), "codex-acp left {left:?} running");
+}
 
 /// Credentials that would change what the agents do.
 const CREDENTIALS: &[&str] = &[
@@ -162,8 +223,16 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
                 case.flags
             );
         }
-        // One message of ours, with no doubled prefixes.
-        assert_eq!(err.matches("acp: ").count(), 1, "{err}");
+        // One message of ours, with no doubled prefixes (besides the session lines).
+        let ours = err
+            .lines()
+            .filter(|line| {
+                line.starts_with("acp: ")
+                    && !line.starts_with("acp: session ")
+                    && !line.starts_with("acp: continue this session")
+            })
+            .count();
+        assert_eq!(ours, 1, "{err}");
         let left: Vec<u32> = processes_with(case.process)
             .into_iter()
             .filter(|pid| !before.contains(pid))
