@@ -79,7 +79,7 @@ pub struct Failure {
     /// What happened, in one line or a few (no `acp:` prefix).
     pub message: String,
     /// The agent's JSON-RPC error, when one caused it.
-    pub rpc: Option<ErrorObject>,
+    pub rpc: Option<Box<ErrorObject>>,
     /// The sign-in methods the agent offers, when it needs a sign-in.
     pub auth_methods: Vec<AuthMethod>,
     /// The environment variables an `env_var` sign-in needs and that are not set.
@@ -122,7 +122,7 @@ impl Failure {
             other => format!("{what}: {other}"),
         };
         Self {
-            rpc: error.rpc().cloned(),
+            rpc: error.rpc().cloned().map(Box::new),
             ..Self::new(exit, message)
         }
     }

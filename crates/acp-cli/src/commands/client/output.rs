@@ -185,7 +185,7 @@ impl<W: Write> Output<W> {
             Output::Text(printer) => printer.finish(),
             Output::Quiet(printer) => printer.out.flush(),
             Output::Json(printer) => {
-                let object = failure.rpc.as_ref();
+                let object = failure.rpc.as_deref();
                 let mut fields = vec![
                     ("type", json!("error")),
                     ("code", json!(object.map(|o| o.code))),
