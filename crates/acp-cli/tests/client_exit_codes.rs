@@ -34,7 +34,7 @@ const CASES: &[Case] = &[
         code: 5,
         stderr: &[
             "exited before it answered `initialize`",
-            "skipped an incoming message: parse error",
+            "skipped a line that is not JSON: this is not JSON",
         ],
     },
     Case {
@@ -131,14 +131,7 @@ fn exit_codes_and_messages() {
         }
         // One message, no doubled prefixes (besides the lines naming the session).
         assert!(!err.contains("acp: acp:"), "{err}");
-        let messages = err
-            .lines()
-            .filter(|line| {
-                line.starts_with("acp: ")
-                    && !line.starts_with("acp: session ")
-                    && !line.starts_with("acp: continue this session")
-            })
-            .count();
+        let messages = scripted::client_messages(&err);
         assert!(messages <= 1, "{} {:?}:\n{err}", case.mode, case.flags);
         assert!(
             !run.agent_pids().is_empty() || case.mode == "none",

@@ -9,35 +9,16 @@ mod scripted;
 
 use std::time::Duration;
 
-use scripted::{Run, text};
+use scripted::{Run, answers, initialize, text};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(30);
-
-/// The client's answers to the agent's requests, by request id.
-fn answers(run: &Run) -> Vec<Value> {
-    run.log()
-        .lines()
-        .filter_map(|line| line.strip_prefix("ANSWER "))
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
 
 fn answer(answers: &[Value], id: u64) -> &Value {
     answers
         .iter()
         .find(|answer| answer["id"] == id)
         .unwrap_or_else(|| panic!("no answer to {id}: {answers:?}"))
-}
-
-fn initialize(run: &Run) -> Value {
-    let line = run
-        .log()
-        .lines()
-        .find(|line| line.contains(r#""method":"initialize""#))
-        .unwrap()
-        .to_owned();
-    serde_json::from_str::<Value>(&line).unwrap()["params"].clone()
 }
 
 #[test]

@@ -15,35 +15,16 @@ mod scripted;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use scripted::{ACP, Run, alive, finish, script, text};
+use scripted::{ACP, Run, alive, answers, finish, initialize, script, text};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(30);
-
-/// The client's answers to the agent's requests.
-fn answers(run: &Run) -> Vec<Value> {
-    run.log()
-        .lines()
-        .filter_map(|line| line.strip_prefix("ANSWER "))
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
 
 fn answer(run: &Run, id: u64) -> Value {
     answers(run)
         .into_iter()
         .find(|answer| answer["id"] == id)
         .unwrap_or_else(|| panic!("no answer to {id}:\n{}", run.log()))
-}
-
-fn initialize(run: &Run) -> Value {
-    let line = run
-        .log()
-        .lines()
-        .find(|line| line.contains(r#""method":"initialize""#))
-        .unwrap()
-        .to_owned();
-    serde_json::from_str::<Value>(&line).unwrap()["params"].clone()
 }
 
 fn json_lines(stdout: &[u8]) -> Vec<Value> {

@@ -224,14 +224,7 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
             );
         }
         // One message of ours, with no doubled prefixes (besides the session lines).
-        let ours = err
-            .lines()
-            .filter(|line| {
-                line.starts_with("acp: ")
-                    && !line.starts_with("acp: session ")
-                    && !line.starts_with("acp: continue this session")
-            })
-            .count();
+        let ours = scripted::client_messages(&err);
         assert_eq!(ours, 1, "{err}");
         let left: Vec<u32> = processes_with(case.process)
             .into_iter()
