@@ -103,6 +103,9 @@ impl TtyAsker {
     }
 }
 
+/// What runs before a question is asked.
+type Hook = Arc<dyn Fn() + Send + Sync>;
+
 /// The decisions of one-shot mode.
 #[derive(Clone)]
 pub struct OneShot {
@@ -112,7 +115,7 @@ pub struct OneShot {
     /// Set when a question could not be asked under `--non-interactive-permissions fail`.
     failed: watch::Sender<bool>,
     /// Called before a question is asked (to print what is pending first).
-    before_asking: Arc<dyn Fn() + Send + Sync>,
+    before_asking: Arc<Mutex<Option<Hook>>>,
 }
 
 impl std::fmt::Debug for OneShot {
@@ -135,15 +138,19 @@ impl OneShot {
             asker,
             fallback,
             failed: watch::channel(false).0,
-            before_asking: Arc::new(|| {}),
+            before_asking: Arc::new(Mutex::new(None)),
         }
     }
 
-    /// Runs `hook` before each question on the terminal.
-    #[must_use]
-    pub fn before_asking(mut self, hook: impl Fn() + Send + Sync + 'static) -> Self {
-        self.before_asking = Arc::new(hook);
-        self
+    /// Runs `hook` before each question on the terminal (in this and every clone), until
+    /// [`OneShot::clear_before_asking`].
+    pub fn set_before_asking(&self, hook: impl Fn() + Send + Sync + 'static) {
+        *lock(&self.before_asking) = Some(Arc::new(hook));
+    }
+
+    /// Forgets the hook (which may hold what holds this: the cycle ends here).
+    pub fn clear_before_asking(&self) {
+        lock(&self.before_asking).take();
     }
 
     /// Changes to `true` when a question could not be asked and `--non-interactive-permissions
@@ -167,7 +174,10 @@ impl OneShot {
             },
             Verdict::Ask => match &self.asker {
                 Some(asker) => {
-                    (self.before_asking)();
+                    let hook = lock(&self.before_asking).clone();
+                    if let Some(hook) = hook {
+                        hook();
+                    }
                     let asker = asker.clone();
                     let allowed = tokio::task::spawn_blocking(move || asker.ask(&question))
                         .await

@@ -2,7 +2,7 @@
 //! refusing a file, running a command), recorded while the turn streams so that the output
 //! shows it in order with the conversation.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use super::app::lock;
 use super::decide::DecidedBy;
@@ -50,7 +50,7 @@ pub enum ClientEvent {
 
 /// Where events go as they happen, instead of waiting in the log (one-shot mode prints them
 /// at once, in order with the conversation).
-type EventSink = Box<dyn Fn(&ClientEvent) + Send + Sync>;
+type EventSink = Arc<dyn Fn(&ClientEvent) + Send + Sync>;
 
 /// The most events kept before the printer takes them (older ones go first).
 pub const MAX_PENDING_EVENTS: usize = 1000;
@@ -60,14 +60,14 @@ pub const MAX_PENDING_EVENTS: usize = 1000;
 #[derive(Clone, Default)]
 pub struct EventLog {
     events: Arc<Mutex<Vec<ClientEvent>>>,
-    sink: Arc<OnceLock<EventSink>>,
+    sink: Arc<Mutex<Option<EventSink>>>,
 }
 
 impl std::fmt::Debug for EventLog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventLog")
             .field("pending", &lock(&self.events).len())
-            .field("sink", &self.sink.get().is_some())
+            .field("sink", &lock(&self.sink).is_some())
             .finish()
     }
 }
@@ -79,21 +79,26 @@ impl EventLog {
         Self::default()
     }
 
-    /// Hands every later event to `sink` as it happens (the events already waiting first).
-    /// Only the first sink set counts.
+    /// Hands every later event to `sink` as it happens (the events already waiting first),
+    /// until [`EventLog::clear_sink`].
     pub fn set_sink(&self, sink: impl Fn(&ClientEvent) + Send + Sync + 'static) {
-        if self.sink.set(Box::new(sink)).is_ok() {
-            if let Some(sink) = self.sink.get() {
-                for event in self.take() {
-                    sink(&event);
-                }
-            }
+        let sink: EventSink = Arc::new(sink);
+        *lock(&self.sink) = Some(Arc::clone(&sink));
+        for event in self.take() {
+            sink(&event);
         }
+    }
+
+    /// Stops handing events to the sink (which may hold what holds this log: the cycle ends
+    /// here); later events wait in the log again.
+    pub fn clear_sink(&self) {
+        lock(&self.sink).take();
     }
 
     /// Records an event (or hands it to the sink).
     pub fn push(&self, event: ClientEvent) {
-        if let Some(sink) = self.sink.get() {
+        let sink = lock(&self.sink).clone();
+        if let Some(sink) = sink {
             sink(&event);
             return;
         }

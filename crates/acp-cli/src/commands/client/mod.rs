@@ -396,11 +396,20 @@ async fn list_sessions(args: &Args) -> ExitCode {
         Err(failure) => return report(&failure),
     };
     let log = PeerLog::new().verbose(args.verbose);
-    let (client, mut process) =
-        match setup::launch(args.builder(handler, &log), &target, args.timeout).await {
-            Ok(pair) => pair,
-            Err(failure) => return report(&agent_log.explain(log.explain(failure))),
-        };
+    // A signal ends the listing like any failure: the agent is ended first.
+    let mut interrupted = prompt::interrupts();
+    let signalled = |signal: Option<i32>| {
+        let signal = signal.unwrap_or(2);
+        Failure::new(prompt::signal_exit(signal), prompt::interruption(signal))
+    };
+    let launched = tokio::select! {
+        launched = setup::launch(args.builder(handler, &log), &target, args.timeout) => launched,
+        _ = interrupted.changed() => Err(signalled(*interrupted.borrow())),
+    };
+    let (client, mut process) = match launched {
+        Ok(pair) => pair,
+        Err(failure) => return report(&agent_log.explain(log.explain(failure))),
+    };
     let outcome = async {
         if let Some(method) = &args.auth {
             setup::authenticate(&client, method, args.timeout).await?;
@@ -412,16 +421,22 @@ async fn list_sessions(args: &Args) -> ExitCode {
         }
         setup::bounded(args.timeout, "listing sessions", async {
             client.all_sessions(None, 100).await.map_err(|error| {
-                let mut failure = Failure::of("the agent could not list its sessions", &error, Exit::Failed);
-                if failure.exit == Exit::Auth {
-                    failure.message = format!("{}\n{}", failure.message, setup::auth_help(&client));
-                }
-                failure
+                setup::with_sign_in(
+                    &client,
+                    Failure::of(
+                        "the agent could not list its sessions",
+                        &error,
+                        Exit::Failed,
+                    ),
+                )
             })
         })
         .await
-    }
-    .await;
+    };
+    let outcome = tokio::select! {
+        outcome = outcome => outcome,
+        _ = interrupted.changed() => Err(signalled(*interrupted.borrow())),
+    };
     setup::shutdown(&client, &mut process).await;
     match outcome {
         Ok(sessions) => {

@@ -125,8 +125,13 @@ pub async fn run(args: &Args, text: &str) -> ExitCode {
         // The replay is history: printed as such, and never with notices.
         out.history(&client);
     }
-    // From now on the client's own events are printed where they happen.
+    // From now on the client's own events are printed where they happen, and a question on
+    // the terminal comes after what was printed before it.
     install_event_sink(&events, &out, &client);
+    {
+        let (out, client) = (out.clone(), client.clone());
+        decide.set_before_asking(move || out.settle(&client));
+    }
     let turn = prompt::Turn {
         client: &client,
         session: &opened.id,
@@ -135,6 +140,10 @@ pub async fn run(args: &Args, text: &str) -> ExitCode {
     };
     let end = turn.run(text, &out, &mut interrupted).await;
     setup::shutdown(&client, &mut process).await;
+    // The sink and the hook hold the client, whose handler holds them: let go, so that the
+    // handler (and its terminals, killed when dropped) goes with the client.
+    events.clear_sink();
+    decide.clear_before_asking();
     let end = match (end, out.failed()) {
         // A closed output ends the run quietly, whatever else happened.
         (_, Some(_)) => TurnEnd::Failed(Failure::new(Exit::OutputClosed, "the output was closed")),

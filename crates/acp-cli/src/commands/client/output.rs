@@ -240,6 +240,16 @@ impl<W: Write> Output<W> {
         }
     }
 
+    /// Ends an open message line (text) and flushes, so that something else can be written
+    /// to the terminal.
+    pub fn end_line(&mut self) -> io::Result<()> {
+        match self {
+            Output::Text(printer) => printer.finish(),
+            Output::Json(printer) => printer.flush(),
+            Output::Quiet(_) => Ok(()),
+        }
+    }
+
     /// Ends the open line (text), writes the final message (quiet), and flushes.
     pub fn finish(&mut self) -> io::Result<()> {
         match self {
@@ -373,6 +383,15 @@ impl<W: Write> SharedOutput<W> {
         lock(&self.shown).print(|shown| {
             shown.catch_up(client)?;
             shown.out.flush()
+        });
+    }
+
+    /// Prints what is new in the conversation and ends the open line (before a question on
+    /// the terminal).
+    pub fn settle(&self, client: &Client) {
+        lock(&self.shown).print(|shown| {
+            shown.catch_up(client)?;
+            shown.out.end_line()
         });
     }
 
