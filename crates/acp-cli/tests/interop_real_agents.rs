@@ -12,7 +12,6 @@ mod interop;
 #[path = "support/scripted.rs"]
 mod scripted;
 
-use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -142,13 +141,17 @@ fn codex_lists_its_sign_in_methods_in_json() {
         .unwrap_or_else(|| panic!("{methods:?}"));
     assert_eq!(key["kind"], "env_var");
     assert_eq!(key["vars"], serde_json::json!(["OPENAI_API_KEY"]));
-    let left: Vec<u32> = processes_with("codex")
-        .into_iter()
-        .filter(|pid| {
-            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == run.dir)
-        })
-        .collect();
+    let left = left_in("codex", &run.dir);
     assert!(left.is_empty(), "codex-acp left {left:?} running");
+}
+
+/// The processes whose command line names `process` and whose working directory is `dir`
+/// (the agents a run in `dir` started, not another test's).
+fn left_in(process: &str, dir: &std::path::Path) -> Vec<u32> {
+    processes_with(process)
+        .into_iter()
+        .filter(|pid| std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir))
+        .collect()
 }
 
 /// Credentials that would change what the agents do.
@@ -169,7 +172,6 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
     };
     for case in CASES {
         let run = Run::new("real-agent");
-        let before: BTreeSet<u32> = processes_with(case.process).into_iter().collect();
         let mut agent = Vec::new();
         for (index, part) in case.command.iter().enumerate() {
             agent.push(if index == 0 && *part == "node" {
@@ -196,6 +198,9 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
             .arg(&run.dir)
             .arg("--")
             .args(&agent)
+            // The agent inherits this directory: it tells this run's processes from those of
+            // the other test, which runs at the same time.
+            .current_dir(&run.dir)
             .env("HOME", &run.dir)
             .env("XDG_CONFIG_HOME", run.dir.join(".config"))
             .env("NO_COLOR", "1")
@@ -226,10 +231,7 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
         // One message of ours, with no doubled prefixes (besides the session lines).
         let ours = scripted::client_messages(&err);
         assert_eq!(ours, 1, "{err}");
-        let left: Vec<u32> = processes_with(case.process)
-            .into_iter()
-            .filter(|pid| !before.contains(pid))
-            .collect();
+        let left = left_in(case.process, &run.dir);
         assert!(left.is_empty(), "{:?} left {left:?} running", case.command);
     }
 }
