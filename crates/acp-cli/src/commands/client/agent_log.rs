@@ -38,9 +38,20 @@ struct Inner {
 }
 
 /// The agent's standard error of one run. Cheap to clone; clones share the log.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct AgentLog {
     inner: Arc<Mutex<Inner>>,
+    /// The number of lines so far, for whoever shows them as they come.
+    changes: tokio::sync::watch::Sender<u64>,
+}
+
+impl Default for AgentLog {
+    fn default() -> Self {
+        Self {
+            inner: Arc::default(),
+            changes: tokio::sync::watch::channel(0).0,
+        }
+    }
 }
 
 /// The directory of the logs: `$XDG_STATE_HOME/acp/client/logs`, else
@@ -99,6 +110,16 @@ impl AgentLog {
         if inner.verbose {
             say(&format!("agent: {}", terminal_safe(line)));
         }
+        let lines = inner.lines;
+        drop(inner);
+        self.changes.send_replace(lines);
+    }
+
+    /// A receiver that changes with every line (its value: the number of lines so far), for
+    /// a view that shows [`AgentLog::tail`] as it grows.
+    #[must_use]
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changes.subscribe()
     }
 
     /// The log file, when there is one.
