@@ -4,7 +4,8 @@
 //! (exit 141, no panic, nothing left); flowing text with the permission where it was decided
 //! and the tool call's result; `--format quiet`; `--prompt -`, `--prompt-file` and a piped
 //! prompt; permission policies by tool kind and title; sign-in needed by the prompt; the
-//! session id and how to continue it; an agent that writes lines that are not JSON.
+//! session id and how to continue it; an agent that writes lines that are not JSON; the
+//! agent's standard error in a log file per run.
 #![cfg(target_os = "linux")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -204,7 +205,10 @@ fn text_flows_in_the_order_it_happened() {
     // One label per message, however many chunks it came in.
     assert_eq!(out.matches("Agent: ").count(), 2, "{out}");
     let permission = out.find("[permission] Count the words").unwrap();
-    let running = out.find("(in progress)").unwrap();
+    // (The call's states between may come as one update: only `completed` is certain.)
+    let running = out
+        .find("Count the words of the prompt (completed)")
+        .unwrap();
     assert!(
         permission < running,
         "the permission was printed late:\n{out}"
@@ -427,4 +431,61 @@ fn lines_that_are_not_json_are_skipped_and_never_answered() {
         err.contains("Enter the authorization code:"),
         "--verbose shows the agent's junk lines: {err}"
     );
+}
+
+#[test]
+fn the_agents_standard_error_goes_to_a_log_file_named_when_the_run_fails() {
+    let run = Run::new("stderr-log");
+    let output = run
+        .client("exit-mid-turn", &["--prompt", "go"])
+        .env("ACP_TEST_STDERR", "boom from the agent")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(5), "{}", text(&output.stderr));
+    let err = text(&output.stderr);
+    let logs = run.dir.join("acp/client/logs");
+    assert!(
+        err.contains(&format!(
+            "the agent's standard error is in {}/agent-",
+            logs.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("its last lines:\n  boom from the agent"),
+        "{err}"
+    );
+    // Not on our standard error by itself.
+    assert!(!err.contains("agent: boom"), "{err}");
+    let files: Vec<_> = std::fs::read_dir(&logs).unwrap().flatten().collect();
+    assert_eq!(files.len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(files[0].path()).unwrap(),
+        "boom from the agent\n"
+    );
+
+    // --verbose streams it, prefixed.
+    let output = run
+        .client("ok", &["--prompt", "go", "--verbose"])
+        .env("ACP_TEST_STDERR", "hello on stderr")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(
+        text(&output.stderr).contains("agent: hello on stderr\n"),
+        "{}",
+        text(&output.stderr)
+    );
+
+    // Only the last runs are kept.
+    for _ in 0..25 {
+        let output = run.client("ok", &["--prompt", "go"]).output().unwrap();
+        assert!(output.status.success());
+    }
+    let kept = std::fs::read_dir(&logs).unwrap().count();
+    assert_eq!(kept, 20, "the logs of the last 20 runs are kept");
 }

@@ -15,6 +15,8 @@ mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
 # Every agent process of a run leaves its pid, so that tests can check it is gone.
 if [ -n "$ACP_TEST_DIR" ]; then echo $$ >> "$ACP_TEST_DIR/agent.pids"; fi
+# A line on standard error first, when asked for.
+if [ -n "$ACP_TEST_STDERR" ]; then echo "$ACP_TEST_STDERR" >&2; fi
 
 reply() { printf '{"jsonrpc":"2.0","id":%s,"result":%s}\n' "$1" "$2"; }
 fail() { printf '{"jsonrpc":"2.0","id":%s,"error":%s}\n' "$1" "$2"; }
