@@ -49,7 +49,9 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("acp: {error}");
+            use std::io::Write;
+            // A closed standard error is no reason to panic.
+            let _ = writeln!(std::io::stderr(), "acp: {error}");
             if error.is::<commands::tokens::UsageError>() {
                 ExitCode::from(2)
             } else {

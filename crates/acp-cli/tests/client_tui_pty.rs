@@ -200,6 +200,15 @@ fn a_write_is_confirmed_in_the_dialog() {
     std::thread::sleep(Duration::from_millis(200));
     screen.press(b"\r");
     screen.wait_until("wrote the file", |_, _| out.is_file());
+    // Then the command: its dialog shows the command line and directory; Enter on the
+    // highlighted "Do not run it" refuses it.
+    screen.wait_for("Run a command?");
+    screen.wait_for("$ sh -c 'echo from the terminal; exit 4'");
+    screen.press(b"\r");
+    screen.wait_until("refused the command", |_, run| {
+        run.log()
+            .contains(r#"ANSWER {"jsonrpc":"2.0","id":103,"error""#)
+    });
     screen.wait_until("ended the turn", |_, run| count(run, r#""id":105"#) == 1);
     screen.press(b"\x11");
     let run = screen.run.take().unwrap();

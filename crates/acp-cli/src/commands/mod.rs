@@ -6,6 +6,7 @@ pub mod client;
 pub mod demo;
 pub mod listen;
 pub mod proxy;
+pub mod reaper;
 pub mod schema;
 pub mod signals;
 pub mod tokens;

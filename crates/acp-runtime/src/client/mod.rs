@@ -21,6 +21,7 @@
 mod auth;
 mod builder;
 pub mod controls;
+mod diff_summary;
 mod dispatch;
 mod fs;
 mod handler;
@@ -50,10 +51,10 @@ pub use controls::{
 };
 pub use fs::{LocalFiles, MAX_READ_BYTES};
 pub use handler::{
-    ClientHandler, CreateTerminal, ElicitationComplete, ElicitationModes, ElicitationRequest,
-    ElicitationResponse, Elicitations, LoginCommand, NoServices, Offered, ReadFiles, ReadTextFile,
-    SessionScope, TerminalExit, TerminalLogin, TerminalOutput, TerminalRef, Terminals, WriteFiles,
-    WriteTextFile,
+    Action, ClientHandler, Consent, CreateTerminal, ElicitationComplete, ElicitationModes,
+    ElicitationRequest, ElicitationResponse, Elicitations, LoginCommand, NoServices, Offered,
+    ReadFiles, ReadTextFile, SessionScope, TerminalExit, TerminalLogin, TerminalOutput,
+    TerminalRef, Terminals, WriteFiles, WriteTextFile,
 };
 pub use permission::{PermissionChoice, PermissionDecision, PermissionRequest};
 pub use sessions::{SessionOptions, SessionPage, SessionSummary};

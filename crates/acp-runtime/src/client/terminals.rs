@@ -7,6 +7,12 @@
 //! boundary, and the output says it was truncated. The command runs in a process group of
 //! its own, so that `terminal/kill`, `terminal/release` and dropping the [`LocalTerminals`]
 //! end it together with everything it started.
+//!
+//! Nothing runs without the user's consent: a request that is not marked approved
+//! ([`CreateTerminal::is_approved`], which the runtime sets once
+//! [`ClientHandler::approve`](super::ClientHandler::approve) allowed it) is refused, and so is
+//! a working directory outside the session's directories (the checks of
+//! [`LocalFiles`](super::LocalFiles)).
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -17,6 +23,7 @@ use acp_schema::jsonrpc::ErrorObject;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::watch;
 
+use super::fs::confined_dir;
 use super::handler::{CreateTerminal, TerminalExit, TerminalOutput, TerminalRef, Terminals};
 use crate::connection::{BoxFuture, lock};
 use crate::error::rpc;
@@ -108,6 +115,15 @@ fn decode(mut bytes: &[u8], complete: bool) -> String {
     }
 }
 
+/// The last `limit` bytes of `text`, cut at a character boundary.
+fn last_bytes(text: &str, limit: usize) -> String {
+    let mut start = text.len().saturating_sub(limit);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    text[start..].to_owned()
+}
+
 /// Where a terminal's exit is announced (`None` while it runs).
 type ExitWatch = watch::Receiver<Option<TerminalExit>>;
 
@@ -154,10 +170,18 @@ fn kill_group(group: u32) {
 #[cfg(not(unix))]
 fn kill_group(_group: u32) {}
 
+/// How many released terminals keep the end of their output for [`LocalTerminals::tail`].
+const RELEASED_TAILS: usize = 16;
+
+/// How many bytes of a released terminal's output are kept for [`LocalTerminals::tail`].
+const TAIL_BYTES: usize = 4096;
+
 #[derive(Debug, Default)]
 struct Registry {
     next: u64,
     terminals: HashMap<String, Terminal>,
+    /// The last output of recently released terminals (oldest first).
+    released: VecDeque<(String, String)>,
 }
 
 /// Commands run for the agent on this machine (`terminal/*`). Offer it through
@@ -212,6 +236,26 @@ impl LocalTerminals {
         lock(&self.registry).terminals.len()
     }
 
+    /// The end of terminal `terminal_id`'s output (at most the last 4 KiB), for showing the
+    /// user what a command printed: from a kept terminal, or from one of the last few that
+    /// were released. Whoever asks, the agent is not told.
+    pub fn tail(&self, terminal_id: &str) -> Option<String> {
+        let registry = lock(&self.registry);
+        if let Some(terminal) = registry.terminals.get(terminal_id) {
+            let finished = terminal.exit.borrow().is_some();
+            return Some(last_bytes(
+                &lock(&terminal.output).text(finished),
+                TAIL_BYTES,
+            ));
+        }
+        registry
+            .released
+            .iter()
+            .rev()
+            .find(|(id, _)| id == terminal_id)
+            .map(|(_, tail)| tail.clone())
+    }
+
     /// The process groups of the commands still kept (for tests and diagnostics).
     pub fn process_groups(&self) -> Vec<u32> {
         lock(&self.registry)
@@ -221,17 +265,28 @@ impl LocalTerminals {
             .collect()
     }
 
+    /// The directory the command of `request` would run in, links resolved: its `cwd`, or
+    /// the session's working directory. Refused when it is not absolute, not a directory, or
+    /// outside the session's directories.
+    pub fn working_dir(request: &CreateTerminal) -> Result<PathBuf, ErrorObject> {
+        let cwd = request.cwd.as_ref().unwrap_or(&request.scope.cwd);
+        if !cwd.is_absolute() {
+            return Err(rpc::invalid_params(format!(
+                "the terminal's cwd `{}` is not an absolute path",
+                cwd.display()
+            )));
+        }
+        confined_dir(&request.scope, cwd)
+    }
+
     fn start(&self, request: CreateTerminal) -> Result<String, ErrorObject> {
-        let cwd: PathBuf = match &request.cwd {
-            Some(cwd) if cwd.is_absolute() => cwd.clone(),
-            Some(cwd) => {
-                return Err(rpc::invalid_params(format!(
-                    "the terminal's cwd `{}` is not an absolute path",
-                    cwd.display()
-                )));
-            }
-            None => request.scope.cwd.clone(),
-        };
+        if !request.is_approved() {
+            return Err(rpc::invalid_params(format!(
+                "running `{}` was not approved by the user",
+                request.command
+            )));
+        }
+        let cwd = Self::working_dir(&request)?;
         if lock(&self.registry).terminals.len() >= MAX_TERMINALS {
             return Err(rpc::internal(format!(
                 "too many terminals (at most {MAX_TERMINALS}); release one first"
@@ -376,12 +431,23 @@ impl Terminals for LocalTerminals {
     fn release(&self, terminal: TerminalRef) -> BoxFuture<Result<(), ErrorObject>> {
         let removed = {
             let mut registry = lock(&self.registry);
-            match registry.terminals.get(&terminal.terminal_id) {
+            let removed = match registry.terminals.get(&terminal.terminal_id) {
                 Some(found) if found.session == terminal.scope.session_id => {
                     registry.terminals.remove(&terminal.terminal_id)
                 }
                 _ => None,
+            };
+            if let Some(found) = &removed {
+                let finished = found.exit.borrow().is_some();
+                let tail = last_bytes(&lock(&found.output).text(finished), TAIL_BYTES);
+                if registry.released.len() >= RELEASED_TAILS {
+                    registry.released.pop_front();
+                }
+                registry
+                    .released
+                    .push_back((terminal.terminal_id.clone(), tail));
             }
+            removed
         };
         // Dropping the terminal kills its group and stops its tasks.
         let result = removed.map(drop).ok_or_else(|| unknown(&terminal));

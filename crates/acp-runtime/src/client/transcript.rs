@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use acp_schema::{v1, v2};
 
 use super::controls::SessionControls;
+pub use super::diff_summary::DiffSummary;
+use super::diff_summary::{v1_diff, v2_diff};
 
 /// The default maximum number of entries kept per session (the oldest go first).
 pub const DEFAULT_TRANSCRIPT_LIMIT: usize = 10_000;
@@ -76,8 +78,74 @@ pub struct ToolCall {
     pub title: String,
     /// Its status as sent (`pending`, `in_progress`, `completed`, `failed`, ...).
     pub status: String,
-    /// The text of its content.
+    /// Its kind as sent (`read`, `edit`, `execute`, ...), when the agent gave one.
+    pub kind: Option<String>,
+    /// The text of its content (text blocks; other blocks as a bracketed placeholder).
     pub content: Vec<String>,
+    /// The files its diffs change, with the lines added and removed.
+    pub diffs: Vec<DiffSummary>,
+    /// The terminals it shows (their ids, as `terminal/create` named them).
+    pub terminals: Vec<String>,
+}
+
+/// The content of a tool call, sorted: texts, diffs and terminals.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct ToolContent {
+    texts: Vec<String>,
+    diffs: Vec<DiffSummary>,
+    terminals: Vec<String>,
+}
+
+impl ToolContent {
+    fn v1(content: &[v1::ToolCallContent]) -> Self {
+        let mut sorted = Self::default();
+        for item in content {
+            match item {
+                v1::ToolCallContent::Content(content) => {
+                    sorted.texts.push(block_text(content.content.as_text()));
+                }
+                v1::ToolCallContent::Diff(diff) => sorted.diffs.push(v1_diff(diff)),
+                v1::ToolCallContent::Terminal(terminal) => {
+                    sorted
+                        .terminals
+                        .push(terminal.terminal_id.as_str().to_owned());
+                }
+                _ => {}
+            }
+        }
+        sorted
+    }
+
+    fn v2(content: &[v2::ToolCallContent]) -> Self {
+        let mut sorted = Self::default();
+        for item in content {
+            sorted.add_v2(item);
+        }
+        sorted
+    }
+
+    fn add_v2(&mut self, item: &v2::ToolCallContent) {
+        match item {
+            v2::ToolCallContent::Content(content) => {
+                self.texts.push(block_text(content.content.as_text()));
+            }
+            v2::ToolCallContent::Diff(diff) => self.diffs.extend(v2_diff(diff)),
+            v2::ToolCallContent::Terminal(terminal) => {
+                self.terminals
+                    .push(terminal.terminal_id.as_str().to_owned());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What a tool call update changes (absent fields stay as they are).
+#[derive(Debug, Default)]
+struct ToolChange {
+    title: Option<String>,
+    status: Option<String>,
+    kind: Option<String>,
+    content: Option<ToolContent>,
 }
 
 /// One entry of a session's transcript.
@@ -355,14 +423,7 @@ impl Transcript {
     }
 
     /// Creates or changes tool call `id`.
-    fn upsert_tool_call(
-        &mut self,
-        session: &str,
-        id: &str,
-        title: Option<String>,
-        status: Option<String>,
-        content: Option<Vec<String>>,
-    ) {
+    fn upsert_tool_call(&mut self, session: &str, id: &str, change: ToolChange) {
         let transcript = self.entry(session);
         let existing = transcript
             .entries
@@ -374,26 +435,50 @@ impl Transcript {
             });
         match existing {
             Some(call) => {
-                if let Some(title) = title {
+                if let Some(title) = change.title {
                     call.title = title;
                 }
-                if let Some(status) = status {
+                if let Some(status) = change.status {
                     call.status = status;
                 }
-                if let Some(content) = content {
-                    call.content = content;
+                if change.kind.is_some() {
+                    call.kind = change.kind;
+                }
+                if let Some(content) = change.content {
+                    call.content = content.texts;
+                    call.diffs = content.diffs;
+                    call.terminals = content.terminals;
                 }
             }
-            None => self.push(
-                session,
-                Entry::ToolCall(ToolCall {
-                    id: id.to_owned(),
-                    title: title.unwrap_or_else(|| id.to_owned()),
-                    status: status.unwrap_or_else(|| "pending".to_owned()),
-                    content: content.unwrap_or_default(),
-                }),
-            ),
+            None => {
+                let content = change.content.unwrap_or_default();
+                self.push(
+                    session,
+                    Entry::ToolCall(ToolCall {
+                        id: id.to_owned(),
+                        title: change.title.unwrap_or_else(|| id.to_owned()),
+                        status: change.status.unwrap_or_else(|| "pending".to_owned()),
+                        kind: change.kind,
+                        content: content.texts,
+                        diffs: content.diffs,
+                        terminals: content.terminals,
+                    }),
+                );
+            }
         }
+    }
+
+    /// The kind of tool call `id` of `session`, when the agent gave one.
+    pub fn tool_kind(&self, session: &str, id: &str) -> Option<&str> {
+        self.session(session)?
+            .entries
+            .iter()
+            .rev()
+            .find_map(|entry| match entry {
+                Entry::ToolCall(call) if call.id == id => Some(call.kind.as_deref()),
+                _ => None,
+            })
+            .flatten()
     }
 
     /// Sets whether a turn is running in a session.
@@ -421,19 +506,22 @@ impl Transcript {
             U::ToolCall(call) => self.upsert_tool_call(
                 session,
                 call.tool_call_id.as_str(),
-                Some(call.title.clone()),
-                Some(status_word(call.status.as_ref())),
-                Some(call.content.iter().filter_map(v1_tool_text).collect()),
+                ToolChange {
+                    title: Some(call.title.clone()),
+                    status: Some(status_word(call.status.as_ref())),
+                    kind: call.kind.as_ref().map(json_word),
+                    content: Some(ToolContent::v1(&call.content)),
+                },
             ),
             U::ToolCallUpdate(update) => self.upsert_tool_call(
                 session,
                 update.tool_call_id.as_str(),
-                update.title.clone(),
-                update.status.as_ref().map(|s| status_word(Some(s))),
-                update
-                    .content
-                    .as_ref()
-                    .map(|content| content.iter().filter_map(v1_tool_text).collect()),
+                ToolChange {
+                    title: update.title.clone(),
+                    status: update.status.as_ref().map(|s| status_word(Some(s))),
+                    kind: update.kind.as_ref().map(json_word),
+                    content: update.content.as_deref().map(ToolContent::v1),
+                },
             ),
             U::Plan(plan) => {
                 self.entry(session).plan = plan
@@ -516,29 +604,34 @@ impl Transcript {
             U::ToolCallUpdate(update) => self.upsert_tool_call(
                 session,
                 update.tool_call_id.as_str(),
-                update.title.as_set().cloned(),
-                update
-                    .status
-                    .as_set()
-                    .map(|status| status.as_str().to_owned()),
-                update
-                    .content
-                    .as_set()
-                    .map(|content| content.iter().filter_map(v2_tool_text).collect()),
+                ToolChange {
+                    title: update.title.as_set().cloned(),
+                    status: update
+                        .status
+                        .as_set()
+                        .map(|status| status.as_str().to_owned()),
+                    kind: update.kind.as_set().map(json_word),
+                    content: update
+                        .content
+                        .as_set()
+                        .map(|content| ToolContent::v2(content)),
+                },
             ),
             U::ToolCallContentChunk(chunk) => {
-                if let Some(text) = v2_tool_text(&chunk.content) {
-                    let id = chunk.tool_call_id.as_str().to_owned();
-                    self.upsert_tool_call(session, &id, None, None, None);
-                    if let Some(Entry::ToolCall(call)) = self
-                        .entry(session)
-                        .entries
-                        .iter_mut()
-                        .rev()
-                        .find(|entry| matches!(entry, Entry::ToolCall(call) if call.id == id))
-                    {
-                        call.content.push(text);
-                    }
+                let id = chunk.tool_call_id.as_str().to_owned();
+                self.upsert_tool_call(session, &id, ToolChange::default());
+                if let Some(Entry::ToolCall(call)) = self
+                    .entry(session)
+                    .entries
+                    .iter_mut()
+                    .rev()
+                    .find(|entry| matches!(entry, Entry::ToolCall(call) if call.id == id))
+                {
+                    let mut more = ToolContent::default();
+                    more.add_v2(&chunk.content);
+                    call.content.extend(more.texts);
+                    call.diffs.extend(more.diffs);
+                    call.terminals.extend(more.terminals);
                 }
             }
             U::StateUpdate(state) => {
@@ -614,20 +707,5 @@ fn json_word<T: serde::Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::String(word)) => word,
         _ => "unknown".to_owned(),
-    }
-}
-
-fn v1_tool_text(content: &v1::ToolCallContent) -> Option<String> {
-    match content {
-        v1::ToolCallContent::Content(content) => Some(block_text(content.content.as_text())),
-        v1::ToolCallContent::Diff(diff) => Some(format!("[diff of {}]", diff.path)),
-        _ => None,
-    }
-}
-
-fn v2_tool_text(content: &v2::ToolCallContent) -> Option<String> {
-    match content {
-        v2::ToolCallContent::Content(content) => Some(block_text(content.content.as_text())),
-        _ => None,
     }
 }

@@ -308,7 +308,7 @@ impl AppState {
                     (DialogKind::Permission, None) => {
                         Command::Answer(PermissionDecision::Cancelled)
                     }
-                    (DialogKind::Write, choice) => {
+                    (DialogKind::Write | DialogKind::Run, choice) => {
                         Command::AnswerWrite(choice.as_deref() == Some("allow"))
                     }
                     (DialogKind::Auth, Some(id)) => Command::Authenticate(id),
@@ -320,7 +320,7 @@ impl AppState {
                 self.dialog = None;
                 return Some(match kind {
                     DialogKind::Permission => Command::Answer(PermissionDecision::Cancelled),
-                    DialogKind::Write => Command::AnswerWrite(false),
+                    DialogKind::Write | DialogKind::Run => Command::AnswerWrite(false),
                     DialogKind::Auth => Command::Quit,
                 });
             }

@@ -97,7 +97,9 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let (questions_tx, questions) = mpsc::channel::<Question>(8);
     let events = EventLog::new();
     let handler = CliHandler::new(Answers::Ask(questions_tx), args.services(), events.clone());
-    let target = args.target()?.quiet();
+    // The agent's standard error goes to the run's log file, never onto the UI.
+    let agent_log = super::agent_log::AgentLog::open(false);
+    let target = args.target(&agent_log)?.quiet();
     let plan = Plan {
         options: args.session_options()?,
         auth: args.auth.clone(),
@@ -131,7 +133,7 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let result = run(app, client.clone(), plan, questions, events).await;
     setup::shutdown(&client, &mut process).await;
     result.map_err(|error| match error {
-        Stop::Failed(failure) => log.explain(failure),
+        Stop::Failed(failure) => agent_log.explain(log.explain(failure)),
         Stop::Io(error) => Failure::new(Exit::Failed, format!("the terminal failed: {error}")),
     })
 }
@@ -202,6 +204,9 @@ async fn run(
         });
     }
     let mut changes = client.changes();
+    // SIGTERM, SIGHUP (the terminal went away) and SIGINT end the UI like a quit.
+    let mut signals = crate::commands::signals::Signals::new()
+        .unwrap_or_else(|_| crate::commands::signals::Signals::none());
     let mut dialogs: VecDeque<(Dialog, Reply)> = VecDeque::new();
     let mut open: Option<Reply> = None;
     let mut connected = true;
@@ -326,6 +331,9 @@ async fn run(
                 Some(Question::Write(question, reply)) => {
                     dialogs.push_back((Dialog::write(&question), Reply::Write(reply)));
                 }
+                Some(Question::Run(question, reply)) => {
+                    dialogs.push_back((Dialog::run(&question), Reply::Write(reply)));
+                }
                 Some(Question::Login(command, reply)) => {
                     paused.store(true, Ordering::Relaxed);
                     // Let the input thread finish its current poll before the login reads.
@@ -359,6 +367,18 @@ async fn run(
                     Some(Err(message)) => app.turn_ended(message),
                     None => {}
                 }
+            }
+            signal = signals.recv() => {
+                if let Some(session) = &app.session {
+                    if app.status.busy {
+                        let _ = client.cancel(session).await;
+                        let _ = tokio::time::timeout(CANCEL_WAIT, turn_rx.recv()).await;
+                    }
+                }
+                break Err(Stop::Failed(Failure::new(
+                    super::prompt::signal_exit(signal),
+                    super::prompt::interruption(signal),
+                )));
             }
             () = client.closed(), if connected => {
                 connected = false;

@@ -299,7 +299,7 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
     }
     let escape = match dialog.kind {
         DialogKind::Permission => "Esc cancel",
-        DialogKind::Write => "Esc deny",
+        DialogKind::Write | DialogKind::Run => "Esc deny",
         DialogKind::Auth => "Esc leave",
     };
     lines.push(Line::styled(
