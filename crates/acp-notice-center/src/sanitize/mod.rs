@@ -108,6 +108,32 @@ pub fn description(input: &str) -> Cow<'_, str> {
     )
 }
 
+/// Makes longer agent text (a message or thought of the conversation, Markdown included)
+/// safe to show: the rules of [`description`] without its width limit and without a
+/// fallback. Line breaks and indentation stay (at most one blank line in a row, trailing
+/// spaces of a line dropped); escape sequences, control and invisible characters go. The
+/// work is linear in the length of the text.
+///
+/// ```
+/// use acp_notice_center::sanitize;
+///
+/// assert_eq!(sanitize::text("# Title\n\n    code\x1b]52;c;aGk=\x07 *x*"), "# Title\n\n    code *x*");
+/// assert_eq!(sanitize::text("\u{202E}evil\r\n"), "evil");
+/// assert_eq!(sanitize::text(""), "");
+/// ```
+#[must_use]
+pub fn text(input: &str) -> Cow<'_, str> {
+    let stripped = strip::strip(input, Mode::Description, usize::MAX);
+    let kept = stripped.text.trim_end();
+    if kept == input {
+        Cow::Borrowed(input)
+    } else if kept.len() == stripped.text.len() {
+        Cow::Owned(stripped.text)
+    } else {
+        Cow::Owned(kept.to_owned())
+    }
+}
+
 /// Cuts already sanitised text to at most `max_width` columns at a grapheme-cluster boundary,
 /// ending in [`ELLIPSIS`] when something was cut. Renderers use it to fit a narrow space.
 ///
