@@ -255,7 +255,10 @@ async fn the_end_of_the_output_stays_on_show_after_release() {
     // Far more output than a released terminal keeps, in numbered lines.
     let id = run(
         &terminals,
-        sh(scope.clone(), "i=0; while [ $i -lt 20000 ]; do echo line $i; i=$((i+1)); done; exit 3"),
+        sh(
+            scope.clone(),
+            "i=0; while [ $i -lt 20000 ]; do echo line $i; i=$((i+1)); done; exit 3",
+        ),
     )
     .await;
     assert_eq!(wait(&terminals, &scope, &id).await, TerminalExit::code(3));

@@ -102,13 +102,18 @@ fn tool_calls_keep_their_diffs_and_terminals() {
 
     // v2: the changed paths and the patch, streamed in a content chunk.
     let diff = v2::Diff::new(vec![
-        v2::DiffChange::new(v2::DiffOperation::Modify(v2::DiffPathChange::new("/r/c.rs"))),
+        v2::DiffChange::new(v2::DiffOperation::Modify(v2::DiffPathChange::new(
+            "/r/c.rs",
+        ))),
         v2::DiffChange::new(v2::DiffOperation::Move(v2::DiffPathPairChange::new(
             "/r/old.rs",
             "/r/new.rs",
         ))),
     ])
-    .patch(v2::DiffPatch::new(v2::DiffPatchFormat::GitPatch, "@@ -1 +1 @@\n-a\n+b\n"));
+    .patch(v2::DiffPatch::new(
+        v2::DiffPatchFormat::GitPatch,
+        "@@ -1 +1 @@\n-a\n+b\n",
+    ));
     let chunk = v2::ReplayableUpdate::ToolCallContentChunk(Box::new(
         v2::ToolCallContentChunk::new("t2", v2::ToolCallContent::Diff(diff)),
     ));

@@ -307,7 +307,10 @@ impl LocalTerminals {
                 released: false,
             });
         }
-        let released = registry.released.iter().find(|released| released.id == id)?;
+        let released = registry
+            .released
+            .iter()
+            .find(|released| released.id == id)?;
         let (tail, cut) = text_tail(&released.tail.text, max_bytes);
         Some(TerminalTail {
             text: tail.to_owned(),

@@ -638,10 +638,7 @@ impl Transcript {
                     .status
                     .as_set()
                     .map(|status| status.as_str().to_owned()),
-                update
-                    .content
-                    .as_set()
-                    .map(|content| v2_parts(content)),
+                update.content.as_set().map(|content| v2_parts(content)),
             ),
             U::ToolCallContentChunk(chunk) => {
                 let more = v2_parts(std::slice::from_ref(&chunk.content));
@@ -750,7 +747,11 @@ fn v1_parts(content: &[v1::ToolCallContent]) -> ToolParts {
                     .as_deref()
                     .and_then(|text| bounded_text(text, &mut too_large));
                 let new_text = bounded_text(&diff.new_text, &mut too_large);
-                let operation = if diff.old_text.is_some() { "modify" } else { "add" };
+                let operation = if diff.old_text.is_some() {
+                    "modify"
+                } else {
+                    "add"
+                };
                 parts.diffs.push(FileDiff {
                     paths: vec![ChangedPath {
                         operation: operation.to_owned(),
@@ -764,7 +765,9 @@ fn v1_parts(content: &[v1::ToolCallContent]) -> ToolParts {
                 });
             }
             v1::ToolCallContent::Terminal(terminal) => {
-                parts.terminals.push(terminal.terminal_id.as_str().to_owned());
+                parts
+                    .terminals
+                    .push(terminal.terminal_id.as_str().to_owned());
             }
             _ => {}
         }
@@ -815,7 +818,9 @@ fn v2_parts(content: &[v2::ToolCallContent]) -> ToolParts {
                 });
             }
             v2::ToolCallContent::Terminal(terminal) => {
-                parts.terminals.push(terminal.terminal_id.as_str().to_owned());
+                parts
+                    .terminals
+                    .push(terminal.terminal_id.as_str().to_owned());
             }
             _ => {}
         }

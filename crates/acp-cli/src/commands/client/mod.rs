@@ -9,18 +9,25 @@
 //! event loop, [`prompt`] the one-turn mode and [`exit`] the exit codes.
 
 pub mod app;
+pub mod conversation;
 pub mod dialog;
+pub mod editor;
 pub mod events;
 pub mod exit;
 pub mod follow;
 pub mod handler;
+pub mod history;
 pub mod json;
+pub mod layout;
+pub mod markdown;
 pub mod peer_log;
 pub mod plain;
 pub mod prompt;
 pub mod setup;
 pub mod slash;
 pub mod text;
+pub mod theme;
+pub mod tool_block;
 pub mod tui;
 pub mod view;
 
@@ -127,6 +134,18 @@ pub struct Args {
         value_name = "AGENT_COMMAND"
     )]
     pub agent: Vec<String>,
+    /// The terminal UI as plain lines for screen readers and simple terminals: one event per
+    /// line, no boxes, no full-screen drawing; prompts are read line by line.
+    #[arg(long, conflicts_with_all = ["prompt", "list_sessions"])]
+    pub plain: bool,
+    /// The terminal UI's high-contrast look: no dimmed text, bright colours, bold emphasis
+    /// (also `ACP_HIGH_CONTRAST=1`; `NO_COLOR` still turns colours off).
+    #[arg(long)]
+    pub high_contrast: bool,
+    /// Do not read or write the terminal UI's prompt history (kept per agent in
+    /// `$XDG_STATE_HOME/acp/client/history/`).
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 /// `CONFIG_ID=VALUE`.

@@ -1,4 +1,5 @@
-//! The terminal UI's event loop: terminal set-up, keyboard and focus input, the session's
+//! The terminal UI's event loop: terminal set-up (raw mode, bracketed paste, the kitty
+//! keyboard protocol where the terminal has it), keyboard, paste and focus input, the session's
 //! set-up (with the sign-in picker when the agent asks for authentication), the agent's
 //! questions (permission, file writes, terminal logins), toast timers, drawing. All decisions
 //! are in [`AppState`]; this only moves events.
@@ -11,8 +12,10 @@ use std::time::Duration;
 
 use acp_notice_center::render::tui::Theme;
 use acp_runtime::client::{Client, PermissionDecision, SessionOptions, VersionFallback};
-use ratatui::crossterm::event::{self as term, KeyCode, KeyEventKind, KeyModifiers};
-use ratatui::crossterm::execute;
+use ratatui::crossterm::event::{
+    self as term, KeyCode, KeyEventKind, KeyModifiers, KeyboardEnhancementFlags,
+};
+use ratatui::crossterm::{execute, terminal};
 use tokio::sync::{mpsc, oneshot};
 
 use super::Args;
@@ -20,16 +23,21 @@ use super::app::{AppState, Command, Dialog, Key};
 use super::events::EventLog;
 use super::exit::{Exit, Failure};
 use super::handler::{Answers, CliHandler, Question, run_login};
+use super::history::{self, History};
 use super::plain::event_line;
 use super::prompt::CANCEL_WAIT;
 use super::setup::{self, Opened};
+use super::theme::Look;
 use super::view::render;
 
 /// Input from the terminal.
 enum Input {
     Key(Key),
+    Paste(String),
     Focus(bool),
     Redraw,
+    /// The terminal has the kitty keyboard protocol (Shift-Enter can be told from Enter).
+    Enhanced,
 }
 
 /// How the session's set-up went.
@@ -97,6 +105,7 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let (questions_tx, questions) = mpsc::channel::<Question>(8);
     let events = EventLog::new();
     let handler = CliHandler::new(Answers::Ask(questions_tx), args.services(), events.clone());
+    let terminals = handler.local_terminals().cloned();
     let target = args.target()?.quiet();
     let plan = Plan {
         options: args.session_options()?,
@@ -111,12 +120,31 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
         .await
         .map_err(|failure| log.explain(failure))?;
     let notices = (!args.no_notices).then(|| client.notice_center());
+    let theme = Theme::from_env();
     let mut app = AppState::new(
         client.protocol_version().0,
         client.transcript(),
         notices,
-        Theme::from_env(),
+        theme,
     );
+    app.look = Look::from_env(theme.color, args.high_contrast);
+    app.terminals = terminals;
+    if !args.no_history {
+        if let Some(dir) = history::state_dir() {
+            let identity = match &args.url {
+                Some(url) => vec![url.clone()],
+                None => args.agent.clone(),
+            };
+            let file = history::file_for(&dir, &identity);
+            match History::load(file.clone()) {
+                Ok(loaded) => app.editor.history = loaded,
+                Err(error) => app.note(format!(
+                    "the prompt history {} could not be read: {error}",
+                    file.display()
+                )),
+            }
+        }
+    }
     app.status.agent.clone_from(&client.agent().name);
     if client.agent().fallback.is_some() {
         app.status.proposed = Some(client.agent().proposed.0);
@@ -145,19 +173,62 @@ enum Stop {
 /// The terminal, set up for the UI; restored when dropped.
 struct Screen {
     terminal: ratatui::DefaultTerminal,
+    /// Whether the kitty keyboard flags were pushed (and must be popped).
+    enhanced: bool,
+}
+
+/// The kitty keyboard protocol flags the UI asks for: keys told apart unambiguously
+/// (Shift-Enter, Alt-Enter, Ctrl-J), nothing more.
+fn enhancement() -> KeyboardEnhancementFlags {
+    KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
 }
 
 impl Screen {
     fn open() -> io::Result<Self> {
         let terminal = ratatui::try_init()?;
-        // Focus reports let toast timers pause while the window is in the background.
-        let _ = execute!(io::stdout(), term::EnableFocusChange);
-        Ok(Self { terminal })
+        let mut screen = Self {
+            terminal,
+            enhanced: false,
+        };
+        screen.modes_on();
+        Ok(screen)
+    }
+
+    /// Focus reports (toast timers pause while the window is in the background) and
+    /// bracketed paste (a paste arrives whole, never as typed Enter keys).
+    fn modes_on(&mut self) {
+        let _ = execute!(
+            io::stdout(),
+            term::EnableFocusChange,
+            term::EnableBracketedPaste
+        );
+    }
+
+    fn modes_off(&mut self) {
+        if self.enhanced {
+            let _ = execute!(io::stdout(), term::PopKeyboardEnhancementFlags);
+        }
+        let _ = execute!(
+            io::stdout(),
+            term::DisableBracketedPaste,
+            term::DisableFocusChange
+        );
+    }
+
+    /// Turns the kitty keyboard protocol on (the terminal said it has it).
+    fn enhance(&mut self) {
+        if !self.enhanced {
+            self.enhanced = execute!(
+                io::stdout(),
+                term::PushKeyboardEnhancementFlags(enhancement())
+            )
+            .is_ok();
+        }
     }
 
     /// Leaves the UI for a while (for a login in the terminal).
     fn suspend(&mut self) {
-        let _ = execute!(io::stdout(), term::DisableFocusChange);
+        self.modes_off();
         let _ = ratatui::try_restore();
     }
 
@@ -166,14 +237,20 @@ impl Screen {
     /// position.)
     fn resume(&mut self) -> io::Result<()> {
         self.terminal = ratatui::try_init()?;
-        let _ = execute!(io::stdout(), term::EnableFocusChange);
+        self.modes_on();
+        if self.enhanced {
+            let _ = execute!(
+                io::stdout(),
+                term::PushKeyboardEnhancementFlags(enhancement())
+            );
+        }
         Ok(())
     }
 }
 
 impl Drop for Screen {
     fn drop(&mut self) {
-        let _ = execute!(io::stdout(), term::DisableFocusChange);
+        self.modes_off();
         let _ = ratatui::try_restore();
     }
 }
@@ -291,6 +368,8 @@ async fn run(
                         }
                     }
                 }
+                Some(Input::Paste(text)) => app.on_paste(&text),
+                Some(Input::Enhanced) => screen.enhance(),
                 Some(Input::Focus(focused)) => {
                     if let Some(center) = &app.notices {
                         super::app::lock(center).set_window_focused(focused, client.now());
@@ -455,6 +534,13 @@ fn spawn_input_thread(
     paused: Arc<AtomicBool>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
+        // Ask the terminal whether it has the kitty keyboard protocol (waits up to 2 s for a
+        // terminal that does not answer; keys typed meanwhile are kept for the loop below).
+        if terminal::supports_keyboard_enhancement().unwrap_or(false)
+            && tx.blocking_send(Input::Enhanced).is_err()
+        {
+            return;
+        }
         while !stop.load(Ordering::Relaxed) {
             if paused.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(50));
@@ -472,6 +558,7 @@ fn spawn_input_thread(
                         None => continue,
                     }
                 }
+                Ok(term::Event::Paste(text)) => Input::Paste(text),
                 Ok(term::Event::FocusGained) => Input::Focus(true),
                 Ok(term::Event::FocusLost) => Input::Focus(false),
                 Ok(term::Event::Resize(..)) => Input::Redraw,
@@ -488,19 +575,31 @@ fn spawn_input_thread(
 /// The terminal-independent key for a crossterm key, if the client uses it.
 #[must_use]
 pub fn convert_key(code: KeyCode, modifiers: KeyModifiers) -> Option<Key> {
+    let ctrl = modifiers.contains(KeyModifiers::CONTROL);
+    let alt = modifiers.contains(KeyModifiers::ALT);
+    let shift = modifiers.contains(KeyModifiers::SHIFT);
     Some(match code {
-        KeyCode::Char(c) if modifiers.contains(KeyModifiers::CONTROL) => {
-            Key::Ctrl(c.to_ascii_lowercase())
-        }
+        KeyCode::Char(c) if ctrl => Key::Ctrl(c.to_ascii_lowercase()),
+        KeyCode::Char(c) if alt => Key::Alt(c.to_ascii_lowercase()),
         KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Enter if alt || shift => Key::Newline,
         KeyCode::Enter => Key::Enter,
+        KeyCode::Backspace if alt || ctrl => Key::WordBackspace,
         KeyCode::Backspace => Key::Backspace,
+        KeyCode::Delete => Key::Delete,
         KeyCode::Esc => Key::Esc,
         KeyCode::Up => Key::Up,
         KeyCode::Down => Key::Down,
+        KeyCode::Left if ctrl || alt => Key::WordLeft,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right if ctrl || alt => Key::WordRight,
+        KeyCode::Right => Key::Right,
+        KeyCode::Home if ctrl => Key::ScrollTop,
+        KeyCode::Home => Key::Home,
+        KeyCode::End if ctrl => Key::ScrollBottom,
+        KeyCode::End => Key::End,
         KeyCode::PageUp => Key::PageUp,
         KeyCode::PageDown => Key::PageDown,
-        KeyCode::End => Key::End,
         KeyCode::Tab => Key::Tab,
         _ => return None,
     })
