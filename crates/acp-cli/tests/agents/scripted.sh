@@ -6,7 +6,7 @@
 #   scripted.sh MODE
 #
 # MODE: ok, garbage, huge, exit-mid-turn, silent, auth, auth-terminal, grandchild, v1only,
-# cancel, fs, load. `scripted.sh auth-terminal login` is the login run of the terminal method.
+# cancel, fs, load, rich (a turn with Markdown, a thought, a diff and a terminal). `scripted.sh auth-terminal login` is the login run of the terminal method.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
 # Every agent process of a run leaves its pid, so that tests can check it is gone.
@@ -97,6 +97,14 @@ while IFS= read -r line; do
       ask 102 fs/read_text_file "{\"sessionId\":\"s1\",\"path\":\"/etc/passwd\"}"
       ask 103 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"echo from the terminal; exit 4\"]}"
       ask 104 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      ask 105 terminal/release '{"sessionId":"s1","terminalId":"term_1"}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    rich:session/prompt)
+      update '{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"Planning: **read** the file, then edit it."}}'
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"# The plan\n\nI will *edit* `main.rs`:\n\n- read it\n- change **one** line\n\n```rust\nfn main() {}\n```\n\nSee [the docs](https://example.org/docs) \u001b]52;c;aGk=\u0007and &#27;[2J done."}}'
+      ask 103 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"i=1; while [ \$i -le 12 ]; do echo output line \$i; i=\$((i+1)); done; exit 2\"]}"
+      ask 104 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      update '{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Edit main.rs","status":"completed","content":[{"type":"diff","path":"/work/main.rs","oldText":"fn main() {\n    old();\n}\n","newText":"fn main() {\n    new();\n}\n"},{"type":"terminal","terminalId":"term_1"}]}'
       ask 105 terminal/release '{"sessionId":"s1","terminalId":"term_1"}'
       reply "$id" '{"stopReason":"end_turn"}' ;;
     *:session/prompt)

@@ -22,6 +22,7 @@ pub mod layout;
 pub mod markdown;
 pub mod peer_log;
 pub mod plain;
+pub mod plain_ui;
 pub mod prompt;
 pub mod setup;
 pub mod slash;
@@ -258,6 +259,11 @@ pub fn run(args: Args) -> super::Outcome {
             list_sessions(&args).await
         } else if let Some(text) = &args.prompt {
             run_prompt(&args, text).await
+        } else if args.plain {
+            match plain_ui::run_client(&args).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(failure) => report(&failure),
+            }
         } else {
             match tui::run_client(&args).await {
                 Ok(()) => ExitCode::SUCCESS,

@@ -70,11 +70,7 @@ pub fn render(
             // Drawn with the diffs below.
             continue;
         }
-        let clean = sanitize::text(text);
-        let rows = clean
-            .split('\n')
-            .map(|line| (line.to_owned(), Style::default()))
-            .collect();
+        let rows = clean_lines(text, Style::default());
         section((Vec::new(), rows), false, &mut lines);
     }
     for diff in &call.diffs {
@@ -167,8 +163,9 @@ fn diff_lines(diff: &FileDiff, look: Look) -> Vec<Row> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut rows: Vec<Row> = Vec::new();
     if let Some(patch) = &diff.patch {
-        let clean = sanitize::text(patch);
-        for line in clean.split('\n') {
+        for line in patch.split('\n') {
+            let line = sanitize::text(line);
+            let line = line.as_ref();
             let style = if line.starts_with("diff --git") {
                 bold
             } else if line.starts_with("+++") || line.starts_with("---") {
@@ -221,6 +218,14 @@ fn diff_lines(diff: &FileDiff, look: Look) -> Vec<Row> {
     rows
 }
 
+/// `text` as rows of `style`, each line made safe on its own (so that indentation and blank
+/// lines stay as they are).
+fn clean_lines(text: &str, style: Style) -> Vec<Row> {
+    text.split('\n')
+        .map(|line| (sanitize::text(line).into_owned(), style))
+        .collect()
+}
+
 /// A terminal's output as rows (after a heading row), ending with how the command ended.
 fn terminal_rows(id: &str, tail: Option<&TerminalTail>, look: Look) -> (Vec<Row>, Vec<Row>) {
     let bold = Style::default().add_modifier(Modifier::BOLD);
@@ -236,12 +241,7 @@ fn terminal_rows(id: &str, tail: Option<&TerminalTail>, look: Look) -> (Vec<Row>
         heading.push_str(" (earlier output not kept)");
     }
     let mut rows: Vec<Row> = Vec::new();
-    let clean = sanitize::text(&tail.text);
-    rows.extend(
-        clean
-            .split('\n')
-            .map(|line| (line.to_owned(), Style::default())),
-    );
+    rows.extend(clean_lines(&tail.text, Style::default()));
     while rows.last().is_some_and(|(text, _)| text.trim().is_empty()) {
         rows.pop();
     }

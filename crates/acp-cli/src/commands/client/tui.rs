@@ -483,7 +483,7 @@ fn refresh_status(app: &mut AppState, client: &Client) {
 }
 
 /// `/set CONFIG_ID VALUE`, as a note of how it went.
-async fn set_option(client: &Client, session: &str, id: &str, value: &str) -> String {
+pub(crate) async fn set_option(client: &Client, session: &str, id: &str, value: &str) -> String {
     let controls = client.session_controls(session).unwrap_or_default();
     let Some(option) = controls.option(id) else {
         return format!("/set {id}: {}", setup::options_help(client, session));
