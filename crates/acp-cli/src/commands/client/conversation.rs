@@ -200,9 +200,7 @@ pub fn visible_lines(
                 break;
             }
             // Notes written when `position` entries existed come right before that entry.
-            while let Some(note) = notes.next_if(|note| {
-                note.after >= position || position == entries.len() && note.after > position
-            }) {
+            while let Some(note) = notes.next_if(|note| note.after >= position) {
                 let lines: Rc<[Line<'static>]> = draw_note(&note.text, width, app.look).into();
                 total += lines.len();
                 pieces.push(lines);
