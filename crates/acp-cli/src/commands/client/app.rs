@@ -266,6 +266,13 @@ impl AppState {
         })
     }
 
+    /// How many times a conversation entry was rendered (not taken from the line cache)
+    /// since the client started.
+    #[must_use]
+    pub fn entries_rendered(&self) -> u64 {
+        self.cache.borrow().renders
+    }
+
     /// The prompt being written.
     #[must_use]
     pub fn input(&self) -> String {
