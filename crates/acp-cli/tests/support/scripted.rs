@@ -77,6 +77,8 @@ impl Run {
             .env("ACP_TEST_DIR", &self.dir)
             .env("ACP_TEST_PIDFILE", self.dir.join("helper.pid"))
             .env("NO_COLOR", "1")
+            // The client's state (the prompt history) stays in the scratch directory.
+            .env("XDG_STATE_HOME", self.dir.join("state"))
             .stdin(Stdio::null());
         command
     }
