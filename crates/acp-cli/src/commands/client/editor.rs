@@ -32,7 +32,7 @@ use super::history::History;
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
 
 /// The text shown while the editor is empty.
-pub const PLACEHOLDER: &str = "Type a prompt: Enter sends, Alt-Enter or Ctrl-J adds a line";
+pub const PLACEHOLDER: &str = "Enter sends; Alt-Enter or Ctrl-J adds a line";
 
 /// The prompt being written, and the prompts sent before.
 #[derive(Debug, Clone)]

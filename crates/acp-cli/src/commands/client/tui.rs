@@ -36,8 +36,9 @@ enum Input {
     Paste(String),
     Focus(bool),
     Redraw,
-    /// The terminal has the kitty keyboard protocol (Shift-Enter can be told from Enter).
-    Enhanced,
+    /// The input thread asked the terminal about the kitty keyboard protocol (with it,
+    /// Shift-Enter can be told from Enter) and reads keys from now on.
+    Ready { enhanced: bool },
 }
 
 /// How the session's set-up went.
@@ -56,6 +57,10 @@ enum Reply {
     Write(oneshot::Sender<bool>),
     Auth,
 }
+
+/// The longest the UI waits for the terminal's answer about the kitty keyboard protocol
+/// before drawing again (crossterm gives up after 2 s).
+const QUERY_WAIT: Duration = Duration::from_millis(2500);
 
 /// The longest wait between two frames when nothing happens (keeps the clock-driven parts,
 /// such as toast timers, current).
@@ -264,6 +269,14 @@ async fn run(
     events: EventLog,
 ) -> Result<(), Stop> {
     let mut screen = Screen::open().map_err(Stop::Io)?;
+    // The first frame, then the input thread's question to the terminal: no frame is drawn
+    // while the question is out (its bytes must not land inside a frame's), for at most
+    // QUERY_WAIT.
+    if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
+        return Err(Stop::Io(error));
+    }
+    let started = std::time::Instant::now();
+    let mut ready = false;
     let (input_tx, mut input_rx) = mpsc::channel(64);
     let stop = Arc::new(AtomicBool::new(false));
     let paused = Arc::new(AtomicBool::new(false));
@@ -297,8 +310,11 @@ async fn run(
         let now = client.now();
         app.tick(now);
         app.status.violations = client.violations().notices_during_replay;
-        if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
-            break Err(Stop::Io(error));
+        ready = ready || started.elapsed() > QUERY_WAIT;
+        if ready {
+            if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
+                break Err(Stop::Io(error));
+            }
         }
         let wait = app
             .next_deadline()
@@ -369,7 +385,12 @@ async fn run(
                     }
                 }
                 Some(Input::Paste(text)) => app.on_paste(&text),
-                Some(Input::Enhanced) => screen.enhance(),
+                Some(Input::Ready { enhanced }) => {
+                    ready = true;
+                    if enhanced {
+                        screen.enhance();
+                    }
+                }
                 Some(Input::Focus(focused)) => {
                     if let Some(center) = &app.notices {
                         super::app::lock(center).set_window_focused(focused, client.now());
@@ -536,9 +557,8 @@ fn spawn_input_thread(
     std::thread::spawn(move || {
         // Ask the terminal whether it has the kitty keyboard protocol (waits up to 2 s for a
         // terminal that does not answer; keys typed meanwhile are kept for the loop below).
-        if terminal::supports_keyboard_enhancement().unwrap_or(false)
-            && tx.blocking_send(Input::Enhanced).is_err()
-        {
+        let enhanced = terminal::supports_keyboard_enhancement().unwrap_or(false);
+        if tx.blocking_send(Input::Ready { enhanced }).is_err() {
             return;
         }
         while !stop.load(Ordering::Relaxed) {
