@@ -82,7 +82,9 @@ fn client(entries: usize, notices: usize) -> AppState {
             "s1",
             Role::Thought,
             None,
-            &format!("The user wants issue {n} fixed. I should **read** the module first, then edit it."),
+            &format!(
+                "The user wants issue {n} fixed. I should **read** the module first, then edit it."
+            ),
         );
         let call = v1::ToolCall::new(format!("t{n}"), format!("Edit src/module_{n}.rs"))
             .status(v1::ToolCallStatus::Completed)
@@ -181,17 +183,27 @@ fn main() {
             "s1",
             Role::Agent,
             None,
-            if n % 10 == 9 { "\n\nA new paragraph with `code`." } else { " more words" },
+            if n % 10 == 9 {
+                "\n\nA new paragraph with `code`."
+            } else {
+                " more words"
+            },
         );
     });
     row("streaming: the last message grows each frame", &streaming);
     let scrolled_first = frames(&mut terminal, &mut app, 1, |app, _| {
         app.scroll = entries / 2;
     });
-    row(&format!("first frame scrolled {} lines up", entries / 2), &scrolled_first);
+    row(
+        &format!("first frame scrolled {} lines up", entries / 2),
+        &scrolled_first,
+    );
     let scrolled_heap = heap() - before;
     let scrolled = frames(&mut terminal, &mut app, steady, |_, _| {});
-    row(&format!("steady, scrolled {} lines up", entries / 2), &scrolled);
+    row(
+        &format!("steady, scrolled {} lines up", entries / 2),
+        &scrolled,
+    );
     // The whole conversation drawn again on each frame (as before the line cache): the cache
     // is emptied by drawing at two widths in turn.
     app.on_key(Key::ScrollBottom, Duration::ZERO);
@@ -225,7 +237,15 @@ fn main() {
     let target = Duration::from_millis(2);
     println!(
         "target under 2 ms per frame: steady {}, streaming {}",
-        if steady_median < target { "met" } else { "MISSED" },
-        if stream_median < target { "met" } else { "MISSED" }
+        if steady_median < target {
+            "met"
+        } else {
+            "MISSED"
+        },
+        if stream_median < target {
+            "met"
+        } else {
+            "MISSED"
+        }
     );
 }

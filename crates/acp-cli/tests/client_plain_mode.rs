@@ -88,7 +88,10 @@ fn notices_are_announced_and_questions_answered_by_number() {
         "{out}"
     );
     // The permission question as numbered choices, answered with 1 (allow).
-    assert!(out.contains("[question] Count the words of the prompt"), "{out}");
+    assert!(
+        out.contains("[question] Count the words of the prompt"),
+        "{out}"
+    );
     assert!(out.contains("  1. "), "{out}");
     assert!(out.contains("answer with a number from 1 to"), "{out}");
     assert!(out.contains("Done: 3 words"), "{out}");

@@ -282,7 +282,12 @@ fn a_pasted_three_line_text_is_inserted_and_sent_only_by_enter() {
     screen.wait_for("third line");
     std::thread::sleep(Duration::from_millis(500));
     let run = screen.run.take().unwrap();
-    assert_eq!(count(&run, r#""method":"session/prompt""#), 0, "{}", run.log());
+    assert_eq!(
+        count(&run, r#""method":"session/prompt""#),
+        0,
+        "{}",
+        run.log()
+    );
     screen.run = Some(run);
     screen.press(b"\r");
     screen.wait_until("sent the prompt", |_, run| {
@@ -306,7 +311,12 @@ fn alt_enter_and_ctrl_j_add_lines_to_the_prompt() {
     screen.press(b"one\x1b\rtwo\nthree");
     screen.wait_for("three");
     let run = screen.run.take().unwrap();
-    assert_eq!(count(&run, r#""method":"session/prompt""#), 0, "{}", run.log());
+    assert_eq!(
+        count(&run, r#""method":"session/prompt""#),
+        0,
+        "{}",
+        run.log()
+    );
     screen.run = Some(run);
     screen.press(b"\r");
     screen.wait_until("sent the prompt", |_, run| {

@@ -214,7 +214,7 @@ impl Editor {
         let before = self.area.cursor();
         self.area.move_cursor(CursorMove::Down);
         if self.area.cursor() == before {
-            if let Some(next) = self.history.next().map(str::to_owned) {
+            if let Some(next) = self.history.following().map(str::to_owned) {
                 self.show_history(&next);
             }
         }

@@ -167,7 +167,7 @@ impl History {
 
     /// The prompt after the one shown, or the draft after the newest; `None` when the draft
     /// is shown already.
-    pub fn next(&mut self) -> Option<&str> {
+    pub fn following(&mut self) -> Option<&str> {
         let at = self.position?;
         if at + 1 < self.entries.len() {
             self.position = Some(at + 1);

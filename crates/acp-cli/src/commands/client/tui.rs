@@ -38,7 +38,9 @@ enum Input {
     Redraw,
     /// The input thread asked the terminal about the kitty keyboard protocol (with it,
     /// Shift-Enter can be told from Enter) and reads keys from now on.
-    Ready { enhanced: bool },
+    Ready {
+        enhanced: bool,
+    },
 }
 
 /// How the session's set-up went.
