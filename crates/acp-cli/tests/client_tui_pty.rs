@@ -271,16 +271,16 @@ fn prompts(run: &Run) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_pasted_three_line_text_is_inserted_and_sent_only_by_enter() {
-    let mut screen = Screen::start(Run::new("tui-paste"), "ok");
+/// Sends `keys` to a new client, which shows `shown` and sends nothing; then Enter sends the
+/// agent one prompt, `expected` (as JSON-escaped text).
+fn sent_only_by_enter(test: &str, keys: &[u8], shown: &str, expected: &str) {
+    let mut screen = Screen::start(Run::new(test), "ok");
     screen.wait_until("opened the session", |_, run| {
         count(run, r#""method":"session/new""#) == 1
     });
-    // A bracketed paste, with the line breaks a terminal sends for a paste (CR).
-    screen.press(b"\x1b[200~first line\rsecond line\rthird line\x1b[201~");
-    screen.wait_for("third line");
-    std::thread::sleep(Duration::from_millis(500));
+    screen.press(keys);
+    screen.wait_for(shown);
+    std::thread::sleep(Duration::from_millis(300));
     let run = screen.run.take().unwrap();
     assert_eq!(
         count(&run, r#""method":"session/prompt""#),
@@ -294,7 +294,7 @@ fn a_pasted_three_line_text_is_inserted_and_sent_only_by_enter() {
         count(run, r#""method":"session/prompt""#) == 1
     });
     let run = screen.run.take().unwrap();
-    assert_eq!(prompts(&run), [r"first line\nsecond line\nthird line"]);
+    assert_eq!(prompts(&run), [expected]);
     screen.run = Some(run);
     screen.press(b"\x11");
     let output = screen.end();
@@ -302,31 +302,25 @@ fn a_pasted_three_line_text_is_inserted_and_sent_only_by_enter() {
 }
 
 #[test]
-fn alt_enter_and_ctrl_j_add_lines_to_the_prompt() {
-    let mut screen = Screen::start(Run::new("tui-newline"), "ok");
-    screen.wait_until("opened the session", |_, run| {
-        count(run, r#""method":"session/new""#) == 1
-    });
-    // Alt-Enter is ESC CR; Ctrl-J is LF.
-    screen.press(b"one\x1b\rtwo\nthree");
-    screen.wait_for("three");
-    let run = screen.run.take().unwrap();
-    assert_eq!(
-        count(&run, r#""method":"session/prompt""#),
-        0,
-        "{}",
-        run.log()
+fn a_pasted_three_line_text_is_inserted_and_sent_only_by_enter() {
+    // A bracketed paste, with the line breaks a terminal sends for a paste (CR).
+    sent_only_by_enter(
+        "tui-paste",
+        b"\x1b[200~first line\rsecond line\rthird line\x1b[201~",
+        "third line",
+        r"first line\nsecond line\nthird line",
     );
-    screen.run = Some(run);
-    screen.press(b"\r");
-    screen.wait_until("sent the prompt", |_, run| {
-        count(run, r#""method":"session/prompt""#) == 1
-    });
-    let run = screen.run.take().unwrap();
-    assert_eq!(prompts(&run), [r"one\ntwo\nthree"]);
-    screen.run = Some(run);
-    screen.press(b"\x11");
-    assert!(screen.end().status.success());
+}
+
+#[test]
+fn alt_enter_and_ctrl_j_add_lines_to_the_prompt() {
+    // Alt-Enter is ESC CR; Ctrl-J is LF.
+    sent_only_by_enter(
+        "tui-newline",
+        b"one\x1b\rtwo\nthree",
+        "three",
+        r"one\ntwo\nthree",
+    );
 }
 
 #[test]

@@ -2,18 +2,20 @@
 //! its file), and what the terminal's key events turn into.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/tui.rs"]
+mod tui;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use acp_cli::commands::client::app::{AppState, Command, Key, MAX_INPUT_BYTES};
 use acp_cli::commands::client::history::{self, History, MAX_ENTRIES};
 use acp_cli::commands::client::tui::convert_key;
-use acp_cli::commands::client::view::render;
 use acp_notice_center::render::tui::Theme;
 use acp_runtime::client::Transcript;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use tui::screen;
+use tui::screen;
 
 fn app() -> AppState {
     let mut app = AppState::new(
@@ -45,15 +47,6 @@ fn edit(text: &str, keys: &[Key], after: &str) -> String {
     assert!(press(&mut app, keys).is_empty(), "{keys:?} sent something");
     typed(&mut app, after);
     app.input()
-}
-
-fn screen(app: &AppState, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|frame| render(frame, app)).unwrap();
-    let buffer = terminal.backend().buffer().clone();
-    (0..height)
-        .map(|y| (0..width).map(|x| buffer[(x, y)].symbol()).collect())
-        .collect()
 }
 
 #[test]

@@ -3,18 +3,20 @@
 //! to quit.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/tui.rs"]
+mod tui;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use acp_cli::commands::client::app::{AppState, Key};
 use acp_cli::commands::client::layout::MIN_TEXT_WIDTH;
-use acp_cli::commands::client::view::render;
 use acp_notice_center::render::tui::Theme;
 use acp_notice_center::{IncomingNotice, NoticeCenter, Severity};
 use acp_runtime::client::Transcript;
 use acp_runtime::client::transcript::Role;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use tui::screen;
+use tui::screen;
 
 const SIZES: [(u16, u16); 3] = [(120, 40), (80, 24), (60, 20)];
 
@@ -46,15 +48,6 @@ fn app(words: usize, toasts: usize) -> AppState {
     app.status.model = Some("Large".to_owned());
     app.status.message = Some("connected".to_owned());
     app
-}
-
-fn screen(app: &AppState, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|frame| render(frame, app)).unwrap();
-    let buffer = terminal.backend().buffer().clone();
-    (0..height)
-        .map(|y| (0..width).map(|x| buffer[(x, y)].symbol()).collect())
-        .collect()
 }
 
 /// The conversation's rows: from the top border to the line before its bottom border.

@@ -33,6 +33,7 @@ use super::prompt::interrupts;
 use super::setup::{self, Opened};
 use super::slash::{self, ClientCommand};
 use super::text::terminal_safe;
+use super::tui::{Plan, SetupEvent, set_up};
 
 /// The line that starts and ends a prompt of several lines.
 pub const MULTILINE_FENCE: &str = "\"\"\"";
@@ -263,59 +264,35 @@ impl Session<'_> {
 
     /// Opens the session, asking which sign-in method to use when the agent wants one.
     async fn open<W: Write>(&mut self, out: &mut Lines<W>) -> Result<Opened, Failure> {
-        let options = self.args.session_options()?;
-        let mut auth = self.args.auth.clone();
+        let plan = Plan::of(self.args)?;
+        let mut auth = plan.auth.clone();
         loop {
-            let attempt = async {
-                if let Some(method) = &auth {
-                    setup::authenticate(self.client, method, self.args.timeout).await?;
-                }
-                let opened = setup::open(
-                    self.client,
-                    &options,
-                    self.args.load.as_deref(),
-                    self.args.timeout,
-                )
-                .await?;
-                setup::apply_controls(
-                    self.client,
-                    &opened.id,
-                    self.args.mode.as_deref(),
-                    &self.args.settings,
-                    self.args.timeout,
-                )
-                .await?;
-                Ok::<_, Failure>(opened)
-            };
+            let attempt = set_up(self.client.clone(), plan.clone(), auth.clone());
+            tokio::pin!(attempt);
             // Questions (a terminal login) may come while signing in.
-            let outcome = {
-                tokio::pin!(attempt);
-                loop {
-                    tokio::select! {
-                        outcome = &mut attempt => break outcome,
-                        question = self.questions.recv() => {
-                            if let Some(question) = question {
-                                Self::answer(&mut self.reader, question, out).await.map_err(|e| output_failed(&e))?;
-                            }
+            let outcome = loop {
+                tokio::select! {
+                    outcome = &mut attempt => break outcome,
+                    question = self.questions.recv() => {
+                        if let Some(question) = question {
+                            Self::answer(&mut self.reader, question, out).await.map_err(|e| output_failed(&e))?;
                         }
                     }
                 }
             };
             match outcome {
-                Ok(opened) => return Ok(opened),
-                Err(failure)
-                    if failure.exit == Exit::Auth && !self.client.auth_methods().is_empty() =>
-                {
-                    let dialog = Dialog::auth(self.client.auth_methods(), &failure.message);
+                SetupEvent::Opened(opened) => return Ok(opened),
+                SetupEvent::NeedsAuth(why) => {
+                    let dialog = Dialog::auth(self.client.auth_methods(), &why);
                     match ask(&mut self.reader, &dialog, out)
                         .await
                         .map_err(|e| output_failed(&e))?
                     {
                         Some(id) => auth = Some(id),
-                        None => return Err(failure),
+                        None => return Err(Failure::new(Exit::Auth, why)),
                     }
                 }
-                Err(failure) => return Err(failure),
+                SetupEvent::Failed(failure) => return Err(failure),
             }
         }
     }

@@ -44,7 +44,7 @@ enum Input {
 }
 
 /// How the session's set-up went.
-enum SetupEvent {
+pub(crate) enum SetupEvent {
     /// The session is open.
     Opened(Opened),
     /// The agent asks for a sign-in; the message says why.
@@ -70,17 +70,31 @@ const IDLE_FRAME: Duration = Duration::from_millis(500);
 
 /// What the set-up steps need from the arguments.
 #[derive(Clone)]
-struct Plan {
+pub(crate) struct Plan {
     options: SessionOptions,
-    auth: Option<String>,
+    pub(crate) auth: Option<String>,
     load: Option<String>,
     mode: Option<String>,
     settings: Vec<(String, String)>,
     timeout: Option<Duration>,
 }
 
+impl Plan {
+    /// The set-up `args` ask for.
+    pub(crate) fn of(args: &Args) -> Result<Self, Failure> {
+        Ok(Self {
+            options: args.session_options()?,
+            auth: args.auth.clone(),
+            load: args.load.clone(),
+            mode: args.mode.clone(),
+            settings: args.settings.clone(),
+            timeout: args.timeout,
+        })
+    }
+}
+
 /// Opens the session (signing in first with `auth`), then applies the mode and options.
-async fn set_up(client: Client, plan: Plan, auth: Option<String>) -> SetupEvent {
+pub(crate) async fn set_up(client: Client, plan: Plan, auth: Option<String>) -> SetupEvent {
     let steps = async {
         if let Some(method) = &auth {
             setup::authenticate(&client, method, plan.timeout).await?;
@@ -114,14 +128,7 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let handler = CliHandler::new(Answers::Ask(questions_tx), args.services(), events.clone());
     let terminals = handler.local_terminals().cloned();
     let target = args.target()?.quiet();
-    let plan = Plan {
-        options: args.session_options()?,
-        auth: args.auth.clone(),
-        load: args.load.clone(),
-        mode: args.mode.clone(),
-        settings: args.settings.clone(),
-        timeout: args.timeout,
-    };
+    let plan = Plan::of(args)?;
     let log = super::peer_log::PeerLog::new();
     let (client, mut process) = setup::launch(args.builder(handler, &log), &target, args.timeout)
         .await
