@@ -15,7 +15,6 @@ use acp_notice_center::render::tui::Theme;
 use acp_runtime::client::Transcript;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use tui::screen;
-use tui::screen;
 
 fn app() -> AppState {
     let mut app = AppState::new(

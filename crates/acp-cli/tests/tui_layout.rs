@@ -16,7 +16,6 @@ use acp_notice_center::{IncomingNotice, NoticeCenter, Severity};
 use acp_runtime::client::Transcript;
 use acp_runtime::client::transcript::Role;
 use tui::screen;
-use tui::screen;
 
 const SIZES: [(u16, u16); 3] = [(120, 40), (80, 24), (60, 20)];
 
