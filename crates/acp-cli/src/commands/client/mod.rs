@@ -10,22 +10,30 @@
 
 pub mod agent_log;
 pub mod app;
+pub mod conversation;
 pub mod decide;
 pub mod dialog;
+pub mod editor;
 pub mod events;
 pub mod exit;
 pub mod follow;
 pub mod handler;
+pub mod history;
 pub mod json;
+pub mod layout;
+pub mod markdown;
 pub mod oneshot;
 pub mod output;
 pub mod peer_log;
 pub mod plain;
+pub mod plain_ui;
 pub mod policy;
 pub mod prompt;
 pub mod setup;
 pub mod slash;
 pub mod text;
+pub mod theme;
+pub mod tool_block;
 pub mod tui;
 pub mod view;
 
@@ -167,6 +175,18 @@ pub struct Args {
         value_name = "AGENT_COMMAND"
     )]
     pub agent: Vec<String>,
+    /// The terminal UI as plain lines for screen readers and simple terminals: one event per
+    /// line, no boxes, no full-screen drawing; prompts are read line by line.
+    #[arg(long, conflicts_with_all = ["prompt", "prompt_file", "list_sessions"])]
+    pub plain: bool,
+    /// The terminal UI's high-contrast look: no dimmed text, bright colours, bold emphasis
+    /// (also `ACP_HIGH_CONTRAST=1`; `NO_COLOR` still turns colours off).
+    #[arg(long)]
+    pub high_contrast: bool,
+    /// Do not read or write the terminal UI's prompt history (kept per agent in
+    /// `$XDG_STATE_HOME/acp/client/history/`).
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 /// `CONFIG_ID=VALUE`.
@@ -224,6 +244,8 @@ impl Args {
             (None, Some(file)) => std::fs::read_to_string(file).map_err(|error| {
                 Failure::usage(format!("--prompt-file {}: {error}", file.display()))
             })?,
+            // `--plain` reads its prompts line by line from standard input itself.
+            (None, None) if self.plain => return Ok(None),
             (None, None) => {
                 if std::io::stdin().is_terminal() {
                     if std::io::stdout().is_terminal() {
@@ -366,6 +388,11 @@ pub fn run(args: Args) -> super::Outcome {
             list_sessions(&args).await
         } else if let Some(text) = &prompt {
             oneshot::run(&args, text).await
+        } else if args.plain {
+            match plain_ui::run_client(&args).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(failure) => report(&failure),
+            }
         } else {
             match tui::run_client(&args).await {
                 Ok(()) => ExitCode::SUCCESS,

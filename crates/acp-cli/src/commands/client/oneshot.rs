@@ -116,7 +116,9 @@ pub async fn run(args: &Args, text: &str) -> ExitCode {
     }
     let mut output = Output::new(format, std::io::stdout());
     if let Some(terminals) = terminals {
-        let tails: TerminalTails = std::sync::Arc::new(move |id: &str| terminals.tail(id));
+        // The last 4 KiB of a command's output are shown under its tool call.
+        let tails: TerminalTails =
+            std::sync::Arc::new(move |id: &str| terminals.tail(id, 4096).map(|tail| tail.text));
         output = output.with_terminal_tails(tails);
     }
     let out = SharedOutput::new(output, &opened.id, !args.no_notices);
