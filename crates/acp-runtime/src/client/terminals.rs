@@ -492,7 +492,7 @@ impl Terminals for LocalTerminals {
     fn release(&self, terminal: TerminalRef) -> BoxFuture<Result<(), ErrorObject>> {
         let removed = {
             let mut registry = lock(&self.registry);
-            let removed = match registry.terminals.get(&terminal.terminal_id) {
+            match registry.terminals.get(&terminal.terminal_id) {
                 Some(found) if found.session == terminal.scope.session_id => {
                     let removed = registry.terminals.remove(&terminal.terminal_id);
                     if let Some(found) = &removed {
@@ -520,8 +520,7 @@ impl Terminals for LocalTerminals {
                     removed
                 }
                 _ => None,
-            };
-            removed
+            }
         };
         // Dropping the terminal kills its group and stops its tasks.
         let result = removed.map(drop).ok_or_else(|| unknown(&terminal));
