@@ -34,20 +34,24 @@ fn byte_needs_escape(byte: u8) -> bool {
 
 /// The index of the first byte at or after `from` that must be escaped, or `bytes.len()`.
 #[inline]
-fn next_escape(bytes: &[u8], mut from: usize) -> usize {
-    while let Some(chunk) = bytes.get(from..from + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
+fn next_escape(bytes: &[u8], from: usize) -> usize {
+    let rest = bytes.get(from..).unwrap_or_default();
+    let mut at = from;
+    let mut chunks = rest.chunks_exact(8);
+    for chunk in &mut chunks {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
         if word_needs_escape(u64::from_ne_bytes(word)) {
             break;
         }
-        from += 8;
+        at += 8;
     }
-    while let Some(&byte) = bytes.get(from) {
+    for &byte in bytes.get(at..).unwrap_or_default() {
         if byte_needs_escape(byte) {
-            return from;
+            return at;
         }
-        from += 1;
+        at += 1;
     }
     bytes.len()
 }
@@ -76,23 +80,27 @@ fn write_escape(out: &mut String, byte: u8) {
 /// Writes `text` as a JSON string literal, quotes included.
 ///
 /// Runs of bytes that need no escape (in agent text, nearly all of it) are found eight bytes
-/// at a time and copied whole.
+/// at a time and copied whole; a string with nothing to escape is one copy.
 pub(crate) fn write_str(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
+    let mut at = next_escape(bytes, 0);
     out.reserve(text.len() + 2);
     out.push('"');
-    let bytes = text.as_bytes();
+    if at == bytes.len() {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     let mut start = 0;
     loop {
-        let at = next_escape(bytes, start);
         // `start` and `at` are 0, the length, or next to an ASCII byte: char boundaries.
-        if let Some(run) = text.get(start..at) {
-            out.push_str(run);
-        }
+        out.push_str(text.get(start..at).unwrap_or_default());
         match bytes.get(at) {
             Some(&byte) => write_escape(out, byte),
             None => break,
         }
         start = at + 1;
+        at = next_escape(bytes, start);
     }
     out.push('"');
 }

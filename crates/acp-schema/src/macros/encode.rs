@@ -155,10 +155,7 @@ macro_rules! encode_union {
                     $(
                         $(#[cfg($cfg)])?
                         Self::$variant(payload) => {
-                            out.push('{');
-                            $crate::encode::write_str(out, Self::TAG_KEY);
-                            out.push(':');
-                            $crate::encode::write_str(out, self.tag());
+                            out.push_str(self.encoded_tag().unwrap_or_default());
                             $crate::encode::EncodeFields::encode_fields(payload, out, true)?;
                             out.push('}');
                             Ok(())
