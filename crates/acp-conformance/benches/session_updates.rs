@@ -272,7 +272,11 @@ fn summary(rows: &[Row]) {
         let (ours, official, value, copy) =
             (median(ours), median(official), median(value), median(copy));
         let ratio = median(ratios);
-        let verdict = if ratio >= row.target { "met   " } else { "MISSED" };
+        let verdict = if ratio >= row.target {
+            "met   "
+        } else {
+            "MISSED"
+        };
         println!(
             "{:<4} {:<7} {:>11.1} {:>11.1} {:>11.1} {:>11.1} {:>12.2}x {:>6.2}-{:<5.2} {:>5.1}x {verdict} {:>8.1}% {:>8.1}%",
             format!("{:?}", row.version),

@@ -71,7 +71,7 @@ fn generated(schema_file: &str, seed: u64) -> Vec<String> {
         .and_then(Value::as_array)
         .unwrap();
     let mut generator = SchemaGen::new(&schema, seed, GenConfig::default()).unwrap();
-    let mut rng = Rng::new(seed ^ 0xE2C0_DE);
+    let mut rng = Rng::new(seed ^ 0x00E2_C0DE);
     let mut texts = Vec::new();
     for alternative in alternatives {
         for index in 0..PER_VARIANT {
@@ -79,7 +79,8 @@ fn generated(schema_file: &str, seed: u64) -> Vec<String> {
             let update = generator.instance(alternative);
             let mut params = serde_json::json!({ "sessionId": session_id, "update": update });
             if index % 3 == 0 {
-                params["_meta"] = serde_json::json!({ "trace": format!("t\"{index}\n"), "n": [1.5, -2] });
+                params["_meta"] =
+                    serde_json::json!({ "trace": format!("t\"{index}\n"), "n": [1.5, -2] });
             }
             texts.push(params.to_string());
             if mutate(&mut params, &mut rng).is_some() {

@@ -44,7 +44,10 @@ fn assert_identical<T: Serialize + ?Sized>(value: &T) {
     assert_eq!(cursor.into_inner(), expected.as_bytes());
     // Nested in a cold value (the JSON-RPC envelope) and through a raw value.
     let envelope = acp_schema::jsonrpc::Notification::new("session/update", Some(value));
-    assert_eq!(serde_json::to_string(&envelope).unwrap(), generic(&envelope));
+    assert_eq!(
+        serde_json::to_string(&envelope).unwrap(),
+        generic(&envelope)
+    );
     let raw = serde_json::value::to_raw_value(value).unwrap();
     assert_eq!(raw.get(), expected);
     // Pretty printing is not the compact format: it must still indent the hot types.
@@ -130,9 +133,8 @@ fn the_session_update_corpus_encodes_identically() {
         }
         checked
     }
-    let v1 = check::<acp_schema::v1::SessionNotification>(include_str!(
-        "data/v1-session-updates.jsonl"
-    ));
+    let v1 =
+        check::<acp_schema::v1::SessionNotification>(include_str!("data/v1-session-updates.jsonl"));
     assert!(v1 >= 20, "only {v1} v1 lines decoded");
     #[cfg(feature = "unstable_protocol_v2")]
     {
@@ -260,21 +262,19 @@ mod v1 {
             proptest::option::of(arb_value()),
             proptest::option::of(arb_meta()),
         )
-            .prop_map(
-                |(id, kind, status, title, content, locations, raw, meta)| {
-                    let mut update = ToolCallUpdate::new(id);
-                    update.kind = kind;
-                    update.status = status;
-                    update.title = title.clone();
-                    update.name = title;
-                    update.content = content;
-                    update.locations = locations;
-                    update.raw_input = raw.clone();
-                    update.raw_output = raw;
-                    update.meta = meta;
-                    update
-                },
-            )
+            .prop_map(|(id, kind, status, title, content, locations, raw, meta)| {
+                let mut update = ToolCallUpdate::new(id);
+                update.kind = kind;
+                update.status = status;
+                update.title = title.clone();
+                update.name = title;
+                update.content = content;
+                update.locations = locations;
+                update.raw_input = raw.clone();
+                update.raw_output = raw;
+                update.meta = meta;
+                update
+            })
     }
 
     fn arb_tool_call() -> impl Strategy<Value = ToolCall> {
@@ -320,7 +320,11 @@ mod v1 {
     }
 
     fn arb_update() -> impl Strategy<Value = SessionUpdate> {
-        let chunk = (arb_block(), proptest::option::of(arb_text()), proptest::option::of(arb_meta()))
+        let chunk = (
+            arb_block(),
+            proptest::option::of(arb_text()),
+            proptest::option::of(arb_meta()),
+        )
             .prop_map(|(block, message, meta)| {
                 let mut chunk = ContentChunk::new(block);
                 chunk.message_id = message.map(MessageId::new);
@@ -328,7 +332,11 @@ mod v1 {
                 chunk
             })
             .boxed();
-        let usage = (any::<u64>(), any::<u64>(), proptest::option::of((any::<f64>(), arb_text())))
+        let usage = (
+            any::<u64>(),
+            any::<u64>(),
+            proptest::option::of((any::<f64>(), arb_text())),
+        )
             .prop_map(|(used, size, cost)| {
                 let usage = UsageUpdate::new(used, size);
                 match cost {
@@ -389,7 +397,11 @@ mod notices {
         let severity = prop::sample::select(vec!["info", "warning", "error", "_acme.debug"]);
         (severity, arb_text(), proptest::option::of(arb_text()))
             .prop_map(|(severity, title, description)| {
-                let title = if title.is_empty() { "t".to_owned() } else { title };
+                let title = if title.is_empty() {
+                    "t".to_owned()
+                } else {
+                    title
+                };
                 let mut notice = Notice::try_new(NoticeSeverity::from(severity), title).unwrap();
                 notice.description = description;
                 SessionUpdate::from(notice)
@@ -409,7 +421,11 @@ mod notices {
         use acp_schema::v2::{Notice, NoticeSeverity, SessionUpdate};
         (arb_text(), proptest::option::of(arb_text()))
             .prop_map(|(title, description)| {
-                let title = if title.is_empty() { "t".to_owned() } else { title };
+                let title = if title.is_empty() {
+                    "t".to_owned()
+                } else {
+                    title
+                };
                 let mut notice = Notice::try_new(NoticeSeverity::Warning, title).unwrap();
                 notice.description = description;
                 SessionUpdate::from(notice)
@@ -417,7 +433,10 @@ mod notices {
             .boxed()
     }
 
-    #[cfg(all(not(feature = "unstable_session_notices"), feature = "unstable_protocol_v2"))]
+    #[cfg(all(
+        not(feature = "unstable_session_notices"),
+        feature = "unstable_protocol_v2"
+    ))]
     pub(super) fn arb_v2() -> BoxedStrategy<acp_schema::v2::SessionUpdate> {
         arb_text()
             .prop_map(|text| acp_schema::v2::SessionUpdate::agent_message_chunk("m", text))
@@ -494,16 +513,15 @@ mod v2 {
     }
 
     fn arb_update() -> impl Strategy<Value = SessionUpdate> {
-        let chunk = (arb_text(), arb_block(), proptest::option::of(arb_meta())).prop_map(
-            |(message, block, meta)| {
+        let chunk = (arb_text(), arb_block(), proptest::option::of(arb_meta()))
+            .prop_map(|(message, block, meta)| {
                 let mut chunk = ContentChunk::new(message, block);
                 chunk.meta = meta;
                 chunk
-            },
-        )
-        .boxed();
-        let entries = prop::collection::vec((arb_text(), arb_text(), arb_text()), 0..4).prop_map(
-            |entries| {
+            })
+            .boxed();
+        let entries =
+            prop::collection::vec((arb_text(), arb_text(), arb_text()), 0..4).prop_map(|entries| {
                 entries
                     .into_iter()
                     .map(|(content, priority, status)| {
@@ -514,8 +532,7 @@ mod v2 {
                         )
                     })
                     .collect::<Vec<_>>()
-            },
-        );
+            });
         let unknown = (arb_text(), arb_value()).prop_map(|(name, value)| {
             let mut fields = acp_schema::unknown::Fields::new();
             fields.insert("value".to_owned(), value);

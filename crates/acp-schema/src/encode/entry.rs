@@ -84,7 +84,9 @@ mod tests {
     fn only_the_compact_vector_serializer_is_recognised() {
         assert!(is_compact_json::<&mut serde_json::Serializer<&mut Vec<u8>>>());
         assert!(is_compact_json::<&mut serde_json::Serializer<Vec<u8>>>());
-        assert!(!is_compact_json::<&mut serde_json::Serializer<&mut Vec<u8>, Plain>>());
+        assert!(!is_compact_json::<
+            &mut serde_json::Serializer<&mut Vec<u8>, Plain>,
+        >());
         assert!(!is_compact_json::<
             &mut serde_json::Serializer<&mut Vec<u8>, serde_json::ser::PrettyFormatter<'_>>,
         >());

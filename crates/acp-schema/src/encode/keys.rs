@@ -49,7 +49,11 @@ pub(crate) const fn name<const N: usize>(name: &str, case: Case) -> [u8; N] {
                 if byte == b'_' {
                     upper = true;
                 } else {
-                    out[j] = if upper { byte.to_ascii_uppercase() } else { byte };
+                    out[j] = if upper {
+                        byte.to_ascii_uppercase()
+                    } else {
+                        byte
+                    };
                     upper = false;
                     j += 1;
                 }

@@ -13,8 +13,8 @@
 //! same either way; the tests compare both paths on random values and on the differential
 //! corpus.
 
-pub(crate) mod keys;
 mod entry;
+pub(crate) mod keys;
 mod write;
 
 pub(crate) use entry::{emit, encode_with_serde, is_compact_json};
@@ -42,7 +42,11 @@ pub(crate) trait EncodeFields {
 #[inline]
 pub(crate) fn write_key(out: &mut String, key: &keys::Key, comma: bool) {
     let framed = key.framed;
-    out.push_str(if comma { framed } else { framed.get(1..).unwrap_or(framed) });
+    out.push_str(if comma {
+        framed
+    } else {
+        framed.get(1..).unwrap_or(framed)
+    });
 }
 
 impl Encode for str {

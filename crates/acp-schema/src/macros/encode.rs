@@ -1,7 +1,7 @@
 //! Macros of the hot types' encoders (see the `encode` module): their wire names, taken from
 //! the Rust names at compile time, and their `Encode` and `Serialize` impls.
 
-/// The [`Key`] of a field: `wire_key!(tool_call_id)` is `toolCallId`, and
+/// The `encode::keys::Key` of a field: `wire_key!(tool_call_id)` is `toolCallId`, and
 /// `wire_key!(meta = "_meta")` is `_meta`.
 macro_rules! wire_key {
     ($field:ident) => {

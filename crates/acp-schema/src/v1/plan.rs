@@ -158,4 +158,8 @@ setters!(PlanMarkdown { opt path: String });
 
 encode_union!(PlanUpdateContent { Items, Markdown });
 encode_unit_enum!(PlanEntryPriority { High, Medium, Low });
-encode_unit_enum!(PlanEntryStatus { Pending, InProgress, Completed });
+encode_unit_enum!(PlanEntryStatus {
+    Pending,
+    InProgress,
+    Completed
+});

@@ -318,5 +318,21 @@ impl ToolCall {
 setters!(ToolCall { opt name: String, opt kind: ToolKind, opt status: ToolCallStatus, set content: Vec<ToolCallContent>, set locations: Vec<ToolCallLocation>, opt raw_input: serde_json::Value, opt raw_output: serde_json::Value });
 
 encode_union!(ToolCallContent { Content, Diff });
-encode_unit_enum!(ToolKind { Read, Edit, Delete, Move, Search, Execute, Think, Fetch, SwitchMode, Other });
-encode_unit_enum!(ToolCallStatus { Pending, InProgress, Completed, Failed });
+encode_unit_enum!(ToolKind {
+    Read,
+    Edit,
+    Delete,
+    Move,
+    Search,
+    Execute,
+    Think,
+    Fetch,
+    SwitchMode,
+    Other
+});
+encode_unit_enum!(ToolCallStatus {
+    Pending,
+    InProgress,
+    Completed,
+    Failed
+});
