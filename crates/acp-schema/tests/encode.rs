@@ -365,7 +365,7 @@ mod v1 {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(400))]
+        #![proptest_config(ProptestConfig::with_cases(256))]
 
         #[test]
         fn notifications_encode_identically(
@@ -562,7 +562,7 @@ mod v2 {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(400))]
+        #![proptest_config(ProptestConfig::with_cases(256))]
 
         #[test]
         fn notifications_encode_identically(
