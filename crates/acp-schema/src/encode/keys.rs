@@ -72,31 +72,23 @@ pub(crate) const fn name<const N: usize>(name: &str, case: Case) -> [u8; N] {
     out
 }
 
-/// `,"name":` for a wire name; `N` must be its length plus 4.
-pub(crate) const fn framed<const N: usize>(name: &[u8]) -> [u8; N] {
+/// `prefix`, `name` and `suffix` end to end (`,"` `name` `":` frames a key, `"` `name` `"`
+/// quotes a string); `N` must be their total length.
+pub(crate) const fn framed<const N: usize>(prefix: &[u8], name: &[u8], suffix: &[u8]) -> [u8; N] {
     let mut out = [0u8; N];
-    out[0] = b',';
-    out[1] = b'"';
-    let mut i = 0;
-    while i < name.len() {
-        out[i + 2] = name[i];
-        i += 1;
+    let parts = [prefix, name, suffix];
+    let mut at = 0;
+    let mut part = 0;
+    while part < parts.len() {
+        let bytes = parts[part];
+        let mut i = 0;
+        while i < bytes.len() {
+            out[at] = bytes[i];
+            at += 1;
+            i += 1;
+        }
+        part += 1;
     }
-    out[N - 2] = b'"';
-    out[N - 1] = b':';
-    out
-}
-
-/// `"name"`, the JSON string of a wire name; `N` must be its length plus 2.
-pub(crate) const fn quoted<const N: usize>(name: &[u8]) -> [u8; N] {
-    let mut out = [0u8; N];
-    out[0] = b'"';
-    let mut i = 0;
-    while i < name.len() {
-        out[i + 1] = name[i];
-        i += 1;
-    }
-    out[N - 1] = b'"';
     out
 }
 

@@ -13,7 +13,8 @@ macro_rules! wire_key {
     (@make $name:expr, $case:expr) => {{
         const LEN: usize = $crate::encode::keys::name_len($name, $case);
         const NAME: [u8; LEN] = $crate::encode::keys::name::<LEN>($name, $case);
-        const FRAMED: [u8; LEN + 4] = $crate::encode::keys::framed::<{ LEN + 4 }>(&NAME);
+        const FRAMED: [u8; LEN + 4] =
+            $crate::encode::keys::framed::<{ LEN + 4 }>(b",\"", &NAME, b"\":");
         const KEY: $crate::encode::keys::Key = $crate::encode::keys::Key {
             name: $crate::encode::keys::text(&NAME),
             framed: $crate::encode::keys::text(&FRAMED),
@@ -31,7 +32,8 @@ macro_rules! snake_variant {
             $crate::encode::keys::name_len(NAME_STR, $crate::encode::keys::Case::Snake);
         const NAME: [u8; LEN] =
             $crate::encode::keys::name::<LEN>(NAME_STR, $crate::encode::keys::Case::Snake);
-        const QUOTED: [u8; LEN + 2] = $crate::encode::keys::quoted::<{ LEN + 2 }>(&NAME);
+        const QUOTED: [u8; LEN + 2] =
+            $crate::encode::keys::framed::<{ LEN + 2 }>(b"\"", &NAME, b"\"");
         const TEXT: &str = $crate::encode::keys::text(&QUOTED);
         TEXT
     }};
