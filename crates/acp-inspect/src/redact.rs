@@ -119,6 +119,11 @@ fn all_strings(value: &mut Value) -> usize {
     }
 }
 
+/// [`value`], for a callback that wants no count.
+pub fn value_quietly(target: &mut Value) {
+    value(target);
+}
+
 /// A frame's bytes with its secrets redacted: borrowed as it is when there was nothing to
 /// redact (or it is not JSON).
 pub fn frame(raw: &[u8]) -> Cow<'_, [u8]> {

@@ -28,6 +28,22 @@ pub struct MethodLatency {
     pub max: i64,
 }
 
+/// How many frames of one shape a capture has.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct FrameCount {
+    /// `client` or `agent`.
+    pub side: String,
+    /// The kind.
+    pub kind: String,
+    /// The method (a response: its request's).
+    pub method: Option<String>,
+    /// Frames.
+    pub count: i64,
+    /// Their bytes.
+    pub bytes: i64,
+}
+
 /// One request with its answer, for a waterfall.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -95,6 +111,24 @@ impl Store {
                 }
             })
             .collect())
+    }
+
+    /// Frames and bytes of capture `id` per sender, kind and method, most frames first.
+    pub fn frame_counts(&self, id: i64) -> Result<Vec<FrameCount>> {
+        self.capture(id)?;
+        let mut statement = self.conn.prepare_cached(
+            "SELECT side, kind, method, count(*), sum(size) FROM frames WHERE capture = ?1 GROUP BY side, kind, method ORDER BY count(*) DESC, method",
+        )?;
+        let rows = statement.query_map([id], |row| {
+            Ok(FrameCount {
+                side: row.get(0)?,
+                kind: row.get(1)?,
+                method: row.get(2)?,
+                count: row.get(3)?,
+                bytes: row.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// The requests of capture `id` from frame `from` on (at most `limit`), with their

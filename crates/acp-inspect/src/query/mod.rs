@@ -15,6 +15,7 @@
 //! | the notice lane | [`Store::notices`] | index range |
 //! | session info: versions, both sides' capabilities, auth methods, and per ACP session its modes, models, config options, commands | [`Store::session_info`] | the frames of a handful of methods (partial indexes) |
 //! | per-method latency: count, errors, p50, p99, max | [`Store::latency`] | the capture's responses |
+//! | frames and bytes per sender, kind and method | [`Store::frame_counts`] | the capture's frames |
 //! | the requests over time (waterfall) | [`Store::requests`] | the capture's requests and responses |
 //! | diff of two captures | [`Store::diff`] | both captures' frames, once |
 //! | full-text search across captures | [`Store::search`] | FTS5, plus a scan of frames not indexed yet |
@@ -39,7 +40,7 @@ pub use captures::{CaptureSummary, Head, Peer};
 pub use diff::{Aligned, Change, Diff, MethodCount, Run};
 pub use frames::{FindingRow, FrameDetail, FrameRow, NoticeRow};
 pub use info::{AcpSession, SessionInfo};
-pub use latency::{MethodLatency, RequestSpan};
+pub use latency::{FrameCount, MethodLatency, RequestSpan};
 pub use search::{Hit, SearchOptions, Searched};
 
 pub use crate::notice::Outcome;

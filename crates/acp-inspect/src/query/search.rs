@@ -21,6 +21,8 @@ pub struct SearchOptions {
     pub capture: Option<i64>,
     /// At most this many hits (newest first).
     pub limit: usize,
+    /// Snippets are cut from the frames' redacted text.
+    pub redact: bool,
 }
 
 impl Default for SearchOptions {
@@ -28,6 +30,7 @@ impl Default for SearchOptions {
         Self {
             capture: None,
             limit: 50,
+            redact: false,
         }
     }
 }
@@ -49,6 +52,13 @@ impl SearchOptions {
     #[must_use]
     pub fn limit(mut self, limit: usize) -> Self {
         self.limit = limit;
+        self
+    }
+
+    /// Cuts snippets from the frames' redacted text (see [`crate::redact`]).
+    #[must_use]
+    pub fn redacted(mut self) -> Self {
+        self.redact = true;
         self
     }
 }
@@ -92,10 +102,15 @@ impl Store {
             let capture: i64 = row.get(0)?;
             let frame = frame_at(row)?;
             let raw = row.get_ref(12)?.as_bytes_or_null()?.unwrap_or_default();
+            let raw = if options.redact {
+                crate::redact::frame(raw)
+            } else {
+                std::borrow::Cow::Borrowed(raw)
+            };
             Ok(Hit {
                 capture,
                 frame,
-                snippet: snippet(&String::from_utf8_lossy(raw), text),
+                snippet: snippet(&String::from_utf8_lossy(&raw), text),
             })
         };
         // The unindexed tail first: it holds the newest frames.

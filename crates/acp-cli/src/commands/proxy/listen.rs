@@ -254,6 +254,13 @@ async fn connection<R: MessageReader, W: MessageWriter>(
             )),
         }
     }
+    run = match run.capture(args, &args.command.join(" "), &format!("connection {n}: ")) {
+        Ok(run) => run,
+        Err((run, error)) => {
+            say(format!("{error}; this connection is not captured"));
+            run
+        }
+    };
     let spawned = AgentCommand::new(program)
         .args(agent_args)
         .grace_period(Duration::from_secs_f64(args.grace_period))
