@@ -256,3 +256,146 @@ fn session_info_latency_and_diff() {
     // The notice was delivered to a client that advertised notices.
     assert_eq!(store.notices(a).unwrap()[0].outcome, Outcome::Delivered);
 }
+
+/// A scratch file path, removed (with its WAL) when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("acp-inspect-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn db(&self) -> PathBuf {
+        self.0.join("captures.db")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_database_of_the_first_schema_is_upgraded_with_its_data() {
+    let scratch = Scratch::new("migrate");
+    {
+        let old = Store::open_at_version(scratch.db(), 1).unwrap();
+        assert_eq!(old.schema_version().unwrap(), 1);
+        drop(old);
+        // What a build of schema 1 wrote: a capture with one frame and a finding.
+        let conn = rusqlite::Connection::open(scratch.db()).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO captures (id, source, started_at, frames) VALUES (1, 'proxy', 1000, 1);
+               INSERT INTO frames (capture, seq, side, kind, method, size, raw)
+                 VALUES (1, 1, 'client', 'request', 'initialize', 10, X'7B7D');
+               INSERT INTO findings (capture, seq, rule, severity, message)
+                 VALUES (1, 1, 'invalid-message', 'error', 'x');"#,
+        )
+        .unwrap();
+    }
+    // Read-only opening refuses to read an old schema rather than misread it.
+    let refused = Store::open_read_only(scratch.db()).unwrap_err();
+    assert!(
+        matches!(refused, acp_inspect::Error::Outdated { found: 1, .. }),
+        "{refused}"
+    );
+    let mut store = Store::open(scratch.db()).unwrap();
+    assert_eq!(
+        store.schema_version().unwrap(),
+        acp_inspect::db::SCHEMA_VERSION
+    );
+    let summary = store.capture(1).unwrap();
+    assert_eq!((summary.frames, summary.notices), (1, 0));
+    assert_eq!(store.findings(1).unwrap()[0].rule, "invalid-message");
+    assert_eq!(store.frame(1, 1).unwrap().raw, b"{}");
+    // The frames written before the index existed are indexed and found.
+    assert_eq!(store.index().unwrap(), 1);
+    drop(store);
+    let reader = Store::open_read_only(scratch.db()).unwrap();
+    assert_eq!(reader.capture_count().unwrap(), 1);
+    // A database from a newer build is refused, whether for reading or writing.
+    rusqlite::Connection::open(scratch.db())
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    assert!(matches!(
+        Store::open(scratch.db()).unwrap_err(),
+        acp_inspect::Error::TooNew { found: 99, .. }
+    ));
+    assert!(matches!(
+        Store::open_read_only(scratch.db()).unwrap_err(),
+        acp_inspect::Error::TooNew { found: 99, .. }
+    ));
+}
+
+#[test]
+fn delete_removes_a_capture_and_its_search_entries() {
+    let mut store = Store::in_memory().unwrap();
+    let a = import::file(&mut store, &fixture("secrets.ndjson"))
+        .unwrap()
+        .captures[0];
+    let b = import::file(&mut store, &fixture("secrets.ndjson"))
+        .unwrap()
+        .captures[0];
+    let hits = |store: &Store| {
+        store
+            .search("MCP server unavailable", &SearchOptions::new())
+            .unwrap()
+            .hits
+    };
+    assert_eq!(hits(&store).len(), 2);
+    store.delete(a).unwrap();
+    let left = hits(&store);
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].capture, b);
+    assert!(matches!(
+        store.capture(a),
+        Err(acp_inspect::Error::NoCapture(_))
+    ));
+    assert!(store.frames(a, 1, 10).unwrap().is_empty());
+    assert!(matches!(
+        store.delete(a),
+        Err(acp_inspect::Error::NoCapture(_))
+    ));
+}
+
+#[test]
+fn unindexed_frames_are_found_by_a_scan_and_the_search_is_redacted_when_asked() {
+    let scratch = Scratch::new("scan");
+    let mut store = Store::open(scratch.db()).unwrap();
+    let id = import::file(&mut store, &fixture("secrets.ndjson"))
+        .unwrap()
+        .captures[0];
+    // Forget the index: every frame is now in the unindexed tail.
+    rusqlite::Connection::open(scratch.db())
+        .unwrap()
+        .execute_batch("DELETE FROM frames_fts; UPDATE fts_state SET indexed = 0;")
+        .unwrap();
+    let reader = Store::open_read_only(scratch.db()).unwrap();
+    let found = reader.search("disk_never", &SearchOptions::new()).unwrap();
+    assert!(found.hits.is_empty());
+    let found = reader
+        .search("github", &SearchOptions::new().capture(id))
+        .unwrap();
+    assert!(!found.hits.is_empty());
+    let secret = reader
+        .search("ghp_SECRET123", &SearchOptions::new().redacted())
+        .unwrap();
+    assert_eq!(secret.hits.len(), 1);
+    assert!(
+        !secret.hits[0].snippet.contains("ghp_SECRET123"),
+        "{}",
+        secret.hits[0].snippet
+    );
+    let limited = reader
+        .search("sess_1", &SearchOptions::new().limit(2))
+        .unwrap();
+    assert_eq!(limited.hits.len(), 2);
+    assert!(limited.truncated);
+    // Newest first.
+    assert!(limited.hits[0].frame.seq > limited.hits[1].frame.seq);
+}
