@@ -426,10 +426,12 @@ fn read_frames(store: &Store, args: &JsonObject) -> Answer {
         frames.push(value);
     }
     let seqs: Vec<i64> = frames.iter().filter_map(|f| f["seq"].as_i64()).collect();
+    // The frame after the last one returned: the first one cut, else the one past the limit.
+    let after = rows.get(limit).map(|row| row.seq);
     Ok(page(
         &frames,
         more,
-        |i| json!({"from": seqs.get(i).copied().unwrap_or(from)}),
+        |i| json!({"from": seqs.get(i).copied().or(after).unwrap_or(from)}),
         |_| {},
     ))
 }
