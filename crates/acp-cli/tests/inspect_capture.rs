@@ -87,7 +87,15 @@ fn a_proxy_killed_mid_stream_lost_no_forwarded_frame() {
     let mut proxy = Command::new(ACP)
         .arg("proxy")
         .arg(format!("--capture={}", db.display()))
-        .args(["--grace-period", "0.3", "--", "sh", "-c", STREAMING_AGENT, "sh"])
+        .args([
+            "--grace-period",
+            "0.3",
+            "--",
+            "sh",
+            "-c",
+            STREAMING_AGENT,
+            "sh",
+        ])
         .arg(&pids)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -162,12 +170,22 @@ fn several_proxies_capture_into_one_database_at_once() {
         // The client stays until the agent is done.
         let mut stdin = proxy.stdin.take().unwrap();
         let mut out = String::new();
-        proxy.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+        proxy
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
         assert_eq!(out.lines().count(), EACH);
         stdin.write_all(b"").unwrap();
         drop(stdin);
         let status = proxy.wait().unwrap();
-        proxy.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        proxy
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
         assert!(status.success(), "{status}: {stderr}");
     }
     assert!(!stderr.contains("cannot write the capture"), "{stderr}");
@@ -222,11 +240,17 @@ cat > /dev/null"#;
     assert_eq!(notices[0].outcome, Outcome::Fallback);
     assert_eq!(notices[0].advertised, Some(false));
     assert_eq!(notices[0].title.as_deref(), Some("Quota low"));
-    assert_eq!(notices[0].delivered_as.as_deref(), Some(lines[2].trim_end()));
+    assert_eq!(
+        notices[0].delivered_as.as_deref(),
+        Some(lines[2].trim_end())
+    );
     // The frame holds the notice as the agent sent it; its findings say what was done.
     let frame = store.frame(id, notices[0].seq).unwrap();
     assert!(frame.text().contains("\"notice\""));
     let rules: Vec<&str> = frame.findings.iter().map(|f| f.rule.as_str()).collect();
     assert_eq!(rules, ["notice-without-capability", "repair"]);
-    assert_eq!(store.capture(id).unwrap().agent.name.as_deref(), Some("noisy"));
+    assert_eq!(
+        store.capture(id).unwrap().agent.name.as_deref(),
+        Some("noisy")
+    );
 }
