@@ -45,6 +45,8 @@ pub struct Capture {
     open: bool,
     /// The first failure, reported at the next commit.
     error: Option<Error>,
+    /// Index the database for search when the run ends.
+    index_on_end: bool,
 }
 
 impl std::fmt::Debug for Capture {
@@ -78,7 +80,16 @@ impl Capture {
             writer,
             open: false,
             error: None,
+            index_on_end: true,
         })
+    }
+
+    /// Whether [`Capture::end`] brings the search index up to date (on by default; frames not
+    /// indexed are still found, by a slower scan).
+    #[must_use]
+    pub fn index_on_end(mut self, index: bool) -> Self {
+        self.index_on_end = index;
+        self
     }
 
     /// The capture's id.
@@ -143,7 +154,9 @@ impl Capture {
         self.commit_open()?;
         self.writer
             .end(&self.store.conn, micros(SystemTime::now()))?;
-        self.store.index()?;
+        if self.index_on_end {
+            self.store.index()?;
+        }
         Ok(())
     }
 }
