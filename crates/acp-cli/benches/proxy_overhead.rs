@@ -150,14 +150,7 @@ fn main() {
     );
     println!(
         "{:>9} {:>14} {:>14} {:>20} {:>14} {:>20} {:>14} {:>20}",
-        "endpoints",
-        "direct",
-        "proxy",
-        "ratio",
-        "proxy+record",
-        "ratio",
-        "proxy+capture",
-        "ratio"
+        "endpoints", "direct", "proxy", "ratio", "proxy+record", "ratio", "proxy+capture", "ratio"
     );
     for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
         let [direct, proxied, recorded, captured] =
@@ -186,7 +179,9 @@ fn main() {
     println!();
     if !db_bytes_per_frame.is_empty() {
         let (_, median, _) = quartiles(&db_bytes_per_frame);
-        println!("capture database: {median:.0} bytes per frame (median of the runs, search index included)");
+        println!(
+            "capture database: {median:.0} bytes per frame (median of the runs, search index included)"
+        );
     }
     println!("proxy findings on stderr during the runs: {findings}");
 }
@@ -233,7 +228,11 @@ impl Peer {
                 || env!("CARGO_TARGET_TMPDIR").into(),
                 std::path::PathBuf::from,
             );
-            let extension = if path == Path::Captured { "db" } else { "ndjson" };
+            let extension = if path == Path::Captured {
+                "db"
+            } else {
+                "ndjson"
+            };
             dir.join(format!("proxy-bench-{}.{extension}", std::process::id()))
         });
         let mut command = match path {

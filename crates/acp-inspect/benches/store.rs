@@ -40,10 +40,11 @@ fn traffic(updates: usize, seed: u64) -> (Vec<u8>, Vec<u8>) {
 {"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}
 "#
     .to_vec();
-    let mut agent = br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}
+    let mut agent =
+        br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}
 {"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_bench"}}
 "#
-    .to_vec();
+        .to_vec();
     let params = session_updates(Version::V1, 4096, seed);
     for i in 0..updates {
         if i % 20_000 == 7 {
@@ -79,7 +80,9 @@ fn run(client: &[u8], agent: &[u8], along: Along, db: &Path, record: &Path) -> D
             let capture = Capture::start(db, &Origin::new("bench", "0"))
                 .unwrap()
                 .index_on_end(false);
-            hooks = hooks.tap(capture).on_tap_error(|e| panic!("capture failed: {e}"));
+            hooks = hooks
+                .tap(capture)
+                .on_tap_error(|e| panic!("capture failed: {e}"));
         }
         Along::Record => hooks = hooks.record(std::fs::File::create(record).unwrap()),
     }
@@ -116,10 +119,8 @@ fn median(values: &mut [f64]) -> f64 {
 }
 
 fn scratch() -> PathBuf {
-    let dir = std::env::var_os("ACP_BENCH_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
-        PathBuf::from,
-    );
+    let dir = std::env::var_os("ACP_BENCH_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")), PathBuf::from);
     let dir = dir.join(format!("inspect-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -137,7 +138,10 @@ fn db_size(path: &Path) -> u64 {
 fn time<T>(what: &str, f: impl FnOnce() -> T) -> T {
     let start = Instant::now();
     let out = f();
-    println!("{what:<52} {:>10.2} ms", start.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "{what:<52} {:>10.2} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
     out
 }
 
@@ -147,7 +151,9 @@ fn main() {
     let search_frames = env_number("ACP_BENCH_SEARCH_FRAMES", 1_000_000);
     let dir = scratch();
 
-    println!("capture cost: the proxy core in process, {frames} session/update frames, {rounds} rounds");
+    println!(
+        "capture cost: the proxy core in process, {frames} session/update frames, {rounds} rounds"
+    );
     let (client, agent) = traffic(frames, 7);
     let mut times = [Vec::new(), Vec::new(), Vec::new()];
     let modes = [Along::Nothing, Along::Capture, Along::Record];
@@ -188,7 +194,11 @@ fn main() {
         "{:<12} {:>10} {:>14} {:>16}",
         "", "median", "frames/s", "added per frame"
     );
-    for (name, t) in [("proxy", plain), ("+capture", captured), ("+record", recorded)] {
+    for (name, t) in [
+        ("proxy", plain),
+        ("+capture", captured),
+        ("+record", recorded),
+    ] {
         println!(
             "{name:<12} {:>8.1}ms {:>14.0} {:>13.0} ns",
             t * 1e3,
@@ -207,23 +217,30 @@ fn main() {
         }
     });
     let mut store = Store::open(&db).unwrap();
-    time("index all frames (not part of any figure)", || store.index().unwrap());
+    time("index all frames (not part of any figure)", || {
+        store.index().unwrap()
+    });
     println!("database: {:.0} MB", db_size(&db) as f64 / 1e6);
     let captures = store.captures(10, 0).unwrap();
     let one = captures[3].id;
     let rare = time("search a rare phrase (\"quartz flamingo 7\")", || {
-        store.search("quartz flamingo 7", &SearchOptions::new()).unwrap()
+        store
+            .search("quartz flamingo 7", &SearchOptions::new())
+            .unwrap()
     });
     assert_eq!(rare.hits.len(), 10, "one hit per capture");
     let common = time("search a common word, newest 50 hits (\"text\")", || {
         store.search("text", &SearchOptions::new()).unwrap()
     });
     assert!(common.truncated);
-    time("search a phrase in one capture (\"quartz flamingo\")", || {
-        store
-            .search("quartz flamingo", &SearchOptions::new().capture(one))
-            .unwrap()
-    });
+    time(
+        "search a phrase in one capture (\"quartz flamingo\")",
+        || {
+            store
+                .search("quartz flamingo", &SearchOptions::new().capture(one))
+                .unwrap()
+        },
+    );
     let page = time("a page of 200 frames from the middle of a capture", || {
         store.frames(one, (search_frames / 20) as i64, 200).unwrap()
     });

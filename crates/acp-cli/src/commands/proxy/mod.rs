@@ -128,9 +128,7 @@ async fn serve(args: Args) -> super::Outcome {
             .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
         run = run.record(file, first_line);
     }
-    run = run
-        .capture(&args, &args.command.join(" "), "")
-        .map_err(|(_, error)| error)?;
+    run.capture(&args, &args.command.join(" "), "")?;
     let mut agent = AgentCommand::new(program)
         .args(agent_args)
         .grace_period(Duration::from_secs_f64(args.grace_period))
@@ -194,21 +192,14 @@ impl Run {
 
     /// Captures the run into the database of `--capture`, if given (`agent`: what is
     /// proxied; `who`: how messages about it start, e.g. `connection 3: `).
-    /// On failure the run comes back, without the capture, with what went wrong.
-    fn capture(mut self, args: &Args, agent: &str, who: &str) -> Result<Self, (Self, String)> {
-        let path = match capture_path(args) {
-            Ok(Some(path)) => path,
-            Ok(None) => return Ok(self),
-            Err(error) => return Err((self, error)),
+    /// On failure the run is left as it was, without the capture.
+    fn capture(&mut self, args: &Args, agent: &str, who: &str) -> Result<(), String> {
+        let Some(path) = capture_path(args)? else {
+            return Ok(());
         };
         let origin = acp_inspect::Origin::new(agent, env!("CARGO_PKG_VERSION"));
-        let capture = match acp_inspect::Capture::start(&path, &origin) {
-            Ok(capture) => capture,
-            Err(error) => {
-                let error = format!("cannot capture into {}: {error}", path.display());
-                return Err((self, error));
-            }
-        };
+        let capture = acp_inspect::Capture::start(&path, &origin)
+            .map_err(|error| format!("cannot capture into {}: {error}", path.display()))?;
         eprintln!(
             "acp proxy: {who}capturing into {} as capture {}",
             path.display(),
@@ -216,13 +207,14 @@ impl Run {
         );
         let shown = path.display().to_string();
         let who = who.to_owned();
-        self.hooks = self.hooks.tap(capture).on_tap_error(move |error| {
+        let hooks = std::mem::replace(&mut self.hooks, Hooks::new(|_| {}));
+        self.hooks = hooks.tap(capture).on_tap_error(move |error| {
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "acp proxy: {who}cannot write the capture into {shown}: {error}; forwarding goes on without it"
             );
         });
-        Ok(self)
+        Ok(())
     }
 
     /// Records the run to `file`, starting with a header; its first entry is line
