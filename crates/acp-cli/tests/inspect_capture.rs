@@ -1,7 +1,11 @@
 //! `acp proxy --capture`: what the client received is in the database first (even when the
 //! proxy is killed with SIGKILL mid-stream), several proxies capture into one database at once,
-//! and a repaired notice is on the notice lane with what the client got instead.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
+//! a repaired notice is on the notice lane with what the client got instead, and `--listen`
+//! captures each connection on its own.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failing test may panic
+
+#[path = "support/listening.rs"]
+mod listening;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -253,4 +257,56 @@ cat > /dev/null"#;
         store.capture(id).unwrap().agent.name.as_deref(),
         Some("noisy")
     );
+}
+
+/// A v1 agent that sends a notice in every turn, whatever the client advertised.
+const NOTICING_AGENT: &str = r#"while IFS= read -r line; do
+  id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
+  case "$line" in
+    *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":1,"agentInfo":{"name":"noticing","version":"0"}}}\n' "$id" ;;
+    *'"method":"session/new"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"s1"}}\n' "$id" ;;
+    *'"method":"session/prompt"'*)
+      printf '%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"warning","title":"Disk almost full"}}}'
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"stopReason":"end_turn"}}\n' "$id" ;;
+  esac
+done"#;
+
+#[test]
+fn listen_captures_each_connection_on_its_own() {
+    let scratch = Scratch::new("capture-listen");
+    let db = scratch.0.join("captures.db");
+    let capture = format!("--capture={}", db.display());
+    let mut proxy = listening::Listening::proxy(&[&capture], &["sh", "-c", NOTICING_AGENT], &[]);
+    for flags in [&[][..], &["--no-notices"][..]] {
+        let out = Command::new(ACP)
+            .args([
+                "client",
+                "--url",
+                &proxy.url,
+                "--prompt",
+                "hi",
+                "--timeout",
+                "30",
+            ])
+            .args(flags)
+            .env_remove("ACP_TOKEN")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+    assert_eq!(proxy.terminate(), Some(0));
+    let store = Store::open_read_only(&db).unwrap();
+    let mut captures = store.captures(10, 0).unwrap();
+    captures.sort_by_key(|c| c.id);
+    assert_eq!(captures.len(), 2, "one capture per connection");
+    let outcomes: Vec<Outcome> = captures
+        .iter()
+        .map(|c| {
+            assert!(c.ended_at.is_some());
+            assert_eq!(c.agent.name.as_deref(), Some("noticing"));
+            store.notices(c.id).unwrap()[0].outcome
+        })
+        .collect();
+    assert_eq!(outcomes, [Outcome::Delivered, Outcome::Fallback]);
 }
