@@ -1,6 +1,6 @@
 //! The database schema and its migrations.
 //!
-//! The schema version is SQLite's `user_version`. [`MIGRATIONS`] holds the steps in order;
+//! The schema version is SQLite's `user_version`. `MIGRATIONS` holds the steps in order;
 //! step `n` (1-based) takes a database from version `n - 1` to `n` in one transaction, so a
 //! database is always at one version of the list. A database newer than this build (a version
 //! past the list) is refused rather than misread.
