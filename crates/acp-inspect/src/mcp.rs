@@ -323,31 +323,21 @@ fn summarize(store: &Store, args: &JsonObject) -> Answer {
 }
 
 fn findings(store: &Store, args: &JsonObject) -> Answer {
-    let id = required(args, "capture")?;
-    let (limit, offset) = (limit(args, 100)?, offset(args)?);
-    let all = store.findings(id).map_err(failed)?;
-    let chosen: Vec<_> = all.iter().skip(offset).take(limit).collect();
-    let more = all.len() > offset + chosen.len();
-    Ok(page(
-        &chosen,
-        more,
-        |i| json!({"offset": offset + i}),
-        |_| {},
-    ))
+    let all = store.findings(required(args, "capture")?).map_err(failed)?;
+    slice(&all, args, |_| {})
 }
 
 fn notices(store: &Store, args: &JsonObject) -> Answer {
-    let id = required(args, "capture")?;
+    let all = store.notices(required(args, "capture")?).map_err(failed)?;
+    slice(&all, args, crate::redact::value_quietly)
+}
+
+/// The items of `all` that `offset` and `limit` ask for, as a page.
+fn slice<T: Serialize>(all: &[T], args: &JsonObject, redact: impl FnMut(&mut Value)) -> Answer {
     let (limit, offset) = (limit(args, 100)?, offset(args)?);
-    let all = store.notices(id).map_err(failed)?;
-    let chosen: Vec<_> = all.iter().skip(offset).take(limit).collect();
+    let chosen: Vec<&T> = all.iter().skip(offset).take(limit).collect();
     let more = all.len() > offset + chosen.len();
-    Ok(page(
-        &chosen,
-        more,
-        |i| json!({"offset": offset + i}),
-        crate::redact::value_quietly,
-    ))
+    Ok(page(&chosen, more, |i| json!({"offset": offset + i}), redact))
 }
 
 fn search(store: &Store, args: &JsonObject) -> Answer {
