@@ -207,7 +207,8 @@ fn several_proxies_capture_into_one_database_at_once() {
 #[test]
 fn a_notice_the_proxy_turned_into_a_message_is_on_the_lane() {
     let scratch = Scratch::new("capture-fallback");
-    let db = scratch.0.join("captures.db");
+    // `--capture` alone: the user's database, under $XDG_DATA_HOME.
+    let db = scratch.0.join("acp/captures.db");
     let agent = r#"read line
 printf '%s\n' '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"agentInfo":{"name":"noisy","version":"1"}}}'
 read line
@@ -215,9 +216,8 @@ printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}'
 printf '%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"warning","title":"Quota low"}}}'
 cat > /dev/null"#;
     let mut proxy = Command::new(ACP)
-        .arg("proxy")
-        .arg(format!("--capture={}", db.display()))
-        .args(["--", "sh", "-c", agent])
+        .args(["proxy", "--capture", "--", "sh", "-c", agent])
+        .env("XDG_DATA_HOME", &scratch.0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

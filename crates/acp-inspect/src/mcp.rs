@@ -337,7 +337,12 @@ fn slice<T: Serialize>(all: &[T], args: &JsonObject, redact: impl FnMut(&mut Val
     let (limit, offset) = (limit(args, 100)?, offset(args)?);
     let chosen: Vec<&T> = all.iter().skip(offset).take(limit).collect();
     let more = all.len() > offset + chosen.len();
-    Ok(page(&chosen, more, |i| json!({"offset": offset + i}), redact))
+    Ok(page(
+        &chosen,
+        more,
+        |i| json!({"offset": offset + i}),
+        redact,
+    ))
 }
 
 fn search(store: &Store, args: &JsonObject) -> Answer {

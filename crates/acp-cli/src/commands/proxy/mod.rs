@@ -52,7 +52,7 @@ pub struct Args {
         require_equals = true,
         default_missing_value = ""
     )]
-    capture: Option<PathBuf>,
+    capture: Option<String>,
     /// What a notice to a v1 client without `session.notices` becomes: an agent message
     /// (`message`) or nothing (`drop`).
     #[arg(long, value_parser = ["message", "drop"], default_value = "message")]
@@ -243,7 +243,7 @@ impl Run {
 fn capture_path(args: &Args) -> Result<Option<PathBuf>, String> {
     match &args.capture {
         None => Ok(None),
-        Some(path) if !path.as_os_str().is_empty() => Ok(Some(path.clone())),
+        Some(path) if !path.is_empty() => Ok(Some(PathBuf::from(path))),
         Some(_) => acp_inspect::default_path().map(Some).ok_or_else(|| {
             "--capture: no default database (set XDG_DATA_HOME or HOME, or use --capture=DB)"
                 .to_owned()
