@@ -21,6 +21,15 @@
 //! | full-text search across captures | [`Store::search`](crate::Store::search) | FTS5, plus a scan of frames not indexed yet |
 //! | has anything changed (live captures) | [`Store::data_version`](crate::Store::data_version), [`Store::head`](crate::Store::head) | one pragma; one row |
 //!
+//! **A timeline page.** [`Store::frames`](crate::Store::frames) gives the rows of a page,
+//! [`Store::findings_between`](crate::Store::findings_between) the findings on the same range
+//! (badges), in two index-range queries. Streamed chunks are consecutive frames with the same
+//! `side`, `method`, `session` and `update` tag (`agent_message_chunk`,
+//! `agent_thought_chunk`, ...): a timeline folds them into one row with a count as it reads
+//! the pages (the diff folds notifications the same way). A frame's detail
+//! ([`Store::frame`](crate::Store::frame)) has its bytes as sent; show them through
+//! [`crate::redact`] unless the user asked for secrets.
+//!
 //! **Live updates.** A proxy commits each batch it forwards, and brings its capture's row
 //! (`frames`, the counts) up to date in the same transaction. A reader polls
 //! [`Store::data_version`](crate::Store::data_version) (a number that changes whenever another connection commits; a few
