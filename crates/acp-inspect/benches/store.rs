@@ -4,8 +4,9 @@
 //! `cargo bench -p acp-inspect --bench store`
 //!
 //! * Capture cost: the proxy's forwarding core (`acp_check::proxy::run`, in process, over
-//!   in-memory pipes) carries `ACP_BENCH_FRAMES` (default 200,000) realistic `session/update`
-//!   lines three ways in one run: alone, with a [`Capture`] tap (each read batch committed
+//!   in-memory pipes) carries `ACP_BENCH_FRAMES` (default 200,000) `session/update` lines
+//!   (the project's mix, generated here: 70% text chunks, 10% thoughts, 12% tool call
+//!   updates, 5% plans, 3% notices) three ways in one run: alone, with a [`Capture`] tap (each read batch committed
 //!   before it is forwarded), and with the write-ahead record to a file. The cost per frame is
 //!   the difference of the times divided by the frames (median of `ACP_BENCH_ROUNDS`, default
 //!   5, rounds in rotating order).
@@ -21,7 +22,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use acp_check::proxy::{self, Hooks, ProxyOptions};
-use acp_conformance::stream::{Version, session_updates};
 use acp_inspect::query::SearchOptions;
 use acp_inspect::{Capture, Origin, Store};
 use tokio::io::AsyncWriteExt;
@@ -31,6 +31,48 @@ fn env_number(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// The params of `count` `session/update`s in the project's mix (70% text chunks, 10%
+/// thoughts, 12% tool call updates, 5% plans, 3% notices), varied by `seed`.
+fn session_updates(count: usize, seed: u64) -> Vec<String> {
+    let words = [
+        "the", "parser", "reads", "each", "line", "and", "checks", "its", "method", "against",
+        "table", "before", "forwarding", "it", "to", "client", "with", "no", "copy",
+    ];
+    let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    let mut next = move |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize % n
+    };
+    (0..count)
+        .map(|i| {
+            let text: Vec<&str> = (0..4 + next(12)).map(|_| words[next(words.len())]).collect();
+            let text = text.join(" ");
+            let update = match next(100) {
+                0..70 => format!(
+                    r#"{{"sessionUpdate":"agent_message_chunk","content":{{"type":"text","text":"{text} "}}}}"#
+                ),
+                70..80 => format!(
+                    r#"{{"sessionUpdate":"agent_thought_chunk","content":{{"type":"text","text":"{text} "}}}}"#
+                ),
+                80..92 => format!(
+                    r#"{{"sessionUpdate":"tool_call_update","toolCallId":"call_{}","status":"in_progress","content":[{{"type":"content","content":{{"type":"text","text":"{text}"}}}}],"locations":[{{"path":"/work/src/main.rs","line":{}}}]}}"#,
+                    i / 50,
+                    next(400)
+                ),
+                92..97 => format!(
+                    r#"{{"sessionUpdate":"plan","entries":[{{"content":"{text}","priority":"medium","status":"in_progress"}}]}}"#
+                ),
+                _ => format!(
+                    r#"{{"sessionUpdate":"notice","severity":"warning","title":"Rate limited","description":"{text}"}}"#
+                ),
+            };
+            format!(r#"{{"sessionId":"sess_bench","update":{update}}}"#)
+        })
+        .collect()
 }
 
 /// The client's lines (initialize advertising notices, session/new) and the agent's (their
@@ -45,7 +87,7 @@ fn traffic(updates: usize, seed: u64) -> (Vec<u8>, Vec<u8>) {
 {"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_bench"}}
 "#
         .to_vec();
-    let params = session_updates(Version::V1, 4096, seed);
+    let params = session_updates(4096, seed);
     for i in 0..updates {
         if i % 20_000 == 7 {
             agent.extend_from_slice(format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"sess_bench","update":{{"sessionUpdate":"agent_message_chunk","content":{{"type":"text","text":"quartz flamingo {i}"}}}}}}}}"#).as_bytes());
