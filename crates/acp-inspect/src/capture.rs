@@ -3,7 +3,9 @@
 
 use std::io;
 use std::path::Path;
-use std::time::SystemTime;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime};
 
 use acp_check::proxy::{Body, Frame, Tap};
 use acp_check::repair::Action;
@@ -47,13 +49,56 @@ pub struct Capture {
     error: Option<Error>,
     /// Index the database for search when the run ends.
     index_on_end: bool,
+    /// Wakes the checkpointer after a commit (see [`Checkpointer`]).
+    checkpointer: Option<Checkpointer>,
 }
 
-impl std::fmt::Debug for Capture {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Capture")
-            .field("capture", &self.writer.capture)
-            .finish_non_exhaustive()
+/// Checkpoints the database's write-ahead log from a thread of its own, so that the proxy's
+/// commits never wait for one: SQLite's automatic checkpoint runs inside the commit that
+/// crosses the WAL's size limit and syncs the file to disk, which would stall forwarding for
+/// as long as the disk takes. A passive checkpoint does not block writers.
+struct Checkpointer {
+    wake: SyncSender<()>,
+    thread: JoinHandle<()>,
+}
+
+/// How often the checkpointer runs at most.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+impl Checkpointer {
+    fn start(path: &Path) -> Option<Checkpointer> {
+        let conn = rusqlite::Connection::open(path).ok()?;
+        conn.busy_timeout(crate::db::BUSY_TIMEOUT).ok()?;
+        let (wake, woken) = mpsc::sync_channel(1);
+        let thread = std::thread::Builder::new()
+            .name("acp-capture-checkpoint".to_owned())
+            .spawn(move || checkpoint_loop(&conn, &woken))
+            .ok()?;
+        Some(Checkpointer { wake, thread })
+    }
+}
+
+fn checkpoint_loop(conn: &rusqlite::Connection, woken: &Receiver<()>) {
+    let checkpoint = || {
+        // Failing is harmless: the next one, or the next writer, does it.
+        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+    };
+    let mut last: Option<Instant> = None;
+    let mut pending = false;
+    loop {
+        match woken.recv_timeout(CHECKPOINT_EVERY) {
+            Ok(()) => pending = true,
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                checkpoint();
+                return;
+            }
+        }
+        if pending && last.is_none_or(|at| at.elapsed() >= CHECKPOINT_EVERY) {
+            checkpoint();
+            last = Some(Instant::now());
+            pending = false;
+        }
     }
 }
 
@@ -63,7 +108,8 @@ impl Capture {
         Self::start_in(Store::open(path)?, origin)
     }
 
-    /// Starts a capture in `store`.
+    /// Starts a capture in `store`. The store's write-ahead log is checkpointed by a thread
+    /// of the capture's own (see the crate's BENCHMARKS section for why).
     pub fn start_in(store: Store, origin: &Origin) -> Result<Capture> {
         let new = NewCapture {
             source: "proxy",
@@ -75,12 +121,19 @@ impl Capture {
             ..NewCapture::default()
         };
         let writer = Writer::create(&store.conn, &new)?;
+        let checkpointer = if store.path() == Path::new(":memory:") {
+            None
+        } else {
+            store.conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+            Checkpointer::start(store.path())
+        };
         Ok(Capture {
             store,
             writer,
             open: false,
             error: None,
             index_on_end: true,
+            checkpointer,
         })
     }
 
@@ -145,6 +198,10 @@ impl Capture {
             self.writer.save_counts(&self.store.conn)?;
             self.store.conn.execute_batch("COMMIT")?;
             self.open = false;
+            if let Some(checkpointer) = &self.checkpointer {
+                // Full: it is awake already.
+                let _ = checkpointer.wake.try_send(());
+            }
         }
         Ok(())
     }
@@ -157,7 +214,25 @@ impl Capture {
         if self.index_on_end {
             self.store.index()?;
         }
+        self.stop_checkpointer();
         Ok(())
+    }
+
+    /// Ends the checkpointer after its last checkpoint.
+    fn stop_checkpointer(&mut self) {
+        if let Some(Checkpointer { wake, thread }) = self.checkpointer.take() {
+            drop(wake);
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Capture {
+    fn drop(&mut self) {
+        // Without waiting for it: the process may be ending.
+        if let Some(checkpointer) = self.checkpointer.take() {
+            drop(checkpointer.wake);
+        }
     }
 }
 
