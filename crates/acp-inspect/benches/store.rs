@@ -37,8 +37,25 @@ fn env_number(name: &str, default: usize) -> usize {
 /// thoughts, 12% tool call updates, 5% plans, 3% notices), varied by `seed`.
 fn session_updates(count: usize, seed: u64) -> Vec<String> {
     let words = [
-        "the", "parser", "reads", "each", "line", "and", "checks", "its", "method", "against",
-        "table", "before", "forwarding", "it", "to", "client", "with", "no", "copy",
+        "the",
+        "parser",
+        "reads",
+        "each",
+        "line",
+        "and",
+        "checks",
+        "its",
+        "method",
+        "against",
+        "table",
+        "before",
+        "forwarding",
+        "it",
+        "to",
+        "client",
+        "with",
+        "no",
+        "copy",
     ];
     let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
     let mut next = move |n: usize| {
@@ -109,8 +126,17 @@ enum Along {
     Record,
 }
 
-/// Runs the proxy core over the traffic; returns the time it took.
-fn run(client: &[u8], agent: &[u8], along: Along, db: &Path, record: &Path) -> Duration {
+/// CPU time this thread has run, in seconds (Linux `schedstat`, nanoseconds).
+fn thread_cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns / 1e9)
+}
+
+/// Runs the proxy core over the traffic; returns the wall time it took and the CPU time of the
+/// forwarding thread.
+fn run(client: &[u8], agent: &[u8], along: Along, db: &Path, record: &Path) -> (Duration, f64) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -138,6 +164,7 @@ fn run(client: &[u8], agent: &[u8], along: Along, db: &Path, record: &Path) -> D
             feed.shutdown().await.unwrap();
         });
         let start = Instant::now();
+        let cpu = thread_cpu();
         let report = proxy::run(
             client,
             tokio::io::sink(),
@@ -149,9 +176,10 @@ fn run(client: &[u8], agent: &[u8], along: Along, db: &Path, record: &Path) -> D
         .await
         .unwrap();
         let elapsed = start.elapsed() - Duration::from_millis(5);
+        let cpu = thread_cpu() - cpu;
         writer.await.unwrap();
         assert!(report.tap_error.is_none());
-        elapsed
+        (elapsed, cpu)
     })
 }
 
@@ -198,13 +226,16 @@ fn main() {
     );
     let (client, agent) = traffic(frames, 7);
     let mut times = [Vec::new(), Vec::new(), Vec::new()];
+    let mut cpus = [Vec::new(), Vec::new(), Vec::new()];
     let modes = [Along::Nothing, Along::Capture, Along::Record];
     for round in 0..rounds {
         for i in 0..3 {
             let m = (i + round) % 3;
             let db = dir.join(format!("cost-{round}-{m}.db"));
             let record = dir.join("cost.ndjson");
-            times[m].push(run(&client, &agent, modes[m], &db, &record).as_secs_f64());
+            let (wall, cpu) = run(&client, &agent, modes[m], &db, &record);
+            times[m].push(wall.as_secs_f64());
+            cpus[m].push(cpu);
             let _ = std::fs::remove_file(&record);
             if m == 1 && round == 0 {
                 let before = db_size(&db);
@@ -231,21 +262,24 @@ fn main() {
         }
     }
     let [plain, captured, recorded] = times.map(|mut t| median(&mut t));
-    let per = |t: f64| (t - plain) / frames as f64 * 1e9;
+    let [plain_cpu, captured_cpu, recorded_cpu] = cpus.map(|mut t| median(&mut t));
+    let per = |t: f64, base: f64| (t - base) / frames as f64 * 1e9;
     println!(
-        "{:<12} {:>10} {:>14} {:>16}",
-        "", "median", "frames/s", "added per frame"
+        "{:<12} {:>12} {:>14} {:>16} {:>12} {:>16}",
+        "", "wall", "frames/s", "added per frame", "thread CPU", "added per frame"
     );
-    for (name, t) in [
-        ("proxy", plain),
-        ("+capture", captured),
-        ("+record", recorded),
+    for (name, t, c) in [
+        ("proxy", plain, plain_cpu),
+        ("+capture", captured, captured_cpu),
+        ("+record", recorded, recorded_cpu),
     ] {
         println!(
-            "{name:<12} {:>8.1}ms {:>14.0} {:>13.0} ns",
+            "{name:<12} {:>10.1}ms {:>14.0} {:>13.0} ns {:>10.1}ms {:>13.0} ns",
             t * 1e3,
             frames as f64 / t,
-            if name == "proxy" { 0.0 } else { per(t) }
+            per(t, plain),
+            c * 1e3,
+            per(c, plain_cpu)
         );
     }
 
