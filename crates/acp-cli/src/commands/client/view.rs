@@ -421,7 +421,7 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
     for (index, choice) in dialog.choices.iter().enumerate() {
         let marker = if index == dialog.selected { ">" } else { " " };
         let text = format!(
-            "{marker} {}. {} ({})",
+            "{}. {} ({})",
             index + 1,
             terminal_safe(&choice.name),
             terminal_safe(&choice.kind)
@@ -431,7 +431,18 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
         } else {
             Style::default()
         };
-        lines.push(Line::styled(text, style));
+        // A long choice wraps under its label rather than being cut.
+        for (row, piece) in wrap(&text, inner.saturating_sub(5).max(1))
+            .into_iter()
+            .enumerate()
+        {
+            let piece = if row == 0 {
+                format!("{marker} {piece}")
+            } else {
+                format!("     {piece}")
+            };
+            lines.push(Line::styled(piece, style));
+        }
     }
     let escape = match dialog.kind {
         DialogKind::Permission => "Esc cancel",
