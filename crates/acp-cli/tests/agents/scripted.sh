@@ -10,7 +10,8 @@
 # command that starts a `setsid` child, whose pid goes to $ACP_TEST_DIR/setsid.pid),
 # auth-prompt (the prompt fails with -32000), perm (asks two permissions: a read, an edit),
 # junk (writes lines that are not JSON before its answers), rich (a turn with Markdown, a
-# thought, a diff and a terminal).
+# thought, a diff and a terminal), restart (keeps its prompts in $ACP_TEST_DIR/store, replays
+# them on session/load, and exits with 7 on the prompt `die`).
 # `scripted.sh auth-terminal login` is the login run of the terminal method.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
@@ -43,7 +44,7 @@ fi
 if [ "$mode" = auth-terminal ]; then
   init='{"protocolVersion":1,"authMethods":[{"type":"terminal","id":"tui","name":"Log in here","args":["login"]}]}'
 fi
-if [ "$mode" = load ]; then
+if [ "$mode" = load ] || [ "$mode" = restart ]; then
   init='{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}'
 fi
 if [ "$mode" = grandchild ]; then
@@ -94,6 +95,20 @@ while IFS= read -r line; do
       update '{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"old question"}}'
       update '{"sessionUpdate":"notice","severity":"warning","title":"Stale notice"}'
       update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"old answer"}}'
+      reply "$id" '{}' ;;
+    restart:session/prompt)
+      text=$(printf '%s\n' "$line" | sed -n 's/.*"text":"\([^"]*\)".*/\1/p')
+      echo "$text" >> "$ACP_TEST_DIR/store"
+      if [ "$text" = die ]; then
+        echo "dying on purpose" >&2
+        exit 7
+      fi
+      update "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Done: $text\"}}"
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    restart:session/load)
+      while IFS= read -r old; do
+        update "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"$old\"}}"
+      done < "$ACP_TEST_DIR/store"
       reply "$id" '{}' ;;
     exit-mid-turn:session/prompt)
       update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Working on it"}}'
