@@ -491,3 +491,34 @@ fn an_agent_that_dies_mid_turn_is_started_again_and_the_session_continues() {
         screen.seen
     );
 }
+
+#[test]
+fn a_prompt_refused_for_want_of_a_sign_in_opens_the_picker_and_is_sent_again() {
+    let mut screen = Screen::start(Run::new("tui-auth-prompt"), "auth-prompt");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.press(b"hello\r");
+    screen.wait_until("prompted", |_, run| {
+        count(run, r#""method":"session/prompt""#) == 1
+    });
+    screen.wait_for("The agent needs you to sign in");
+    screen.press(b"\r");
+    screen.wait_until("signed in and sent the prompt again", |_, run| {
+        count(
+            run,
+            r#""method":"authenticate","params":{"methodId":"browser"}"#,
+        ) == 1
+            && count(run, r#""method":"session/prompt""#) == 2
+    });
+    // The scripted agent refuses again: the picker is back, and Esc only closes it.
+    screen.press(b"\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(run.nothing_left());
+    // A new session was never needed.
+    assert_eq!(count(&run, r#""method":"session/new""#), 1);
+}

@@ -74,7 +74,7 @@ while IFS= read -r line; do
       echo 'Enter the authorization code:'
       reply "$id" "$init" ;;
     *:initialize) reply "$id" "$init" ;;
-    auth:authenticate)
+    auth:authenticate|auth-prompt:authenticate)
       signed_in=yes
       reply "$id" '{}' ;;
     auth:session/new)

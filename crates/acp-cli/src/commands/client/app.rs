@@ -106,6 +106,8 @@ pub enum Command {
     SetOption(String, String),
     /// Cancel the running turn.
     CancelTurn,
+    /// Stop waiting for the sign-in under way and show the picker again.
+    CancelSignIn,
     /// Start the agent again (it has gone) and continue the session when it can.
     Restart,
     /// Leave the client.
@@ -189,6 +191,8 @@ pub struct AppState {
     /// Whether the agent is a process of ours, so that an `env_var` sign-in can ask for the
     /// values and start it again with them.
     pub agent_local: bool,
+    /// Whether a sign-in is under way (Ctrl-C and Esc cancel it).
+    pub signing_in: bool,
     /// The masked input of an `env_var` sign-in, while it is open.
     pub secret: Option<SecretInput>,
     /// The conversation's drawn lines, kept per entry between frames.
@@ -235,6 +239,7 @@ impl AppState {
             auth_methods: Vec::new(),
             agent_local: false,
             secret: None,
+            signing_in: false,
             cache: RefCell::new(LineCache::default()),
             read_mark,
         }
@@ -374,6 +379,7 @@ impl AppState {
             return self.on_dialog_key(key);
         }
         match key {
+            Key::Ctrl('c') | Key::Esc if self.signing_in => return Some(Command::CancelSignIn),
             Key::Ctrl('c') if self.status.busy => return Some(Command::CancelTurn),
             Key::Ctrl('c' | 'q') => return Some(Command::Quit),
             Key::Ctrl('n') => self.toggle_list(),

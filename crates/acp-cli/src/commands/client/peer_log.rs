@@ -64,9 +64,16 @@ impl PeerLog {
             }
             let mut records = lock(&records);
             records.count += 1;
-            let record: String = message.chars().take(200).collect();
+            // A line the agent printed is kept whole (the runtime bounds it): it may be a
+            // login URL to open.
+            let keep = if message.starts_with(NOT_JSON) {
+                usize::MAX
+            } else {
+                200
+            };
+            let record: String = message.chars().take(keep).collect();
             if records.first.len() < KEPT {
-                records.first.push(record.clone());
+                records.first.push(record.chars().take(200).collect());
             }
             if records.recent.len() >= RECENT {
                 records.recent.pop_front();
@@ -83,7 +90,7 @@ impl PeerLog {
     }
 
     /// The lines the agent wrote to the protocol stream that are not JSON (a login's
-    /// prompts, say) among the records after the first `seen`, and the count to pass next
+    /// prompts, say), without their escape sequences, among the records after the first `seen`, and the count to pass next
     /// time.
     #[must_use]
     pub fn not_json_since(&self, seen: u64) -> (Vec<String>, u64) {
@@ -94,7 +101,9 @@ impl PeerLog {
             .recent
             .iter()
             .skip(skip)
-            .filter_map(|record| record.strip_prefix(NOT_JSON).map(str::to_owned))
+            .filter_map(|record| record.strip_prefix(NOT_JSON))
+            .map(|line| acp_notice_center::sanitize::text(line).into_owned())
+            .filter(|line| !line.is_empty())
             .collect();
         (lines, records.count)
     }

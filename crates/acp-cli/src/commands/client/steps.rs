@@ -85,11 +85,12 @@ pub(crate) fn spawn_set_up(
     plan: Plan,
     auth: Option<String>,
     setup_tx: &mpsc::Sender<SetupEvent>,
-) {
+) -> tokio::task::AbortHandle {
     let (client, setup_tx) = (client.clone(), setup_tx.clone());
     tokio::spawn(async move {
         let _ = setup_tx.send(set_up(client, plan, auth).await).await;
-    });
+    })
+    .abort_handle()
 }
 
 /// Runs a turn on a task of its own; the outcome goes to `turn_tx`.

@@ -301,7 +301,14 @@ async fn run(
     let (setup_tx, mut setup_rx) = mpsc::channel::<SetupEvent>(2);
     let (signed_tx, mut signed_rx) = mpsc::channel::<Result<(), Failure>>(2);
     let mut client = agent.client.clone();
-    spawn_set_up(&client, plan.clone(), plan.auth.clone(), &setup_tx);
+    // The sign-in under way, to abort when the user cancels it.
+    let mut signing = Some(spawn_set_up(
+        &client,
+        plan.clone(),
+        plan.auth.clone(),
+        &setup_tx,
+    ));
+    app.signing_in = plan.auth.is_some();
     let mut changes = client.changes();
     // SIGTERM, SIGHUP (the terminal went away) and SIGINT end the UI like a quit.
     let mut signals = crate::commands::signals::Signals::new()
@@ -315,6 +322,8 @@ async fn run(
     let mut retry: Option<String> = None;
     let mut last_prompt = String::new();
     let mut seen_problems = 0u64;
+    // Why the agent wants a sign-in, while no session could be opened for want of one.
+    let mut unsigned: Option<String> = None;
 
     let result = loop {
         if open.is_none() {
@@ -362,7 +371,16 @@ async fn run(
                                 "the agent exited during the session",
                             )));
                         }
-                        Command::Quit => break Ok(()),
+                        Command::Quit => match (&unsigned, &app.session) {
+                            (Some(why), None) => {
+                                let why = why.lines().next().unwrap_or_default();
+                                break Err(Stop::Failed(Failure::new(
+                                    Exit::Auth,
+                                    format!("left without signing in ({why})"),
+                                )));
+                            }
+                            _ => break Ok(()),
+                        },
                         Command::Submit(text) => {
                             let Some(session) = app.session.clone() else { continue };
                             last_prompt.clone_from(&text);
@@ -385,31 +403,46 @@ async fn run(
                         }
                         Command::Authenticate(method) => {
                             open = None;
-                            app.status.message = Some(format!("signing in with {method}..."));
-                            if app.session.is_some() {
+                            app.status.message = Some(format!("signing in with {method}... (Ctrl-C cancels)"));
+                            app.signing_in = true;
+                            signing = Some(if app.session.is_some() {
                                 let (client, signed_tx, limit) = (client.clone(), signed_tx.clone(), plan.timeout);
                                 tokio::spawn(async move {
                                     let _ = signed_tx.send(setup::authenticate(&client, &method, limit).await).await;
-                                });
+                                })
+                                .abort_handle()
                             } else {
-                                spawn_set_up(&client, plan.clone(), Some(method), &setup_tx);
-                            }
+                                spawn_set_up(&client, plan.clone(), Some(method), &setup_tx)
+                            });
                         }
                         Command::SignInWith(method, values) => {
                             open = None;
                             agent.set_env(values);
                             app.status.message = Some(format!("starting the agent again to sign in with {method}..."));
                             draw(&mut screen, &app);
-                            if restart(&mut app, agent, &plan, notices, Some(method), &setup_tx).await {
+                            if let Some(task) = restart(&mut app, agent, &plan, notices, Some(method), &setup_tx).await {
+                                app.signing_in = true;
+                                signing = Some(task);
                                 client = agent.client.clone();
                                 changes = client.changes();
                                 connected = true;
                             }
                         }
+                        Command::CancelSignIn => {
+                            if let Some(task) = signing.take() {
+                                task.abort();
+                            }
+                            app.signing_in = false;
+                            app.status.message = Some("not signed in".to_owned());
+                            dialogs.push_back((
+                                Dialog::auth(client.auth_methods(), "the sign-in was cancelled; choose a method"),
+                                Reply::Auth,
+                            ));
+                        }
                         Command::Restart => {
                             app.status.message = Some("starting the agent again...".to_owned());
                             draw(&mut screen, &app);
-                            if restart(&mut app, agent, &plan, notices, None, &setup_tx).await {
+                            if restart(&mut app, agent, &plan, notices, None, &setup_tx).await.is_some() {
                                 client = agent.client.clone();
                                 changes = client.changes();
                                 connected = true;
@@ -455,9 +488,13 @@ async fn run(
                     connected = false;
                 }
             }
-            event = setup_rx.recv() => match event {
+            event = setup_rx.recv() => match event.inspect(|_| {
+                app.signing_in = false;
+                signing = None;
+            }) {
                 Some(SetupEvent::Opened(opened)) => {
                     opened_once = true;
+                    unsigned = None;
                     app.session = Some(opened.id.clone());
                     app.status.message = Some("connected".to_owned());
                     if opened.loaded {
@@ -469,6 +506,7 @@ async fn run(
                     }
                 }
                 Some(SetupEvent::NeedsAuth(why)) => {
+                    unsigned = Some(why.clone());
                     app.status.message = Some("not signed in".to_owned());
                     dialogs.push_back((Dialog::auth(client.auth_methods(), &why), Reply::Auth));
                 }
@@ -480,7 +518,10 @@ async fn run(
                 Some(SetupEvent::Failed(failure)) => break Err(Stop::Failed(failure)),
                 None => {}
             },
-            signed = signed_rx.recv() => match signed {
+            signed = signed_rx.recv() => match signed.inspect(|_| {
+                app.signing_in = false;
+                signing = None;
+            }) {
                 Some(Ok(())) => {
                     app.status.message = Some("signed in".to_owned());
                     if let (Some(text), Some(session)) = (retry.take(), app.session.clone()) {
@@ -605,8 +646,8 @@ fn draw(screen: &mut Screen, app: &AppState) {
 }
 
 /// Starts the agent again and opens the session again on it: loaded (with its history)
-/// when the agent can load sessions, else a new one; signs in with `auth` first. `false`
-/// when the agent could not be started (the UI says why).
+/// when the agent can load sessions, else a new one; signs in with `auth` first. The set-up
+/// task, or `None` when the agent could not be started (the UI says why).
 async fn restart(
     app: &mut AppState,
     agent: &mut Agent,
@@ -614,7 +655,7 @@ async fn restart(
     notices: bool,
     auth: Option<String>,
     setup_tx: &mpsc::Sender<SetupEvent>,
-) -> bool {
+) -> Option<tokio::task::AbortHandle> {
     if let Err(failure) = agent.restart().await {
         app.note(format!(
             "the agent could not be started again: {}",
@@ -623,7 +664,7 @@ async fn restart(
         app.status.message =
             Some("the agent has gone: Ctrl-R tries again, Ctrl-C leaves".to_owned());
         app.agent_gone = true;
-        return false;
+        return None;
     }
     let client = agent.client.clone();
     attach(app, &client, notices);
@@ -639,8 +680,7 @@ async fn restart(
         }
     }
     app.status.message = Some("opening the session again...".to_owned());
-    spawn_set_up(&client, plan, auth, setup_tx);
-    true
+    Some(spawn_set_up(&client, plan, auth, setup_tx))
 }
 
 fn cancel(reply: Reply) {

@@ -270,7 +270,9 @@ pub fn help_line(app: &AppState, width: usize) -> String {
         parts.push(Part::new(4, 2, "^N notices"));
         parts.push(Part::new(5, 5, "Esc/^D dismiss"));
     }
-    if app.status.busy {
+    if app.signing_in {
+        parts.push(Part::new(9, 0, "^C cancel sign-in ^Q quit"));
+    } else if app.status.busy {
         parts.push(Part::new(9, 0, "^C cancel ^Q quit"));
     } else {
         parts.push(Part::new(9, 0, "^C quit"));
