@@ -416,10 +416,10 @@ impl AppState {
             Key::Up => dialog.selected = dialog.selected.saturating_sub(1),
             Key::Down if dialog.selected + 1 < count => dialog.selected += 1,
             Key::Char(c) => {
-                if let Some(index) = c.to_digit(10).and_then(|d| usize::try_from(d).ok()) {
-                    if (1..=count).contains(&index) {
-                        dialog.selected = index - 1;
-                    }
+                if let Some(index) = c.to_digit(10).and_then(|d| usize::try_from(d).ok())
+                    && (1..=count).contains(&index)
+                {
+                    dialog.selected = index - 1;
                 }
             }
             Key::Enter => {

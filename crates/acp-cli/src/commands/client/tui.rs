@@ -102,20 +102,20 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
         app.agent_log = Some(agent_log.clone());
     }
     app.peer_log = Some(log.clone());
-    if !args.no_history {
-        if let Some(dir) = history::state_dir() {
-            let identity = match &args.url {
-                Some(url) => vec![url.clone()],
-                None => args.agent.clone(),
-            };
-            let file = history::file_for(&dir, &identity);
-            match History::load(file.clone()) {
-                Ok(loaded) => app.editor.history = loaded,
-                Err(error) => app.note(format!(
-                    "the prompt history {} could not be read: {error}",
-                    file.display()
-                )),
-            }
+    if !args.no_history
+        && let Some(dir) = history::state_dir()
+    {
+        let identity = match &args.url {
+            Some(url) => vec![url.clone()],
+            None => args.agent.clone(),
+        };
+        let file = history::file_for(&dir, &identity);
+        match History::load(file.clone()) {
+            Ok(loaded) => app.editor.history = loaded,
+            Err(error) => app.note(format!(
+                "the prompt history {} could not be read: {error}",
+                file.display()
+            )),
         }
     }
     app.status.message = Some("opening the session...".to_owned());
@@ -326,11 +326,11 @@ async fn run(
     let mut unsigned: Option<String> = None;
 
     let result = loop {
-        if open.is_none() {
-            if let Some((dialog, reply)) = dialogs.pop_front() {
-                app.ask(dialog);
-                open = Some(reply);
-            }
+        if open.is_none()
+            && let Some((dialog, reply)) = dialogs.pop_front()
+        {
+            app.ask(dialog);
+            open = Some(reply);
         }
         // A sign-in picker closed without a choice (a session is open) answers nothing.
         if matches!(open, Some(Reply::Auth)) && app.dialog.is_none() && app.secret.is_none() {
@@ -351,10 +351,8 @@ async fn run(
         app.tick(now);
         app.status.violations = client.violations().notices_during_replay;
         ready = ready || started.elapsed() > QUERY_WAIT;
-        if ready {
-            if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
-                break Err(Stop::Io(error));
-            }
+        if ready && let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
+            break Err(Stop::Io(error));
         }
         let wait = app
             .next_deadline()
@@ -605,11 +603,12 @@ async fn run(
                 }
             }
             signal = signals.recv() => {
-                if let Some(session) = &app.session {
-                    if app.status.busy && connected {
-                        let _ = client.cancel(session).await;
-                        let _ = tokio::time::timeout(CANCEL_WAIT, turn_rx.recv()).await;
-                    }
+                if let Some(session) = &app.session
+                    && app.status.busy
+                    && connected
+                {
+                    let _ = client.cancel(session).await;
+                    let _ = tokio::time::timeout(CANCEL_WAIT, turn_rx.recv()).await;
                 }
                 break Err(Stop::Failed(Failure::new(
                     super::prompt::signal_exit(signal),
