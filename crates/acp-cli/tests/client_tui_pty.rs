@@ -522,3 +522,28 @@ fn a_prompt_refused_for_want_of_a_sign_in_opens_the_picker_and_is_sent_again() {
     // A new session was never needed.
     assert_eq!(count(&run, r#""method":"session/new""#), 1);
 }
+
+#[test]
+fn an_env_var_sign_in_asks_for_the_value_and_starts_the_agent_again_with_it() {
+    let mut screen = Screen::start(Run::new("tui-env-var"), "auth");
+    screen.wait_until("refused the first session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.wait_for("The agent needs you to sign in");
+    screen.press(b"2\r");
+    screen.wait_for("the value of API_KEY");
+    screen.press(b"sk-test-42\r");
+    screen.wait_until("signed in with the value in a new agent", |_, run| {
+        run.log().contains("API_KEY has 10 characters")
+            && count(run, r#""method":"session/new""#) == 2
+            && run.agent_pids().len() == 2
+    });
+    let first = screen.run.as_ref().unwrap().agent_pids()[0];
+    assert!(!scripted::alive(first), "the first agent was ended");
+    assert!(!screen.seen.contains("sk-test"), "{}", screen.seen);
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(run.nothing_left());
+}

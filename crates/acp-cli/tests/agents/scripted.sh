@@ -75,6 +75,15 @@ while IFS= read -r line; do
       reply "$id" "$init" ;;
     *:initialize) reply "$id" "$init" ;;
     auth:authenticate|auth-prompt:authenticate)
+      # The env_var method needs API_KEY in the agent's environment.
+      case "$line" in
+        *'"methodId":"api-key"'*)
+          if [ -z "$API_KEY" ]; then
+            fail "$id" '{"code":-32000,"message":"API_KEY is not set"}'
+            continue
+          fi
+          echo "API_KEY has $(printf %s "$API_KEY" | wc -c) characters" >> "$log" ;;
+      esac
       signed_in=yes
       reply "$id" '{}' ;;
     auth:session/new)
