@@ -547,3 +547,40 @@ fn an_env_var_sign_in_asks_for_the_value_and_starts_the_agent_again_with_it() {
     assert!(output.status.success(), "{:?}", output.status);
     assert!(run.nothing_left());
 }
+
+#[test]
+fn ctrl_c_ends_a_terminal_login_and_brings_back_the_picker() {
+    let run = Run::new("tui-login-cancel");
+    let pid_file = run.dir.join("login.pid");
+    let mut screen = Screen::start(run, "auth-hang");
+    screen.wait_for("The agent needs you to sign in");
+    let pickers = |screen: &Screen| screen.seen.matches("Theagentneedsyoutosignin").count();
+    let before = pickers(&screen);
+    screen.press(b"\r");
+    screen.wait_for("Waiting for the login...");
+    screen.wait_until("the login started", |_, _| pid_file.is_file());
+    let login: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // Ctrl-C in a terminal signals its foreground processes; this pseudo-terminal is not the
+    // client's controlling terminal, so the client gets the SIGINT directly (the login does
+    // not get it: the client ends it itself after a moment).
+    signal(&screen, "-INT");
+    screen.wait_until("the picker came back", |screen, _| pickers(screen) > before);
+    assert!(!scripted::alive(login), "the login is still running");
+    screen.wait_for("the login was cancelled");
+    // Leaving without signing in says so, with exit code 3.
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    assert_eq!(output.status.code(), Some(3));
+    screen.pump();
+    assert!(
+        screen.seen.contains("leftwithoutsigningin"),
+        "{}",
+        screen.seen
+    );
+    assert!(run.nothing_left());
+}

@@ -12,7 +12,8 @@
 # junk (writes lines that are not JSON before its answers), rich (a turn with Markdown, a
 # thought, a diff and a terminal), restart (keeps its prompts in $ACP_TEST_DIR/store, replays
 # them on session/load, and exits with 7 on the prompt `die`).
-# `scripted.sh auth-terminal login` is the login run of the terminal method.
+# `scripted.sh auth-terminal login` is the login run of the terminal method; in mode
+# auth-hang the login waits (for Ctrl-C) and the sessions are always refused.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
 # Every agent process of a run leaves its pid, so that tests can check it is gone.
@@ -41,7 +42,12 @@ if [ "$mode" = auth-terminal ] && [ "$2" = login ]; then
   touch "$ACP_TEST_DIR/logged-in"
   exit 0
 fi
-if [ "$mode" = auth-terminal ]; then
+if [ "$mode" = auth-hang ] && [ "$2" = login ]; then
+  echo $$ > "$ACP_TEST_DIR/login.pid"
+  echo "Waiting for the login..."
+  exec sleep 30
+fi
+if [ "$mode" = auth-terminal ] || [ "$mode" = auth-hang ]; then
   init='{"protocolVersion":1,"authMethods":[{"type":"terminal","id":"tui","name":"Log in here","args":["login"]}]}'
 fi
 if [ "$mode" = load ] || [ "$mode" = restart ]; then
@@ -98,6 +104,8 @@ while IFS= read -r line; do
       else
         fail "$id" '{"code":-32000,"message":"Authentication required"}'
       fi ;;
+    auth-hang:session/new)
+      fail "$id" '{"code":-32000,"message":"Authentication required"}' ;;
     *:session/new) reply "$id" '{"sessionId":"s1"}' ;;
     load:session/load)
       # The history, with a notice in it (a protocol violation the client must not show).
