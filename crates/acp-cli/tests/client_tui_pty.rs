@@ -1,6 +1,7 @@
 //! The terminal UI end to end, in a pseudo-terminal: the sign-in picker when the agent asks
-//! for authentication, a turn, the write confirmation, leaving with Ctrl-Q, and the prompt
-//! editor (pasting, new lines, the history of an earlier run).
+//! for authentication, a turn, the write confirmation, leaving with Ctrl-Q, the prompt
+//! editor (pasting, new lines, the history of an earlier run), SIGTERM and SIGHUP during a
+//! turn, and an agent that dies mid-turn started again with its session.
 #![cfg(target_os = "linux")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -22,6 +23,8 @@ struct Screen {
     master: File,
     child: Option<Child>,
     seen: String,
+    /// Everything drawn, escape sequences included.
+    raw: Vec<u8>,
     run: Option<Run>,
 }
 
@@ -60,6 +63,7 @@ impl Screen {
             master: File::from(pty.master),
             child: Some(child),
             seen: String::new(),
+            raw: Vec::new(),
             run: Some(run),
         }
     }
@@ -72,6 +76,7 @@ impl Screen {
             match self.master.read(&mut buffer) {
                 Ok(0) | Err(_) => return,
                 Ok(read) => {
+                    self.raw.extend_from_slice(&buffer[..read]);
                     let text = String::from_utf8_lossy(&buffer[..read]).into_owned();
                     self.seen.push_str(&strip(&text));
                 }
@@ -370,4 +375,212 @@ fn up_recalls_the_prompt_of_an_earlier_run() {
     again.run = Some(run);
     again.press(b"\x11");
     assert!(again.end().status.success());
+}
+
+/// Sends `signal` to the client.
+fn signal(screen: &Screen, signal: &str) {
+    let pid = screen.child.as_ref().unwrap().id().to_string();
+    let status = std::process::Command::new("kill")
+        .args([signal, &pid])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Whether the terminal was given back: the alternate screen left, bracketed paste and
+/// focus reports off, the cursor shown, after the last frame.
+fn restored(raw: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(raw);
+    let last = |needle: &str| text.rfind(needle);
+    let left = last("\u{1b}[?1049l");
+    left.is_some()
+        && last("\u{1b}[?2004l").is_some()
+        && last("\u{1b}[?1004l").is_some()
+        && last("\u{1b}[?25h") >= last("\u{1b}[?25l")
+        && last("\u{1b}[?1049h") < left
+}
+
+fn ended_by_a_signal_during_a_turn(sig: &str, code: i32) {
+    let mut screen = Screen::start(Run::new(&format!("tui-signal{sig}")), "silent");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.press(b"hello\r");
+    screen.wait_until("prompted", |_, run| {
+        count(run, r#""method":"session/prompt""#) == 1
+    });
+    screen.wait_for("agent is working");
+    signal(&screen, sig);
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    screen.pump();
+    assert_eq!(output.status.code(), Some(code), "{sig}");
+    assert!(
+        restored(&screen.raw),
+        "{sig}: the terminal was not restored"
+    );
+    let start = Instant::now();
+    while !run.nothing_left() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{sig}: the agent is left"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The turn was cancelled before leaving.
+    assert_eq!(
+        count(&run, r#""method":"session/cancel""#),
+        1,
+        "{}",
+        run.log()
+    );
+    // The session and how to continue it are said once the terminal is back.
+    assert!(
+        screen.seen.contains("continueitwith:acpclient--loads1"),
+        "{}",
+        screen.seen
+    );
+}
+
+#[test]
+fn sigterm_during_a_turn_cancels_it_restores_the_terminal_and_leaves_no_process() {
+    ended_by_a_signal_during_a_turn("-TERM", 143);
+}
+
+#[test]
+fn sighup_during_a_turn_cancels_it_restores_the_terminal_and_leaves_no_process() {
+    ended_by_a_signal_during_a_turn("-HUP", 129);
+}
+
+#[test]
+fn an_agent_that_dies_mid_turn_is_started_again_and_the_session_continues() {
+    let mut screen = Screen::start(Run::new("tui-restart"), "restart");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.press(b"first\r");
+    screen.wait_for("Done: first");
+    screen.press(b"die\r");
+    // How it ended: the exit status and its last standard error line.
+    screen.wait_for("the agent exited with status 7");
+    // Drawn in the same frame as the offer to start it again.
+    screen.wait_for("dying on purpose");
+    let first = screen.run.as_ref().unwrap().agent_pids();
+    assert_eq!(first.len(), 1);
+    screen.press(b"\x12");
+    screen.wait_until("loaded the session in a new agent", |_, run| {
+        count(run, r#""method":"session/load""#) == 1 && run.agent_pids().len() == 2
+    });
+    screen.wait_for("loaded session s1 with its history");
+    screen.press(b"again\r");
+    screen.wait_for("Done: again");
+    screen.wait_until("the new agent got the prompt", |_, run| {
+        std::fs::read_to_string(run.dir.join("store")).unwrap_or_default() == "first\ndie\nagain\n"
+    });
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(run.nothing_left());
+    screen.pump();
+    assert!(
+        screen
+            .seen
+            .contains("acp:sessions1;continueitwith:acpclient--loads1"),
+        "{}",
+        screen.seen
+    );
+}
+
+#[test]
+fn a_prompt_refused_for_want_of_a_sign_in_opens_the_picker_and_is_sent_again() {
+    let mut screen = Screen::start(Run::new("tui-auth-prompt"), "auth-prompt");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.press(b"hello\r");
+    screen.wait_until("prompted", |_, run| {
+        count(run, r#""method":"session/prompt""#) == 1
+    });
+    screen.wait_for("The agent needs you to sign in");
+    screen.press(b"\r");
+    screen.wait_until("signed in and sent the prompt again", |_, run| {
+        count(
+            run,
+            r#""method":"authenticate","params":{"methodId":"browser"}"#,
+        ) == 1
+            && count(run, r#""method":"session/prompt""#) == 2
+    });
+    // The scripted agent refuses again: the picker is back, and Esc only closes it.
+    screen.press(b"\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(run.nothing_left());
+    // A new session was never needed.
+    assert_eq!(count(&run, r#""method":"session/new""#), 1);
+}
+
+#[test]
+fn an_env_var_sign_in_asks_for_the_value_and_starts_the_agent_again_with_it() {
+    let mut screen = Screen::start(Run::new("tui-env-var"), "auth");
+    screen.wait_until("refused the first session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.wait_for("The agent needs you to sign in");
+    screen.press(b"2\r");
+    screen.wait_for("the value of API_KEY");
+    screen.press(b"sk-test-42\r");
+    screen.wait_until("signed in with the value in a new agent", |_, run| {
+        run.log().contains("API_KEY has 10 characters")
+            && count(run, r#""method":"session/new""#) == 2
+            && run.agent_pids().len() == 2
+    });
+    let first = screen.run.as_ref().unwrap().agent_pids()[0];
+    assert!(!scripted::alive(first), "the first agent was ended");
+    assert!(!screen.seen.contains("sk-test"), "{}", screen.seen);
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(run.nothing_left());
+}
+
+#[test]
+fn ctrl_c_ends_a_terminal_login_and_brings_back_the_picker() {
+    let run = Run::new("tui-login-cancel");
+    let pid_file = run.dir.join("login.pid");
+    let mut screen = Screen::start(run, "auth-hang");
+    screen.wait_for("The agent needs you to sign in");
+    let pickers = |screen: &Screen| screen.seen.matches("Theagentneedsyoutosignin").count();
+    let before = pickers(&screen);
+    screen.press(b"\r");
+    screen.wait_for("Waiting for the login...");
+    screen.wait_until("the login started", |_, _| pid_file.is_file());
+    let login: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // Ctrl-C in a terminal signals its foreground processes; this pseudo-terminal is not the
+    // client's controlling terminal, so the client gets the SIGINT directly (the login does
+    // not get it: the client ends it itself after a moment).
+    signal(&screen, "-INT");
+    screen.wait_until("the picker came back", |screen, _| pickers(screen) > before);
+    assert!(!scripted::alive(login), "the login is still running");
+    screen.wait_for("the login was cancelled");
+    // Leaving without signing in says so, with exit code 3.
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    assert_eq!(output.status.code(), Some(3));
+    screen.pump();
+    assert!(
+        screen.seen.contains("leftwithoutsigningin"),
+        "{}",
+        screen.seen
+    );
+    assert!(run.nothing_left());
 }

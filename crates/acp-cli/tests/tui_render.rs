@@ -333,9 +333,7 @@ fn the_sign_in_picker_lists_every_method_and_answers_with_its_id() {
         "The agent needs you to sign in",
         "Authentication required (code",
         "> 1. Login with ChatGPT (agent)",
-        "  2. Log in in a terminal (agent)",
-        "Log in in a terminal: Runs the agent's login",
-        "Esc leave",
+        "  2. Log in in a terminal - Runs the agent's login (agent)",
     ] {
         assert!(
             contains(&screen, needle),
@@ -348,8 +346,15 @@ fn the_sign_in_picker_lists_every_method_and_answers_with_its_id() {
         app.on_key(Key::Enter, Duration::ZERO),
         Some(Command::Authenticate("tui-login".to_owned()))
     );
-    // Leaving the picker leaves the client.
+    // With a session open (the agent refused a prompt), Esc closes the picker.
     app.ask(Dialog::auth(&methods, "again"));
+    assert!(contains(&crate::screen(&app), "Esc close"));
+    assert_eq!(app.on_key(Key::Esc, Duration::ZERO), None);
+    assert!(app.dialog.is_none());
+    // Before a session is open, leaving the picker leaves the client.
+    app.session = None;
+    app.ask(Dialog::auth(&methods, "again"));
+    assert!(contains(&crate::screen(&app), "Esc leave"));
     assert_eq!(app.on_key(Key::Esc, Duration::ZERO), Some(Command::Quit));
 }
 

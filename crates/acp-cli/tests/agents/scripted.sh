@@ -10,8 +10,10 @@
 # command that starts a `setsid` child, whose pid goes to $ACP_TEST_DIR/setsid.pid),
 # auth-prompt (the prompt fails with -32000), perm (asks two permissions: a read, an edit),
 # junk (writes lines that are not JSON before its answers), rich (a turn with Markdown, a
-# thought, a diff and a terminal).
-# `scripted.sh auth-terminal login` is the login run of the terminal method.
+# thought, a diff and a terminal), restart (keeps its prompts in $ACP_TEST_DIR/store, replays
+# them on session/load, and exits with 7 on the prompt `die`).
+# `scripted.sh auth-terminal login` is the login run of the terminal method; in mode
+# auth-hang the login waits (for Ctrl-C) and the sessions are always refused.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
 # Every agent process of a run leaves its pid, so that tests can check it is gone.
@@ -40,10 +42,15 @@ if [ "$mode" = auth-terminal ] && [ "$2" = login ]; then
   touch "$ACP_TEST_DIR/logged-in"
   exit 0
 fi
-if [ "$mode" = auth-terminal ]; then
+if [ "$mode" = auth-hang ] && [ "$2" = login ]; then
+  echo $$ > "$ACP_TEST_DIR/login.pid"
+  echo "Waiting for the login..."
+  exec sleep 30
+fi
+if [ "$mode" = auth-terminal ] || [ "$mode" = auth-hang ]; then
   init='{"protocolVersion":1,"authMethods":[{"type":"terminal","id":"tui","name":"Log in here","args":["login"]}]}'
 fi
-if [ "$mode" = load ]; then
+if [ "$mode" = load ] || [ "$mode" = restart ]; then
   init='{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}'
 fi
 if [ "$mode" = grandchild ]; then
@@ -73,7 +80,16 @@ while IFS= read -r line; do
       echo 'Enter the authorization code:'
       reply "$id" "$init" ;;
     *:initialize) reply "$id" "$init" ;;
-    auth:authenticate)
+    auth:authenticate|auth-prompt:authenticate)
+      # The env_var method needs API_KEY in the agent's environment.
+      case "$line" in
+        *'"methodId":"api-key"'*)
+          if [ -z "$API_KEY" ]; then
+            fail "$id" '{"code":-32000,"message":"API_KEY is not set"}'
+            continue
+          fi
+          echo "API_KEY has $(printf %s "$API_KEY" | wc -c) characters" >> "$log" ;;
+      esac
       signed_in=yes
       reply "$id" '{}' ;;
     auth:session/new)
@@ -88,12 +104,28 @@ while IFS= read -r line; do
       else
         fail "$id" '{"code":-32000,"message":"Authentication required"}'
       fi ;;
+    auth-hang:session/new)
+      fail "$id" '{"code":-32000,"message":"Authentication required"}' ;;
     *:session/new) reply "$id" '{"sessionId":"s1"}' ;;
     load:session/load)
       # The history, with a notice in it (a protocol violation the client must not show).
       update '{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"old question"}}'
       update '{"sessionUpdate":"notice","severity":"warning","title":"Stale notice"}'
       update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"old answer"}}'
+      reply "$id" '{}' ;;
+    restart:session/prompt)
+      text=$(printf '%s\n' "$line" | sed -n 's/.*"text":"\([^"]*\)".*/\1/p')
+      echo "$text" >> "$ACP_TEST_DIR/store"
+      if [ "$text" = die ]; then
+        echo "dying on purpose" >&2
+        exit 7
+      fi
+      update "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Done: $text\"}}"
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    restart:session/load)
+      while IFS= read -r old; do
+        update "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"$old\"}}"
+      done < "$ACP_TEST_DIR/store"
       reply "$id" '{}' ;;
     exit-mid-turn:session/prompt)
       update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Working on it"}}'

@@ -139,7 +139,7 @@ fn skipped(connection: &Connection, what: String) {
 }
 
 /// The most characters of a skipped line that are logged.
-const SKIPPED_LINE_CHARS: usize = 500;
+const SKIPPED_LINE_CHARS: usize = 2000;
 
 /// Whether `text` parses as JSON at all (valid JSON that is not a message is still answered).
 fn looks_like_json(text: &[u8]) -> bool {

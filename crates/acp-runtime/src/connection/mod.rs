@@ -209,9 +209,10 @@ impl ConnectionBuilder {
     /// Whether a line that is not JSON at all is skipped without an answer (default: no, it
     /// is answered `-32700` as JSON-RPC asks). Skipped lines are counted
     /// ([`Connection::bad_lines`]) and logged at [`Level::Warn`](crate::log::Level::Warn) as
-    /// `skipped a line that is not JSON: TEXT` (the first 500 characters). Clients turn it
-    /// on for their connection to an agent ([`ClientBuilder`](crate::client::ClientBuilder)
-    /// does): an agent's stray output is not a request to answer.
+    /// `skipped a line that is not JSON: TEXT` (the first 2,000 characters: enough for a
+    /// login URL the agent prints). Clients turn it on for their connection to an agent
+    /// ([`ClientBuilder`](crate::client::ClientBuilder) does): an agent's stray output is
+    /// not a request to answer.
     pub fn skip_unparsable(mut self, skip: bool) -> Self {
         self.skip_unparsable = skip;
         self

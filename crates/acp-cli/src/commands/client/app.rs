@@ -13,11 +13,13 @@ use std::time::Duration;
 
 use acp_notice_center::NoticeCenter;
 use acp_notice_center::render::tui::Theme;
-use acp_runtime::client::{LocalTerminals, PermissionDecision, Transcript};
+use acp_runtime::client::{AuthKind, AuthMethod, LocalTerminals, PermissionDecision, Transcript};
 
+use super::agent_log::AgentLog;
 use super::conversation::LineCache;
-pub use super::dialog::{Choice, Dialog, DialogKind};
+pub use super::dialog::{Choice, Dialog, DialogKind, SecretInput};
 pub use super::editor::{Editor, MAX_INPUT_BYTES};
+use super::peer_log::PeerLog;
 use super::slash::{self, ClientCommand, Completion};
 use super::theme::Look;
 
@@ -95,12 +97,19 @@ pub enum Command {
     AnswerWrite(bool),
     /// Sign in with this auth method (from the sign-in picker).
     Authenticate(String),
+    /// Start the agent again with these variables in its environment, then sign in with
+    /// this `env_var` method.
+    SignInWith(String, Vec<(String, String)>),
     /// Switch the session to this mode (`/mode ID`).
     SetMode(String),
     /// Set a config option (`/set CONFIG_ID VALUE`).
     SetOption(String, String),
     /// Cancel the running turn.
     CancelTurn,
+    /// Stop waiting for the sign-in under way and show the picker again.
+    CancelSignIn,
+    /// Start the agent again (it has gone) and continue the session when it can.
+    Restart,
     /// Leave the client.
     Quit,
 }
@@ -169,6 +178,23 @@ pub struct AppState {
     pub tools_unfolded: bool,
     /// The terminals the client runs for the agent, to show their output in tool calls.
     pub terminals: Option<LocalTerminals>,
+    /// The agent's standard error, shown in the agent pane.
+    pub agent_log: Option<AgentLog>,
+    /// The agent's protocol problems, shown in the agent pane.
+    pub peer_log: Option<PeerLog>,
+    /// Whether the agent pane (standard error and protocol problems) is open (Ctrl-G).
+    pub agent_pane: bool,
+    /// Whether the agent has gone (then Ctrl-R restarts it).
+    pub agent_gone: bool,
+    /// The agent's sign-in methods (for the picker).
+    pub auth_methods: Vec<AuthMethod>,
+    /// Whether the agent is a process of ours, so that an `env_var` sign-in can ask for the
+    /// values and start it again with them.
+    pub agent_local: bool,
+    /// Whether a sign-in is under way (Ctrl-C and Esc cancel it).
+    pub signing_in: bool,
+    /// The masked input of an `env_var` sign-in, while it is open.
+    pub secret: Option<SecretInput>,
     /// The conversation's drawn lines, kept per entry between frames.
     pub(crate) cache: RefCell<LineCache>,
     /// How many notices the center had received when the list was last open.
@@ -206,6 +232,14 @@ impl AppState {
             thoughts_folded: false,
             tools_unfolded: false,
             terminals: None,
+            agent_log: None,
+            peer_log: None,
+            agent_pane: false,
+            agent_gone: false,
+            auth_methods: Vec::new(),
+            agent_local: false,
+            secret: None,
+            signing_in: false,
             cache: RefCell::new(LineCache::default()),
             read_mark,
         }
@@ -218,6 +252,18 @@ impl AppState {
             (Some(center), false) => lock(center).stats().received.saturating_sub(self.read_mark),
             _ => 0,
         }
+    }
+
+    /// Forgets what was drawn from the conversation and the read mark (after the agent was
+    /// started again, with a new transcript and notice center).
+    pub fn reset_view(&mut self) {
+        self.cache = RefCell::new(LineCache::default());
+        self.scroll = 0;
+        self.list_open = false;
+        self.read_mark = self
+            .notices
+            .as_ref()
+            .map_or(0, |center| lock(center).stats().received);
     }
 
     /// Lets time pass for the toasts.
@@ -304,6 +350,12 @@ impl AppState {
     /// Inserts pasted text into the prompt (never sends it); a paste too long for the
     /// prompt is refused with a line saying so.
     pub fn on_paste(&mut self, text: &str) {
+        if let Some(secret) = &mut self.secret {
+            secret
+                .typed
+                .push_str(text.lines().next().unwrap_or_default().trim());
+            return;
+        }
         if self.dialog.is_some() {
             return;
         }
@@ -320,10 +372,14 @@ impl AppState {
 
     /// Applies a key press at `now`; returns what the event loop must do, if anything.
     pub fn on_key(&mut self, key: Key, now: Duration) -> Option<Command> {
+        if self.secret.is_some() {
+            return self.on_secret_key(key);
+        }
         if self.dialog.is_some() {
             return self.on_dialog_key(key);
         }
         match key {
+            Key::Ctrl('c') | Key::Esc if self.signing_in => return Some(Command::CancelSignIn),
             Key::Ctrl('c') if self.status.busy => return Some(Command::CancelTurn),
             Key::Ctrl('c' | 'q') => return Some(Command::Quit),
             Key::Ctrl('n') => self.toggle_list(),
@@ -335,6 +391,9 @@ impl AppState {
             }
             Key::Ctrl('t') => self.thoughts_folded = !self.thoughts_folded,
             Key::Ctrl('o') => self.tools_unfolded = !self.tools_unfolded,
+            Key::Ctrl('g') => self.agent_pane = !self.agent_pane,
+            Key::Ctrl('r') if self.agent_gone => return Some(Command::Restart),
+            Key::Esc if self.agent_pane => self.agent_pane = false,
             Key::Esc if self.list_open => self.toggle_list(),
             Key::Esc => self.dismiss_first(now),
             Key::Enter => return self.submit(),
@@ -357,16 +416,16 @@ impl AppState {
             Key::Up => dialog.selected = dialog.selected.saturating_sub(1),
             Key::Down if dialog.selected + 1 < count => dialog.selected += 1,
             Key::Char(c) => {
-                if let Some(index) = c.to_digit(10).and_then(|d| usize::try_from(d).ok()) {
-                    if (1..=count).contains(&index) {
-                        dialog.selected = index - 1;
-                    }
+                if let Some(index) = c.to_digit(10).and_then(|d| usize::try_from(d).ok())
+                    && (1..=count).contains(&index)
+                {
+                    dialog.selected = index - 1;
                 }
             }
             Key::Enter => {
                 let choice = dialog.choices.get(dialog.selected).map(|c| c.id.clone());
                 let kind = dialog.kind;
-                self.dialog = None;
+                let dialog = self.dialog.take()?;
                 return Some(match (kind, choice) {
                     (DialogKind::Permission, Some(id)) => {
                         Command::Answer(PermissionDecision::Selected(id))
@@ -377,7 +436,16 @@ impl AppState {
                     (DialogKind::Write | DialogKind::Run, choice) => {
                         Command::AnswerWrite(choice.as_deref() == Some("allow"))
                     }
-                    (DialogKind::Auth, Some(id)) => Command::Authenticate(id),
+                    (DialogKind::Auth, Some(id)) => {
+                        let why = dialog.lines.first().cloned().unwrap_or_default();
+                        match self.secret_for(&id, &why) {
+                            Some(secret) => {
+                                self.secret = Some(secret);
+                                return None;
+                            }
+                            None => Command::Authenticate(id),
+                        }
+                    }
                     (DialogKind::Auth, None) => Command::Quit,
                 });
             }
@@ -387,10 +455,53 @@ impl AppState {
                 return Some(match kind {
                     DialogKind::Permission => Command::Answer(PermissionDecision::Cancelled),
                     DialogKind::Write | DialogKind::Run => Command::AnswerWrite(false),
+                    // Once a session is open, the picker (after a prompt the agent refused)
+                    // can be closed; before, there is nothing to go back to.
+                    DialogKind::Auth if self.session.is_some() => return None,
                     DialogKind::Auth => Command::Quit,
                 });
             }
             Key::Ctrl('c' | 'q') => return Some(Command::Quit),
+            _ => {}
+        }
+        None
+    }
+
+    /// The masked input for sign-in method `id` when it is an `env_var` method of a local
+    /// agent with variables not set in this environment.
+    fn secret_for(&self, id: &str, why: &str) -> Option<SecretInput> {
+        let method = self.auth_methods.iter().find(|method| method.id == id)?;
+        let AuthKind::EnvVar { vars } = &method.kind else {
+            return None;
+        };
+        let missing: Vec<String> = vars
+            .iter()
+            .filter(|var| std::env::var_os(var).is_none_or(|value| value.is_empty()))
+            .cloned()
+            .collect();
+        (self.agent_local && !missing.is_empty()).then(|| SecretInput::new(method, missing, why))
+    }
+
+    /// A key in the masked input: characters are typed, Enter takes the value (and, after the
+    /// last variable, asks for the restart and sign-in), Esc and Ctrl-C go back to the picker.
+    fn on_secret_key(&mut self, key: Key) -> Option<Command> {
+        let secret = self.secret.as_mut()?;
+        match key {
+            Key::Char(c) => secret.typed.push(c),
+            Key::Backspace => {
+                secret.typed.pop();
+            }
+            Key::Ctrl('u') => secret.typed.clear(),
+            Key::Enter if secret.accept() => {
+                let secret = self.secret.take()?;
+                return Some(Command::SignInWith(secret.method, secret.values));
+            }
+            Key::Esc | Key::Ctrl('c') => {
+                let why = secret.why.clone();
+                self.secret = None;
+                self.ask(Dialog::auth(&self.auth_methods, &why));
+            }
+            Key::Ctrl('q') => return Some(Command::Quit),
             _ => {}
         }
         None

@@ -144,31 +144,102 @@ impl Dialog {
         }
     }
 
-    /// The sign-in picker for the agent's methods, with why it is shown.
+    /// The sign-in picker for the agent's methods, with why it is shown (its first line
+    /// only: the picker is the advice). Each method is one choice: its name and
+    /// description, and what it does (runs a login, asks for a variable's value).
     #[must_use]
     pub fn auth(methods: &[AuthMethod], why: &str) -> Self {
-        let mut lines = vec![why.to_owned(), String::new()];
-        for method in methods {
-            if let Some(description) = &method.description {
-                lines.push(format!("{}: {description}", method.name));
-            }
-            if let AuthKind::EnvVar { vars } = &method.kind {
-                lines.push(format!(
-                    "{}: needs {} set for the agent",
-                    method.name,
-                    vars.join(", ")
-                ));
-            }
-        }
+        let why = why.lines().next().unwrap_or_default().to_owned();
         Self {
             kind: DialogKind::Auth,
             title: "The agent needs you to sign in".to_owned(),
-            lines,
+            lines: vec![why],
             choices: methods
                 .iter()
-                .map(|method| Choice::new(&method.id, &method.name, method.kind_word()))
+                .map(|method| {
+                    let name = match &method.description {
+                        Some(description) if description.trim() != method.name.trim() => {
+                            format!("{} - {}", method.name, description.trim())
+                        }
+                        _ => method.name.clone(),
+                    };
+                    let kind = match &method.kind {
+                        AuthKind::Terminal { .. } => "runs a login here".to_owned(),
+                        AuthKind::EnvVar { vars } if !vars.is_empty() => {
+                            format!("asks for {}", vars.join(", "))
+                        }
+                        _ => method.kind_word().to_owned(),
+                    };
+                    Choice::new(&method.id, name, kind)
+                })
                 .collect(),
             selected: 0,
         }
+    }
+}
+
+/// The masked input of an `env_var` sign-in: the value of each variable the method needs,
+/// typed in turn and shown as `*`. The values stay in memory (they go to the agent's
+/// environment when it is started again) and are never written anywhere.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SecretInput {
+    /// The sign-in method.
+    pub method: String,
+    /// The method's name, for the title.
+    pub name: String,
+    /// The variables still to ask for, the current one first.
+    pub vars: Vec<String>,
+    /// The values typed so far, per variable.
+    pub values: Vec<(String, String)>,
+    /// What is being typed for the current variable.
+    pub typed: String,
+    /// Why the picker was shown (to show it again on Esc).
+    pub why: String,
+}
+
+impl std::fmt::Debug for SecretInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print a value.
+        f.debug_struct("SecretInput")
+            .field("method", &self.method)
+            .field("vars", &self.vars)
+            .field("typed", &self.typed.chars().count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SecretInput {
+    /// The input for `method`, asking for each of `vars`.
+    #[must_use]
+    pub fn new(method: &AuthMethod, vars: Vec<String>, why: &str) -> Self {
+        Self {
+            method: method.id.clone(),
+            name: method.name.clone(),
+            vars,
+            values: Vec::new(),
+            typed: String::new(),
+            why: why.to_owned(),
+        }
+    }
+
+    /// The variable being asked for.
+    #[must_use]
+    pub fn current(&self) -> Option<&str> {
+        self.vars.first().map(String::as_str)
+    }
+
+    /// What is shown of the value typed: one `*` per character.
+    #[must_use]
+    pub fn masked(&self) -> String {
+        "*".repeat(self.typed.chars().count())
+    }
+
+    /// Takes the typed value for the current variable; `true` when every variable has one.
+    pub fn accept(&mut self) -> bool {
+        if !self.vars.is_empty() && !self.typed.is_empty() {
+            let var = self.vars.remove(0);
+            self.values.push((var, std::mem::take(&mut self.typed)));
+        }
+        self.vars.is_empty()
     }
 }

@@ -8,7 +8,9 @@
 //! [`text`] (terminal-safe agent text). [`setup`] gets to a session, [`tui`] is the terminal
 //! event loop, [`prompt`] the one-turn mode and [`exit`] the exit codes.
 
+pub mod agent_life;
 pub mod agent_log;
+pub mod agent_pane;
 pub mod app;
 pub mod conversation;
 pub mod decide;
@@ -21,6 +23,7 @@ pub mod handler;
 pub mod history;
 pub mod json;
 pub mod layout;
+pub mod login;
 pub mod markdown;
 pub mod oneshot;
 pub mod output;
@@ -31,6 +34,7 @@ pub mod policy;
 pub mod prompt;
 pub mod setup;
 pub mod slash;
+pub mod steps;
 pub mod text;
 pub mod theme;
 pub mod tool_block;
@@ -189,6 +193,22 @@ pub struct Args {
     pub no_history: bool,
 }
 
+/// The runtime client options of `acp client`: protocol `version`, `notices` on or off,
+/// the handler, and the agent's protocol problems going to `log`.
+fn client_builder(
+    version: u16,
+    notices: bool,
+    handler: CliHandler,
+    log: &PeerLog,
+) -> ClientBuilder {
+    ClientBuilder::new()
+        .protocol(ProtocolVersion(version))
+        .notices(notices)
+        .info("acp-client", env!("CARGO_PKG_VERSION"))
+        .handler(handler)
+        .connection_options(ConnectionBuilder::new().logger(log.logger()))
+}
+
 /// `CONFIG_ID=VALUE`.
 fn parse_setting(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
@@ -213,12 +233,7 @@ impl Args {
     /// The runtime client options these arguments ask for; the agent's protocol problems go
     /// to `log`.
     fn builder(&self, handler: CliHandler, log: &PeerLog) -> ClientBuilder {
-        ClientBuilder::new()
-            .protocol(ProtocolVersion(self.protocol))
-            .notices(!self.no_notices)
-            .info("acp-client", env!("CARGO_PKG_VERSION"))
-            .handler(handler)
-            .connection_options(ConnectionBuilder::new().logger(log.logger()))
+        client_builder(self.protocol, !self.no_notices, handler, log)
     }
 
     /// The prompt of one-shot mode: `--prompt TEXT`, standard input for `--prompt -`, the

@@ -12,9 +12,13 @@ use super::text::terminal_safe;
 /// How many records are kept (the first ones; the rest are only counted).
 pub const KEPT: usize = 3;
 
+/// How many of the latest records are kept for the terminal UI's agent pane.
+pub const RECENT: usize = 100;
+
 #[derive(Debug, Default)]
 struct Records {
     first: Vec<String>,
+    recent: std::collections::VecDeque<String>,
     count: u64,
 }
 
@@ -60,10 +64,48 @@ impl PeerLog {
             }
             let mut records = lock(&records);
             records.count += 1;
+            // A line the agent printed is kept whole (the runtime bounds it): it may be a
+            // login URL to open.
+            let keep = if message.starts_with(NOT_JSON) {
+                usize::MAX
+            } else {
+                200
+            };
+            let record: String = message.chars().take(keep).collect();
             if records.first.len() < KEPT {
-                records.first.push(message.chars().take(200).collect());
+                records.first.push(record.chars().take(200).collect());
             }
+            if records.recent.len() >= RECENT {
+                records.recent.pop_front();
+            }
+            records.recent.push_back(record);
         })
+    }
+
+    /// The latest records (at most [`RECENT`], oldest first) and how many there were in all.
+    #[must_use]
+    pub fn recent(&self) -> (Vec<String>, u64) {
+        let records = lock(&self.records);
+        (records.recent.iter().cloned().collect(), records.count)
+    }
+
+    /// The lines the agent wrote to the protocol stream that are not JSON (a login's
+    /// prompts, say), without their escape sequences, among the records after the first `seen`, and the count to pass next
+    /// time.
+    #[must_use]
+    pub fn not_json_since(&self, seen: u64) -> (Vec<String>, u64) {
+        let records = lock(&self.records);
+        let new = usize::try_from(records.count.saturating_sub(seen)).unwrap_or(usize::MAX);
+        let skip = records.recent.len().saturating_sub(new);
+        let lines = records
+            .recent
+            .iter()
+            .skip(skip)
+            .filter_map(|record| record.strip_prefix(NOT_JSON))
+            .map(|line| acp_notice_center::sanitize::text(line).into_owned())
+            .filter(|line| !line.is_empty())
+            .collect();
+        (lines, records.count)
     }
 
     /// What was logged, as lines to add to a message (`None` when nothing was).

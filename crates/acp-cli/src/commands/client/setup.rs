@@ -156,10 +156,18 @@ pub async fn authenticate(
     };
     // The agent reads an `env_var` method's variables from its environment, which is ours
     // when we launched it: name the ones that are not set rather than fail later.
-    if let (AuthKind::EnvVar { vars }, Some(_)) = (&method.kind, client.agent_command()) {
+    if let (AuthKind::EnvVar { vars }, Some(command)) = (&method.kind, client.agent_command()) {
+        // Set here, or given to the agent's command (the terminal UI's masked input).
+        let given = |var: &String| {
+            command
+                .environment()
+                .iter()
+                .any(|(name, value)| name == var.as_str() && !value.is_empty())
+        };
         let missing: Vec<String> = vars
             .iter()
             .filter(|var| std::env::var_os(var).is_none_or(|value| value.is_empty()))
+            .filter(|var| !given(var))
             .cloned()
             .collect();
         if !missing.is_empty() {

@@ -1,8 +1,9 @@
 //! The terminal UI's event loop: terminal set-up (raw mode, bracketed paste, the kitty
 //! keyboard protocol where the terminal has it), keyboard, paste and focus input, the session's
-//! set-up (with the sign-in picker when the agent asks for authentication), the agent's
-//! questions (permission, file writes, terminal logins), toast timers, drawing. All decisions
-//! are in [`AppState`]; this only moves events.
+//! set-up (with the sign-in picker when the agent asks for authentication, at set-up or for a
+//! prompt), the agent's questions (permission, file writes, terminal logins), the agent's
+//! life (how it ended, starting it again), toast timers, drawing. All decisions are in
+//! [`AppState`]; this only moves events.
 
 use std::collections::VecDeque;
 use std::io;
@@ -11,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use acp_notice_center::render::tui::Theme;
-use acp_runtime::client::{Client, PermissionDecision, SessionOptions, VersionFallback};
+use acp_runtime::client::{Client, ClientBuilder, PermissionDecision, VersionFallback};
 use ratatui::crossterm::event::{
     self as term, KeyCode, KeyEventKind, KeyModifiers, KeyboardEnhancementFlags,
 };
@@ -19,14 +20,21 @@ use ratatui::crossterm::{execute, terminal};
 use tokio::sync::{mpsc, oneshot};
 
 use super::Args;
+use super::agent_life::Agent;
+use super::agent_log::AgentLog;
 use super::app::{AppState, Command, Dialog, Key};
 use super::events::EventLog;
-use super::exit::{Exit, Failure};
-use super::handler::{Answers, CliHandler, Question, run_login};
+use super::exit::{Exit, Failure, say};
+use super::handler::{Answers, CliHandler, Question};
 use super::history::{self, History};
+use super::login::Login;
+use super::oneshot::continue_command;
+use super::peer_log::PeerLog;
 use super::plain::event_line;
 use super::prompt::CANCEL_WAIT;
-use super::setup::{self, Opened};
+use super::setup;
+pub(crate) use super::steps::{Plan, SetupEvent, set_option, set_up};
+use super::steps::{TurnFailure, refresh_status, spawn_set_up, spawn_turn};
 use super::theme::Look;
 use super::view::render;
 
@@ -41,16 +49,6 @@ enum Input {
     Ready {
         enhanced: bool,
     },
-}
-
-/// How the session's set-up went.
-pub(crate) enum SetupEvent {
-    /// The session is open.
-    Opened(Opened),
-    /// The agent asks for a sign-in; the message says why.
-    NeedsAuth(String),
-    /// Set-up failed for good.
-    Failed(Failure),
 }
 
 /// Where the answer to an open dialog goes.
@@ -68,116 +66,112 @@ const QUERY_WAIT: Duration = Duration::from_millis(2500);
 /// such as toast timers, current).
 const IDLE_FRAME: Duration = Duration::from_millis(500);
 
-/// What the set-up steps need from the arguments.
-#[derive(Clone)]
-pub(crate) struct Plan {
-    options: SessionOptions,
-    pub(crate) auth: Option<String>,
-    load: Option<String>,
-    mode: Option<String>,
-    settings: Vec<(String, String)>,
-    timeout: Option<Duration>,
-}
-
-impl Plan {
-    /// The set-up `args` ask for.
-    pub(crate) fn of(args: &Args) -> Result<Self, Failure> {
-        Ok(Self {
-            options: args.session_options()?,
-            auth: args.auth.clone(),
-            load: args.load.clone(),
-            mode: args.mode.clone(),
-            settings: args.settings.clone(),
-            timeout: args.timeout,
-        })
-    }
-}
-
-/// Opens the session (signing in first with `auth`), then applies the mode and options.
-pub(crate) async fn set_up(client: Client, plan: Plan, auth: Option<String>) -> SetupEvent {
-    let steps = async {
-        if let Some(method) = &auth {
-            setup::authenticate(&client, method, plan.timeout).await?;
-        }
-        let opened =
-            setup::open(&client, &plan.options, plan.load.as_deref(), plan.timeout).await?;
-        setup::apply_controls(
-            &client,
-            &opened.id,
-            plan.mode.as_deref(),
-            &plan.settings,
-            plan.timeout,
-        )
-        .await?;
-        Ok::<_, Failure>(opened)
-    };
-    match steps.await {
-        Ok(opened) => SetupEvent::Opened(opened),
-        Err(failure) if failure.exit == Exit::Auth && !client.auth_methods().is_empty() => {
-            SetupEvent::NeedsAuth(failure.message)
-        }
-        Err(failure) => SetupEvent::Failed(failure),
-    }
-}
-
 /// Runs `acp client` with the terminal UI: launches the agent, runs the UI until the user
-/// leaves, and ends the agent.
+/// leaves, ends the agent and says how to continue the session.
 pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let (questions_tx, questions) = mpsc::channel::<Question>(8);
     let events = EventLog::new();
     let handler = CliHandler::new(Answers::Ask(questions_tx), args.services(), events.clone());
     let terminals = handler.local_terminals().cloned();
-    // The agent's standard error goes to the run's log file, never onto the UI.
-    let agent_log = super::agent_log::AgentLog::open(false);
+    // The agent's standard error goes to the run's log file and the agent pane, never onto
+    // the UI's screen.
+    let agent_log = AgentLog::open(false);
     let target = args.target(&agent_log)?.quiet();
     let plan = Plan::of(args)?;
-    let log = super::peer_log::PeerLog::new();
-    let (client, mut process) = setup::launch(args.builder(handler, &log), &target, args.timeout)
+    let log = PeerLog::new();
+    let builder: Box<dyn Fn() -> ClientBuilder + Send> = {
+        let (version, notices, log) = (args.protocol, !args.no_notices, log.clone());
+        Box::new(move || super::client_builder(version, notices, handler.clone(), &log))
+    };
+    let mut agent = Agent::launch(target, builder, args.timeout)
         .await
         .map_err(|failure| log.explain(failure))?;
-    let notices = (!args.no_notices).then(|| client.notice_center());
+    let client = agent.client.clone();
     let theme = Theme::from_env();
     let mut app = AppState::new(
         client.protocol_version().0,
         client.transcript(),
-        notices,
+        None,
         theme,
     );
+    attach(&mut app, &client, !args.no_notices);
     app.look = Look::from_env(theme.color, args.high_contrast);
     app.terminals = terminals;
-    if !args.no_history {
-        if let Some(dir) = history::state_dir() {
-            let identity = match &args.url {
-                Some(url) => vec![url.clone()],
-                None => args.agent.clone(),
-            };
-            let file = history::file_for(&dir, &identity);
-            match History::load(file.clone()) {
-                Ok(loaded) => app.editor.history = loaded,
-                Err(error) => app.note(format!(
-                    "the prompt history {} could not be read: {error}",
-                    file.display()
-                )),
-            }
+    app.agent_local = agent.is_local();
+    if app.agent_local {
+        app.agent_log = Some(agent_log.clone());
+    }
+    app.peer_log = Some(log.clone());
+    if !args.no_history
+        && let Some(dir) = history::state_dir()
+    {
+        let identity = match &args.url {
+            Some(url) => vec![url.clone()],
+            None => args.agent.clone(),
+        };
+        let file = history::file_for(&dir, &identity);
+        match History::load(file.clone()) {
+            Ok(loaded) => app.editor.history = loaded,
+            Err(error) => app.note(format!(
+                "the prompt history {} could not be read: {error}",
+                file.display()
+            )),
         }
     }
-    app.status.agent.clone_from(&client.agent().name);
-    if client.agent().fallback.is_some() {
-        app.status.proposed = Some(client.agent().proposed.0);
+    app.status.message = Some("opening the session...".to_owned());
+    let world = World {
+        plan,
+        questions,
+        events,
+        agent_log: agent_log.clone(),
+        peer_log: log.clone(),
+        notices: !args.no_notices,
+    };
+    let (result, session) = run(app, &mut agent, world).await;
+    agent.shutdown().await;
+    if let Some(session) = session {
+        say(&format!(
+            "acp: session {session}; continue it with: {}",
+            continue_command(args, &session)
+        ));
     }
+    result.map_err(|error| match error {
+        Stop::Failed(failure) => agent_log.explain(log.explain(failure)),
+        Stop::Io(error) => Failure::new(Exit::Failed, format!("the terminal failed: {error}")),
+    })
+}
+
+/// Points `app` at a (new) connection to the agent: its transcript, notice center (unless
+/// notices are off), name and protocol version.
+fn attach(app: &mut AppState, client: &Client, notices: bool) {
+    app.transcript = client.transcript();
+    app.notices = notices.then(|| client.notice_center());
+    app.status.notices = notices;
+    app.reset_view();
+    app.status.protocol = client.protocol_version().0;
+    app.status.agent.clone_from(&client.agent().name);
+    app.status.proposed = client
+        .agent()
+        .fallback
+        .is_some()
+        .then_some(client.agent().proposed.0);
+    app.auth_methods = client.auth_methods().to_vec();
     if client.agent().fallback == Some(VersionFallback::Restarted) {
         app.note(format!(
             "the agent speaks ACP v1 only: it was restarted and initialized as v1 (asked for v{})",
             client.agent().proposed.0
         ));
     }
-    app.status.message = Some("opening the session...".to_owned());
-    let result = run(app, client.clone(), plan, questions, events).await;
-    setup::shutdown(&client, &mut process).await;
-    result.map_err(|error| match error {
-        Stop::Failed(failure) => agent_log.explain(log.explain(failure)),
-        Stop::Io(error) => Failure::new(Exit::Failed, format!("the terminal failed: {error}")),
-    })
+}
+
+/// What the event loop works with besides the agent.
+struct World {
+    plan: Plan,
+    questions: mpsc::Receiver<Question>,
+    events: EventLog,
+    agent_log: AgentLog,
+    peer_log: PeerLog,
+    notices: bool,
 }
 
 /// Why the loop stopped, when not by the user's choice.
@@ -271,21 +265,31 @@ impl Drop for Screen {
     }
 }
 
-/// Runs the terminal UI on `client` until the user quits.
+/// Runs the terminal UI on `agent` until the user quits; returns how it stopped and the
+/// session that was open, if one was.
 async fn run(
     mut app: AppState,
-    client: Client,
-    plan: Plan,
-    mut questions: mpsc::Receiver<Question>,
-    events: EventLog,
-) -> Result<(), Stop> {
-    let mut screen = Screen::open().map_err(Stop::Io)?;
+    agent: &mut Agent,
+    world: World,
+) -> (Result<(), Stop>, Option<String>) {
+    let mut screen = match Screen::open() {
+        Ok(screen) => screen,
+        Err(error) => return (Err(Stop::Io(error)), None),
+    };
     // The first frame, then the input thread's question to the terminal: no frame is drawn
     // while the question is out (its bytes must not land inside a frame's), for at most
     // QUERY_WAIT.
     if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
-        return Err(Stop::Io(error));
+        return (Err(Stop::Io(error)), None);
     }
+    let World {
+        plan,
+        mut questions,
+        events,
+        agent_log,
+        peer_log,
+        notices,
+    } = world;
     let started = std::time::Instant::now();
     let mut ready = false;
     let (input_tx, mut input_rx) = mpsc::channel(64);
@@ -295,13 +299,16 @@ async fn run(
     let (turn_tx, mut turn_rx) = mpsc::channel(4);
     let (note_tx, mut note_rx) = mpsc::channel::<String>(16);
     let (setup_tx, mut setup_rx) = mpsc::channel::<SetupEvent>(2);
-    {
-        let (client, plan, setup_tx) = (client.clone(), plan.clone(), setup_tx.clone());
-        let auth = plan.auth.clone();
-        tokio::spawn(async move {
-            let _ = setup_tx.send(set_up(client, plan, auth).await).await;
-        });
-    }
+    let (signed_tx, mut signed_rx) = mpsc::channel::<Result<(), Failure>>(2);
+    let mut client = agent.client.clone();
+    // The sign-in under way, to abort when the user cancels it.
+    let mut signing = Some(spawn_set_up(
+        &client,
+        plan.clone(),
+        plan.auth.clone(),
+        &setup_tx,
+    ));
+    app.signing_in = plan.auth.is_some();
     let mut changes = client.changes();
     // SIGTERM, SIGHUP (the terminal went away) and SIGINT end the UI like a quit.
     let mut signals = crate::commands::signals::Signals::new()
@@ -309,26 +316,43 @@ async fn run(
     let mut dialogs: VecDeque<(Dialog, Reply)> = VecDeque::new();
     let mut open: Option<Reply> = None;
     let mut connected = true;
+    // Whether a session was ever open (before, a failed set-up ends the client).
+    let mut opened_once = false;
+    // The prompt the agent refused for want of a sign-in, sent again once signed in.
+    let mut retry: Option<String> = None;
+    let mut last_prompt = String::new();
+    let mut seen_problems = 0u64;
+    // Why the agent wants a sign-in, while no session could be opened for want of one.
+    let mut unsigned: Option<String> = None;
 
     let result = loop {
-        if open.is_none() {
-            if let Some((dialog, reply)) = dialogs.pop_front() {
-                app.ask(dialog);
-                open = Some(reply);
-            }
+        if open.is_none()
+            && let Some((dialog, reply)) = dialogs.pop_front()
+        {
+            app.ask(dialog);
+            open = Some(reply);
+        }
+        // A sign-in picker closed without a choice (a session is open) answers nothing.
+        if matches!(open, Some(Reply::Auth)) && app.dialog.is_none() && app.secret.is_none() {
+            open = None;
         }
         for event in events.take() {
             app.note(event_line(&event));
+        }
+        // What the agent wrote on the protocol stream that is not JSON (a login's prompts)
+        // is shown, never answered.
+        let (lines, count) = peer_log.not_json_since(seen_problems);
+        seen_problems = count;
+        for line in lines {
+            app.note(format!("agent (not protocol): {line}"));
         }
         refresh_status(&mut app, &client);
         let now = client.now();
         app.tick(now);
         app.status.violations = client.violations().notices_during_replay;
         ready = ready || started.elapsed() > QUERY_WAIT;
-        if ready {
-            if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
-                break Err(Stop::Io(error));
-            }
+        if ready && let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
+            break Err(Stop::Io(error));
         }
         let wait = app
             .next_deadline()
@@ -345,15 +369,20 @@ async fn run(
                                 "the agent exited during the session",
                             )));
                         }
-                        Command::Quit => break Ok(()),
+                        Command::Quit => match (&unsigned, &app.session) {
+                            (Some(why), None) => {
+                                let why = why.lines().next().unwrap_or_default();
+                                break Err(Stop::Failed(Failure::new(
+                                    Exit::Auth,
+                                    format!("left without signing in ({why})"),
+                                )));
+                            }
+                            _ => break Ok(()),
+                        },
                         Command::Submit(text) => {
                             let Some(session) = app.session.clone() else { continue };
-                            let (client, turn_tx) = (client.clone(), turn_tx.clone());
-                            let timeout = plan.timeout;
-                            tokio::spawn(async move {
-                                let outcome = bounded_turn(&client, &session, &text, timeout).await;
-                                let _ = turn_tx.send(outcome).await;
-                            });
+                            last_prompt.clone_from(&text);
+                            spawn_turn(&client, session, text, plan.timeout, &turn_tx);
                         }
                         Command::CancelTurn => {
                             if let Some(session) = &app.session {
@@ -372,11 +401,50 @@ async fn run(
                         }
                         Command::Authenticate(method) => {
                             open = None;
-                            app.status.message = Some(format!("signing in with {method}..."));
-                            let (client, plan, setup_tx) = (client.clone(), plan.clone(), setup_tx.clone());
-                            tokio::spawn(async move {
-                                let _ = setup_tx.send(set_up(client, plan, Some(method)).await).await;
+                            app.status.message = Some(format!("signing in with {method}... (Ctrl-C cancels)"));
+                            app.signing_in = true;
+                            signing = Some(if app.session.is_some() {
+                                let (client, signed_tx, limit) = (client.clone(), signed_tx.clone(), plan.timeout);
+                                tokio::spawn(async move {
+                                    let _ = signed_tx.send(setup::authenticate(&client, &method, limit).await).await;
+                                })
+                                .abort_handle()
+                            } else {
+                                spawn_set_up(&client, plan.clone(), Some(method), &setup_tx)
                             });
+                        }
+                        Command::SignInWith(method, values) => {
+                            open = None;
+                            agent.set_env(values);
+                            app.status.message = Some(format!("starting the agent again to sign in with {method}..."));
+                            draw(&mut screen, &app);
+                            if let Some(task) = restart(&mut app, agent, &plan, notices, Some(method), &setup_tx).await {
+                                app.signing_in = true;
+                                signing = Some(task);
+                                client = agent.client.clone();
+                                changes = client.changes();
+                                connected = true;
+                            }
+                        }
+                        Command::CancelSignIn => {
+                            if let Some(task) = signing.take() {
+                                task.abort();
+                            }
+                            app.signing_in = false;
+                            app.status.message = Some("not signed in".to_owned());
+                            dialogs.push_back((
+                                Dialog::auth(client.auth_methods(), "the sign-in was cancelled; choose a method"),
+                                Reply::Auth,
+                            ));
+                        }
+                        Command::Restart => {
+                            app.status.message = Some("starting the agent again...".to_owned());
+                            draw(&mut screen, &app);
+                            if restart(&mut app, agent, &plan, notices, None, &setup_tx).await.is_some() {
+                                client = agent.client.clone();
+                                changes = client.changes();
+                                connected = true;
+                            }
                         }
                         Command::SetMode(mode) => {
                             let Some(session) = app.session.clone() else { continue };
@@ -418,19 +486,52 @@ async fn run(
                     connected = false;
                 }
             }
-            event = setup_rx.recv() => match event {
+            event = setup_rx.recv() => match event.inspect(|_| {
+                app.signing_in = false;
+                signing = None;
+            }) {
                 Some(SetupEvent::Opened(opened)) => {
+                    opened_once = true;
+                    unsigned = None;
                     app.session = Some(opened.id.clone());
                     app.status.message = Some("connected".to_owned());
                     if opened.loaded {
                         app.note(format!("loaded session {} with its history", opened.id));
                     }
+                    if let Some(text) = retry.take() {
+                        app.status.busy = true;
+                        spawn_turn(&client, opened.id, text, plan.timeout, &turn_tx);
+                    }
                 }
                 Some(SetupEvent::NeedsAuth(why)) => {
+                    unsigned = Some(why.clone());
                     app.status.message = Some("not signed in".to_owned());
                     dialogs.push_back((Dialog::auth(client.auth_methods(), &why), Reply::Auth));
                 }
+                Some(SetupEvent::Failed(failure)) if opened_once => {
+                    app.note(failure.message);
+                    app.status.message = Some("the session could not be opened again: Ctrl-R tries again".to_owned());
+                    app.agent_gone = true;
+                }
                 Some(SetupEvent::Failed(failure)) => break Err(Stop::Failed(failure)),
+                None => {}
+            },
+            signed = signed_rx.recv() => match signed.inspect(|_| {
+                app.signing_in = false;
+                signing = None;
+            }) {
+                Some(Ok(())) => {
+                    app.status.message = Some("signed in".to_owned());
+                    if let (Some(text), Some(session)) = (retry.take(), app.session.clone()) {
+                        app.note("signed in: sending the prompt again");
+                        app.status.busy = true;
+                        spawn_turn(&client, session, text, plan.timeout, &turn_tx);
+                    }
+                }
+                Some(Err(failure)) => {
+                    app.status.message = Some("not signed in".to_owned());
+                    dialogs.push_back((Dialog::auth(client.auth_methods(), &failure.message), Reply::Auth));
+                }
                 None => {}
             },
             question = questions.recv() => match question {
@@ -448,19 +549,36 @@ async fn run(
                     // Let the input thread finish its current poll before the login reads.
                     tokio::time::sleep(Duration::from_millis(150)).await;
                     screen.suspend();
-                    println!("Running the agent's login: {}", command.program.to_string_lossy());
-                    let outcome = tokio::task::spawn_blocking(move || run_login(&command))
-                        .await
-                        .unwrap_or_else(|error| Err(format!("the login task failed: {error}")));
+                    let outcome = super::login::run_in_terminal(&command, &mut signals).await;
                     let resumed = screen.resume();
                     paused.store(false, Ordering::Relaxed);
-                    app.note(match &outcome {
-                        Ok(()) => "the login command succeeded".to_owned(),
-                        Err(reason) => format!("the login command failed: {reason}"),
-                    });
-                    let _ = reply.send(outcome);
+                    let ended = match outcome {
+                        Login::Done(outcome) => {
+                            app.note(match &outcome {
+                                Ok(()) => "the login command succeeded".to_owned(),
+                                Err(reason) => format!("the login command failed: {reason}"),
+                            });
+                            let _ = reply.send(outcome);
+                            None
+                        }
+                        Login::Cancelled => {
+                            app.note("the login was cancelled");
+                            let _ = reply.send(Err("the login was cancelled (Ctrl-C)".to_owned()));
+                            None
+                        }
+                        Login::Ended(signal) => {
+                            let _ = reply.send(Err("the client is ending".to_owned()));
+                            Some(signal)
+                        }
+                    };
                     if let Err(error) = resumed {
                         break Err(Stop::Io(error));
+                    }
+                    if let Some(signal) = ended {
+                        break Err(Stop::Failed(Failure::new(
+                            super::prompt::signal_exit(signal),
+                            super::prompt::interruption(signal),
+                        )));
                     }
                 }
                 _ => {}
@@ -473,16 +591,24 @@ async fn run(
             outcome = turn_rx.recv() => {
                 match outcome {
                     Some(Ok(stop)) => app.turn_ended(format!("turn ended: {stop}")),
-                    Some(Err(message)) => app.turn_ended(message),
+                    Some(Err(TurnFailure { message, auth })) => {
+                        app.turn_ended(message.clone());
+                        if auth && !client.auth_methods().is_empty() && connected {
+                            retry = Some(last_prompt.clone());
+                            app.status.message = Some("not signed in".to_owned());
+                            dialogs.push_back((Dialog::auth(client.auth_methods(), &message), Reply::Auth));
+                        }
+                    }
                     None => {}
                 }
             }
             signal = signals.recv() => {
-                if let Some(session) = &app.session {
-                    if app.status.busy {
-                        let _ = client.cancel(session).await;
-                        let _ = tokio::time::timeout(CANCEL_WAIT, turn_rx.recv()).await;
-                    }
+                if let Some(session) = &app.session
+                    && app.status.busy
+                    && connected
+                {
+                    let _ = client.cancel(session).await;
+                    let _ = tokio::time::timeout(CANCEL_WAIT, turn_rx.recv()).await;
                 }
                 break Err(Stop::Failed(Failure::new(
                     super::prompt::signal_exit(signal),
@@ -492,7 +618,10 @@ async fn run(
             () = client.closed(), if connected => {
                 connected = false;
                 app.status.busy = false;
-                app.status.message = Some("the agent has gone; Ctrl-C to leave".to_owned());
+                app.agent_gone = true;
+                let how = agent.how_it_ended(&agent_log).await;
+                app.note(how);
+                app.status.message = Some("the agent has gone: Ctrl-R starts it again, Ctrl-C leaves".to_owned());
             }
             () = tokio::time::sleep(wait) => {}
         }
@@ -507,7 +636,50 @@ async fn run(
     for (_, reply) in dialogs {
         cancel(reply);
     }
-    result
+    (result, app.session)
+}
+
+/// Draws a frame now (before a step that makes the loop wait).
+fn draw(screen: &mut Screen, app: &AppState) {
+    let _ = screen.terminal.draw(|frame| render(frame, app));
+}
+
+/// Starts the agent again and opens the session again on it: loaded (with its history)
+/// when the agent can load sessions, else a new one; signs in with `auth` first. The set-up
+/// task, or `None` when the agent could not be started (the UI says why).
+async fn restart(
+    app: &mut AppState,
+    agent: &mut Agent,
+    plan: &Plan,
+    notices: bool,
+    auth: Option<String>,
+    setup_tx: &mpsc::Sender<SetupEvent>,
+) -> Option<tokio::task::AbortHandle> {
+    if let Err(failure) = agent.restart().await {
+        app.note(format!(
+            "the agent could not be started again: {}",
+            failure.message
+        ));
+        app.status.message =
+            Some("the agent has gone: Ctrl-R tries again, Ctrl-C leaves".to_owned());
+        app.agent_gone = true;
+        return None;
+    }
+    let client = agent.client.clone();
+    attach(app, &client, notices);
+    app.agent_gone = false;
+    app.status.busy = false;
+    let mut plan = plan.clone();
+    if let Some(session) = app.session.take() {
+        if client.agent().can_load_sessions() {
+            plan.load = Some(session);
+        } else {
+            app.note("the agent cannot load sessions: a new session is opened");
+            plan.load = None;
+        }
+    }
+    app.status.message = Some("opening the session again...".to_owned());
+    Some(spawn_set_up(&client, plan, auth, setup_tx))
 }
 
 fn cancel(reply: Reply) {
@@ -519,60 +691,6 @@ fn cancel(reply: Reply) {
             let _ = reply.send(false);
         }
         Reply::Auth => {}
-    }
-}
-
-/// Copies the session's mode and model into the status line.
-fn refresh_status(app: &mut AppState, client: &Client) {
-    let controls = app
-        .session
-        .as_deref()
-        .and_then(|session| client.session_controls(session));
-    app.status.mode = controls.as_ref().and_then(|c| c.current_mode());
-    app.status.model = controls.as_ref().and_then(|c| c.current_model());
-}
-
-/// `/set CONFIG_ID VALUE`, as a note of how it went.
-pub(crate) async fn set_option(client: &Client, session: &str, id: &str, value: &str) -> String {
-    let controls = client.session_controls(session).unwrap_or_default();
-    let Some(option) = controls.option(id) else {
-        return format!("/set {id}: {}", setup::options_help(client, session));
-    };
-    let value = match option.parse_value(value) {
-        Ok(value) => value,
-        Err(reason) => return format!("/set {id}: {reason}"),
-    };
-    match client.set_config_option(session, id, &value).await {
-        Ok(options) => {
-            let now = options
-                .iter()
-                .find(|option| option.id == id)
-                .map_or_else(|| "?".to_owned(), |option| option.current_label());
-            format!("{id}: {now}")
-        }
-        Err(error) => format!("/set {id}: {error}"),
-    }
-}
-
-/// A turn with `timeout` (cancelled past it); the stop reason or a line saying what failed.
-async fn bounded_turn(
-    client: &Client,
-    session: &str,
-    text: &str,
-    timeout: Option<Duration>,
-) -> Result<acp_runtime::agent::StopReason, String> {
-    let turn = client.prompt(session, text);
-    tokio::pin!(turn);
-    let Some(limit) = timeout else {
-        return turn.await.map_err(|error| format!("turn failed: {error}"));
-    };
-    tokio::select! {
-        outcome = &mut turn => outcome.map_err(|error| format!("turn failed: {error}")),
-        () = tokio::time::sleep(limit) => {
-            let _ = client.cancel(session).await;
-            let _ = tokio::time::timeout(CANCEL_WAIT, &mut turn).await;
-            Err(format!("turn timed out after {} s and was cancelled", limit.as_secs_f64()))
-        }
     }
 }
 

@@ -13,11 +13,15 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::app::{AppState, DialogKind, lock};
+use super::agent_pane::render_agent_pane;
+use super::app::{AppState, DialogKind, SecretInput, lock};
 use super::conversation::visible_lines;
 use super::layout::{self, Part, ToastPlace, fit_parts};
 use super::slash::Completion;
 use super::text::{terminal_safe, wrap};
+
+/// How many characters of a long session id the status line shows.
+pub const SHORT_ID: usize = 13;
 
 /// The separator of the status line's and the key hints' parts.
 const SEPARATOR: &str = " | ";
@@ -39,6 +43,17 @@ pub fn render(frame: &mut Frame<'_>, app: &AppState) {
     let areas = layout::areas(area, input_rows, toast_rows, toast_count);
 
     match (&app.notices, app.list_open, &app.session) {
+        _ if app.agent_pane => {
+            if areas.body.width >= SPLIT_LIST_WIDTH {
+                let [left, right] =
+                    Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
+                        .areas(areas.body);
+                render_agent_pane(frame, app, right);
+                render_conversation(frame, app, left, inner(left));
+            } else {
+                render_agent_pane(frame, app, areas.body);
+            }
+        }
         (Some(center), true, Some(session)) => {
             let center = lock(center);
             if areas.body.width >= SPLIT_LIST_WIDTH {
@@ -81,6 +96,50 @@ pub fn render(frame: &mut Frame<'_>, app: &AppState) {
     if app.dialog.is_some() {
         render_dialog(frame, app, areas.body);
     }
+    if let Some(secret) = &app.secret {
+        render_secret(frame, app, secret, areas.body);
+    }
+}
+
+/// The masked input of an `env_var` sign-in: which variable, `*` per character typed.
+fn render_secret(frame: &mut Frame<'_>, app: &AppState, secret: &SecretInput, area: Rect) {
+    let width = area.width.saturating_sub(4).clamp(1, 72);
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let var = terminal_safe(secret.current().unwrap_or_default()).into_owned();
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for piece in wrap(
+        &format!(
+            "{}: the value of {var} (kept in memory for the agent, never saved or shown)",
+            terminal_safe(&secret.name)
+        ),
+        inner,
+    ) {
+        lines.push(Line::from(piece));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::styled(
+        format!("{var}={}", secret.masked()),
+        app.look.selected(),
+    ));
+    lines.push(Line::styled(
+        "Enter use it (restarts the agent) | Esc back to the methods",
+        app.look.quiet(),
+    ));
+    let height = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2)
+        .min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width.saturating_sub(width)) / 2,
+        area.y + (area.height.saturating_sub(height)) / 2,
+        width,
+        height,
+    );
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" Sign in ")),
+        rect,
+    );
 }
 
 /// The inside of a bordered box.
@@ -129,6 +188,9 @@ fn status_parts(app: &AppState) -> Vec<Part> {
     if let Some(agent) = &status.agent {
         parts.push(Part::new(6, 8, format!("agent: {}", terminal_safe(agent))));
     }
+    if let Some(session) = &app.session {
+        parts.push(Part::new(7, 4, format!("session: {}", short_id(session))));
+    }
     if status.busy {
         parts.push(Part::new(7, 0, "working..."));
     }
@@ -136,6 +198,19 @@ fn status_parts(app: &AppState) -> Vec<Part> {
         parts.push(Part::new(8, 1, terminal_safe(message).replace('\n', " ")));
     }
     parts
+}
+
+/// A session id short enough for the status line: its first [`SHORT_ID`] characters and
+/// `…` when it is longer (the whole id is printed on exit and shown in the agent pane).
+#[must_use]
+pub fn short_id(session: &str) -> String {
+    let safe = terminal_safe(session);
+    if safe.chars().count() <= SHORT_ID + 1 {
+        return safe.into_owned();
+    }
+    let mut short: String = safe.chars().take(SHORT_ID).collect();
+    short.push('…');
+    short
 }
 
 /// The whole status line (as wide as it needs to be).
@@ -186,12 +261,18 @@ pub fn help_line(app: &AppState, width: usize) -> String {
         Part::new(6, 3, "PgUp/PgDn scroll"),
         Part::new(7, 6, "^T thoughts"),
         Part::new(8, 6, "^O tool output"),
+        Part::new(8, 7, "^G agent log"),
     ];
+    if app.agent_gone {
+        parts.push(Part::new(9, 0, "^R restart"));
+    }
     if app.notices.is_some() {
         parts.push(Part::new(4, 2, "^N notices"));
         parts.push(Part::new(5, 5, "Esc/^D dismiss"));
     }
-    if app.status.busy {
+    if app.signing_in {
+        parts.push(Part::new(9, 0, "^C cancel sign-in ^Q quit"));
+    } else if app.status.busy {
         parts.push(Part::new(9, 0, "^C cancel ^Q quit"));
     } else {
         parts.push(Part::new(9, 0, "^C quit"));
@@ -342,7 +423,7 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
     for (index, choice) in dialog.choices.iter().enumerate() {
         let marker = if index == dialog.selected { ">" } else { " " };
         let text = format!(
-            "{marker} {}. {} ({})",
+            "{}. {} ({})",
             index + 1,
             terminal_safe(&choice.name),
             terminal_safe(&choice.kind)
@@ -352,11 +433,23 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
         } else {
             Style::default()
         };
-        lines.push(Line::styled(text, style));
+        // A long choice wraps under its label rather than being cut.
+        for (row, piece) in wrap(&text, inner.saturating_sub(5).max(1))
+            .into_iter()
+            .enumerate()
+        {
+            let piece = if row == 0 {
+                format!("{marker} {piece}")
+            } else {
+                format!("     {piece}")
+            };
+            lines.push(Line::styled(piece, style));
+        }
     }
     let escape = match dialog.kind {
         DialogKind::Permission => "Esc cancel",
         DialogKind::Write | DialogKind::Run => "Esc deny",
+        DialogKind::Auth if app.session.is_some() => "Esc close",
         DialogKind::Auth => "Esc leave",
     };
     lines.push(Line::styled(
