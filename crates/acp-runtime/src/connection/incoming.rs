@@ -46,8 +46,14 @@ pub(super) async fn read_loop<R: MessageReader, H: Handler>(
     let mut closing = connection.shared.state.subscribe();
     let mut end_of_input = false;
     loop {
+        // While the outgoing queue is full (the peer does not take what we send), nothing more
+        // is read from the peer: it is slowed down instead of making us hold more.
+        let outgoing = &connection.shared.outgoing;
         let frame = tokio::select! {
-            frame = reader.read() => frame,
+            frame = async {
+                outgoing.room().await;
+                reader.read().await
+            } => frame,
             // Closed by us, or the writer failed: nobody can hear us any more.
             _ = closing.wait_for(|state| *state != State::Open) => break,
         };
@@ -68,7 +74,14 @@ pub(super) async fn read_loop<R: MessageReader, H: Handler>(
             }
             Ok(Frame::Message(text)) => match Frame::bounded(text, options.max_line_bytes) {
                 Frame::Message(text) => {
-                    handle_message(&connection, &handler, &permits, &text).await
+                    handle_message(
+                        &connection,
+                        &handler,
+                        &permits,
+                        &text,
+                        options.max_line_bytes,
+                    )
+                    .await
                 }
                 Frame::TooLong { len, head } => {
                     too_long(&connection, len, options.max_line_bytes, &head).await;
@@ -154,9 +167,10 @@ async fn handle_message<H: Handler>(
     handler: &Arc<H>,
     permits: &Permits,
     text: &[u8],
+    limit: usize,
 ) {
     if is_batch(text) {
-        return handle_batch(connection, handler, permits, text).await;
+        return handle_batch(connection, handler, permits, text, limit).await;
     }
     match classify(text) {
         Item::Request(request) => {
@@ -184,6 +198,33 @@ enum Item {
     /// Not a valid message, and not answered (it looks like a response: answering a broken
     /// response could start an endless exchange of errors).
     Ignored(String),
+}
+
+impl Item {
+    /// The fewest bytes this item adds to the answer of its batch: the error for an invalid
+    /// item, the shortest response for a request, nothing for the rest.
+    fn least_answer(&self) -> usize {
+        /// `{"jsonrpc":"2.0","id":,"result":{}},` without the id.
+        const SHORTEST: usize = 36;
+        match self {
+            Item::Request(request) => SHORTEST + request.id.to_string().len(),
+            Item::Invalid(id, error) => {
+                serde_json::to_vec(&Response::<Box<RawValue>>::error(id.clone(), error.clone()))
+                    .map_or(SHORTEST, |answer| answer.len() + 1)
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Refuses a whole batch whose answer would be at least `least` bytes, over `limit`, with one
+/// error (id `null`).
+pub(super) async fn refuse_batch(connection: &Connection, least: usize, limit: usize) {
+    let error = rpc::invalid_request(format!(
+        "the answer to this batch would be over the message limit of {limit} bytes (at least {least} bytes); send its messages in smaller batches"
+    ))
+    .data(serde_json::json!({"limit": limit}));
+    bad_message(connection, Id::Null, error).await;
 }
 
 fn classify(text: &[u8]) -> Item {
@@ -223,12 +264,16 @@ fn classify(text: &[u8]) -> Item {
 /// alone, except that the answers to its requests, and the errors for its invalid items, go
 /// back together as one array once every request of the batch is answered. Notifications get
 /// no answer; a batch with nothing to answer gets nothing at all. Nothing in a batch stops the
-/// connection.
+/// connection. An answer that would be over `limit` bytes (the connection's message limit)
+/// is replaced by one error: before anything of the batch runs when its invalid items and
+/// requests alone would take it over, otherwise once its requests are answered (see
+/// [`Batch`]).
 async fn handle_batch<H: Handler>(
     connection: &Connection,
     handler: &Arc<H>,
     permits: &Permits,
     text: &[u8],
+    limit: usize,
 ) {
     let items = match serde_json::from_slice::<Vec<Box<RawValue>>>(text) {
         Ok(items) => items,
@@ -247,9 +292,19 @@ async fn handle_batch<H: Handler>(
         )
         .await;
     }
-    let batch = Batch::new(connection.clone());
+    let items: Vec<Item> = items
+        .iter()
+        .map(|item| classify(item.get().as_bytes()))
+        .collect();
+    // What the answer will hold at the least: the errors for the invalid items and the
+    // smallest answer to each request. When that alone is over the limit, nothing runs.
+    let least: usize = items.iter().map(Item::least_answer).sum();
+    if least > limit {
+        return refuse_batch(connection, least, limit).await;
+    }
+    let batch = Batch::new(connection.clone(), limit);
     for item in items {
-        match classify(item.get().as_bytes()) {
+        match item {
             Item::Request(request) => {
                 let answer = Answer::Batch(Arc::clone(&batch));
                 if let Err(refusal) = start_request(connection, handler, permits, request, answer) {

@@ -24,7 +24,12 @@
 //!   not a valid message, with its id when readable) and skipped. Of a message over the limit
 //!   only the first bytes are kept: when they show a response, the request it answers fails
 //!   at once with [`Error::ResponseTooLong`]; a request is refused with its own id.
-//! * Outgoing messages go through a bounded queue: when the peer reads slowly, senders wait.
+//! * Outgoing messages go through a queue bounded in messages and in bytes
+//!   ([`ConnectionBuilder::max_queued_bytes`]): when the peer reads slowly, senders wait, and
+//!   while the queue is full the connection reads nothing more from the peer (backpressure: a
+//!   peer that does not read its answers cannot make us hold more). With
+//!   [`ConnectionBuilder::stall_timeout`], a peer that takes nothing for that long is
+//!   disconnected (logged).
 //! * At the end of the input, pending outgoing requests fail with
 //!   [`Error::ConnectionClosed`] (no answer can come), the requests the peer sent before are
 //!   given [`ConnectionBuilder::drain_timeout`] to finish and send their answers (a peer that
@@ -46,10 +51,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use acp_schema::jsonrpc::{ErrorObject, Id, RawValue};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 
 use crate::error::Error;
 use crate::log::Logger;
+use crate::transport::queue::{QueueSender, queue};
 use crate::transport::{LineReader, LineWriter, MessageReader, MessageWriter};
 
 /// A boxed, sendable future, as handlers return them.
@@ -57,8 +63,10 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// The default limit on the length of one incoming line: 16 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
-/// The default capacity of the outgoing message queue.
+/// The default capacity of the outgoing message queue, in messages.
 pub const DEFAULT_OUTGOING_QUEUE: usize = 256;
+/// The default capacity of the outgoing message queue, in bytes: 16 MiB.
+pub const DEFAULT_MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
 /// The default number of incoming requests handled at the same time.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
 
@@ -143,6 +151,8 @@ pub trait Handler: Send + Sync + 'static {
 pub struct ConnectionBuilder {
     max_line_bytes: usize,
     outgoing_queue: usize,
+    max_queued_bytes: usize,
+    stall_timeout: Option<std::time::Duration>,
     max_in_flight: usize,
     drain_timeout: std::time::Duration,
     logger: Logger,
@@ -153,6 +163,8 @@ impl Default for ConnectionBuilder {
         Self {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             outgoing_queue: DEFAULT_OUTGOING_QUEUE,
+            max_queued_bytes: DEFAULT_MAX_QUEUED_BYTES,
+            stall_timeout: None,
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             logger: Logger::none(),
@@ -177,6 +189,24 @@ impl ConnectionBuilder {
     /// The capacity of the outgoing queue, in messages (default 256).
     pub fn outgoing_queue(mut self, messages: usize) -> Self {
         self.outgoing_queue = messages.max(1);
+        self
+    }
+
+    /// The capacity of the outgoing queue, in bytes (default [`DEFAULT_MAX_QUEUED_BYTES`],
+    /// 16 MiB). Senders wait while the queue is full, and the connection stops reading the
+    /// peer's messages until there is room again. A message larger than this waits until the
+    /// queue is empty and then goes alone, so what waits for the peer stays under this bound
+    /// or one message, whichever is larger.
+    pub fn max_queued_bytes(mut self, bytes: usize) -> Self {
+        self.max_queued_bytes = bytes.max(1);
+        self
+    }
+
+    /// How long one write to the peer may take (default: no limit). A peer that takes
+    /// nothing for that long is disconnected: the connection logs why and closes, dropping
+    /// what is still queued for it. `Duration::ZERO` means no limit.
+    pub fn stall_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.stall_timeout = (!timeout.is_zero()).then_some(timeout);
         self
     }
 
@@ -231,7 +261,7 @@ impl ConnectionBuilder {
         W: MessageWriter,
         H: Handler,
     {
-        let (tx, rx) = mpsc::channel(self.outgoing_queue);
+        let (tx, rx) = queue(self.outgoing_queue, self.max_queued_bytes);
         let (state, _) = watch::channel(State::Open);
         let shared = Arc::new(Shared {
             outgoing: tx,
@@ -247,7 +277,12 @@ impl ConnectionBuilder {
             stats: Counters::default(),
         });
         let connection = Connection { shared };
-        let writer_task = tokio::spawn(outgoing::write_loop(writer, rx, connection.clone()));
+        let writer_task = tokio::spawn(outgoing::write_loop(
+            writer,
+            rx,
+            connection.clone(),
+            self.stall_timeout,
+        ));
         tokio::spawn(incoming::read_loop(
             reader,
             self,
@@ -300,7 +335,7 @@ struct Counters {
 }
 
 struct Shared {
-    outgoing: mpsc::Sender<Vec<u8>>,
+    outgoing: QueueSender,
     pending: Mutex<Pending>,
     /// Incoming requests in flight: a token telling this request from a later one with the
     /// same id, and the sender that cancels it.
