@@ -133,18 +133,14 @@ impl QueueSender {
     }
 
     /// Whether the queue holds as many bytes or messages as it may.
-    pub(crate) fn is_full(&self) -> bool {
+    #[cfg(test)]
+    fn is_full(&self) -> bool {
         self.bytes.available_permits() == 0 || self.items.capacity() == 0
     }
 
     /// Whether the receiver is gone.
     pub(crate) fn is_closed(&self) -> bool {
         self.items.is_closed()
-    }
-
-    /// Waits until the receiver is gone.
-    pub(crate) async fn closed(&self) {
-        self.items.closed().await;
     }
 }
 

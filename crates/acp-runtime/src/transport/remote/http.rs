@@ -23,7 +23,6 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
 use serde_json::Value;
-use tokio::sync::mpsc;
 
 use super::CONNECTION_ID_HEADER;
 use super::http_conn::{HttpConnection, StreamRefusal, id_key, session_of};
@@ -32,10 +31,14 @@ use super::server::Shared;
 use super::service::{Service, ServiceHandle};
 use crate::connection::lock;
 use crate::log::Level;
+use crate::transport::queue::queue;
 use crate::transport::{ChannelReader, ChannelWriter};
 
 /// The request header that names a session.
 pub const SESSION_ID_HEADER: &str = "acp-session-id";
+
+/// How many messages may wait on the way into and out of one connection.
+const QUEUE_MESSAGES: usize = 64;
 
 /// How long the POST of `initialize` waits for its answer.
 const INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -156,13 +159,14 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
             "this ACP server has as many connections as it accepts; try again later",
         );
     };
-    let (inbound, inbound_rx) = mpsc::channel(64);
-    let (outbound, outbound_rx) = mpsc::channel(64);
-    let reader = ChannelReader::new(inbound_rx, shared.options.max_message_bytes);
+    let (inbound, inbound_rx) = queue(QUEUE_MESSAGES, shared.options.max_queued_bytes);
+    let (outbound, outbound_rx) = queue(QUEUE_MESSAGES, limits::HOP_BYTES);
+    let reader = ChannelReader::from_queue(inbound_rx, shared.options.max_message_bytes);
     let (reader, writer, guard_pump, activity) = limits::guard(
         reader,
-        ChannelWriter::new(outbound),
+        ChannelWriter::from_queue(outbound),
         &shared.options,
+        Arc::clone(&shared.sessions),
         shared.logger.clone(),
     );
     let connection = shared.service.start(reader, writer);
@@ -171,6 +175,7 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
         inbound,
         move || closer.close(),
         shared.options.stall_timeout,
+        shared.options.max_queued_bytes,
         shared.logger.clone(),
     ));
     let answer = http.expect_initialize(id);

@@ -12,15 +12,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
+use super::limits::HOP_BYTES;
 use crate::connection::lock;
 use crate::log::{Level, Logger};
+use crate::transport::queue::{Closed, QueueReceiver, QueueSender, TrySendError, queue};
 
-/// How many messages may wait in one event stream's channel.
+/// How many messages may wait in one event stream's channel (and at most
+/// [`HOP_BYTES`](super::limits::HOP_BYTES) bytes, or one message).
 pub(crate) const STREAM_CAPACITY: usize = 64;
-/// How many bytes may wait for a stream to be opened before the connection is closed.
-pub(crate) const MAX_UNROUTED_BYTES: usize = 16 * 1024 * 1024;
 
 /// A key for a JSON-RPC id (numbers and strings kept apart).
 pub(crate) fn id_key(id: &Value) -> Option<String> {
@@ -42,8 +43,8 @@ pub(crate) fn session_of(message: &Value) -> Option<String> {
 
 #[derive(Default)]
 struct Routes {
-    connection: Option<mpsc::Sender<Vec<u8>>>,
-    sessions: HashMap<String, mpsc::Sender<Vec<u8>>>,
+    connection: Option<QueueSender>,
+    sessions: HashMap<String, QueueSender>,
     /// Messages no open stream could take yet, with their session.
     waiting: VecDeque<(Option<String>, Vec<u8>)>,
     waiting_bytes: usize,
@@ -57,11 +58,13 @@ struct Routes {
 /// One Streamable HTTP connection.
 pub(crate) struct HttpConnection {
     /// Into the ACP connection (bodies of POST requests).
-    pub(crate) inbound: mpsc::Sender<Vec<u8>>,
+    pub(crate) inbound: QueueSender,
     /// Ends the served connection (on `DELETE`, a stalled stream, the idle timeout).
     closer: Box<dyn Fn() + Send + Sync>,
     routes: Mutex<Routes>,
     stall: Duration,
+    /// How many bytes may wait for a stream to be opened before the connection is closed.
+    max_unrouted: usize,
     logger: Logger,
 }
 
@@ -75,11 +78,13 @@ pub(crate) enum StreamRefusal {
 }
 
 impl HttpConnection {
-    /// A connection fed through `inbound`, ended by `closer`.
+    /// A connection fed through `inbound`, ended by `closer`; a stream that takes nothing for
+    /// `stall`, or more than `max_unrouted` bytes waiting for a stream, ends it.
     pub(crate) fn new(
-        inbound: mpsc::Sender<Vec<u8>>,
+        inbound: QueueSender,
         closer: impl Fn() + Send + Sync + 'static,
         stall: Duration,
+        max_unrouted: usize,
         logger: Logger,
     ) -> Self {
         Self {
@@ -87,6 +92,7 @@ impl HttpConnection {
             closer: Box::new(closer),
             routes: Mutex::new(Routes::default()),
             stall,
+            max_unrouted,
             logger,
         }
     }
@@ -113,8 +119,8 @@ impl HttpConnection {
     pub(crate) fn open_stream(
         &self,
         session: Option<String>,
-    ) -> Result<mpsc::Receiver<Vec<u8>>, StreamRefusal> {
-        let (tx, rx) = mpsc::channel(STREAM_CAPACITY.max(1));
+    ) -> Result<QueueReceiver, StreamRefusal> {
+        let (tx, rx) = queue(STREAM_CAPACITY, HOP_BYTES);
         let mut routes = lock(&self.routes);
         if routes.ended {
             return Err(StreamRefusal::Ended);
@@ -146,7 +152,9 @@ impl HttpConnection {
                 let len = message.len();
                 match tx.try_send(message) {
                     Ok(()) => routes.waiting_bytes -= len,
-                    Err(error) => kept.push_back((for_session, error.into_inner())),
+                    Err(TrySendError::Full(message) | TrySendError::Closed(message)) => {
+                        kept.push_back((for_session, message));
+                    }
                 }
             } else {
                 kept.push_back((for_session, message));
@@ -189,7 +197,7 @@ impl HttpConnection {
             None => {
                 routes.waiting_bytes += message.len();
                 routes.waiting.push_back((session, message));
-                if routes.waiting_bytes > MAX_UNROUTED_BYTES {
+                if routes.waiting_bytes > self.max_unrouted {
                     Route::Overflow
                 } else {
                     Route::Done
@@ -220,7 +228,9 @@ impl HttpConnection {
             match target {
                 Some(stream) => match stream.try_send(message) {
                     Ok(()) => routes.waiting_bytes -= len,
-                    Err(error) => kept.push_back((session, error.into_inner())),
+                    Err(TrySendError::Full(message) | TrySendError::Closed(message)) => {
+                        kept.push_back((session, message));
+                    }
                 },
                 None => kept.push_back((session, message)),
             }
@@ -241,7 +251,7 @@ impl HttpConnection {
 
     /// Routes everything the agent writes until the ACP connection ends, then ends the
     /// streams.
-    pub(crate) async fn pump(self: Arc<Self>, mut outbound: mpsc::Receiver<Vec<u8>>) {
+    pub(crate) async fn pump(self: Arc<Self>, mut outbound: QueueReceiver) {
         while let Some(message) = outbound.recv().await {
             match self.route(message) {
                 Route::Done => {}
@@ -256,7 +266,7 @@ impl HttpConnection {
                 Route::Stream(stream, session, message) => {
                     match tokio::time::timeout(self.stall, stream.send(message)).await {
                         Ok(Ok(())) => {}
-                        Ok(Err(error)) => self.requeue(session, error.0),
+                        Ok(Err(Closed(message))) => self.requeue(session, message),
                         Err(_) => {
                             self.logger.log(
                                 Level::Warn,
@@ -280,5 +290,5 @@ impl HttpConnection {
 enum Route {
     Done,
     Overflow,
-    Stream(mpsc::Sender<Vec<u8>>, Option<String>, Vec<u8>),
+    Stream(QueueSender, Option<String>, Vec<u8>),
 }

@@ -27,14 +27,16 @@ mod http_wire;
 mod limits;
 mod server;
 mod service;
+mod sessions;
 mod socket;
 mod tls;
 
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
 pub use limits::SESSION_LIMIT_CODE;
 pub use server::{
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_SESSIONS,
-    DEFAULT_PATH, DEFAULT_STALL_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PATH,
+    DEFAULT_STALL_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
 };
 pub use service::{Service, ServiceHandle};
 

@@ -35,6 +35,7 @@ use super::http;
 use super::http_conn::HttpConnection;
 use super::limits;
 use super::service::{Service, ServiceHandle};
+use super::sessions::SessionTable;
 use super::socket::{CLOSE_GOING_AWAY, CloseReason, SocketReader, SocketWriter};
 use super::tls::{self, TlsIdentity};
 use super::{CONNECTION_ID_HEADER, ServerCodec};
@@ -53,6 +54,11 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default number of sessions one connection may have open.
 pub const DEFAULT_MAX_SESSIONS: usize = 64;
+/// The default number of sessions open across all connections of a server.
+pub const DEFAULT_MAX_TOTAL_SESSIONS: usize = 1024;
+/// The default number of bytes that may wait for one peer on each queue of its way out (and,
+/// over Streamable HTTP, of its messages on their way in): 16 MiB.
+pub const DEFAULT_MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
 /// How long, by default, a connection may carry no message either way before it is closed.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -66,6 +72,8 @@ pub struct ServerOptions {
     max_connections: usize,
     pub(crate) stall_timeout: Duration,
     pub(crate) max_sessions: usize,
+    max_total_sessions: usize,
+    pub(crate) max_queued_bytes: usize,
     pub(crate) idle_timeout: Option<Duration>,
 }
 
@@ -78,6 +86,8 @@ impl Default for ServerOptions {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             stall_timeout: DEFAULT_STALL_TIMEOUT,
             max_sessions: DEFAULT_MAX_SESSIONS,
+            max_total_sessions: DEFAULT_MAX_TOTAL_SESSIONS,
+            max_queued_bytes: DEFAULT_MAX_QUEUED_BYTES,
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
         }
     }
@@ -85,7 +95,8 @@ impl Default for ServerOptions {
 
 impl ServerOptions {
     /// The defaults: path `/acp`, no token, no browser origin allowed, 16 MiB messages, 256
-    /// connections, 30 s stall timeout, 64 sessions per connection, 10 min idle timeout.
+    /// connections, 30 s stall timeout, 64 sessions per connection and 1024 in all, 16 MiB
+    /// queued per peer, 10 min idle timeout.
     pub fn new() -> Self {
         Self::default()
     }
@@ -145,6 +156,28 @@ impl ServerOptions {
         self
     }
 
+    /// How many sessions may be open across all connections at once (default 1024): a
+    /// request that would open one more is answered with a JSON-RPC error (code
+    /// [`SESSION_LIMIT_CODE`](super::SESSION_LIMIT_CODE)) that names the limit, and logged. A
+    /// session its connection left open (the connection ended without `session/close`) counts
+    /// for the idle timeout after that, so reconnecting does not walk around the limit.
+    pub fn max_total_sessions(mut self, sessions: usize) -> Self {
+        self.max_total_sessions = sessions.max(1);
+        self
+    }
+
+    /// How many bytes may wait for one peer (default [`DEFAULT_MAX_QUEUED_BYTES`], 16 MiB):
+    /// Streamable HTTP messages the peer posted that the service has not read yet, and the
+    /// service's output waiting for an event stream to open. (The output an
+    /// [`AgentServer`] queues for a peer is bounded by its own
+    /// [`ConnectionBuilder::max_queued_bytes`](crate::ConnectionBuilder::max_queued_bytes).)
+    /// A peer whose queue is full is slowed (its requests are not read, a post waits) and,
+    /// when nothing moves for the stall timeout, disconnected.
+    pub fn max_queued_bytes(mut self, bytes: usize) -> Self {
+        self.max_queued_bytes = bytes.max(1);
+        self
+    }
+
     /// How long a connection may carry no message either way (default 10 min) before it is
     /// closed and that is logged: a WebSocket with close code 1001 and the reason, a
     /// Streamable HTTP connection by ending its event streams (its id is unknown afterwards:
@@ -163,6 +196,8 @@ pub(crate) struct Shared<S> {
     pub(crate) logger: Logger,
     /// The Streamable HTTP connections, by connection id.
     pub(crate) http: Mutex<HashMap<String, Arc<HttpConnection>>>,
+    /// The sessions open across all connections.
+    pub(crate) sessions: Arc<SessionTable>,
 }
 
 /// A taken connection slot, given back when dropped.
@@ -219,9 +254,12 @@ impl<S: Service> Endpoint<S> {
     /// logger).
     pub fn new(service: S, options: ServerOptions) -> Self {
         let logger = service.logger();
+        let linger = options.idle_timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT);
+        let sessions = Arc::new(SessionTable::new(options.max_total_sessions, linger));
         Self {
             shared: Arc::new(Shared {
                 service,
+                sessions,
                 options,
                 open: Arc::new(AtomicUsize::new(0)),
                 logger,
@@ -233,6 +271,11 @@ impl<S: Service> Endpoint<S> {
     /// How many connections are open now.
     pub fn open_connections(&self) -> usize {
         self.shared.open.load(Ordering::Acquire)
+    }
+
+    /// How many sessions count against [`ServerOptions::max_total_sessions`] now.
+    pub fn open_sessions(&self) -> usize {
+        self.shared.sessions.count()
     }
 
     /// Serves connections accepted on `listener` until accepting fails.
@@ -363,8 +406,13 @@ async fn serve_socket<S: Service>(shared: &Shared<S>, socket: WebSocket, id: &st
     );
     let writer =
         SocketWriter::<_, ServerCodec>::new(sink, shared.options.stall_timeout, Arc::clone(&close));
-    let (reader, writer, pump, activity) =
-        limits::guard(reader, writer, &shared.options, shared.logger.clone());
+    let (reader, writer, pump, activity) = limits::guard(
+        reader,
+        writer,
+        &shared.options,
+        Arc::clone(&shared.sessions),
+        shared.logger.clone(),
+    );
     let handle = shared.service.start(reader, writer);
     let run = async {
         pump.run().await;
