@@ -14,6 +14,7 @@
 //! * `DELETE` with the connection id ends the connection (`202`).
 
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,6 +26,7 @@ use futures_util::stream;
 use serde_json::Value;
 
 use super::CONNECTION_ID_HEADER;
+use super::accept::Served;
 use super::http_conn::{HttpConnection, StreamRefusal, id_key, session_of};
 use super::limits;
 use super::server::Shared;
@@ -77,6 +79,7 @@ pub(crate) async fn post<S: Service>(
     shared: Arc<Shared<S>>,
     headers: HeaderMap,
     body: Bytes,
+    peer: IpAddr,
 ) -> Response {
     let json = header_text(&headers, header::CONTENT_TYPE.as_str())
         .and_then(|value| value.split(';').next())
@@ -109,12 +112,13 @@ pub(crate) async fn post<S: Service>(
         );
     }
     if header_text(&headers, CONNECTION_ID_HEADER).is_none() {
-        return initialize(shared, message, body).await;
+        return initialize(shared, message, body, peer).await;
     }
     let connection = match named(&shared, &headers) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };
+    connection.mark_used();
     if message.get("method").is_some() {
         if let Some(id) = message.get("id").and_then(id_key) {
             let session = header_text(&headers, SESSION_ID_HEADER)
@@ -141,7 +145,12 @@ pub(crate) async fn post<S: Service>(
 }
 
 /// `POST initialize` without a connection id: a new connection.
-async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: Bytes) -> Response {
+async fn initialize<S: Service>(
+    shared: Arc<Shared<S>>,
+    message: Value,
+    body: Bytes,
+    peer: IpAddr,
+) -> Response {
     let is_initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
     let Some(id) = message.get("id").and_then(id_key).filter(|_| is_initialize) else {
         return refuse(
@@ -149,6 +158,23 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
             "missing Acp-Connection-Id: only `initialize` may come without one",
         );
     };
+    let max = shared.options.max_per_address;
+    let from_peer = lock(&shared.http)
+        .values()
+        .filter(|connection| connection.peer == peer)
+        .count();
+    if from_peer >= max {
+        shared.logger.log(
+            Level::Warn,
+            format!(
+                "refused an HTTP connection from {peer}: it has {max} open (the limit per address)"
+            ),
+        );
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this address has as many HTTP connections open as the server allows; close one (DELETE) or try again later",
+        );
+    }
     let Some(slot) = shared.admit() else {
         shared.logger.log(
             Level::Warn,
@@ -176,12 +202,14 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
         move || closer.close(),
         shared.options.stall_timeout,
         shared.options.max_queued_bytes,
+        peer,
         shared.logger.clone(),
     ));
     let answer = http.expect_initialize(id);
     let connection_id = uuid::Uuid::new_v4().to_string();
     lock(&shared.http).insert(connection_id.clone(), Arc::clone(&http));
     let pumped = Arc::clone(&http);
+    let watched = Arc::clone(&http);
     let registry = Arc::clone(&shared);
     let forget = connection_id.clone();
     let served = connection.clone();
@@ -192,6 +220,23 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
                 served.close();
             };
             tokio::join!(pumped.pump(outbound_rx), guarded, served.closed());
+        };
+        let unused = async {
+            let timeout = registry.options.unused_timeout;
+            tokio::time::sleep(timeout).await;
+            if watched.is_used() {
+                return std::future::pending().await;
+            }
+            registry.logger.log(
+                Level::Warn,
+                format!(
+                    "HTTP connection {forget} from {peer}: no event stream and no second request within {} s; closing it",
+                    timeout.as_secs_f64()
+                ),
+            );
+            lock(&registry.http).remove(&forget);
+            served.close();
+            std::future::pending::<()>().await;
         };
         let watchdog = async {
             let Some(timeout) = registry.options.idle_timeout else {
@@ -214,6 +259,7 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
         tokio::select! {
             () = &mut run => {}
             () = watchdog => {}
+            () = unused => {}
         }
         lock(&registry.http).remove(&forget);
         drop(slot);
@@ -251,7 +297,13 @@ async fn initialize<S: Service>(shared: Arc<Shared<S>>, message: Value, body: By
 }
 
 /// `GET` without an upgrade: an event stream.
-pub(crate) async fn events<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMap) -> Response {
+///
+/// `served` marks the TCP connection as served while the stream is open.
+pub(crate) async fn events<S: Service>(
+    shared: Arc<Shared<S>>,
+    headers: HeaderMap,
+    served: Served,
+) -> Response {
     let accepts = header_text(&headers, header::ACCEPT.as_str()).is_some_and(|accept| {
         accept.split(',').any(|item| {
             let mime = item.split(';').next().unwrap_or_default().trim();
@@ -278,10 +330,13 @@ pub(crate) async fn events<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMa
             return refuse(StatusCode::NOT_FOUND, "the connection has ended");
         }
     };
-    let events = stream::unfold(receiver, |mut receiver| async move {
+    let events = stream::unfold((receiver, served), |(mut receiver, served)| async move {
         let message = receiver.recv().await?;
         let text = String::from_utf8_lossy(&message).into_owned();
-        Some((Ok::<_, Infallible>(Event::default().data(text)), receiver))
+        Some((
+            Ok::<_, Infallible>(Event::default().data(text)),
+            (receiver, served),
+        ))
     });
     Sse::new(events)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))

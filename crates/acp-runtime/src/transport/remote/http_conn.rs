@@ -8,6 +8,8 @@
 //! while the client reads slowly, up to the stall timeout; then the connection is closed.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -65,6 +67,10 @@ pub(crate) struct HttpConnection {
     stall: Duration,
     /// How many bytes may wait for a stream to be opened before the connection is closed.
     max_unrouted: usize,
+    /// The client's address.
+    pub(crate) peer: IpAddr,
+    /// The client opened an event stream or posted a second message.
+    used: AtomicBool,
     logger: Logger,
 }
 
@@ -78,13 +84,15 @@ pub(crate) enum StreamRefusal {
 }
 
 impl HttpConnection {
-    /// A connection fed through `inbound`, ended by `closer`; a stream that takes nothing for
-    /// `stall`, or more than `max_unrouted` bytes waiting for a stream, ends it.
+    /// A connection of the client at `peer`, fed through `inbound`, ended by `closer`; a
+    /// stream that takes nothing for `stall`, or more than `max_unrouted` bytes waiting for a
+    /// stream, ends it.
     pub(crate) fn new(
         inbound: QueueSender,
         closer: impl Fn() + Send + Sync + 'static,
         stall: Duration,
         max_unrouted: usize,
+        peer: IpAddr,
         logger: Logger,
     ) -> Self {
         Self {
@@ -93,8 +101,20 @@ impl HttpConnection {
             routes: Mutex::new(Routes::default()),
             stall,
             max_unrouted,
+            peer,
+            used: AtomicBool::new(false),
             logger,
         }
+    }
+
+    /// The client posted a message after `initialize`, or opened a stream.
+    pub(crate) fn mark_used(&self) {
+        self.used.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the client did either since `initialize`.
+    pub(crate) fn is_used(&self) -> bool {
+        self.used.load(Ordering::Relaxed)
     }
 
     /// Ends the served connection; its output ends, and with it the event streams.
@@ -121,6 +141,7 @@ impl HttpConnection {
         session: Option<String>,
     ) -> Result<QueueReceiver, StreamRefusal> {
         let (tx, rx) = queue(STREAM_CAPACITY, HOP_BYTES);
+        self.mark_used();
         let mut routes = lock(&self.routes);
         if routes.ended {
             return Err(StreamRefusal::Ended);

@@ -17,6 +17,7 @@
 //! must be reached from other machines, and then require a token
 //! ([`ServerOptions::token`]).
 
+mod accept;
 mod access;
 mod client;
 mod codec;
@@ -34,9 +35,10 @@ mod tls;
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
 pub use limits::SESSION_LIMIT_CODE;
 pub use server::{
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES,
-    DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PATH,
-    DEFAULT_STALL_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES,
+    DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PATH, DEFAULT_STALL_TIMEOUT,
+    DEFAULT_UNUSED_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
 };
 pub use service::{Service, ServiceHandle};
 

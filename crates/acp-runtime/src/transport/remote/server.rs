@@ -2,34 +2,41 @@
 //! message transport) to remote clients on one listener: WebSocket and Streamable HTTP (see
 //! [`super::http`]) at one path (`/acp` by default).
 //!
-//! Every request is checked first: a browser `Origin` that is not allowed gets 403, a
-//! missing or wrong bearer token 401 (see [`ServerOptions::token`]). A WebSocket upgrade
-//! beyond [`ServerOptions::max_connections`] gets 503. An accepted upgrade answers 101 with
-//! an `Acp-Connection-Id` header and carries one ACP connection until either side closes
-//! the socket. All connections share the server's session store and open sessions, so a
-//! client can reconnect and load its session.
+//! Before any request is read, [`super::accept`] bounds the TCP connections that have not
+//! sent a whole request (the header and body timeouts, and a cap that closes the one that has
+//! waited longest). Every request is then checked first: a browser `Origin` that is not
+//! allowed gets 403, a missing or wrong bearer token 401 (see [`ServerOptions::token`]), and
+//! only then is a request body read. A WebSocket upgrade (or HTTP `initialize`) beyond
+//! [`ServerOptions::max_connections`] gets 503. An accepted upgrade answers 101 with an
+//! `Acp-Connection-Id` header and carries one ACP connection until either side closes the
+//! socket. All connections share the server's session store and open sessions, so a client
+//! can reconnect and load its session.
 //!
 //! Per connection, [`super::limits`] refuses sessions past
-//! [`ServerOptions::max_sessions`] and closes the connection once nothing went either way
-//! for [`ServerOptions::idle_timeout`] (a WebSocket with close code 1001 and the reason).
+//! [`ServerOptions::max_sessions`] (and past [`ServerOptions::max_total_sessions`] across the
+//! server) and closes the connection once nothing went either way for
+//! [`ServerOptions::idle_timeout`] (a WebSocket with close code 1001 and the reason).
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, to_bytes};
+use axum::extract::State;
 use axum::extract::ws::{WebSocket, WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::{Extension, Router};
 use futures_util::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 
+use super::accept::{self, Admit, Gate, Tcp, Timeouts};
 use super::access::Access;
 use super::http;
 use super::http_conn::HttpConnection;
@@ -37,7 +44,7 @@ use super::limits;
 use super::service::{Service, ServiceHandle};
 use super::sessions::SessionTable;
 use super::socket::{CLOSE_GOING_AWAY, CloseReason, SocketReader, SocketWriter};
-use super::tls::{self, TlsIdentity};
+use super::tls::TlsIdentity;
 use super::{CONNECTION_ID_HEADER, ServerCodec};
 use crate::agent::AgentServer;
 use crate::connection::lock;
@@ -61,6 +68,16 @@ pub const DEFAULT_MAX_TOTAL_SESSIONS: usize = 1024;
 pub const DEFAULT_MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
 /// How long, by default, a connection may carry no message either way before it is closed.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long, by default, a TCP connection may take to send a whole request head (and may wait
+/// between two requests).
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long, by default, a request body may take to arrive.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long, by default, a new Streamable HTTP connection may go without opening an event
+/// stream or sending a second request before it is closed.
+pub const DEFAULT_UNUSED_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default number of Streamable HTTP connections one client address may have open.
+pub const DEFAULT_MAX_PER_ADDRESS: usize = 64;
 
 /// Options of a [`RemoteServer`].
 #[derive(Debug, Clone)]
@@ -75,6 +92,10 @@ pub struct ServerOptions {
     max_total_sessions: usize,
     pub(crate) max_queued_bytes: usize,
     pub(crate) idle_timeout: Option<Duration>,
+    header_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    pub(crate) unused_timeout: Duration,
+    pub(crate) max_per_address: usize,
 }
 
 impl Default for ServerOptions {
@@ -89,6 +110,10 @@ impl Default for ServerOptions {
             max_total_sessions: DEFAULT_MAX_TOTAL_SESSIONS,
             max_queued_bytes: DEFAULT_MAX_QUEUED_BYTES,
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            unused_timeout: DEFAULT_UNUSED_TIMEOUT,
+            max_per_address: DEFAULT_MAX_PER_ADDRESS,
         }
     }
 }
@@ -96,7 +121,8 @@ impl Default for ServerOptions {
 impl ServerOptions {
     /// The defaults: path `/acp`, no token, no browser origin allowed, 16 MiB messages, 256
     /// connections, 30 s stall timeout, 64 sessions per connection and 1024 in all, 16 MiB
-    /// queued per peer, 10 min idle timeout.
+    /// queued per peer, 10 min idle timeout, 10 s header timeout, 30 s body timeout, 10 s for
+    /// a new HTTP connection to be used, 64 HTTP connections per client address.
     pub fn new() -> Self {
         Self::default()
     }
@@ -134,9 +160,42 @@ impl ServerOptions {
         self
     }
 
-    /// How many connections may be open at once (default 256); further upgrades get 503.
+    /// How many connections may be open at once (default 256): WebSocket and Streamable
+    /// HTTP connections (further upgrades and `initialize` requests get 503), and, counted
+    /// apart, TCP connections that are waiting: that have not sent a whole request yet, or
+    /// wait between two. A TCP connection that arrives while as many are waiting closes the
+    /// one that has waited longest. Both are logged.
     pub fn max_connections(mut self, connections: usize) -> Self {
         self.max_connections = connections.max(1);
+        self
+    }
+
+    /// How long a TCP connection may take to send a whole request head, and may wait between
+    /// two requests (default 10 s); it is closed then (logged when it had sent no request).
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How long a request body may take to arrive once its head has (default 30 s); the
+    /// request gets 408 then and its connection is closed.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How long a new Streamable HTTP connection may go without opening an event stream or
+    /// posting a second message (default 10 s): it is closed then, and logged, so that
+    /// `initialize` requests that are never followed up cannot fill the server.
+    pub fn unused_timeout(mut self, timeout: Duration) -> Self {
+        self.unused_timeout = timeout.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How many Streamable HTTP connections one client address may have open at once
+    /// (default 64); a further `initialize` from it gets 503, logged.
+    pub fn max_per_address(mut self, connections: usize) -> Self {
+        self.max_per_address = connections.max(1);
         self
     }
 
@@ -198,6 +257,8 @@ pub(crate) struct Shared<S> {
     pub(crate) http: Mutex<HashMap<String, Arc<HttpConnection>>>,
     /// The sessions open across all connections.
     pub(crate) sessions: Arc<SessionTable>,
+    /// The accepted TCP connections.
+    gate: Gate,
 }
 
 /// A taken connection slot, given back when dropped.
@@ -219,6 +280,28 @@ impl<S> Shared<S> {
             })
             .ok()
             .map(|_| Slot(Arc::clone(&self.open)))
+    }
+}
+
+impl<S: Send + Sync + 'static> Admit for Shared<S> {
+    fn gate(&self) -> &Gate {
+        &self.gate
+    }
+
+    fn max_waiting(&self) -> usize {
+        self.options.max_connections
+    }
+
+    fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            header: self.options.header_timeout,
+            // The handler answers 408 at the body timeout; the connection goes a little later.
+            body: self.options.body_timeout + Duration::from_secs(2),
+        }
+    }
+
+    fn logger(&self) -> &Logger {
+        &self.logger
     }
 }
 
@@ -264,6 +347,7 @@ impl<S: Service> Endpoint<S> {
                 open: Arc::new(AtomicUsize::new(0)),
                 logger,
                 http: Mutex::new(HashMap::new()),
+                gate: Gate::default(),
             }),
         }
     }
@@ -271,6 +355,12 @@ impl<S: Service> Endpoint<S> {
     /// How many connections are open now.
     pub fn open_connections(&self) -> usize {
         self.shared.open.load(Ordering::Acquire)
+    }
+
+    /// How many TCP connections are waiting now: accepted, without a whole request being
+    /// served (see [`ServerOptions::max_connections`]).
+    pub fn waiting_connections(&self) -> usize {
+        self.shared.gate.waiting()
     }
 
     /// How many sessions count against [`ServerOptions::max_total_sessions`] now.
@@ -284,15 +374,14 @@ impl<S: Service> Endpoint<S> {
     }
 
     /// Serves connections accepted on `listener` until `shutdown` resolves; then it stops
-    /// accepting (open WebSocket connections run on until they end).
+    /// accepting (connections being served run on until they end).
     pub async fn serve_until(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
-        axum::serve(listener, self.router())
-            .with_graceful_shutdown(shutdown)
-            .await
+        let router = self.router();
+        accept::run(self.shared, router, listener, None, shutdown).await
     }
 
     /// Serves connections accepted on `listener` over TLS with `identity` (`wss://`,
@@ -303,8 +392,26 @@ impl<S: Service> Endpoint<S> {
         identity: TlsIdentity,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
-        let logger = self.shared.logger.clone();
-        tls::serve(self.router(), listener, identity, shutdown, logger).await
+        let router = self.router();
+        accept::run(
+            self.shared,
+            router,
+            listener,
+            Some(identity.acceptor()),
+            shutdown,
+        )
+        .await
+    }
+
+    /// Serves one connection that was accepted some other way (a TCP stream, a Unix socket,
+    /// an in-memory pipe), from `peer`, until it ends: HTTP/1.1 or HTTP/2 (by its preface),
+    /// under the same limits and timeouts as the connections of [`Self::serve`] (it counts as
+    /// one of them).
+    pub async fn serve_connection<IO>(&self, io: IO, peer: SocketAddr)
+    where
+        IO: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+    {
+        accept::serve_one(&*self.shared, io, self.router(), peer).await;
     }
 
     fn router(&self) -> Router {
@@ -315,7 +422,6 @@ impl<S: Service> Endpoint<S> {
                     .post(endpoint_post::<S>)
                     .delete(endpoint_delete::<S>),
             )
-            .layer(DefaultBodyLimit::max(self.shared.options.max_message_bytes))
             .with_state(Arc::clone(&self.shared))
     }
 }
@@ -323,9 +429,11 @@ impl<S: Service> Endpoint<S> {
 /// `GET` on the endpoint: a WebSocket upgrade.
 async fn endpoint_get<S: Service>(
     State(shared): State<Arc<Shared<S>>>,
+    Extension(tcp): Extension<Arc<Tcp>>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
+    let served = tcp.served();
     if let Err(refusal) = shared.options.access.check(&headers) {
         shared.logger.log(Level::Warn, refusal.describe());
         return refusal.into_response();
@@ -333,7 +441,7 @@ async fn endpoint_get<S: Service>(
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
         // Not an upgrade: a Streamable HTTP event stream.
-        Err(_) => return http::events(shared, headers).await,
+        Err(_) => return http::events(shared, headers, served).await,
     };
     let Some(slot) = shared.admit() else {
         shared.logger.log(
@@ -349,6 +457,7 @@ async fn endpoint_get<S: Service>(
         )
             .into_response();
     };
+    tcp.upgrade();
     let id = uuid::Uuid::new_v4().to_string();
     let limit = shared.options.max_message_bytes;
     let served = Arc::clone(&shared);
@@ -366,24 +475,73 @@ async fn endpoint_get<S: Service>(
     response
 }
 
-/// `POST` on the endpoint: a Streamable HTTP message.
+/// `POST` on the endpoint: a Streamable HTTP message. The access rules are checked before the
+/// body is read; the body must arrive within the body timeout (408) and the message limit
+/// (413).
 async fn endpoint_post<S: Service>(
     State(shared): State<Arc<Shared<S>>>,
+    Extension(tcp): Extension<Arc<Tcp>>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
 ) -> Response {
     if let Err(refusal) = shared.options.access.check(&headers) {
         shared.logger.log(Level::Warn, refusal.describe());
         return refusal.into_response();
     }
-    http::post(shared, headers, body).await
+    let limit = shared.options.max_message_bytes;
+    let receiving = tcp.receiving();
+    let body = tokio::time::timeout(shared.options.body_timeout, to_bytes(body, limit)).await;
+    drop(receiving);
+    let _served = tcp.served();
+    let body = match body {
+        Ok(Ok(body)) => body,
+        Ok(Err(error)) => {
+            let too_big = std::error::Error::source(&error)
+                .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
+            return if too_big {
+                (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the body is over the message limit of {limit} bytes\n"),
+                )
+                    .into_response()
+            } else {
+                (
+                    StatusCode::BAD_REQUEST,
+                    format!("reading the body failed: {error}\n"),
+                )
+                    .into_response()
+            };
+        }
+        Err(_) => {
+            shared.logger.log(
+                Level::Warn,
+                format!(
+                    "refused a request from {}: its body took longer than {} s (the body timeout)",
+                    tcp.peer,
+                    shared.options.body_timeout.as_secs_f64()
+                ),
+            );
+            let mut response = (
+                StatusCode::REQUEST_TIMEOUT,
+                "the body took too long to arrive\n",
+            )
+                .into_response();
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return response;
+        }
+    };
+    http::post(shared, headers, body, tcp.peer.ip()).await
 }
 
 /// `DELETE` on the endpoint: ends a Streamable HTTP connection.
 async fn endpoint_delete<S: Service>(
     State(shared): State<Arc<Shared<S>>>,
+    Extension(tcp): Extension<Arc<Tcp>>,
     headers: HeaderMap,
 ) -> Response {
+    let _served = tcp.served();
     if let Err(refusal) = shared.options.access.check(&headers) {
         shared.logger.log(Level::Warn, refusal.describe());
         return refusal.into_response();
