@@ -87,8 +87,13 @@ pub fn run(args: Args) -> super::Outcome {
     let options = ExampleOptions::new()
         .chunk_delay(delay(&args))
         .ask_permission(!args.no_permission);
-    let server = AgentServer::new(ExampleAgent::new(options))
-        .connection_options(acp_runtime::ConnectionBuilder::new().logger(logger));
+    // What waits for a client is bounded in bytes, over stdio as over --listen, and a
+    // client that takes nothing for the stall timeout is disconnected.
+    let connection = acp_runtime::ConnectionBuilder::new()
+        .logger(logger)
+        .max_queued_bytes(args.remote.max_queued_bytes)
+        .stall_timeout(args.remote.stall());
+    let server = AgentServer::new(ExampleAgent::new(options)).connection_options(connection);
     let server = if args.ephemeral {
         server.store(MemoryStore::without_history())
     } else {
@@ -102,7 +107,7 @@ pub fn run(args: Args) -> super::Outcome {
         };
         server.store(FileStore::open(&dir)?)
     };
-    match args.remote.listen()? {
+    let served = match args.remote.listen()? {
         Some(listen) => runtime.block_on(async {
             // Heard from before the URL is printed: whoever reads it may signal at once.
             let mut signals = crate::commands::signals::Signals::new()?;
@@ -110,8 +115,13 @@ pub fn run(args: Args) -> super::Outcome {
                 signals.recv().await;
             };
             crate::commands::listen::serve(server, listen, "acp agent", stop).await
-        })?,
-        None => runtime.block_on(server.serve_stdio())?,
-    }
+        }),
+        None => runtime
+            .block_on(server.serve_stdio())
+            .map_err(std::io::Error::other),
+    };
+    // A write the client never took may still hold a blocking thread: do not wait for it.
+    runtime.shutdown_background();
+    served?;
     Ok(ExitCode::SUCCESS)
 }

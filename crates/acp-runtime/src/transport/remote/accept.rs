@@ -169,9 +169,11 @@ impl Gate {
     }
 
     /// Registers a connection accepted from `peer`, first making room for it when `max`
-    /// are waiting, by closing the one that has waited longest (logged).
-    fn admit(&self, peer: SocketAddr, max: usize, logger: &Logger) -> Arc<Tcp> {
+    /// are waiting, by closing the one that has waited longest (logged); also says whether
+    /// it did.
+    fn admit(&self, peer: SocketAddr, max: usize, logger: &Logger) -> (Arc<Tcp>, bool) {
         let mut connections = lock(&self.connections);
+        let mut evicted = false;
         let waiting: Vec<&Arc<Tcp>> = connections
             .values()
             .filter(|tcp| lock(&tcp.state).waiting())
@@ -187,6 +189,7 @@ impl Gate {
                     ),
                 );
                 oldest.close("the server has as many waiting connections as it allows");
+                evicted = true;
             }
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
@@ -204,7 +207,7 @@ impl Gate {
             close: watch::Sender::new(None),
         });
         connections.insert(id, Arc::clone(&tcp));
-        tcp
+        (tcp, evicted)
     }
 
     fn remove(&self, id: u64) {
@@ -251,9 +254,14 @@ pub(crate) async fn run<A: Admit>(
                 continue;
             }
         };
-        let record = server
+        let (record, evicted) = server
             .gate()
             .admit(peer, server.max_waiting(), server.logger());
+        if evicted {
+            // Let the closed connection's task give its descriptor back before the next
+            // accept (a flood must not use them all up).
+            tokio::task::yield_now().await;
+        }
         let server = Arc::clone(&server);
         let router = router.clone();
         let tls = tls.clone();
@@ -297,7 +305,7 @@ pub(crate) async fn serve_one<A: Admit + ?Sized, IO>(
 ) where
     IO: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    let record = server
+    let (record, _) = server
         .gate()
         .admit(peer, server.max_waiting(), server.logger());
     serve(server, io, router, &record).await;

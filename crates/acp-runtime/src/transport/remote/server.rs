@@ -200,9 +200,16 @@ impl ServerOptions {
     }
 
     /// How long a write to a peer may wait (default 30 s): a peer that stops reading is
-    /// disconnected after it, so what is buffered for it stays bounded.
+    /// disconnected after it (logged; a WebSocket is dropped without a close frame, which
+    /// could not get through), so what is buffered for it stays bounded.
+    /// `Duration::ZERO`: never.
     pub fn stall_timeout(mut self, timeout: Duration) -> Self {
-        self.stall_timeout = timeout;
+        // Zero: never (a century is never here).
+        self.stall_timeout = if timeout.is_zero() {
+            Duration::from_secs(100 * 365 * 24 * 3600)
+        } else {
+            timeout
+        };
         self
     }
 
