@@ -22,7 +22,8 @@ const NOTICE_BYTES: usize = 16 * 1024;
 const FLOOD: usize = 1000;
 
 /// `flood` answers at once and then sends [`FLOOD`] notifications of [`NOTICE_BYTES`],
-/// counting those that were queued; notifications from the peer are counted.
+/// counting those that were queued; `hold` never answers; anything else answers at once;
+/// notifications from the peer are counted.
 #[derive(Clone, Default)]
 struct Flooder {
     queued: Arc<AtomicUsize>,
@@ -39,6 +40,9 @@ impl Handler for Flooder {
     ) -> BoxFuture<Reply> {
         let queued = Arc::clone(&self.queued);
         Box::pin(async move {
+            if method == "hold" {
+                return std::future::pending().await;
+            }
             if method != "flood" {
                 return Reply::ok(&json!({}));
             }
@@ -145,4 +149,26 @@ async fn a_peer_that_reads_nothing_for_the_stall_timeout_is_disconnected() {
     let queued = handler.queued.load(Ordering::SeqCst);
     assert!(queued < 20, "{queued}");
     drop(peer);
+}
+
+#[tokio::test]
+async fn requests_in_flight_are_bounded_in_bytes() {
+    let options = ConnectionBuilder::new().max_in_flight_bytes(1000);
+    let (mut peer, _connection) = start(options, Flooder::default());
+    let params = json!({"pad": "p".repeat(600)});
+    peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"hold","params":params}))
+        .await;
+    // 600 bytes are held: another 600 would be over 1000, a small one is not.
+    peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"hold","params":params}))
+        .await;
+    let refused = peer.recv_some().await;
+    assert_eq!(refused["id"], 2, "{refused}");
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("1000 bytes"), "{message}");
+    peer.send_json(json!({"jsonrpc":"2.0","id":3,"method":"small","params":{"pad":"q"}}))
+        .await;
+    let answered = peer.recv_some().await;
+    assert_eq!(answered["id"], 3, "{answered}");
+    assert!(answered["result"].is_object(), "{answered}");
 }

@@ -128,8 +128,9 @@ pub struct ListenArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOTAL_SESSIONS)]
     pub max_total_sessions: usize,
     /// At most BYTES waiting for one peer on each queue towards it (and, over Streamable
-    /// HTTP, of its posted messages): a peer that reads slowly is slowed down, then
-    /// disconnected after --stall-timeout (`acp agent`: over stdio too).
+    /// HTTP, of its posted messages; `acp agent`: also of its requests being handled): a
+    /// peer that reads slowly is slowed down, then disconnected after --stall-timeout
+    /// (`acp agent`: over stdio too).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes,
           default_value_t = DEFAULT_MAX_QUEUED_BYTES)]
     pub max_queued_bytes: usize,
@@ -251,6 +252,8 @@ pub async fn serve<S: Service>(
             "{name}: warning: {bound} is reachable from other machines and no token is required (--token or $ACP_TOKEN)"
         );
     }
+    // Memory freed when a client goes is given back even when nothing else happens.
+    tokio::spawn(super::allocator::tick());
     let remote = Endpoint::new(service, listen.options);
     match listen.tls {
         Some(identity) => remote.serve_tls_until(listener, identity, shutdown).await,

@@ -19,10 +19,12 @@ use crate::transport::{Frame, MessageReader};
 /// The method of the protocol-level cancellation notification.
 pub(crate) const CANCEL_REQUEST: &str = "$/cancel_request";
 
-/// The incoming requests that may be handled at the same time.
+/// The incoming requests that may be handled at the same time: by number and by size.
 pub(super) struct Permits {
     semaphore: Arc<Semaphore>,
     limit: usize,
+    bytes: Arc<Semaphore>,
+    byte_limit: u32,
 }
 
 /// Where the answer to a request goes: straight to the peer, or into the array answering the
@@ -39,9 +41,12 @@ pub(super) async fn read_loop<R: MessageReader, H: Handler>(
     connection: Connection,
     writer: JoinHandle<()>,
 ) {
+    let byte_limit = u32::try_from(options.max_in_flight_bytes).unwrap_or(u32::MAX);
     let permits = Permits {
         semaphore: Arc::new(Semaphore::new(options.max_in_flight)),
         limit: options.max_in_flight,
+        bytes: Arc::new(Semaphore::new(byte_limit as usize)),
+        byte_limit,
     };
     let mut closing = connection.shared.state.subscribe();
     let mut end_of_input = false;
@@ -386,6 +391,26 @@ fn start_request<H: Handler>(
             )),
         });
     };
+    let size = request.method.len() + request.params.as_ref().map_or(0, |p| p.get().len());
+    let cost = u32::try_from(size)
+        .unwrap_or(u32::MAX)
+        .clamp(1, permits.byte_limit);
+    let Ok(bytes) = permits.bytes.clone().try_acquire_many_owned(cost) else {
+        let limit = permits.byte_limit;
+        connection.logger().log(
+            Level::Warn,
+            format!(
+                "refused `{}` (id {}, {size} bytes): the requests in flight hold {limit} bytes already",
+                request.method, request.id
+            ),
+        );
+        return Err(Refusal {
+            id: request.id,
+            error: rpc::internal(format!(
+                "too many requests in flight (they may hold {limit} bytes together); send it again once one has been answered"
+            )),
+        });
+    };
     let (cancel_tx, cancel_rx) = oneshot::channel::<()>();
     let token = connection.shared.next_token.fetch_add(1, Ordering::Relaxed);
     {
@@ -428,7 +453,7 @@ fn start_request<H: Handler>(
                 in_flight.remove(&id);
             }
         }
-        finish(&connection, id, outcome, answer, permit).await;
+        finish(&connection, id, outcome, answer, (permit, bytes)).await;
     });
     Ok(())
 }
@@ -440,7 +465,7 @@ async fn finish(
     id: Id,
     outcome: Outcome,
     answer: Answer,
-    _permit: OwnedSemaphorePermit,
+    _permits: (OwnedSemaphorePermit, OwnedSemaphorePermit),
 ) {
     let (result, then) = match outcome {
         Outcome::Replied(reply) => (reply.result, reply.then),

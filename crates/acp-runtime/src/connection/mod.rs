@@ -5,7 +5,8 @@
 //! * Requests go both ways at once; each outgoing request gets a fresh integer id and its
 //!   answer is matched by id.
 //! * Incoming requests run concurrently, at most [`ConnectionBuilder::max_in_flight`] at a
-//!   time; a request beyond the limit is answered at once with `-32603` ("too many requests in
+//!   time and holding at most [`ConnectionBuilder::max_in_flight_bytes`] of params together;
+//!   a request beyond either limit is answered at once with `-32603` ("too many requests in
 //!   flight"). The connection never stops reading for it: the handlers in flight may be waiting
 //!   for answers from the peer.
 //!   Incoming notifications are handled one after the other, in arrival order, and before any
@@ -69,6 +70,8 @@ pub const DEFAULT_OUTGOING_QUEUE: usize = 256;
 pub const DEFAULT_MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
 /// The default number of incoming requests handled at the same time.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+/// The default size of the incoming requests handled at the same time, together: 16 MiB.
+pub const DEFAULT_MAX_IN_FLIGHT_BYTES: usize = 16 * 1024 * 1024;
 
 /// How long requests may take to finish after the peer's input ended, by default.
 pub const DEFAULT_DRAIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -154,6 +157,7 @@ pub struct ConnectionBuilder {
     max_queued_bytes: usize,
     stall_timeout: Option<std::time::Duration>,
     max_in_flight: usize,
+    max_in_flight_bytes: usize,
     drain_timeout: std::time::Duration,
     logger: Logger,
 }
@@ -166,6 +170,7 @@ impl Default for ConnectionBuilder {
             max_queued_bytes: DEFAULT_MAX_QUEUED_BYTES,
             stall_timeout: None,
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            max_in_flight_bytes: DEFAULT_MAX_IN_FLIGHT_BYTES,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             logger: Logger::none(),
         }
@@ -214,6 +219,16 @@ impl ConnectionBuilder {
     /// beyond it are refused with `-32603`.
     pub fn max_in_flight(mut self, requests: usize) -> Self {
         self.max_in_flight = requests.max(1);
+        self
+    }
+
+    /// How many bytes the incoming requests being handled may hold together, counting each
+    /// by the size of its method and params (default [`DEFAULT_MAX_IN_FLIGHT_BYTES`], 16
+    /// MiB); a request beyond it is refused with `-32603` until some are answered (one larger
+    /// than the whole limit only while none is in flight). What a peer can make the
+    /// connection hold for it stays bounded in bytes both ways.
+    pub fn max_in_flight_bytes(mut self, bytes: usize) -> Self {
+        self.max_in_flight_bytes = bytes.max(1);
         self
     }
 

@@ -87,11 +87,13 @@ pub fn run(args: Args) -> super::Outcome {
     let options = ExampleOptions::new()
         .chunk_delay(delay(&args))
         .ask_permission(!args.no_permission);
-    // What waits for a client is bounded in bytes, over stdio as over --listen, and a
-    // client that takes nothing for the stall timeout is disconnected.
+    // What waits for a client, and what its requests in flight hold, is bounded in bytes,
+    // over stdio as over --listen; a client that takes nothing for the stall timeout is
+    // disconnected.
     let connection = acp_runtime::ConnectionBuilder::new()
         .logger(logger)
         .max_queued_bytes(args.remote.max_queued_bytes)
+        .max_in_flight_bytes(args.remote.max_queued_bytes)
         .stall_timeout(args.remote.stall());
     let server = AgentServer::new(ExampleAgent::new(options)).connection_options(connection);
     let server = if args.ephemeral {
@@ -117,7 +119,10 @@ pub fn run(args: Args) -> super::Outcome {
             crate::commands::listen::serve(server, listen, "acp agent", stop).await
         }),
         None => runtime
-            .block_on(server.serve_stdio())
+            .block_on(async {
+                tokio::spawn(crate::commands::allocator::tick());
+                server.serve_stdio().await
+            })
             .map_err(std::io::Error::other),
     };
     // A write the client never took may still hold a blocking thread: do not wait for it.

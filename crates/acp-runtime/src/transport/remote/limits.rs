@@ -414,8 +414,12 @@ impl<W: MessageWriter> OutputPump<W> {
                     None => break,
                 },
             };
-            if self.write_burst(first).await.is_err() {
+            if let Err(error) = self.write_burst(first).await {
                 // The transport failed: the service sees its writes fail and ends.
+                self.shared.logger.log(
+                    Level::Warn,
+                    format!("writing to the client failed: {error}"),
+                );
                 let _ = self.writer.close().await;
                 return;
             }
