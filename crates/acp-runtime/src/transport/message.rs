@@ -14,6 +14,7 @@ use std::io;
 
 use tokio::sync::mpsc;
 
+#[cfg(feature = "remote")]
 use super::queue::{QueueReceiver, QueueSender};
 
 /// What one read from a [`MessageReader`] produced.
@@ -83,6 +84,7 @@ pub struct ChannelReader {
 #[derive(Debug)]
 enum Source {
     Channel(mpsc::Receiver<Vec<u8>>),
+    #[cfg(feature = "remote")]
     Queue(QueueReceiver),
 }
 
@@ -96,6 +98,7 @@ impl ChannelReader {
     }
 
     /// Reads from a queue bounded in bytes.
+    #[cfg(feature = "remote")]
     pub(crate) fn from_queue(messages: QueueReceiver, limit: usize) -> Self {
         Self {
             messages: Source::Queue(messages),
@@ -108,6 +111,7 @@ impl MessageReader for ChannelReader {
     async fn read(&mut self) -> io::Result<Frame> {
         let message = match &mut self.messages {
             Source::Channel(channel) => channel.recv().await,
+            #[cfg(feature = "remote")]
             Source::Queue(queue) => queue.recv().await,
         };
         Ok(match message {
@@ -128,6 +132,7 @@ pub struct ChannelWriter {
 #[derive(Debug)]
 enum Sink {
     Channel(mpsc::Sender<Vec<u8>>),
+    #[cfg(feature = "remote")]
     Queue(QueueSender),
 }
 
@@ -140,6 +145,7 @@ impl ChannelWriter {
     }
 
     /// Writes into a queue bounded in bytes; waits while it is full.
+    #[cfg(feature = "remote")]
     pub(crate) fn from_queue(messages: QueueSender) -> Self {
         Self {
             messages: Some(Sink::Queue(messages)),
@@ -158,6 +164,7 @@ impl MessageWriter for ChannelWriter {
             Some(Sink::Channel(channel)) => {
                 channel.send(message.to_vec()).await.map_err(|_| gone())
             }
+            #[cfg(feature = "remote")]
             Some(Sink::Queue(queue)) => queue.send(message.to_vec()).await.map_err(|_| gone()),
         }
     }

@@ -62,10 +62,12 @@ pub(crate) fn queue(messages: usize, bytes: usize) -> (QueueSender, QueueReceive
 
 /// The queue was closed: the message comes back.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
 pub(crate) struct Closed(pub(crate) Vec<u8>);
 
 /// Why [`QueueSender::try_send`] did not queue a message; the message comes back.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
 pub(crate) enum TrySendError {
     /// No room now.
     Full(Vec<u8>),
@@ -139,6 +141,7 @@ impl QueueSender {
     }
 
     /// Whether the receiver is gone.
+    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
     pub(crate) fn is_closed(&self) -> bool {
         self.items.is_closed()
     }
