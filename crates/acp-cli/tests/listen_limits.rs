@@ -128,52 +128,14 @@ fn the_listener_wide_session_cap_is_a_flag() {
 #[cfg(target_os = "linux")]
 #[test]
 fn idle_sockets_past_the_descriptor_limit_do_not_keep_a_client_out() {
-    use std::process::{Command, Stdio};
     let limit = 64;
     let sockets = 150;
-    let mut agent = Command::new("sh")
-        .args([
-            "-c",
-            &format!("ulimit -n {limit} && exec \"$0\" \"$@\""),
-            ACP,
-            "agent",
-            "--listen",
-            "0",
-            "--ephemeral",
-            "--verbose",
-            "--max-connections",
-            "16",
-        ])
-        .env("ACP_AGENT_DELAY_MS", "0")
-        .env_remove("ACP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = agent.stderr.take().unwrap();
-    let (lines_tx, lines) = std::sync::mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        use std::io::BufRead;
-        for line in std::io::BufReader::new(stderr).lines() {
-            let Ok(line) = line else { break };
-            if lines_tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let url = loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the agent prints its URL");
-        if let Some(url) = line.split("listening on ").nth(1) {
-            break url.trim().to_owned();
-        }
-    };
-    let address = url
-        .trim_start_matches("ws://")
-        .trim_end_matches("/acp")
-        .to_owned();
+    let agent = Listening::start_limited(
+        limit,
+        &["--ephemeral", "--verbose", "--max-connections", "16"],
+    );
+    let url = agent.url.clone();
+    let address = agent.address().to_owned();
     let served = runtime().block_on(async {
         let mut idle = Vec::new();
         for _ in 0..sockets {
@@ -188,9 +150,8 @@ fn idle_sockets_past_the_descriptor_limit_do_not_keep_a_client_out() {
         drop(idle);
         served
     });
-    let _ = agent.kill();
-    let _ = agent.wait();
-    let logged: Vec<String> = lines.try_iter().collect();
+    let logged = agent.stderr();
+    drop(agent);
     println!("served in {served:?} with {sockets} idle sockets and a limit of {limit} descriptors");
     assert!(served < Duration::from_secs(1), "{served:?}");
     assert!(

@@ -10,13 +10,17 @@
 #![cfg(target_os = "linux")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+#[path = "support/listening.rs"]
+mod listening;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use acp_runtime::transport::remote::{ClientOptions, connect};
 use acp_runtime::transport::{Frame, MessageReader, MessageWriter};
+use listening::{Listening, lines_of, wait_for_line};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -82,9 +86,9 @@ fn mib(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
 }
 
+/// The flags of `acp agent` in these tests (after `agent`).
 fn agent_args(extra: &[&str]) -> Vec<String> {
     let mut args: Vec<String> = [
-        "agent",
         "--ephemeral",
         "--verbose",
         "--max-queued-bytes",
@@ -97,43 +101,6 @@ fn agent_args(extra: &[&str]) -> Vec<String> {
     .collect();
     args.extend(extra.iter().map(|s| (*s).to_owned()));
     args
-}
-
-/// `acp agent --listen 0` with the limits above: the child, its address, and its standard
-/// error line by line.
-fn listening() -> (Child, String, mpsc::Receiver<String>) {
-    let mut child = Command::new(ACP)
-        .args(agent_args(&["--listen", "0"]))
-        .env("ACP_AGENT_DELAY_MS", "0")
-        .env_remove("ACP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let lines = lines_of(child.stderr.take().unwrap());
-    let address = loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the agent prints its URL");
-        if let Some(url) = line.split("listening on ws://").nth(1) {
-            break url.trim().trim_end_matches("/acp").to_owned();
-        }
-    };
-    (child, address, lines)
-}
-
-fn lines_of(stream: impl Read + Send + 'static) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stream).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
 }
 
 fn initialize() -> Value {
@@ -162,19 +129,6 @@ fn peak_until(pid: u32, done: impl Fn() -> bool) -> usize {
         std::thread::sleep(Duration::from_millis(50));
     }
     peak.max(memory(pid).1)
-}
-
-/// Waits (10 s at most) until the agent logged `needle`.
-fn logged(lines: &mpsc::Receiver<String>, needle: &str) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-        match lines.recv_timeout(left) {
-            Ok(line) if line.contains(needle) => return true,
-            Ok(line) => eprintln!("agent: {line}"),
-            Err(_) => return false,
-        }
-    }
-    false
 }
 
 /// How long after the disconnect the agent's RSS took to be under twice `idle` (10 s at
@@ -220,6 +174,37 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// `acp agent --listen 0` with the flags above.
+fn listening() -> Listening {
+    let args = agent_args(&[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    Listening::start(&args, &[])
+}
+
+/// Once `ready`, measures the listening `agent` while the `flood` thread runs: its peak,
+/// that it logged the disconnect, and that its memory came back; then ends both.
+fn measure_network(
+    transport: &str,
+    agent: Listening,
+    flood: std::thread::JoinHandle<()>,
+    ready: &mpsc::Receiver<()>,
+) {
+    let pid = agent.id();
+    ready.recv_timeout(Duration::from_secs(30)).unwrap();
+    let idle = memory(pid).0;
+    assert!(idle > 0, "the agent runs");
+    let peak = peak_until(pid, || flood.is_finished());
+    assert!(
+        agent.wait_for("read nothing for", Duration::from_secs(10)),
+        "the disconnect is logged"
+    );
+    let after = returned(pid, idle);
+    check(transport, idle, peak, after);
+    assert!(after.is_some(), "the memory is given back");
+    drop(agent);
+    let _ = flood.join();
+}
+
 /// Runs `client` on a thread of its own (with its own runtime): it sets up, says when it
 /// is flooding, and returns when the agent hung up.
 fn client_thread<F, Fut>(client: F) -> (std::thread::JoinHandle<()>, mpsc::Receiver<()>)
@@ -234,8 +219,8 @@ where
 
 #[test]
 fn a_websocket_client_that_reads_nothing() {
-    let (mut child, address, lines) = listening();
-    let pid = child.id();
+    let agent = listening();
+    let address = agent.address().to_owned();
     let (flood, ready) = client_thread(move |ready| async move {
         // A long stall timeout of our own: the agent is the one to give up.
         let options = ClientOptions::new().stall_timeout(Duration::from_secs(120));
@@ -269,20 +254,7 @@ fn a_websocket_client_that_reads_nothing() {
         }
         drop(reader);
     });
-    ready.recv_timeout(Duration::from_secs(30)).unwrap();
-    let idle = memory(pid).0;
-    assert!(idle > 0, "the agent runs");
-    let peak = peak_until(pid, || flood.is_finished());
-    assert!(
-        logged(&lines, "read nothing for"),
-        "the disconnect is logged"
-    );
-    let after = returned(pid, idle);
-    check("websocket", idle, peak, after);
-    assert!(after.is_some(), "the memory is given back");
-    let _ = child.kill();
-    let _ = child.wait();
-    let _ = flood.join();
+    measure_network("websocket", agent, flood, &ready);
 }
 
 /// One raw HTTP/1.1 POST: the status and the `Acp-Connection-Id`.
@@ -320,8 +292,8 @@ async fn post(address: &str, id: Option<&str>, body: &str) -> (u16, Option<Strin
 
 #[test]
 fn an_http_event_stream_that_is_not_read() {
-    let (mut child, address, lines) = listening();
-    let pid = child.id();
+    let agent = listening();
+    let address = agent.address().to_owned();
     let (flood, ready) = client_thread(move |ready| async move {
         let (status, connection) = post(&address, None, &initialize().to_string()).await;
         assert_eq!(status, 200);
@@ -358,25 +330,13 @@ fn an_http_event_stream_that_is_not_read() {
         }
         drop(stream);
     });
-    ready.recv_timeout(Duration::from_secs(30)).unwrap();
-    let idle = memory(pid).0;
-    assert!(idle > 0, "the agent runs");
-    let peak = peak_until(pid, || flood.is_finished());
-    assert!(
-        logged(&lines, "read nothing for"),
-        "the disconnect is logged"
-    );
-    let after = returned(pid, idle);
-    check("streamable-http", idle, peak, after);
-    assert!(after.is_some(), "the memory is given back");
-    let _ = child.kill();
-    let _ = child.wait();
-    let _ = flood.join();
+    measure_network("streamable-http", agent, flood, &ready);
 }
 
 #[test]
 fn a_stdio_client_that_reads_nothing() {
     let mut child = Command::new(ACP)
+        .arg("agent")
         .args(agent_args(&[]))
         .env("ACP_AGENT_DELAY_MS", "0")
         .stdin(Stdio::piped())
@@ -415,7 +375,7 @@ fn a_stdio_client_that_reads_nothing() {
     let started = Instant::now();
     let peak = peak_until(pid, || flood.is_finished());
     assert!(
-        logged(&lines, "the stall timeout"),
+        wait_for_line(&lines, "the stall timeout", Duration::from_secs(10)),
         "the disconnect is logged"
     );
     // The stdio agent has one client: it exits.

@@ -20,7 +20,7 @@ use acp_runtime::agent::AgentServer;
 use acp_runtime::log::Logger;
 use acp_runtime::transport::remote::ServerOptions;
 use common::TestAgent;
-use remote_support::{initialize, next, send, serve};
+use remote_support::{initialize, next, send, serve, status_and_id};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
@@ -46,19 +46,7 @@ async fn post_on(mut stream: TcpStream, body: &str) -> std::io::Result<(u16, Opt
     stream.write_all(request.as_bytes()).await?;
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).await?;
-    let raw = String::from_utf8_lossy(&raw);
-    let status = raw
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    let id = raw.lines().find_map(|line| {
-        let (key, value) = line.split_once(':')?;
-        key.trim()
-            .eq_ignore_ascii_case("acp-connection-id")
-            .then(|| value.trim().to_owned())
-    });
-    Ok((status, id))
+    Ok(status_and_id(&raw))
 }
 
 /// Repeats `attack` (which returns when the server closes its connection) until `stop`, a

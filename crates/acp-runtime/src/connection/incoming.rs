@@ -375,21 +375,25 @@ fn start_request<H: Handler>(
 ) -> Result<(), Refusal> {
     // Refuse rather than wait: the reader must keep going, because the handlers in flight may
     // be waiting for answers from the peer that only the reader can deliver.
-    let Ok(permit) = permits.semaphore.clone().try_acquire_owned() else {
-        let limit = permits.limit;
+    let refuse = |request: Request, logged: String, limit: String| {
         connection.logger().log(
             Level::Warn,
-            format!(
-                "refused `{}` (id {}): {limit} requests already in flight",
-                request.method, request.id
-            ),
+            format!("refused `{}` (id {}): {logged}", request.method, request.id),
         );
-        return Err(Refusal {
+        Refusal {
             id: request.id,
             error: rpc::internal(format!(
-                "too many requests in flight (at most {limit}); send it again once one has been answered"
+                "too many requests in flight ({limit}); send it again once one has been answered"
             )),
-        });
+        }
+    };
+    let Ok(permit) = permits.semaphore.clone().try_acquire_owned() else {
+        let limit = permits.limit;
+        return Err(refuse(
+            request,
+            format!("{limit} requests already in flight"),
+            format!("at most {limit}"),
+        ));
     };
     let size = request.method.len() + request.params.as_ref().map_or(0, |p| p.get().len());
     let cost = u32::try_from(size)
@@ -397,19 +401,11 @@ fn start_request<H: Handler>(
         .clamp(1, permits.byte_limit);
     let Ok(bytes) = permits.bytes.clone().try_acquire_many_owned(cost) else {
         let limit = permits.byte_limit;
-        connection.logger().log(
-            Level::Warn,
-            format!(
-                "refused `{}` (id {}, {size} bytes): the requests in flight hold {limit} bytes already",
-                request.method, request.id
-            ),
-        );
-        return Err(Refusal {
-            id: request.id,
-            error: rpc::internal(format!(
-                "too many requests in flight (they may hold {limit} bytes together); send it again once one has been answered"
-            )),
-        });
+        return Err(refuse(
+            request,
+            format!("{size} bytes, and the requests in flight hold {limit} bytes already"),
+            format!("they may hold {limit} bytes together"),
+        ));
     };
     let (cancel_tx, cancel_rx) = oneshot::channel::<()>();
     let token = connection.shared.next_token.fetch_add(1, Ordering::Relaxed);

@@ -99,7 +99,12 @@ pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, 
         .await
         .expect("an answer within 10 s")
         .unwrap();
-    let raw = String::from_utf8_lossy(&raw).into_owned();
+    status_and_id(&raw)
+}
+
+/// The status of a raw HTTP/1.1 answer and its `Acp-Connection-Id`, if any.
+pub fn status_and_id(raw: &[u8]) -> (u16, Option<String>) {
+    let raw = String::from_utf8_lossy(raw);
     let status = raw
         .split_whitespace()
         .nth(1)
