@@ -2,7 +2,8 @@
 //! (a `session/new` past the limit gets a JSON-RPC error naming it, and a batch loses only
 //! its refused request), the idle timeout (a WebSocket gets close code 1001 with the reason;
 //! a Streamable HTTP connection is ended, so its id is unknown afterwards), and a client that
-//! vanishes mid-turn (the turn ends and the connection slot is given back).
+//! vanishes mid-turn (the turn ends and the connection slot is given back), and posts to an
+//! agent that reads nothing more (a few wait, the others get 503 at once).
 #![cfg(feature = "remote")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -175,4 +176,76 @@ async fn a_client_that_vanishes_mid_turn_ends_the_turn_and_frees_its_slot() {
     let mut again = socket(&address).await;
     send(&mut again, initialize()).await;
     assert_eq!(next(&mut again).await.unwrap()["id"], 0);
+}
+
+/// Sends 64 KiB of text per prompt, 200 times.
+struct Talker;
+
+impl Agent for Talker {
+    async fn prompt(&self, session: Session, _prompt: Prompt) -> Result<StopReason, ErrorObject> {
+        let text = "t".repeat(64 * 1024);
+        for _ in 0..200 {
+            if session.send_text(&text).await.is_err() {
+                break;
+            }
+        }
+        Ok(StopReason::EndTurn)
+    }
+}
+
+/// A Streamable HTTP client whose event stream is not read: the agent's output fills, the agent
+/// stops reading the client's posts, a few posts wait for room, and the others get 503 at once
+/// (each waiting post holds a TCP connection).
+#[tokio::test]
+async fn posts_to_an_agent_that_reads_nothing_wait_a_few_at_a_time() {
+    use tokio::io::AsyncWriteExt;
+    let small = 64 * 1024;
+    let server = AgentServer::new(Talker)
+        .connection_options(acp_runtime::ConnectionBuilder::new().max_queued_bytes(small));
+    let options = ServerOptions::new()
+        .max_queued_bytes(small)
+        .stall_timeout(Duration::from_secs(3));
+    let (address, _remote) = serve(server, options).await;
+    let (status, id) = post(&address, &[], &initialize().to_string()).await;
+    assert_eq!(status, 200);
+    let id = id.unwrap();
+    // The connection's event stream, opened and never read.
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let get = format!(
+        "GET /acp HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\nAcp-Connection-Id: {id}\r\n\r\n"
+    );
+    stream.write_all(get.as_bytes()).await.unwrap();
+    let header = [("Acp-Connection-Id", id.as_str())];
+    assert_eq!(
+        post(&address, &header, &new_session(1).to_string()).await.0,
+        202
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Prompts with a padding of 16 KiB, many at once, for a session id that does not matter:
+    // the agent answers each (an error) into its full output, so it soon reads nothing more.
+    let pad = "p".repeat(16 * 1024);
+    let mut posts = Vec::new();
+    for n in 0..40 {
+        let body = json!({"jsonrpc":"2.0","id":100 + n,"method":"session/prompt",
+            "params":{"sessionId":"any","prompt":[{"type":"text","text":pad}]}})
+        .to_string();
+        let address = address.clone();
+        let id = id.clone();
+        posts.push(tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let status = post(&address, &[("Acp-Connection-Id", &id)], &body).await.0;
+            (status, started.elapsed())
+        }));
+    }
+    let mut answers = Vec::new();
+    for post in posts {
+        answers.push(post.await.unwrap());
+    }
+    // Refused at once, not after the stall timeout (3 s) that the waiting ones get.
+    let at_once = answers
+        .iter()
+        .filter(|(status, took)| *status == 503 && *took < Duration::from_secs(1))
+        .count();
+    assert!(at_once > 0, "{answers:?}");
+    drop(stream);
 }

@@ -129,6 +129,14 @@ pub(crate) async fn post<S: Service>(
             }
         }
     }
+    // A post waits while the agent reads nothing more (it is slowed down), but only a few at
+    // a time: each holds a TCP connection.
+    let Some(_waiting) = connection.wait_to_post() else {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the agent is not reading and other posts wait already; try again later",
+        );
+    };
     match tokio::time::timeout(
         shared.options.stall_timeout,
         connection.inbound.send(body.to_vec()),

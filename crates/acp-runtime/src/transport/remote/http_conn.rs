@@ -14,12 +14,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::oneshot;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use super::limits::HOP_BYTES;
 use crate::connection::lock;
 use crate::log::{Level, Logger};
 use crate::transport::queue::{Closed, QueueReceiver, QueueSender, TrySendError, queue};
+
+/// How many posts of one connection may wait for room in its inbound queue at once.
+const MAX_WAITING_POSTS: usize = 8;
 
 /// How many messages may wait in one event stream's channel (and at most
 /// [`HOP_BYTES`](super::limits::HOP_BYTES) bytes, or one message).
@@ -71,6 +74,8 @@ pub(crate) struct HttpConnection {
     pub(crate) peer: IpAddr,
     /// The client opened an event stream or posted a second message.
     used: AtomicBool,
+    /// Room for the posts waiting for room in `inbound`.
+    posting: Arc<Semaphore>,
     logger: Logger,
 }
 
@@ -103,8 +108,14 @@ impl HttpConnection {
             max_unrouted,
             peer,
             used: AtomicBool::new(false),
+            posting: Arc::new(Semaphore::new(MAX_WAITING_POSTS)),
             logger,
         }
+    }
+
+    /// A place among the posts waiting for room in the inbound queue, unless all are taken.
+    pub(crate) fn wait_to_post(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.posting).try_acquire_owned().ok()
     }
 
     /// The client posted a message after `initialize`, or opened a stream.
