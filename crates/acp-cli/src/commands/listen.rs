@@ -1,6 +1,7 @@
 //! `--listen ADDR` and its flags, shared by `acp agent --listen` (the example agent) and
 //! `acp proxy --listen` (a stdio agent behind the proxy, one process per connection): the
-//! address rules, the access and limit flags, binding, and serving until a stop signal.
+//! address rules, the access flags (tokens and the principals they name), the limit flags,
+//! binding, and serving until a stop signal.
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -10,10 +11,12 @@ use std::time::Duration;
 use acp_runtime::transport::remote::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_SESSIONS,
-    DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT, Endpoint,
-    ServerOptions, Service, TlsIdentity,
+    DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PRINCIPAL, DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT,
+    Endpoint, ServerOptions, Service, TlsIdentity,
 };
 use tokio::net::TcpListener;
+
+use super::tokens;
 
 /// Where to listen: `PORT` alone means the loopback address `127.0.0.1`; `HOST:PORT` (and
 /// `[V6]:PORT`) are taken as given.
@@ -94,10 +97,19 @@ pub struct ListenArgs {
     /// be reachable from other machines. The URL is printed on standard error.
     #[arg(long, value_name = "ADDR", value_parser = parse_listen)]
     pub listen: Option<SocketAddr>,
-    /// With --listen: require `Authorization: Bearer TOKEN` (with `acp proxy --url`: send
-    /// it) (default: $ACP_TOKEN when set).
-    #[arg(long, value_name = "TOKEN", requires = "remote")]
+    /// With --listen: require `Authorization: Bearer TOKEN`, one principal named `default`
+    /// (with `acp proxy --url`: send it) (default: $ACP_TOKEN when set). Empty is an error.
+    #[arg(long, value_name = "TOKEN", requires = "remote", value_parser = tokens::parse_token)]
     pub token: Option<String>,
+    /// With --listen: require one of the tokens in FILE, one `NAME TOKEN` per line (`#`
+    /// comments); each NAME is a principal that sees only its own sessions.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "listen",
+        conflicts_with = "token"
+    )]
+    pub token_file: Option<PathBuf>,
     /// With --listen: accept browser requests with this `Origin` (repeatable; requests from
     /// other origins get 403, requests without one are not affected).
     #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "listen")]
@@ -169,6 +181,8 @@ pub struct Listen {
     pub path: String,
     /// Whether a token is required, for the warning about open addresses.
     pub has_token: bool,
+    /// The principals the tokens name (empty without tokens: one local principal).
+    pub principals: Vec<String>,
     /// The certificate and key to serve TLS with (`wss://`, `https://`).
     pub tls: Option<TlsIdentity>,
 }
@@ -179,8 +193,9 @@ impl ListenArgs {
         Duration::from_secs_f64(self.stall_timeout)
     }
 
-    /// The remote options, with `--listen`.
-    pub fn listen(&self) -> Result<Option<Listen>, std::io::Error> {
+    /// The remote options, with `--listen`. A token file that does not read, and an empty
+    /// `$ACP_TOKEN`, are [`UsageError`](tokens::UsageError)s.
+    pub fn listen(&self) -> Result<Option<Listen>, Box<dyn std::error::Error + Send + Sync>> {
         let Some(address) = self.listen else {
             return Ok(None);
         };
@@ -188,11 +203,6 @@ impl ListenArgs {
             (Some(cert), Some(key)) => Some(TlsIdentity::from_pem_files(cert, key)?),
             _ => None,
         };
-        let token = self.token.clone().or_else(|| {
-            std::env::var(super::client::TOKEN_ENV)
-                .ok()
-                .filter(|t| !t.is_empty())
-        });
         let mut options = ServerOptions::new()
             .path(self.path.clone())
             .max_connections(self.max_connections)
@@ -205,8 +215,17 @@ impl ListenArgs {
             .body_timeout(Duration::from_secs_f64(self.body_timeout))
             .unused_timeout(Duration::from_secs_f64(self.unused_timeout))
             .max_per_address(self.max_per_address);
-        if let Some(token) = &token {
-            options = options.token(token.clone());
+        let mut principals = Vec::new();
+        if let Some(file) = &self.token_file {
+            for (name, token) in tokens::read_token_file(file)? {
+                if !principals.contains(&name) {
+                    principals.push(name.clone());
+                }
+                options = options.principal(name, token);
+            }
+        } else if let Some(token) = tokens::token(self.token.as_ref())? {
+            principals.push(DEFAULT_PRINCIPAL.to_owned());
+            options = options.token(token);
         }
         for origin in &self.allow_origins {
             options = options.allow_origin(origin.clone());
@@ -220,7 +239,8 @@ impl ListenArgs {
             address,
             options,
             path,
-            has_token: token.is_some(),
+            has_token: !principals.is_empty(),
+            principals,
             tls,
         }))
     }
@@ -241,6 +261,17 @@ pub async fn serve<S: Service>(
         )
     })?;
     let bound = listener.local_addr()?;
+    match listen.principals.as_slice() {
+        [] => eprintln!("{name}: no token: every client is the local user and shares its sessions"),
+        [one] => {
+            eprintln!("{name}: one principal (`{one}`): clients with the token share its sessions")
+        }
+        many => eprintln!(
+            "{name}: {} principals ({}): each sees only its own sessions",
+            many.len(),
+            many.join(", ")
+        ),
+    }
     let scheme = if listen.tls.is_some() { "wss" } else { "ws" };
     eprintln!("{name}: listening on {scheme}://{bound}{}", listen.path);
     if bound.ip().is_loopback() {
@@ -249,7 +280,7 @@ pub async fn serve<S: Service>(
         );
     } else if !listen.has_token {
         eprintln!(
-            "{name}: warning: {bound} is reachable from other machines and no token is required (--token or $ACP_TOKEN)"
+            "{name}: warning: {bound} is reachable from other machines and no token is required (--token, --token-file or $ACP_TOKEN)"
         );
     }
     // Memory freed when a client goes is given back even when nothing else happens.

@@ -5,10 +5,14 @@ pub mod allocator;
 pub mod check;
 pub mod client;
 pub mod demo;
+pub mod inspect;
 pub mod listen;
 pub mod proxy;
+pub mod reaper;
 pub mod schema;
 pub mod signals;
+pub mod tokens;
 
-/// The result of a subcommand: the process exit code, or an error to print.
+/// The result of a subcommand: the process exit code, or an error to print (exit code 2
+/// for a [`tokens::UsageError`], else 1).
 pub type Outcome = Result<std::process::ExitCode, Box<dyn std::error::Error + Send + Sync>>;

@@ -26,6 +26,9 @@ pub struct ConnectedClient {
     pub capabilities: ByVersion<v1::ClientCapabilities, v2::ClientCapabilities>,
     /// The client's name and version, if it said.
     pub name: Option<String>,
+    /// Who the connection acts for (see [`Principal`](super::Principal)): the owner of the
+    /// sessions it creates.
+    pub principal: super::Principal,
 }
 
 /// A feature of the client that an agent may use only when the client advertised it.

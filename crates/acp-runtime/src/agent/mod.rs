@@ -32,6 +32,12 @@
 //! Session set-up hooks ([`Agent::session_opened`]) run after the response to `session/new`,
 //! `session/load` or `session/resume`, so anything they send (notices included) is live and
 //! never part of a replay.
+//!
+//! Sessions belong to someone: each connection acts for a [`Principal`] (the local user over
+//! stdio; over a remote server, the principal of the bearer token), a session is owned by the
+//! principal that created it ([`SessionMeta::owner`]), and a connection sees only its
+//! principal's sessions. Another principal's session answers every method exactly as an
+//! unknown id does.
 
 mod calls;
 mod config;
@@ -40,6 +46,7 @@ mod features;
 mod gate;
 mod ids;
 mod listing;
+mod principal;
 mod session;
 mod setup;
 mod state;
@@ -73,6 +80,7 @@ pub use features::{
 pub use gate::{ClientConnection, ClientFeature, ConnectedClient, Elicitation};
 pub use ids::fresh_id;
 pub use listing::DEFAULT_PAGE_SIZE;
+pub use principal::Principal;
 pub use session::{CommandSpec, Session, ToolStatus};
 #[cfg(feature = "unstable_session_archive")]
 pub use setup::ArchiveFilter;
@@ -187,8 +195,9 @@ pub trait Agent: Send + Sync + 'static {
     }
 
     /// `session/list`: gets the page the runtime built from the store (the sessions of the
-    /// connection's version, filtered by `cwd`, most recent first) and answers with it or
-    /// another. Default: the runtime's page.
+    /// connection's principal and version, filtered by `cwd`, most recent first) and
+    /// answers with it or another (which must keep to the sessions of
+    /// [`ListRequest::principal`]). Default: the runtime's page.
     fn list_sessions(
         &self,
         request: &ListRequest,
@@ -419,7 +428,8 @@ struct Options {
 
 /// Serves an [`Agent`] on connections. Cheap to clone; clones share the agent, the
 /// [`SessionStore`] and the open sessions, so sessions outlive connections (a client can
-/// reconnect and load them) and, with a [`FileStore`], restarts.
+/// reconnect and load them) and, with a [`FileStore`], restarts. Each connection acts for a
+/// [`Principal`] (stdio: the local user) and sees only that principal's sessions.
 ///
 /// ```no_run
 /// # use acp_runtime::agent::{Agent, AgentServer, FileStore, Prompt, Session, StopReason};
@@ -547,29 +557,42 @@ impl<A: Agent> AgentServer<A> {
         }
     }
 
-    /// Starts serving one connection on `reader`/`writer` (newline-delimited JSON) and
-    /// returns at once.
+    /// Starts serving one connection of the local principal on `reader`/`writer`
+    /// (newline-delimited JSON, as over stdio) and returns at once.
     pub fn start<R, W>(&self, reader: R, writer: W) -> Connection
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let handler = self.handler();
+        let handler = self.handler(Principal::local());
         self.options
             .connection
             .clone()
             .start(reader, writer, handler)
     }
 
-    /// Starts serving one connection on a message transport (a WebSocket, the channels of
-    /// an HTTP connection) and returns at once. The connection shares this server's store
-    /// and open sessions with every other connection.
+    /// Starts serving one connection of the local principal on a message transport (a
+    /// WebSocket, the channels of an HTTP connection) and returns at once. The connection
+    /// shares this server's store and open sessions with every other connection (see
+    /// [`Self::start_transport_as`] for another principal).
     pub fn start_transport<R, W>(&self, reader: R, writer: W) -> Connection
     where
         R: MessageReader,
         W: MessageWriter,
     {
-        let handler = self.handler();
+        self.start_transport_as(reader, writer, Principal::local())
+    }
+
+    /// Starts serving one connection that acts for `principal` on a message transport and
+    /// returns at once: it sees, opens and changes only the sessions `principal` owns, and
+    /// the sessions it creates are `principal`'s (see [`Principal`]). A remote server
+    /// starts each connection this way, with the principal of its bearer token.
+    pub fn start_transport_as<R, W>(&self, reader: R, writer: W, principal: Principal) -> Connection
+    where
+        R: MessageReader,
+        W: MessageWriter,
+    {
+        let handler = self.handler(principal);
         self.options
             .connection
             .clone()
@@ -592,17 +615,20 @@ impl<A: Agent> AgentServer<A> {
         &self.options.connection
     }
 
-    /// The handler of one new connection.
-    fn handler(&self) -> dispatch::AgentHandler<A> {
+    /// The handler of one new connection that acts for `principal`.
+    fn handler(&self, principal: Principal) -> dispatch::AgentHandler<A> {
         dispatch::AgentHandler::new(
             Arc::clone(&self.agent),
             dispatch::Shared {
-                store: Arc::clone(&self.store),
-                registry: Arc::clone(&self.registry),
                 versions: self.options.versions.clone(),
                 fallback: self.options.fallback,
                 page_size: self.options.page_size,
             },
+            dispatch::Owned::new(
+                Arc::clone(&self.store),
+                Arc::clone(&self.registry),
+                principal,
+            ),
         )
     }
 

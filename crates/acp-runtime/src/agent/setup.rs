@@ -244,6 +244,9 @@ pub struct ListRequest {
     /// Which sessions by archive state (default: only those not archived).
     #[cfg(feature = "unstable_session_archive")]
     pub archived: ArchiveFilter,
+    /// Whose sessions may be listed: the principal of the connection that asked. The page
+    /// the runtime builds holds only its sessions; a page the agent builds itself must too.
+    pub principal: super::Principal,
 }
 
 /// Which sessions `session/list` shows by archive state.

@@ -36,6 +36,8 @@ pub(crate) struct SessionState {
     pub(crate) id: String,
     pub(crate) version: ProtocolVersion,
     pub(crate) store: Arc<dyn SessionStore>,
+    /// The owner's name ([`SessionMeta::owner`]), fixed when the session was created.
+    owner: Option<String>,
     meta: Mutex<SessionMeta>,
     config: Mutex<SessionConfig>,
     turn: Mutex<Turn>,
@@ -93,6 +95,7 @@ impl SessionState {
             id: meta.id.clone(),
             version: meta.protocol_version,
             store,
+            owner: meta.owner.clone(),
             meta: Mutex::new(meta),
             config: Mutex::new(config),
             turn: Mutex::new(Turn::default()),
@@ -110,6 +113,11 @@ impl SessionState {
         self.store.append(&self.id, entry)
     }
 
+    /// The owner's name; `None` for the local user.
+    pub(crate) fn owner(&self) -> Option<&str> {
+        self.owner.as_deref()
+    }
+
     /// A copy of the metadata.
     pub(crate) fn meta(&self) -> SessionMeta {
         lock(&self.meta).clone()
@@ -123,6 +131,8 @@ impl SessionState {
         let meta = {
             let mut meta = lock(&self.meta);
             change(&mut meta);
+            // The owner never changes.
+            meta.owner.clone_from(&self.owner);
             meta.updated_at = SystemTime::now();
             meta.clone()
         };

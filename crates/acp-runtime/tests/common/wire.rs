@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use acp_runtime::agent::{Agent, AgentServer};
+use acp_runtime::agent::{Agent, AgentServer, Principal};
+use acp_runtime::transport::{LineReader, LineWriter};
 use serde_json::{Value, json};
 
 use super::RawPeer;
@@ -42,6 +43,10 @@ impl Wire {
         let (client_io, agent_io) = tokio::io::duplex(1 << 20);
         let (read, write) = tokio::io::split(agent_io);
         server.start(read, write);
+        Wire::over(client_io)
+    }
+
+    fn over(client_io: tokio::io::DuplexStream) -> Wire {
         Wire {
             peer: RawPeer::new(client_io),
             next_id: 100,
@@ -52,6 +57,18 @@ impl Wire {
         }
     }
 
+    /// A new connection to `server` that acts for `principal` (not initialised yet).
+    pub fn connect_as<A: Agent>(server: &AgentServer<A>, principal: Principal) -> Wire {
+        let (client_io, agent_io) = tokio::io::duplex(1 << 20);
+        let (read, write) = tokio::io::split(agent_io);
+        server.start_transport_as(
+            LineReader::new(read, 16 << 20),
+            LineWriter::new(write),
+            principal,
+        );
+        Wire::over(client_io)
+    }
+
     /// A connection initialised for `version` with the client `capabilities`; returns it
     /// and the `initialize` result.
     pub async fn start<A: Agent>(
@@ -59,7 +76,21 @@ impl Wire {
         version: u16,
         capabilities: Value,
     ) -> (Wire, Value) {
-        let mut wire = Wire::connect(server);
+        Self::initialized(Wire::connect(server), version, capabilities).await
+    }
+
+    /// As [`Self::start`], for a connection that acts for `principal`.
+    pub async fn start_as<A: Agent>(
+        server: &AgentServer<A>,
+        version: u16,
+        principal: Principal,
+    ) -> Wire {
+        Self::initialized(Wire::connect_as(server, principal), version, json!({}))
+            .await
+            .0
+    }
+
+    async fn initialized(mut wire: Wire, version: u16, capabilities: Value) -> (Wire, Value) {
         wire.version = version;
         let answer = wire
             .call("initialize", init_params(version, capabilities))

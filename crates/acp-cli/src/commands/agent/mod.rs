@@ -5,7 +5,9 @@
 //! `/notice SEVERITY TITLE [-- DESCRIPTION]` to send any notice on demand.
 //!
 //! Sessions are kept in files under a state directory, so a client can load them after the
-//! agent restarted; `--ephemeral` keeps them in memory only.
+//! agent restarted; `--ephemeral` keeps them in memory only. With `--listen` the default
+//! state directory is another one than over stdio, and every connection acts for the
+//! principal of its token (see `listen`).
 
 mod example;
 mod mcp;
@@ -42,7 +44,9 @@ pub struct Args {
     #[arg(long)]
     pub verbose: bool,
     /// Keep sessions in files under DIR, so they can be loaded after a restart (default
-    /// $XDG_STATE_HOME/acp/agent, else ~/.local/state/acp/agent).
+    /// $XDG_STATE_HOME/acp/agent, else ~/.local/state/acp/agent; with --listen, agent-listen
+    /// instead of agent, so that a listener never serves the stdio agent's sessions unless
+    /// DIR says so).
     #[arg(long, value_name = "DIR", conflicts_with = "ephemeral")]
     pub state_dir: Option<PathBuf>,
     /// Keep sessions in memory only; nothing that needs persistence (loading a session) is
@@ -64,14 +68,25 @@ fn delay(args: &Args) -> Duration {
         .map_or(DEFAULT_DELAY, Duration::from_millis)
 }
 
-/// The default state directory: `$XDG_STATE_HOME/acp/agent`, else
+/// The default state directory of the stdio agent: `$XDG_STATE_HOME/acp/agent`, else
 /// `$HOME/.local/state/acp/agent`; `None` when neither variable is set.
 pub fn default_state_dir() -> Option<PathBuf> {
+    state_home().map(|acp| acp.join("agent"))
+}
+
+/// The default state directory of `acp agent --listen`: `agent-listen` next to
+/// [`default_state_dir`], so that a listener does not serve the sessions of the stdio agent.
+pub fn default_listen_state_dir() -> Option<PathBuf> {
+    state_home().map(|acp| acp.join("agent-listen"))
+}
+
+/// `$XDG_STATE_HOME/acp`, else `$HOME/.local/state/acp`.
+fn state_home() -> Option<PathBuf> {
     let non_empty = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
     if let Some(state) = non_empty("XDG_STATE_HOME") {
-        return Some(PathBuf::from(state).join("acp").join("agent"));
+        return Some(PathBuf::from(state).join("acp"));
     }
-    non_empty("HOME").map(|home| PathBuf::from(home).join(".local/state/acp/agent"))
+    non_empty("HOME").map(|home| PathBuf::from(home).join(".local/state/acp"))
 }
 
 /// Serves the example agent on standard input/output until the client hangs up.
@@ -96,10 +111,17 @@ pub fn run(args: Args) -> super::Outcome {
         .max_in_flight_bytes(args.remote.max_queued_bytes)
         .stall_timeout(args.remote.stall());
     let server = AgentServer::new(ExampleAgent::new(options)).connection_options(connection);
+    // Read before anything is opened: a bad token is a usage error.
+    let listen = args.remote.listen()?;
+    let default_dir = if listen.is_some() {
+        default_listen_state_dir
+    } else {
+        default_state_dir
+    };
     let server = if args.ephemeral {
         server.store(MemoryStore::without_history())
     } else {
-        let dir = match args.state_dir.clone().or_else(default_state_dir) {
+        let dir = match args.state_dir.clone().or_else(default_dir) {
             Some(dir) => dir,
             None => {
                 return Err("no state directory: set $XDG_STATE_HOME or $HOME, or pass \
@@ -109,7 +131,7 @@ pub fn run(args: Args) -> super::Outcome {
         };
         server.store(FileStore::open(&dir)?)
     };
-    let served = match args.remote.listen()? {
+    let served = match listen {
         Some(listen) => runtime.block_on(async {
             // Heard from before the URL is printed: whoever reads it may signal at once.
             let mut signals = crate::commands::signals::Signals::new()?;

@@ -8,6 +8,10 @@
 //! Findings name `FILE[connection N]` and lines counted from that run's header. The parts
 //! that a killed proxy left behind are dealt with when the next one starts ([`parts`]).
 //!
+//! Every connection passes the session gate of its principal ([`super::gate`]): whatever
+//! the agent processes keep, a client reaches only the sessions its principal created
+//! through this proxy.
+//!
 //! SIGTERM, SIGINT or SIGHUP stops accepting connections and ends every open one (its agent's input
 //! is closed, then its process group is ended as over stdio).
 
@@ -21,12 +25,16 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use acp_check::proxy::{self, Control};
+use acp_runtime::agent::Principal;
 use acp_runtime::log::{Level, Logger};
 use acp_runtime::transport::remote::{DEFAULT_MAX_MESSAGE_BYTES, Service, ServiceHandle};
 use acp_runtime::transport::{AgentCommand, MessageReader, MessageWriter};
 use tokio::sync::watch;
 
+use super::gate::Gate;
+use super::gated::gated;
 use super::lifecycle::{self, DRAIN_AFTER_EXIT};
+use super::owners::Owners;
 use super::{Args, Run, bridge, finish, parts, record};
 use crate::commands::listen::{self as listening, Listen};
 use crate::commands::signals::Signals;
@@ -95,6 +103,8 @@ impl Record {
 struct Inner {
     args: Args,
     record: Option<Record>,
+    /// Which principal owns which session (see [`owners`](super::owners)).
+    owners: Arc<Owners>,
     next: AtomicU64,
     open: Mutex<HashMap<u64, Handle>>,
 }
@@ -134,7 +144,12 @@ impl ServiceHandle for Handle {
 impl Service for ProxyService {
     type Handle = Handle;
 
-    fn start<R: MessageReader, W: MessageWriter>(&self, reader: R, writer: W) -> Handle {
+    fn start<R: MessageReader, W: MessageWriter>(
+        &self,
+        reader: R,
+        writer: W,
+        principal: Principal,
+    ) -> Handle {
         let n = self.inner.next.fetch_add(1, Ordering::Relaxed) + 1;
         let control = Control::new();
         let (done_tx, done) = watch::channel(false);
@@ -145,7 +160,7 @@ impl Service for ProxyService {
         self.inner.open().insert(n, handle.clone());
         let inner = Arc::clone(&self.inner);
         tokio::spawn(async move {
-            connection(&inner, n, reader, writer, control).await;
+            connection(&inner, n, reader, writer, control, principal).await;
             inner.open().remove(&n);
             let _ = done_tx.send(true);
         });
@@ -196,10 +211,16 @@ pub(super) async fn serve(args: &Args, listen: Listen) -> super::super::Outcome 
         }
         None => None,
     };
+    let owners = match &args.session_owners {
+        Some(path) => Owners::open(path)
+            .map_err(|e| format!("cannot open the session owners {}: {e}", path.display()))?,
+        None => Owners::in_memory(),
+    };
     let service = ProxyService {
         inner: Arc::new(Inner {
             args: args.clone(),
             record,
+            owners: Arc::new(owners),
             next: AtomicU64::new(0),
             open: Mutex::new(HashMap::new()),
         }),
@@ -221,17 +242,21 @@ pub(super) async fn serve(args: &Args, listen: Listen) -> super::super::Outcome 
     Ok(ExitCode::SUCCESS)
 }
 
-/// One connection: starts the agent and proxies between it and the remote client until
-/// either ends; then the agent's process group is ended and the run added to the record.
+/// One connection of `principal`: starts the agent and proxies between it and the remote
+/// client, through the session gate, until either ends; then the agent's process group is
+/// ended and the run added to the record.
 async fn connection<R: MessageReader, W: MessageWriter>(
     inner: &Inner,
     n: u64,
     reader: R,
     writer: W,
     control: Control,
+    principal: Principal,
 ) {
     let args = &inner.args;
     let say = move |message: String| eprintln!("acp proxy: connection {n}: {message}");
+    let gate = Gate::new(Arc::clone(&inner.owners), principal);
+    let (reader, writer) = gated(gate, reader, writer, say);
     let Some((program, agent_args)) = args.command.split_first() else {
         return;
     };
@@ -253,6 +278,9 @@ async fn connection<R: MessageReader, W: MessageWriter>(
                 path.display()
             )),
         }
+    }
+    if let Err(error) = run.capture(args, &args.command.join(" "), &format!("connection {n}: ")) {
+        say(format!("{error}; this connection is not captured"));
     }
     let spawned = AgentCommand::new(program)
         .args(agent_args)

@@ -30,15 +30,11 @@ const AGENT_GONE: u8 = 5;
 /// The exit code for a refused token (as `acp client --url`).
 const AUTH: u8 = 3;
 
-/// The client options from the flags: the token (or `$ACP_TOKEN`) and `--tls-ca`.
-fn options(args: &Args) -> Result<ClientOptions, String> {
+/// The client options from the flags: the token (or `$ACP_TOKEN`; empty is a usage error)
+/// and `--tls-ca`.
+fn options(args: &Args) -> Result<ClientOptions, Box<dyn std::error::Error + Send + Sync>> {
     let mut options = ClientOptions::new();
-    let token = args.remote.token.clone().or_else(|| {
-        std::env::var(crate::commands::client::TOKEN_ENV)
-            .ok()
-            .filter(|t| !t.is_empty())
-    });
-    if let Some(token) = token {
+    if let Some(token) = crate::commands::tokens::token(args.remote.token.as_ref())? {
         options = options.token(token);
     }
     if let Some(file) = &args.tls_ca {
@@ -83,6 +79,7 @@ pub(super) async fn serve(args: &Args, url: &str) -> super::super::Outcome {
             .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
         run = run.record(file, first_line);
     }
+    run.capture(args, url, "")?;
     let say = |message: String| eprintln!("acp proxy: {message}");
     let (to_engine, agent_out) = bridge::pipe();
     let (agent_in, from_engine) = bridge::pipe();

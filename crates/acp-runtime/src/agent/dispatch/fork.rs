@@ -90,7 +90,7 @@ async fn fork<A: Agent>(
         Ok(meta) => meta,
         Err(reply) => return reply,
     };
-    let store = Arc::clone(&inner.shared.store);
+    let store = Arc::clone(inner.owned.store());
     let history = match store.history(&source_id) {
         Ok(history) => history,
         Err(error) => return Reply::error(store_error(&error)),
@@ -113,9 +113,12 @@ async fn fork<A: Agent>(
     meta.title.clone_from(&source.title);
     meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
     meta.config = config.values();
-    if let Err(error) = store.create(&meta) {
-        return Reply::error(rpc::internal(format!("cannot create the fork: {error}")));
-    }
+    let meta = match inner.owned.create(meta) {
+        Ok(meta) => meta,
+        Err(error) => {
+            return Reply::error(rpc::internal(format!("cannot create the fork: {error}")));
+        }
+    };
     // Idempotency keys belong to the source's prompts; only the conversation is copied.
     let copied = history
         .into_iter()
@@ -127,7 +130,7 @@ async fn fork<A: Agent>(
         return Reply::error(store_error(&error));
     }
     let state = SessionState::new(meta, config.clone(), store);
-    inner.shared.registry.insert(&state);
+    inner.owned.register(&state);
     let session = attach(inner, init, state);
     opened(inner, response(&id, &config), session, setup)
 }

@@ -57,7 +57,7 @@ pub(super) async fn list<A: Agent>(
     request: ListRequest,
 ) -> Reply {
     let version = init.client.protocol_version();
-    let stored = match inner.shared.store.list() {
+    let stored = match inner.owned.list() {
         Ok(stored) => stored,
         Err(error) => return Reply::error(store_error(&error)),
     };
@@ -150,19 +150,18 @@ pub(super) async fn delete<A: Agent, T: serde::Serialize>(
     id: &str,
     response: impl FnOnce() -> T,
 ) -> Reply {
-    let store = &inner.shared.store;
-    if let Ok(None) = store.meta(id) {
+    if let Ok(None) = inner.owned.meta(id) {
         return Reply::error(rpc::session_not_found(id));
     }
     if let Err(error) = inner.agent.delete_session(id).await {
         return Reply::error(error);
     }
     close(inner, id).await;
-    if let Some(state) = inner.shared.registry.get(id) {
+    if let Some(state) = inner.owned.state(id) {
         state.mark_deleted();
     }
-    inner.shared.registry.remove(id);
-    match store.delete(id) {
+    inner.owned.forget(id);
+    match inner.owned.store().delete(id) {
         Ok(true) => Reply::ok(&response()),
         Ok(false) => Reply::error(rpc::session_not_found(id)),
         Err(error) => Reply::error(store_error(&error)),

@@ -8,8 +8,11 @@
 mod fork;
 mod manage;
 mod open;
+mod owned;
 mod turn;
 mod unstable;
+
+pub(super) use owned::Owned;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,8 +25,7 @@ use acp_schema::{v1, v2};
 
 use super::features::{AgentMethod, Offer};
 use super::gate::{ClientConnection, ConnectedClient};
-use super::state::Registry;
-use super::store::{SessionStore, StoreError};
+use super::store::StoreError;
 use super::{Agent, Session};
 use crate::connection::{BoxFuture, Connection, Handler, Reply, lock};
 use crate::error::rpc;
@@ -31,11 +33,9 @@ use crate::log::Level;
 use crate::notice::FallbackPolicy;
 use crate::version::{ByVersion, peek_version};
 
-/// What every connection of one server shares.
+/// What every connection of one server shares (the sessions through [`Owned`]).
 #[derive(Clone)]
 pub(super) struct Shared {
-    pub(super) store: Arc<dyn SessionStore>,
-    pub(super) registry: Arc<Registry>,
     pub(super) versions: Vec<ProtocolVersion>,
     pub(super) fallback: FallbackPolicy,
     pub(super) page_size: usize,
@@ -56,6 +56,8 @@ struct Initialized {
 struct Inner<A> {
     agent: Arc<A>,
     shared: Shared,
+    /// The stored and open sessions, as this connection's principal sees them.
+    owned: Owned,
     init: Mutex<Option<Initialized>>,
     /// A request other than `initialize` arrived: `initialize` may no longer be repeated.
     started: AtomicBool,
@@ -64,11 +66,12 @@ struct Inner<A> {
 }
 
 impl<A: Agent> AgentHandler<A> {
-    pub(super) fn new(agent: Arc<A>, shared: Shared) -> Self {
+    pub(super) fn new(agent: Arc<A>, shared: Shared, owned: Owned) -> Self {
         Self {
             inner: Arc::new(Inner {
                 agent,
                 shared,
+                owned,
                 init: Mutex::new(None),
                 started: AtomicBool::new(false),
                 sessions: Mutex::new(HashMap::new()),
@@ -217,7 +220,7 @@ impl<A: Agent> Inner<A> {
         let (name, version) = self.agent.name();
         let offer = Arc::new(Offer::new(
             self.agent.features(),
-            self.shared.store.features(),
+            self.owned.store().features(),
         ));
         let (client, response) = if chosen == ProtocolVersion::V1 {
             let request = match serde_json::from_str::<v1::InitializeRequest>(raw) {
@@ -236,6 +239,7 @@ impl<A: Agent> Inner<A> {
                         .unwrap_or_default(),
                 ),
                 name: request.and_then(|r| r.client_info.map(|info| info.name)),
+                principal: self.owned.principal().clone(),
             };
             let response = v1::InitializeResponse::new(chosen)
                 .agent_capabilities(offer.v1_capabilities())
@@ -259,6 +263,7 @@ impl<A: Agent> Inner<A> {
                         .unwrap_or_default(),
                 ),
                 name: request.map(|r| r.info.name),
+                principal: self.owned.principal().clone(),
             };
             let response =
                 v2::InitializeResponse::new(chosen.get(), v2::Implementation::new(name, version))
@@ -324,6 +329,7 @@ impl<A: Agent> Inner<A> {
                     cursor: request.cursor,
                     #[cfg(feature = "unstable_session_archive")]
                     archived,
+                    principal: self.owned.principal().clone(),
                 };
                 manage::list(self, &init, list).await
             }
@@ -404,6 +410,7 @@ impl<A: Agent> Inner<A> {
                     cursor: request.cursor.map(|cursor| cursor.as_str().to_owned()),
                     #[cfg(feature = "unstable_session_archive")]
                     archived,
+                    principal: self.owned.principal().clone(),
                 };
                 manage::list(self, &init, list).await
             }

@@ -443,12 +443,14 @@ pub(super) async fn new_session<A: Agent>(
         .clone_from(&setup.additional_directories);
     meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
     meta.config = config.values();
-    let store = Arc::clone(&inner.shared.store);
-    if let Err(error) = store.create(&meta) {
-        return Reply::error(rpc::internal(format!("cannot create the session: {error}")));
-    }
-    let state = SessionState::new(meta, config.clone(), store);
-    inner.shared.registry.insert(&state);
+    let meta = match inner.owned.create(meta) {
+        Ok(meta) => meta,
+        Err(error) => {
+            return Reply::error(rpc::internal(format!("cannot create the session: {error}")));
+        }
+    };
+    let state = SessionState::new(meta, config.clone(), Arc::clone(inner.owned.store()));
+    inner.owned.register(&state);
     let session = attach(inner, init, state);
     opened(
         inner,
@@ -468,8 +470,7 @@ async fn reopen<A: Agent>(
 ) -> Result<(Arc<SessionState>, SessionSetup), Reply> {
     let id = fields.id.clone();
     let version = init.client.protocol_version();
-    let store = &inner.shared.store;
-    let meta = match store.meta(&id) {
+    let meta = match inner.owned.meta(&id) {
         Ok(Some(meta)) => meta,
         Ok(None) => return Err(Reply::error(rpc::session_not_found(&id))),
         Err(error) => return Err(Reply::error(store_error(&error))),
@@ -489,7 +490,7 @@ async fn reopen<A: Agent>(
         _ => agent.resume_session(&setup).await,
     };
     let mut config = configured.map_err(Reply::error)?;
-    let state = match inner.shared.registry.get(&id) {
+    let state = match inner.owned.state(&id) {
         Some(state) => {
             #[cfg(feature = "unstable_session_options")]
             if !setup.initial_options.is_empty() {
@@ -503,8 +504,8 @@ async fn reopen<A: Agent>(
         None => {
             config.apply_stored(meta.mode.as_deref(), &meta.config);
             apply_initial(init, &setup, &mut config);
-            let state = SessionState::new(meta, config, Arc::clone(store));
-            inner.shared.registry.insert(&state);
+            let state = SessionState::new(meta, config, Arc::clone(inner.owned.store()));
+            inner.owned.register(&state);
             state
         }
     };

@@ -338,7 +338,7 @@ pub(super) fn stored<A: Agent>(
     id: &str,
 ) -> Result<SessionMeta, Reply> {
     let version = init.client.protocol_version();
-    let meta = match inner.shared.store.meta(id) {
+    let meta = match inner.owned.meta(id) {
         Ok(Some(meta)) => meta,
         Ok(None) => return Err(Reply::error(rpc::session_not_found(id))),
         Err(error) => return Err(Reply::error(store_error(&error))),
@@ -364,11 +364,11 @@ fn change_meta<A: Agent>(
     change: impl FnOnce(&mut SessionMeta),
 ) -> Result<(), Reply> {
     let mut meta = stored(inner, init, id)?;
-    let saved = match inner.shared.registry.get(id) {
+    let saved = match inner.owned.state(id) {
         Some(state) => state.update_meta(change),
         None => {
             change(&mut meta);
-            inner.shared.store.save_meta(&meta)
+            inner.owned.store().save_meta(&meta)
         }
     };
     saved.map_err(|error| Reply::error(store_error(&error)))
@@ -444,7 +444,7 @@ fn status<A: Agent, T: serde::Serialize>(
     if let Err(reply) = stored(inner, init, id) {
         return reply;
     }
-    match inner.shared.registry.get(id) {
+    match inner.owned.state(id) {
         Some(state) if !state.is_deleted() => {
             Reply::ok(&response("open", Some(state.is_running())))
         }

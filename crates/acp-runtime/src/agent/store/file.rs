@@ -11,6 +11,10 @@
 //!   opened for appending, with no buffer in between, so each one reaches the operating
 //!   system whole and at once. A write that fails part-way is cut back off.
 //!
+//! The metadata of a session with an owner ([`SessionMeta::owner`]) is written in store
+//! format 2, everything else in format 1, so the local user's sessions stay readable by
+//! older builds while an owned session is refused by them (they would not know whose it is).
+//!
 //! A file that does not read (a cut or damaged line, a record that is not an update, a notice
 //! recorded by a foreign writer) fails that one session with an error naming the file and
 //! line; a file of a newer store format fails with an error saying so. Other sessions are not
@@ -31,8 +35,14 @@ use super::{HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures};
 use crate::agent::config::ConfigValue;
 use crate::connection::lock;
 
-/// The store format this build writes and the newest it reads.
-const FORMAT: u64 = 1;
+/// The format of history files: the one this build writes and the newest it reads.
+const HISTORY_FORMAT: u64 = 1;
+/// The format of the metadata of a session without an owner, which every build reads.
+const META_FORMAT_BASE: u64 = 1;
+/// The format of the metadata of an owned session (format 2 adds `owner`), and the newest
+/// metadata format this build reads. A build that reads only format 1 refuses such a file
+/// ([`StoreError::NewerFormat`]) instead of serving the session without knowing whose it is.
+const META_FORMAT: u64 = 2;
 
 /// The default size limit of one session's history file: 64 MiB.
 pub const DEFAULT_MAX_SESSION_BYTES: u64 = 64 * 1024 * 1024;
@@ -180,7 +190,7 @@ impl FileStore {
             line: 1,
             detail,
         };
-        check_format(id, path, &text, 1)?;
+        check_format(id, path, &text, 1, META_FORMAT)?;
         let file: MetaFile =
             serde_json::from_str(&text).map_err(|error| corrupt(error.to_string()))?;
         if file.session_id != id {
@@ -237,18 +247,24 @@ fn file_name_ok(id: &str) -> bool {
 }
 
 /// Fails with [`StoreError::NewerFormat`] when `text` (a JSON object) declares a format newer
-/// than this build's.
-fn check_format(id: &str, path: &Path, text: &str, line: usize) -> Result<(), StoreError> {
+/// than `newest`, the newest this build reads for that kind of file.
+fn check_format(
+    id: &str,
+    path: &Path,
+    text: &str,
+    line: usize,
+    newest: u64,
+) -> Result<(), StoreError> {
     #[derive(Deserialize)]
     struct Format {
         format: u64,
     }
     match serde_json::from_str::<Format>(text) {
-        Ok(Format { format }) if format > FORMAT => Err(StoreError::NewerFormat {
+        Ok(Format { format }) if format > newest => Err(StoreError::NewerFormat {
             id: id.to_owned(),
             path: path.to_owned(),
             found: format,
-            supported: FORMAT,
+            supported: newest,
         }),
         Ok(_) => Ok(()),
         Err(error) => Err(StoreError::Corrupt {
@@ -348,7 +364,7 @@ impl SessionStore for FileStore {
             Err(error) => return Err(StoreError::io(&meta.id, "creating", &path, error)),
         };
         let header = Header {
-            format: FORMAT,
+            format: HISTORY_FORMAT,
             session_id: meta.id.clone(),
             protocol_version: meta.protocol_version,
         };
@@ -437,7 +453,7 @@ impl SessionStore for FileStore {
         let Some((_, first)) = lines.next() else {
             return Err(corrupt(1, "the file is empty (no header)".to_owned()));
         };
-        check_format(id, &path, first, 1)?;
+        check_format(id, &path, first, 1, HISTORY_FORMAT)?;
         let header: Header =
             serde_json::from_str(first).map_err(|error| corrupt(1, error.to_string()))?;
         if header.session_id != id {
@@ -516,6 +532,9 @@ struct MetaFile {
     config: Vec<StoredOption>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     archived: bool,
+    /// Format 2: the owner's name; absent (format 1) for the local user's sessions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    owner: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -545,7 +564,11 @@ fn from_millis(ms: u64) -> SystemTime {
 impl From<&SessionMeta> for MetaFile {
     fn from(meta: &SessionMeta) -> Self {
         Self {
-            format: FORMAT,
+            format: if meta.owner.is_some() {
+                META_FORMAT
+            } else {
+                META_FORMAT_BASE
+            },
             session_id: meta.id.clone(),
             protocol_version: meta.protocol_version,
             cwd: meta.cwd.clone(),
@@ -566,6 +589,7 @@ impl From<&SessionMeta> for MetaFile {
                 })
                 .collect(),
             archived: meta.archived,
+            owner: meta.owner.clone(),
         }
     }
 }
@@ -593,6 +617,7 @@ impl MetaFile {
                 })
                 .collect(),
             archived: self.archived,
+            owner: self.owner,
         }
     }
 }

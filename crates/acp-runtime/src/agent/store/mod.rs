@@ -3,7 +3,7 @@
 //! [`FileStore`] (one pair of files per session under a directory; sessions survive restarts).
 //!
 //! A store keeps, for each session, its [`SessionMeta`] (version, working directory, title,
-//! activity time, current mode and option values) and its history: [`HistoryEntry`] values,
+//! activity time, current mode and option values, owner) and its history: [`HistoryEntry`] values,
 //! which hold only `ReplayableUpdate`s. That type has no notice variant, so a notice can never
 //! be recorded or replayed.
 //!
@@ -63,7 +63,7 @@ impl StoreFeatures {
     }
 }
 
-/// What a store knows about one session besides its history.
+/// What a store knows about one session besides its history, its owner included.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SessionMeta {
@@ -89,6 +89,12 @@ pub struct SessionMeta {
     /// Archived: left out of the default session list (`session/archive`, cargo feature
     /// `unstable_session_archive`); the store keeps the flag in any build.
     pub archived: bool,
+    /// Who owns the session: the name of the [`Principal`](crate::agent::Principal) whose
+    /// connection created it, or `None` for the local user (a stdio connection, or a remote
+    /// server that requires no token). A connection sees only the sessions of its own
+    /// principal. Set when the session is created and never changed afterwards; every store
+    /// must keep it as it was given (a store that predates the field reads it as `None`).
+    pub owner: Option<String>,
 }
 
 impl SessionMeta {
@@ -110,6 +116,7 @@ impl SessionMeta {
             mode: None,
             config: Vec::new(),
             archived: false,
+            owner: None,
         }
     }
 }

@@ -12,6 +12,9 @@
 //!   connection's server-sent-event stream; with `Acp-Session-Id` as well, that session's
 //!   stream (409 when that stream is open already).
 //! * `DELETE` with the connection id ends the connection (`202`).
+//!
+//! A connection acts for the principal of the bearer token that created it; a request of
+//! another principal that names it gets 404, as for an unknown id.
 
 use std::convert::Infallible;
 use std::net::IpAddr;
@@ -31,6 +34,7 @@ use super::http_conn::{HttpConnection, StreamRefusal, id_key, session_of};
 use super::limits;
 use super::server::Shared;
 use super::service::{Service, ServiceHandle};
+use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::Level;
 use crate::transport::queue::queue;
@@ -57,10 +61,12 @@ fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .filter(|value| !value.is_empty())
 }
 
-/// The connection named by the request, or the status and message refusing it.
+/// The connection named by the request, or the status and message refusing it. A
+/// connection of another principal is unknown to this one.
 fn named<S>(
     shared: &Shared<S>,
     headers: &HeaderMap,
+    principal: &Principal,
 ) -> Result<Arc<HttpConnection>, (StatusCode, &'static str)> {
     let Some(id) = header_text(headers, CONNECTION_ID_HEADER) else {
         return Err((
@@ -70,16 +76,18 @@ fn named<S>(
     };
     lock(&shared.http)
         .get(id)
+        .filter(|connection| connection.serves(principal))
         .cloned()
         .ok_or((StatusCode::NOT_FOUND, "unknown Acp-Connection-Id"))
 }
 
-/// `POST`: one client message.
+/// `POST`: one client message, from `principal`.
 pub(crate) async fn post<S: Service>(
     shared: Arc<Shared<S>>,
     headers: HeaderMap,
     body: Bytes,
     peer: IpAddr,
+    principal: Principal,
 ) -> Response {
     let json = header_text(&headers, header::CONTENT_TYPE.as_str())
         .and_then(|value| value.split(';').next())
@@ -112,9 +120,9 @@ pub(crate) async fn post<S: Service>(
         );
     }
     if header_text(&headers, CONNECTION_ID_HEADER).is_none() {
-        return initialize(shared, message, body, peer).await;
+        return initialize(shared, message, body, peer, principal).await;
     }
-    let connection = match named(&shared, &headers) {
+    let connection = match named(&shared, &headers, &principal) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };
@@ -152,12 +160,13 @@ pub(crate) async fn post<S: Service>(
     }
 }
 
-/// `POST initialize` without a connection id: a new connection.
+/// `POST initialize` without a connection id: a new connection that acts for `principal`.
 async fn initialize<S: Service>(
     shared: Arc<Shared<S>>,
     message: Value,
     body: Bytes,
     peer: IpAddr,
+    principal: Principal,
 ) -> Response {
     let is_initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
     let Some(id) = message.get("id").and_then(id_key).filter(|_| is_initialize) else {
@@ -203,16 +212,19 @@ async fn initialize<S: Service>(
         Arc::clone(&shared.sessions),
         shared.logger.clone(),
     );
-    let connection = shared.service.start(reader, writer);
+    let connection = shared.service.start(reader, writer, principal.clone());
     let closer = connection.clone();
-    let http = Arc::new(HttpConnection::new(
-        inbound,
-        move || closer.close(),
-        shared.options.stall_timeout,
-        shared.options.max_queued_bytes,
-        peer,
-        shared.logger.clone(),
-    ));
+    let http = Arc::new(
+        HttpConnection::new(
+            inbound,
+            move || closer.close(),
+            shared.options.stall_timeout,
+            shared.options.max_queued_bytes,
+            peer,
+            shared.logger.clone(),
+        )
+        .acting_for(principal),
+    );
     let answer = http.expect_initialize(id);
     let connection_id = uuid::Uuid::new_v4().to_string();
     lock(&shared.http).insert(connection_id.clone(), Arc::clone(&http));
@@ -304,13 +316,14 @@ async fn initialize<S: Service>(
     }
 }
 
-/// `GET` without an upgrade: an event stream.
+/// `GET` without an upgrade: an event stream, for `principal`.
 ///
 /// `served` marks the TCP connection as served while the stream is open.
 pub(crate) async fn events<S: Service>(
     shared: Arc<Shared<S>>,
     headers: HeaderMap,
     served: Served,
+    principal: &Principal,
 ) -> Response {
     let accepts = header_text(&headers, header::ACCEPT.as_str()).is_some_and(|accept| {
         accept.split(',').any(|item| {
@@ -324,7 +337,7 @@ pub(crate) async fn events<S: Service>(
             "expected Accept: text/event-stream (or a WebSocket upgrade)",
         );
     }
-    let connection = match named(&shared, &headers) {
+    let connection = match named(&shared, &headers, principal) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };
@@ -351,9 +364,13 @@ pub(crate) async fn events<S: Service>(
         .into_response()
 }
 
-/// `DELETE`: ends the connection.
-pub(crate) async fn delete<S: Service>(shared: Arc<Shared<S>>, headers: HeaderMap) -> Response {
-    let connection = match named(&shared, &headers) {
+/// `DELETE`: ends the connection (one of `principal`'s).
+pub(crate) async fn delete<S: Service>(
+    shared: Arc<Shared<S>>,
+    headers: HeaderMap,
+    principal: &Principal,
+) -> Response {
+    let connection = match named(&shared, &headers, principal) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };

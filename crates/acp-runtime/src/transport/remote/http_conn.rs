@@ -17,6 +17,7 @@ use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use super::limits::HOP_BYTES;
+use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::{Level, Logger};
 use crate::transport::queue::{Closed, QueueReceiver, QueueSender, TrySendError, queue};
@@ -77,6 +78,8 @@ pub(crate) struct HttpConnection {
     /// Room for the posts waiting for room in `inbound`.
     posting: Arc<Semaphore>,
     logger: Logger,
+    /// Who the connection acts for: requests naming it must come from the same principal.
+    principal: Principal,
 }
 
 /// Why an event stream could not be opened.
@@ -110,6 +113,7 @@ impl HttpConnection {
             used: AtomicBool::new(false),
             posting: Arc::new(Semaphore::new(MAX_WAITING_POSTS)),
             logger,
+            principal: Principal::local(),
         }
     }
 
@@ -126,6 +130,17 @@ impl HttpConnection {
     /// Whether the client did either since `initialize`.
     pub(crate) fn is_used(&self) -> bool {
         self.used.load(Ordering::Relaxed)
+    }
+
+    /// The connection acts for `principal` (the local one unless set).
+    pub(crate) fn acting_for(mut self, principal: Principal) -> Self {
+        self.principal = principal;
+        self
+    }
+
+    /// Whether a request of `principal` may use this connection.
+    pub(crate) fn serves(&self, principal: &Principal) -> bool {
+        self.principal == *principal
     }
 
     /// Ends the served connection; its output ends, and with it the event streams.

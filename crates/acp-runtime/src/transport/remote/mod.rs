@@ -15,7 +15,9 @@
 //!
 //! A server binds where it is told: bind it to a loopback address (`127.0.0.1`) unless it
 //! must be reached from other machines, and then require a token
-//! ([`ServerOptions::token`]).
+//! ([`ServerOptions::token`], or one per principal with [`ServerOptions::principal`]). Each
+//! token names the [`Principal`](crate::agent::Principal) its connections act for; a
+//! connection sees only its principal's sessions.
 
 mod accept;
 mod access;
@@ -37,8 +39,8 @@ pub use limits::SESSION_LIMIT_CODE;
 pub use server::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES,
-    DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PATH, DEFAULT_STALL_TIMEOUT,
-    DEFAULT_UNUSED_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
+    DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PATH, DEFAULT_PRINCIPAL,
+    DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
 };
 pub use service::{Service, ServiceHandle};
 

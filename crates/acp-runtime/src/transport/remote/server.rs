@@ -4,13 +4,15 @@
 //!
 //! Before any request is read, [`super::accept`] bounds the TCP connections that have not
 //! sent a whole request (the header and body timeouts, and a cap that closes the one that has
-//! waited longest). Every request is then checked first: a browser `Origin` that is not
-//! allowed gets 403, a missing or wrong bearer token 401 (see [`ServerOptions::token`]), and
-//! only then is a request body read. A WebSocket upgrade (or HTTP `initialize`) beyond
-//! [`ServerOptions::max_connections`] gets 503. An accepted upgrade answers 101 with an
+//! waited longest). Every request is then checked first: a repeated `Origin` or
+//! `Authorization` header gets 400, a browser `Origin` that is not allowed 403, a missing or
+//! wrong bearer token 401 (see [`ServerOptions::token`] and [`ServerOptions::principal`]), and
+//! only then is a request body read. The token names the [`Principal`] the connection acts
+//! for (without tokens: the local principal). A WebSocket upgrade (or HTTP `initialize`)
+//! beyond [`ServerOptions::max_connections`] gets 503. An accepted upgrade answers 101 with an
 //! `Acp-Connection-Id` header and carries one ACP connection until either side closes the
 //! socket. All connections share the server's session store and open sessions, so a client
-//! can reconnect and load its session.
+//! can reconnect and load its session; each sees only the sessions of its principal.
 //!
 //! Per connection, [`super::limits`] refuses sessions past
 //! [`ServerOptions::max_sessions`] (and past [`ServerOptions::max_total_sessions`] across the
@@ -37,7 +39,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 
 use super::accept::{self, Admit, Gate, Tcp, Timeouts};
-use super::access::Access;
+use super::access::{Access, Refusal};
 use super::http;
 use super::http_conn::HttpConnection;
 use super::limits;
@@ -46,12 +48,14 @@ use super::sessions::SessionTable;
 use super::socket::{CLOSE_GOING_AWAY, CloseReason, SocketReader, SocketWriter};
 use super::tls::TlsIdentity;
 use super::{CONNECTION_ID_HEADER, ServerCodec};
-use crate::agent::AgentServer;
+use crate::agent::{AgentServer, Principal};
 use crate::connection::lock;
 use crate::log::{Level, Logger};
 
 /// The default path of the ACP endpoint.
 pub const DEFAULT_PATH: &str = "/acp";
+/// The name of the principal that [`ServerOptions::token`] serves.
+pub const DEFAULT_PRINCIPAL: &str = "default";
 /// The default limit on one incoming message: 16 MiB.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The default number of connections served at the same time.
@@ -119,10 +123,11 @@ impl Default for ServerOptions {
 }
 
 impl ServerOptions {
-    /// The defaults: path `/acp`, no token, no browser origin allowed, 16 MiB messages, 256
-    /// connections, 30 s stall timeout, 64 sessions per connection and 1024 in all, 16 MiB
-    /// queued per peer, 10 min idle timeout, 10 s header timeout, 30 s body timeout, 10 s for
-    /// a new HTTP connection to be used, 64 HTTP connections per client address.
+    /// The defaults: path `/acp`, no token (every request is the local principal), no
+    /// browser origin allowed, 16 MiB messages, 256 connections, 30 s stall timeout, 64
+    /// sessions per connection and 1024 in all, 16 MiB queued per peer, 10 min idle timeout,
+    /// 10 s header timeout, 30 s body timeout, 10 s for a new HTTP connection to be used, 64
+    /// HTTP connections per client address.
     pub fn new() -> Self {
         Self::default()
     }
@@ -139,9 +144,28 @@ impl ServerOptions {
     }
 
     /// Requires every request to carry `Authorization: Bearer TOKEN` (compared in constant
-    /// time); others get 401.
+    /// time; others get 401), and serves them as the principal [`DEFAULT_PRINCIPAL`]: the
+    /// same as `.principal(DEFAULT_PRINCIPAL, token)`, replacing the token an earlier call
+    /// gave. An empty token matches no request.
     pub fn token(mut self, token: impl Into<String>) -> Self {
-        self.access.token = Some(token.into());
+        let default = Principal::named(DEFAULT_PRINCIPAL);
+        self.access
+            .tokens
+            .retain(|(_, principal)| *principal != default);
+        self.access.tokens.push((token.into(), default));
+        self
+    }
+
+    /// Accepts requests that carry `Authorization: Bearer TOKEN` and serves them as the
+    /// principal `name` (repeatable: one call per token; a principal may have several). Once
+    /// any token is given, requests without one of them get 401. Each connection sees only
+    /// its principal's sessions (see [`Principal`]); a server without tokens serves every
+    /// request as the local principal. An empty token matches no request; a token given for
+    /// two principals stands for the last one.
+    pub fn principal(mut self, name: impl Into<String>, token: impl Into<String>) -> Self {
+        self.access
+            .tokens
+            .push((token.into(), Principal::named(name)));
         self
     }
 
@@ -441,14 +465,14 @@ async fn endpoint_get<S: Service>(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let served = tcp.served();
-    if let Err(refusal) = shared.options.access.check(&headers) {
-        shared.logger.log(Level::Warn, refusal.describe());
-        return refusal.into_response();
-    }
+    let principal = match shared.options.access.check(&headers) {
+        Ok(principal) => principal,
+        Err(refusal) => return refuse(&shared, refusal),
+    };
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
         // Not an upgrade: a Streamable HTTP event stream.
-        Err(_) => return http::events(shared, headers, served).await,
+        Err(_) => return http::events(shared, headers, served, &principal).await,
     };
     let Some(slot) = shared.admit() else {
         shared.logger.log(
@@ -473,7 +497,7 @@ async fn endpoint_get<S: Service>(
         .max_message_size(limit)
         .max_frame_size(limit)
         .on_upgrade(move |socket| async move {
-            serve_socket(&served, socket, &connection_id).await;
+            serve_socket(&served, socket, &connection_id, principal).await;
             drop(slot);
         });
     if let Ok(value) = HeaderValue::from_str(&id) {
@@ -491,10 +515,10 @@ async fn endpoint_post<S: Service>(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    if let Err(refusal) = shared.options.access.check(&headers) {
-        shared.logger.log(Level::Warn, refusal.describe());
-        return refusal.into_response();
-    }
+    let principal = match shared.options.access.check(&headers) {
+        Ok(principal) => principal,
+        Err(refusal) => return refuse(&shared, refusal),
+    };
     let limit = shared.options.max_message_bytes;
     let receiving = tcp.receiving();
     let body = tokio::time::timeout(shared.options.body_timeout, to_bytes(body, limit)).await;
@@ -539,7 +563,7 @@ async fn endpoint_post<S: Service>(
             return response;
         }
     };
-    http::post(shared, headers, body, tcp.peer.ip()).await
+    http::post(shared, headers, body, tcp.peer.ip(), principal).await
 }
 
 /// `DELETE` on the endpoint: ends a Streamable HTTP connection.
@@ -549,15 +573,25 @@ async fn endpoint_delete<S: Service>(
     headers: HeaderMap,
 ) -> Response {
     let _served = tcp.served();
-    if let Err(refusal) = shared.options.access.check(&headers) {
-        shared.logger.log(Level::Warn, refusal.describe());
-        return refusal.into_response();
+    match shared.options.access.check(&headers) {
+        Ok(principal) => http::delete(shared, headers, &principal).await,
+        Err(refusal) => refuse(&shared, refusal),
     }
-    http::delete(shared, headers).await
 }
 
-/// Runs one connection on an accepted WebSocket until it ends.
-async fn serve_socket<S: Service>(shared: &Shared<S>, socket: WebSocket, id: &str) {
+/// Logs `refusal` and answers with it.
+fn refuse<S>(shared: &Shared<S>, refusal: Refusal) -> Response {
+    shared.logger.log(Level::Warn, refusal.describe());
+    refusal.into_response()
+}
+
+/// Runs one connection that acts for `principal` on an accepted WebSocket until it ends.
+async fn serve_socket<S: Service>(
+    shared: &Shared<S>,
+    socket: WebSocket,
+    id: &str,
+    principal: Principal,
+) {
     shared
         .logger
         .log(Level::Debug, format!("WebSocket connection {id} opened"));
@@ -578,7 +612,7 @@ async fn serve_socket<S: Service>(shared: &Shared<S>, socket: WebSocket, id: &st
         Arc::clone(&shared.sessions),
         shared.logger.clone(),
     );
-    let handle = shared.service.start(reader, writer);
+    let handle = shared.service.start(reader, writer, principal);
     let run = async {
         pump.run().await;
         // The transport failed or the service is done: either way it ends now.

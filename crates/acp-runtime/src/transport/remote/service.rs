@@ -5,7 +5,7 @@
 
 use std::future::Future;
 
-use crate::agent::{Agent, AgentServer};
+use crate::agent::{Agent, AgentServer, Principal};
 use crate::connection::Connection;
 use crate::log::Logger;
 use crate::transport::{MessageReader, MessageWriter};
@@ -17,9 +17,17 @@ pub trait Service: Send + Sync + 'static {
     type Handle: ServiceHandle;
 
     /// Starts serving one connection that reads the client's messages from `reader` and
-    /// writes to `writer`, and returns at once. The connection ends when `reader` ends (the
-    /// client hung up) or when [`ServiceHandle::close`] is called; it closes `writer` then.
-    fn start<R: MessageReader, W: MessageWriter>(&self, reader: R, writer: W) -> Self::Handle;
+    /// writes to `writer`, and returns at once. The connection acts for `principal` (the
+    /// identity of the request's bearer token; the local principal when the server needs no
+    /// token): it must see only the sessions that principal owns. The connection ends when
+    /// `reader` ends (the client hung up) or when [`ServiceHandle::close`] is called; it
+    /// closes `writer` then.
+    fn start<R: MessageReader, W: MessageWriter>(
+        &self,
+        reader: R,
+        writer: W,
+        principal: Principal,
+    ) -> Self::Handle;
 
     /// Where the server logs refusals and failures (default: nowhere).
     fn logger(&self) -> Logger {
@@ -50,8 +58,13 @@ impl ServiceHandle for Connection {
 impl<A: Agent> Service for AgentServer<A> {
     type Handle = Connection;
 
-    fn start<R: MessageReader, W: MessageWriter>(&self, reader: R, writer: W) -> Connection {
-        self.start_transport(reader, writer)
+    fn start<R: MessageReader, W: MessageWriter>(
+        &self,
+        reader: R,
+        writer: W,
+        principal: Principal,
+    ) -> Connection {
+        self.start_transport_as(reader, writer, principal)
     }
 
     fn logger(&self) -> Logger {

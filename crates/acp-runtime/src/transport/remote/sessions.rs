@@ -167,8 +167,11 @@ mod tests {
         assert_eq!(table.admit(None), Admission::Reserved);
         assert_eq!(table.admit(None), Admission::Reserved);
         assert_eq!(table.admit(None), Admission::Full);
+        // One request failed, the other opened `a`.
         table.unreserve();
         table.open("a", true);
+        assert_eq!(table.count(), 1);
+        assert_eq!(table.admit(None), Admission::Reserved);
         assert_eq!(table.count(), 2);
         // Loading a session that counts already needs no room.
         assert_eq!(table.admit(Some("a")), Admission::Counted);
