@@ -178,7 +178,10 @@ async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
                 "http"
             };
             let url = format!("{scheme}://{}/acp", listener.local_addr().unwrap());
-            let options = ServerOptions::new().max_connections(connections + 8);
+            // Every client comes from 127.0.0.1: one address.
+            let options = ServerOptions::new()
+                .max_connections(connections + 8)
+                .max_per_address(connections + 8);
             tokio::spawn(RemoteServer::new(server(updates), options).serve(listener));
             for _ in 0..connections {
                 let url = url.clone();

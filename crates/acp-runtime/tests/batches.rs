@@ -491,3 +491,60 @@ async fn a_connection_over_channels() {
             .is_none()
     );
 }
+
+/// The answer to a batch is one message like any other: one that would be over the
+/// connection's message limit is refused as a whole with one error.
+#[tokio::test]
+async fn a_batch_whose_answer_would_be_over_the_limit_gets_one_error() {
+    const LIMIT: usize = 4096;
+    let (mut peer, mut notifications, _connection) = probe(
+        ConnectionBuilder::new()
+            .max_line_bytes(LIMIT)
+            .max_in_flight(2),
+    );
+    // 200 invalid items (a 1.4 KB batch) would be answered with 200 errors (over 4 KB):
+    // refused before anything runs, the notification in it included.
+    let mut items = vec![json!({"jsonrpc":"2.0","method":"_x/seen"})];
+    items.extend((0..200).map(|n| json!(n)));
+    let batch = Value::Array(items).to_string();
+    assert!(batch.len() < LIMIT);
+    peer.send(&batch).await;
+    let refused = peer.recv_some().await;
+    assert!(refused.is_object(), "one error, not an array: {refused}");
+    assert_eq!(refused["id"], Value::Null, "{refused}");
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert_eq!(refused["error"]["data"]["limit"], LIMIT, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("smaller batches"), "{message}");
+    // Requests whose answers take it over the limit (two run, the other 58 are refused as over
+    // the in-flight limit, each with a long error): the one error replaces the array.
+    let requests: Vec<Value> = (0..60)
+        .map(|n| json!({"jsonrpc":"2.0","id":n,"method":"slow","params":{"ms":20}}))
+        .collect();
+    let batch = Value::Array(requests).to_string();
+    assert!(batch.len() < LIMIT);
+    peer.send(&batch).await;
+    let refused = peer.recv_some().await;
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("limit of {LIMIT} bytes")),
+        "{refused}"
+    );
+    // Within the limit all is as before, and the connection goes on.
+    let small: Vec<Value> = (0..2)
+        .map(|n| json!({"jsonrpc":"2.0","id":n,"method":"echo","params":{"n":n}}))
+        .collect();
+    peer.send(&Value::Array(small).to_string()).await;
+    assert_eq!(
+        answers(&peer.recv_some().await),
+        [("0".to_owned(), 0), ("1".to_owned(), 0)]
+    );
+    assert!(until_probe(&mut peer).await.is_empty());
+    assert!(
+        notifications.try_recv().is_err(),
+        "nothing of the refused batch ran"
+    );
+}

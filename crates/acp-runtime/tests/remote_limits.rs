@@ -2,94 +2,25 @@
 //! (a `session/new` past the limit gets a JSON-RPC error naming it, and a batch loses only
 //! its refused request), the idle timeout (a WebSocket gets close code 1001 with the reason;
 //! a Streamable HTTP connection is ended, so its id is unknown afterwards), and a client that
-//! vanishes mid-turn (the turn ends and the connection slot is given back).
+//! vanishes mid-turn (the turn ends and the connection slot is given back), and posts to an
+//! agent that reads nothing more (a few wait, the others get 503 at once).
 #![cfg(feature = "remote")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
+mod remote_support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
-use acp_runtime::transport::remote::{RemoteServer, SESSION_LIMIT_CODE, ServerOptions};
+use acp_runtime::transport::remote::{SESSION_LIMIT_CODE, ServerOptions};
 use acp_schema::jsonrpc::ErrorObject;
 use common::TestAgent;
-use futures_util::{SinkExt, StreamExt};
+use remote_support::{all_closed, initialize, new_session, next, post, send, serve, socket};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-
-type Raw =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// Serves `server` on a fresh loopback port: its `host:port` and a handle on the server.
-async fn serve<A: Agent>(
-    server: AgentServer<A>,
-    options: ServerOptions,
-) -> (String, RemoteServer<A>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap().to_string();
-    let remote = RemoteServer::new(server, options);
-    tokio::spawn(remote.clone().serve(listener));
-    (address, remote)
-}
-
-async fn socket(address: &str) -> Raw {
-    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/acp"))
-        .await
-        .unwrap();
-    socket
-}
-
-/// The next frame: a JSON text frame, or the close frame (`Err` with its code and reason).
-async fn next(socket: &mut Raw) -> Result<Value, Option<(u16, String)>> {
-    let wait = tokio::time::timeout(Duration::from_secs(10), async {
-        while let Some(message) = socket.next().await {
-            match message {
-                Ok(Message::Text(text)) => return Ok(serde_json::from_str(&text).unwrap()),
-                Ok(Message::Close(frame)) => {
-                    return Err(frame.map(|f| (u16::from(f.code), f.reason.to_string())));
-                }
-                Err(_) => return Err(None),
-                Ok(_) => {}
-            }
-        }
-        Err(None)
-    });
-    wait.await.expect("a frame within 10 s")
-}
-
-async fn send(socket: &mut Raw, message: Value) {
-    socket
-        .send(Message::text(message.to_string()))
-        .await
-        .unwrap();
-}
-
-fn initialize() -> Value {
-    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-           "params": {"protocolVersion": 1, "clientCapabilities": {}}})
-}
-
-fn new_session(id: u64) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": "session/new",
-           "params": {"cwd": "/tmp", "mcpServers": []}})
-}
-
-/// Waits (up to 10 s) until `remote` has no connection open.
-async fn all_closed<A: Agent>(remote: &RemoteServer<A>) {
-    tokio::time::timeout(Duration::from_secs(10), async {
-        while remote.open_connections() > 0 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .expect("the connection slot is given back");
-}
 
 #[tokio::test]
 async fn a_session_past_the_limit_gets_an_error_naming_it() {
@@ -156,37 +87,6 @@ async fn an_idle_websocket_is_closed_with_1001_and_the_reason() {
     assert!(reason.contains("idle"), "{reason}");
     assert!(started.elapsed() >= Duration::from_millis(300));
     all_closed(&remote).await;
-}
-
-/// One HTTP/1.1 request; the status and the `Acp-Connection-Id` of the answer.
-async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, Option<String>) {
-    let mut text = format!(
-        "POST /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-    );
-    for (name, value) in headers {
-        text.push_str(&format!("{name}: {value}\r\n"));
-    }
-    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-    let mut stream = TcpStream::connect(address).await.unwrap();
-    stream.write_all(text.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
-        .await
-        .expect("an answer within 10 s")
-        .unwrap();
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let status = raw
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    let id = raw.lines().find_map(|line| {
-        let (key, value) = line.split_once(':')?;
-        key.trim()
-            .eq_ignore_ascii_case("acp-connection-id")
-            .then(|| value.trim().to_owned())
-    });
-    (status, id)
 }
 
 #[tokio::test]
@@ -276,4 +176,76 @@ async fn a_client_that_vanishes_mid_turn_ends_the_turn_and_frees_its_slot() {
     let mut again = socket(&address).await;
     send(&mut again, initialize()).await;
     assert_eq!(next(&mut again).await.unwrap()["id"], 0);
+}
+
+/// Sends 64 KiB of text per prompt, 200 times.
+struct Talker;
+
+impl Agent for Talker {
+    async fn prompt(&self, session: Session, _prompt: Prompt) -> Result<StopReason, ErrorObject> {
+        let text = "t".repeat(64 * 1024);
+        for _ in 0..200 {
+            if session.send_text(&text).await.is_err() {
+                break;
+            }
+        }
+        Ok(StopReason::EndTurn)
+    }
+}
+
+/// A Streamable HTTP client whose event stream is not read: the agent's output fills, the agent
+/// stops reading the client's posts, a few posts wait for room, and the others get 503 at once
+/// (each waiting post holds a TCP connection).
+#[tokio::test]
+async fn posts_to_an_agent_that_reads_nothing_wait_a_few_at_a_time() {
+    use tokio::io::AsyncWriteExt;
+    let small = 64 * 1024;
+    let server = AgentServer::new(Talker)
+        .connection_options(acp_runtime::ConnectionBuilder::new().max_queued_bytes(small));
+    let options = ServerOptions::new()
+        .max_queued_bytes(small)
+        .stall_timeout(Duration::from_secs(3));
+    let (address, _remote) = serve(server, options).await;
+    let (status, id) = post(&address, &[], &initialize().to_string()).await;
+    assert_eq!(status, 200);
+    let id = id.unwrap();
+    // The connection's event stream, opened and never read.
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let get = format!(
+        "GET /acp HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\nAcp-Connection-Id: {id}\r\n\r\n"
+    );
+    stream.write_all(get.as_bytes()).await.unwrap();
+    let header = [("Acp-Connection-Id", id.as_str())];
+    assert_eq!(
+        post(&address, &header, &new_session(1).to_string()).await.0,
+        202
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Prompts with a padding of 16 KiB, many at once, for a session id that does not matter:
+    // the agent answers each (an error) into its full output, so it soon reads nothing more.
+    let pad = "p".repeat(16 * 1024);
+    let mut posts = Vec::new();
+    for n in 0..40 {
+        let body = json!({"jsonrpc":"2.0","id":100 + n,"method":"session/prompt",
+            "params":{"sessionId":"any","prompt":[{"type":"text","text":pad}]}})
+        .to_string();
+        let address = address.clone();
+        let id = id.clone();
+        posts.push(tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let status = post(&address, &[("Acp-Connection-Id", &id)], &body).await.0;
+            (status, started.elapsed())
+        }));
+    }
+    let mut answers = Vec::new();
+    for post in posts {
+        answers.push(post.await.unwrap());
+    }
+    // Refused at once, not after the stall timeout (3 s) that the waiting ones get.
+    let at_once = answers
+        .iter()
+        .filter(|(status, took)| *status == 503 && *took < Duration::from_secs(1))
+        .count();
+    assert!(at_once > 0, "{answers:?}");
+    drop(stream);
 }

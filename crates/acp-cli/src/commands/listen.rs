@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use acp_runtime::transport::remote::{
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_PRINCIPAL,
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_SESSIONS,
+    DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PRINCIPAL, DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT,
     Endpoint, ServerOptions, Service, TlsIdentity,
 };
 use tokio::net::TcpListener;
@@ -41,12 +43,49 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     ))
 }
 
-/// A number of seconds from 0 up (0 turns the idle timeout off).
+/// A number of seconds from 0 up (0 turns the idle and stall timeouts off).
 fn parse_idle(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && (0.0..1e9).contains(&seconds) => Ok(seconds),
         _ => Err(format!("`{text}` is not a number of seconds from 0 up")),
     }
+}
+
+/// A number of seconds above 0.
+fn parse_positive(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 => Ok(seconds),
+        _ => Err(format!("`{text}` is not a number of seconds above 0")),
+    }
+}
+
+/// A number of bytes: digits, optionally followed by `K`, `M` or `G` (binary multiples,
+/// `KiB`, `MiB`, `GiB` too); at least 1.
+pub fn parse_bytes(text: &str) -> Result<usize, String> {
+    let trimmed = text.trim();
+    let digits = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(digits);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kib" => 10,
+        "m" | "mib" => 20,
+        "g" | "gib" => 30,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a number of bytes (like 65536, 64K or 16M)"
+            ));
+        }
+    };
+    number
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|n| *n > 0)
+        .ok_or_else(|| {
+            format!("`{text}` is not a number of bytes above 0 (like 65536, 64K or 16M)")
+        })
 }
 
 /// The flags of `--listen`. The command that flattens them defines the argument group
@@ -96,6 +135,39 @@ pub struct ListenArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_idle,
           default_value_t = DEFAULT_IDLE_TIMEOUT.as_secs_f64())]
     pub idle_timeout: f64,
+    /// With --listen: at most N sessions open across all connections (a session a
+    /// connection left open counts for --idle-timeout after it ended).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOTAL_SESSIONS)]
+    pub max_total_sessions: usize,
+    /// At most BYTES waiting for one peer on each queue towards it (and, over Streamable
+    /// HTTP, of its posted messages; `acp agent`: also of its requests being handled): a
+    /// peer that reads slowly is slowed down, then disconnected after --stall-timeout
+    /// (`acp agent`: over stdio too).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes,
+          default_value_t = DEFAULT_MAX_QUEUED_BYTES)]
+    pub max_queued_bytes: usize,
+    /// Disconnect a peer that takes nothing of what is written to it for SECONDS, logged
+    /// (0: never; `acp agent`: over stdio too).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_idle,
+          default_value_t = DEFAULT_STALL_TIMEOUT.as_secs_f64())]
+    pub stall_timeout: f64,
+    /// With --listen: close a TCP connection that has not sent a whole request head within
+    /// SECONDS (or waits that long between two requests).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_positive,
+          default_value_t = DEFAULT_HEADER_TIMEOUT.as_secs_f64())]
+    pub header_timeout: f64,
+    /// With --listen: answer 408 to a request whose body takes longer than SECONDS.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_positive,
+          default_value_t = DEFAULT_BODY_TIMEOUT.as_secs_f64())]
+    pub body_timeout: f64,
+    /// With --listen: close a Streamable HTTP connection that opens no event stream and
+    /// posts no second message within SECONDS of its `initialize`.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_positive,
+          default_value_t = DEFAULT_UNUSED_TIMEOUT.as_secs_f64())]
+    pub unused_timeout: f64,
+    /// With --listen: at most N Streamable HTTP connections from one client address.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PER_ADDRESS)]
+    pub max_per_address: usize,
 }
 
 /// What `--listen` and its flags ask for.
@@ -116,6 +188,11 @@ pub struct Listen {
 }
 
 impl ListenArgs {
+    /// `--stall-timeout` (zero: never).
+    pub fn stall(&self) -> Duration {
+        Duration::from_secs_f64(self.stall_timeout)
+    }
+
     /// The remote options, with `--listen`. A token file that does not read, and an empty
     /// `$ACP_TOKEN`, are [`UsageError`](tokens::UsageError)s.
     pub fn listen(&self) -> Result<Option<Listen>, Box<dyn std::error::Error + Send + Sync>> {
@@ -130,7 +207,14 @@ impl ListenArgs {
             .path(self.path.clone())
             .max_connections(self.max_connections)
             .max_sessions(self.max_sessions)
-            .idle_timeout(Duration::from_secs_f64(self.idle_timeout));
+            .max_total_sessions(self.max_total_sessions)
+            .max_queued_bytes(self.max_queued_bytes)
+            .stall_timeout(self.stall())
+            .idle_timeout(Duration::from_secs_f64(self.idle_timeout))
+            .header_timeout(Duration::from_secs_f64(self.header_timeout))
+            .body_timeout(Duration::from_secs_f64(self.body_timeout))
+            .unused_timeout(Duration::from_secs_f64(self.unused_timeout))
+            .max_per_address(self.max_per_address);
         let mut principals = Vec::new();
         if let Some(file) = &self.token_file {
             for (name, token) in tokens::read_token_file(file)? {
@@ -199,7 +283,8 @@ pub async fn serve<S: Service>(
             "{name}: warning: {bound} is reachable from other machines and no token is required (--token, --token-file or $ACP_TOKEN)"
         );
     }
-
+    // Memory freed when a client goes is given back even when nothing else happens.
+    tokio::spawn(super::allocator::tick());
     let remote = Endpoint::new(service, listen.options);
     match listen.tls {
         Some(identity) => remote.serve_tls_until(listener, identity, shutdown).await,

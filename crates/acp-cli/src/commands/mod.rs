@@ -1,6 +1,7 @@
 //! One module per `acp` subcommand. Each has `Args` (clap) and a `run` returning the exit code.
 
 pub mod agent;
+pub mod allocator;
 pub mod check;
 pub mod client;
 pub mod demo;

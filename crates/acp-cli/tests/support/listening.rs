@@ -37,11 +37,32 @@ impl Listening {
         Self::launch(&args, envs, "acp proxy")
     }
 
+    /// Starts `acp agent --listen 0 EXTRA...` with at most `descriptors` open files (`ulimit
+    /// -n`, through `sh`) and waits for its URL.
+    pub fn start_limited(descriptors: u32, extra: &[&str]) -> Self {
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            &format!("ulimit -n {descriptors} && exec \"$0\" \"$@\""),
+            env!("CARGO_BIN_EXE_acp"),
+            "agent",
+            "--listen",
+            "0",
+        ]);
+        command.args(extra);
+        Self::spawn(command, &[], "acp agent")
+    }
+
     /// Starts `acp ARGS...`, which prints `NAME: listening on URL`, and waits for the URL.
     fn launch(args: &[&str], envs: &[(&str, &str)], name: &str) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_acp"));
+        command.args(args);
+        Self::spawn(command, envs, name)
+    }
+
+    /// Runs `command` (`acp ...`, which prints `NAME: listening on URL`) and waits for the URL.
+    fn spawn(mut command: Command, envs: &[(&str, &str)], name: &str) -> Self {
         command
-            .args(args)
             .env("ACP_AGENT_DELAY_MS", "0")
             .env_remove("ACP_TOKEN")
             .stdin(Stdio::null())
@@ -51,16 +72,7 @@ impl Listening {
             command.env(name, value);
         }
         let mut child = command.spawn().unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = lines_of(child.stderr.take().unwrap());
         let mut url = None;
         let mut before = Vec::new();
         while url.is_none() {
@@ -121,6 +133,17 @@ impl Listening {
     pub fn stderr(&self) -> Vec<String> {
         self.lines.try_iter().collect()
     }
+
+    /// The process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits (up to `wait`) for a line on standard error that contains `needle`; the lines
+    /// that came before it are dropped.
+    pub fn wait_for(&self, needle: &str, wait: Duration) -> bool {
+        wait_for_line(&self.lines, needle, wait)
+    }
 }
 
 impl Drop for Listening {
@@ -128,4 +151,32 @@ impl Drop for Listening {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The lines of `stream`, read on a thread of its own, as they come.
+pub fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+/// Waits (up to `wait`) for one of `lines` that contains `needle`; the lines that came before
+/// it are dropped.
+pub fn wait_for_line(lines: &mpsc::Receiver<String>, needle: &str, wait: Duration) -> bool {
+    let deadline = std::time::Instant::now() + wait;
+    while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+        match lines.recv_timeout(left) {
+            Ok(line) if line.contains(needle) => return true,
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+    false
 }

@@ -14,9 +14,11 @@ use super::{Connection, lock};
 /// each request started from the batch holds it until it is answered. Whoever lets go last
 /// sends the array (nothing at all when there is nothing to answer). Requests wait for that
 /// before they run their follow-up work, so a response always goes out before the updates that
-/// follow it.
+/// follow it. An array over `limit` bytes (the connection's message limit) is not sent: one
+/// error goes instead (the requests did run; their answers are lost, and the error says why).
 pub(crate) struct Batch {
     connection: Connection,
+    limit: usize,
     collect: Mutex<Collect>,
     /// `Some(sent)` once the array went out (or was not needed).
     done: watch::Sender<Option<bool>>,
@@ -29,10 +31,11 @@ struct Collect {
 }
 
 impl Batch {
-    /// A batch held open by the reader.
-    pub(super) fn new(connection: Connection) -> Arc<Self> {
+    /// A batch held open by the reader, whose answer may be at most `limit` bytes.
+    pub(super) fn new(connection: Connection, limit: usize) -> Arc<Self> {
         Arc::new(Self {
             connection,
+            limit,
             collect: Mutex::new(Collect {
                 responses: Vec::new(),
                 holds: 1,
@@ -87,6 +90,11 @@ impl Batch {
             true
         } else {
             match serde_json::to_vec(&responses) {
+                Ok(array) if array.len() > self.limit => {
+                    drop(responses);
+                    super::incoming::refuse_batch(&self.connection, array.len(), self.limit).await;
+                    false
+                }
                 Ok(array) => self.connection.send_message(array).await.is_ok(),
                 Err(error) => {
                     self.connection.logger().log(

@@ -19,10 +19,12 @@ use crate::transport::{Frame, MessageReader};
 /// The method of the protocol-level cancellation notification.
 pub(crate) const CANCEL_REQUEST: &str = "$/cancel_request";
 
-/// The incoming requests that may be handled at the same time.
+/// The incoming requests that may be handled at the same time: by number and by size.
 pub(super) struct Permits {
     semaphore: Arc<Semaphore>,
     limit: usize,
+    bytes: Arc<Semaphore>,
+    byte_limit: u32,
 }
 
 /// Where the answer to a request goes: straight to the peer, or into the array answering the
@@ -39,15 +41,24 @@ pub(super) async fn read_loop<R: MessageReader, H: Handler>(
     connection: Connection,
     writer: JoinHandle<()>,
 ) {
+    let byte_limit = u32::try_from(options.max_in_flight_bytes).unwrap_or(u32::MAX);
     let permits = Permits {
         semaphore: Arc::new(Semaphore::new(options.max_in_flight)),
         limit: options.max_in_flight,
+        bytes: Arc::new(Semaphore::new(byte_limit as usize)),
+        byte_limit,
     };
     let mut closing = connection.shared.state.subscribe();
     let mut end_of_input = false;
     loop {
+        // While the outgoing queue is full (the peer does not take what we send), nothing more
+        // is read from the peer: it is slowed down instead of making us hold more.
+        let outgoing = &connection.shared.outgoing;
         let frame = tokio::select! {
-            frame = reader.read() => frame,
+            frame = async {
+                outgoing.room().await;
+                reader.read().await
+            } => frame,
             // Closed by us, or the writer failed: nobody can hear us any more.
             _ = closing.wait_for(|state| *state != State::Open) => break,
         };
@@ -71,7 +82,14 @@ pub(super) async fn read_loop<R: MessageReader, H: Handler>(
                     skipped_line(&connection, &text);
                 }
                 Frame::Message(text) => {
-                    handle_message(&connection, &handler, &permits, &text).await
+                    handle_message(
+                        &connection,
+                        &handler,
+                        &permits,
+                        &text,
+                        options.max_line_bytes,
+                    )
+                    .await
                 }
                 Frame::TooLong { len, head } => {
                     too_long(&connection, len, options.max_line_bytes, &head).await;
@@ -172,9 +190,10 @@ async fn handle_message<H: Handler>(
     handler: &Arc<H>,
     permits: &Permits,
     text: &[u8],
+    limit: usize,
 ) {
     if is_batch(text) {
-        return handle_batch(connection, handler, permits, text).await;
+        return handle_batch(connection, handler, permits, text, limit).await;
     }
     match classify(text) {
         Item::Request(request) => {
@@ -202,6 +221,33 @@ enum Item {
     /// Not a valid message, and not answered (it looks like a response: answering a broken
     /// response could start an endless exchange of errors).
     Ignored(String),
+}
+
+impl Item {
+    /// The fewest bytes this item adds to the answer of its batch: the error for an invalid
+    /// item, the shortest response for a request, nothing for the rest.
+    fn least_answer(&self) -> usize {
+        /// `{"jsonrpc":"2.0","id":,"result":{}},` without the id.
+        const SHORTEST: usize = 36;
+        match self {
+            Item::Request(request) => SHORTEST + request.id.to_string().len(),
+            Item::Invalid(id, error) => {
+                serde_json::to_vec(&Response::<Box<RawValue>>::error(id.clone(), error.clone()))
+                    .map_or(SHORTEST, |answer| answer.len() + 1)
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Refuses a whole batch whose answer would be at least `least` bytes, over `limit`, with one
+/// error (id `null`).
+pub(super) async fn refuse_batch(connection: &Connection, least: usize, limit: usize) {
+    let error = rpc::invalid_request(format!(
+        "the answer to this batch would be over the message limit of {limit} bytes (at least {least} bytes); send its messages in smaller batches"
+    ))
+    .data(serde_json::json!({"limit": limit}));
+    bad_message(connection, Id::Null, error).await;
 }
 
 fn classify(text: &[u8]) -> Item {
@@ -241,12 +287,16 @@ fn classify(text: &[u8]) -> Item {
 /// alone, except that the answers to its requests, and the errors for its invalid items, go
 /// back together as one array once every request of the batch is answered. Notifications get
 /// no answer; a batch with nothing to answer gets nothing at all. Nothing in a batch stops the
-/// connection.
+/// connection. An answer that would be over `limit` bytes (the connection's message limit)
+/// is replaced by one error: before anything of the batch runs when its invalid items and
+/// requests alone would take it over, otherwise once its requests are answered (see
+/// [`Batch`]).
 async fn handle_batch<H: Handler>(
     connection: &Connection,
     handler: &Arc<H>,
     permits: &Permits,
     text: &[u8],
+    limit: usize,
 ) {
     let items = match serde_json::from_slice::<Vec<Box<RawValue>>>(text) {
         Ok(items) => items,
@@ -265,9 +315,19 @@ async fn handle_batch<H: Handler>(
         )
         .await;
     }
-    let batch = Batch::new(connection.clone());
+    let items: Vec<Item> = items
+        .iter()
+        .map(|item| classify(item.get().as_bytes()))
+        .collect();
+    // What the answer will hold at the least: the errors for the invalid items and the
+    // smallest answer to each request. When that alone is over the limit, nothing runs.
+    let least: usize = items.iter().map(Item::least_answer).sum();
+    if least > limit {
+        return refuse_batch(connection, least, limit).await;
+    }
+    let batch = Batch::new(connection.clone(), limit);
     for item in items {
-        match classify(item.get().as_bytes()) {
+        match item {
             Item::Request(request) => {
                 let answer = Answer::Batch(Arc::clone(&batch));
                 if let Err(refusal) = start_request(connection, handler, permits, request, answer) {
@@ -333,21 +393,37 @@ fn start_request<H: Handler>(
 ) -> Result<(), Refusal> {
     // Refuse rather than wait: the reader must keep going, because the handlers in flight may
     // be waiting for answers from the peer that only the reader can deliver.
-    let Ok(permit) = permits.semaphore.clone().try_acquire_owned() else {
-        let limit = permits.limit;
+    let refuse = |request: Request, logged: String, limit: String| {
         connection.logger().log(
             Level::Warn,
-            format!(
-                "refused `{}` (id {}): {limit} requests already in flight",
-                request.method, request.id
-            ),
+            format!("refused `{}` (id {}): {logged}", request.method, request.id),
         );
-        return Err(Refusal {
+        Refusal {
             id: request.id,
             error: rpc::internal(format!(
-                "too many requests in flight (at most {limit}); send it again once one has been answered"
+                "too many requests in flight ({limit}); send it again once one has been answered"
             )),
-        });
+        }
+    };
+    let Ok(permit) = permits.semaphore.clone().try_acquire_owned() else {
+        let limit = permits.limit;
+        return Err(refuse(
+            request,
+            format!("{limit} requests already in flight"),
+            format!("at most {limit}"),
+        ));
+    };
+    let size = request.method.len() + request.params.as_ref().map_or(0, |p| p.get().len());
+    let cost = u32::try_from(size)
+        .unwrap_or(u32::MAX)
+        .clamp(1, permits.byte_limit);
+    let Ok(bytes) = permits.bytes.clone().try_acquire_many_owned(cost) else {
+        let limit = permits.byte_limit;
+        return Err(refuse(
+            request,
+            format!("{size} bytes, and the requests in flight hold {limit} bytes already"),
+            format!("they may hold {limit} bytes together"),
+        ));
     };
     let (cancel_tx, cancel_rx) = oneshot::channel::<()>();
     let token = connection.shared.next_token.fetch_add(1, Ordering::Relaxed);
@@ -391,7 +467,7 @@ fn start_request<H: Handler>(
                 in_flight.remove(&id);
             }
         }
-        finish(&connection, id, outcome, answer, permit).await;
+        finish(&connection, id, outcome, answer, (permit, bytes)).await;
     });
     Ok(())
 }
@@ -403,7 +479,7 @@ async fn finish(
     id: Id,
     outcome: Outcome,
     answer: Answer,
-    _permit: OwnedSemaphorePermit,
+    _permits: (OwnedSemaphorePermit, OwnedSemaphorePermit),
 ) {
     let (result, then) = match outcome {
         Outcome::Replied(reply) => (reply.result, reply.then),

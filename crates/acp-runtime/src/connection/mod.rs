@@ -5,7 +5,8 @@
 //! * Requests go both ways at once; each outgoing request gets a fresh integer id and its
 //!   answer is matched by id.
 //! * Incoming requests run concurrently, at most [`ConnectionBuilder::max_in_flight`] at a
-//!   time; a request beyond the limit is answered at once with `-32603` ("too many requests in
+//!   time and holding at most [`ConnectionBuilder::max_in_flight_bytes`] of params together;
+//!   a request beyond either limit is answered at once with `-32603` ("too many requests in
 //!   flight"). The connection never stops reading for it: the handlers in flight may be waiting
 //!   for answers from the peer.
 //!   Incoming notifications are handled one after the other, in arrival order, and before any
@@ -28,7 +29,12 @@
 //!   agent), a line that is not JSON at all is skipped without an answer: agents write login
 //!   prompts and progress to their standard output, and an error answer there is read as
 //!   input by some of them.
-//! * Outgoing messages go through a bounded queue: when the peer reads slowly, senders wait.
+//! * Outgoing messages go through a queue bounded in messages and in bytes
+//!   ([`ConnectionBuilder::max_queued_bytes`]): when the peer reads slowly, senders wait, and
+//!   while the queue is full the connection reads nothing more from the peer (backpressure: a
+//!   peer that does not read its answers cannot make us hold more). With
+//!   [`ConnectionBuilder::stall_timeout`], a peer that takes nothing for that long is
+//!   disconnected (logged).
 //! * At the end of the input, pending outgoing requests fail with
 //!   [`Error::ConnectionClosed`] (no answer can come), the requests the peer sent before are
 //!   given [`ConnectionBuilder::drain_timeout`] to finish and send their answers (a peer that
@@ -50,10 +56,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use acp_schema::jsonrpc::{ErrorObject, Id, RawValue};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 
 use crate::error::Error;
 use crate::log::Logger;
+use crate::transport::queue::{QueueSender, queue};
 use crate::transport::{LineReader, LineWriter, MessageReader, MessageWriter};
 
 /// A boxed, sendable future, as handlers return them.
@@ -61,10 +68,14 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// The default limit on the length of one incoming line: 16 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
-/// The default capacity of the outgoing message queue.
+/// The default capacity of the outgoing message queue, in messages.
 pub const DEFAULT_OUTGOING_QUEUE: usize = 256;
+/// The default capacity of the outgoing message queue, in bytes: 16 MiB.
+pub const DEFAULT_MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
 /// The default number of incoming requests handled at the same time.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+/// The default size of the incoming requests handled at the same time, together: 16 MiB.
+pub const DEFAULT_MAX_IN_FLIGHT_BYTES: usize = 16 * 1024 * 1024;
 
 /// How long requests may take to finish after the peer's input ended, by default.
 pub const DEFAULT_DRAIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -147,7 +158,10 @@ pub trait Handler: Send + Sync + 'static {
 pub struct ConnectionBuilder {
     max_line_bytes: usize,
     outgoing_queue: usize,
+    max_queued_bytes: usize,
+    stall_timeout: Option<std::time::Duration>,
     max_in_flight: usize,
+    max_in_flight_bytes: usize,
     drain_timeout: std::time::Duration,
     logger: Logger,
     skip_unparsable: bool,
@@ -158,7 +172,10 @@ impl Default for ConnectionBuilder {
         Self {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             outgoing_queue: DEFAULT_OUTGOING_QUEUE,
+            max_queued_bytes: DEFAULT_MAX_QUEUED_BYTES,
+            stall_timeout: None,
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            max_in_flight_bytes: DEFAULT_MAX_IN_FLIGHT_BYTES,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             logger: Logger::none(),
             skip_unparsable: false,
@@ -186,10 +203,38 @@ impl ConnectionBuilder {
         self
     }
 
+    /// The capacity of the outgoing queue, in bytes (default [`DEFAULT_MAX_QUEUED_BYTES`],
+    /// 16 MiB). Senders wait while the queue is full, and the connection stops reading the
+    /// peer's messages until there is room again. A message larger than this waits until the
+    /// queue is empty and then goes alone, so what waits for the peer stays under this bound
+    /// or one message, whichever is larger.
+    pub fn max_queued_bytes(mut self, bytes: usize) -> Self {
+        self.max_queued_bytes = bytes.max(1);
+        self
+    }
+
+    /// How long one write to the peer may take (default: no limit). A peer that takes
+    /// nothing for that long is disconnected: the connection logs why and closes, dropping
+    /// what is still queued for it. `Duration::ZERO` means no limit.
+    pub fn stall_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.stall_timeout = (!timeout.is_zero()).then_some(timeout);
+        self
+    }
+
     /// How many incoming requests may be handled at the same time (default 64); requests
     /// beyond it are refused with `-32603`.
     pub fn max_in_flight(mut self, requests: usize) -> Self {
         self.max_in_flight = requests.max(1);
+        self
+    }
+
+    /// How many bytes the incoming requests being handled may hold together, counting each
+    /// by the size of its method and params (default [`DEFAULT_MAX_IN_FLIGHT_BYTES`], 16
+    /// MiB); a request beyond it is refused with `-32603` until some are answered (one larger
+    /// than the whole limit only while none is in flight). What a peer can make the
+    /// connection hold for it stays bounded in bytes both ways.
+    pub fn max_in_flight_bytes(mut self, bytes: usize) -> Self {
+        self.max_in_flight_bytes = bytes.max(1);
         self
     }
 
@@ -249,7 +294,7 @@ impl ConnectionBuilder {
         W: MessageWriter,
         H: Handler,
     {
-        let (tx, rx) = mpsc::channel(self.outgoing_queue);
+        let (tx, rx) = queue(self.outgoing_queue, self.max_queued_bytes);
         let (state, _) = watch::channel(State::Open);
         let shared = Arc::new(Shared {
             outgoing: tx,
@@ -265,7 +310,12 @@ impl ConnectionBuilder {
             stats: Counters::default(),
         });
         let connection = Connection { shared };
-        let writer_task = tokio::spawn(outgoing::write_loop(writer, rx, connection.clone()));
+        let writer_task = tokio::spawn(outgoing::write_loop(
+            writer,
+            rx,
+            connection.clone(),
+            self.stall_timeout,
+        ));
         tokio::spawn(incoming::read_loop(
             reader,
             self,
@@ -318,7 +368,7 @@ struct Counters {
 }
 
 struct Shared {
-    outgoing: mpsc::Sender<Vec<u8>>,
+    outgoing: QueueSender,
     pending: Mutex<Pending>,
     /// Incoming requests in flight: a token telling this request from a later one with the
     /// same id, and the sender that cancels it.

@@ -7,12 +7,16 @@ use acp_schema::jsonrpc::{ErrorObject, Id, Notification, RawValue, Request, Resp
 use acp_schema::method::{NotificationMethod, RequestMethod};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tokio::sync::{mpsc, oneshot};
+use std::future::Future;
+use std::time::Duration;
+
+use tokio::sync::oneshot;
 
 use super::{Connection, Hook, PendingRequest, State, lock};
 use crate::error::Error;
 use crate::log::Level;
 use crate::transport::MessageWriter;
+use crate::transport::queue::{QueueReceiver, TrySendError};
 
 /// Writes queued messages until the connection closes, then writes what is left and closes
 /// the transport.
@@ -21,10 +25,15 @@ use crate::transport::MessageWriter;
 /// (everything queued at that moment), so a burst costs a few writes rather than one per
 /// message; on transports such as `tokio::io::Stdout`, where each write is a hand-off to another
 /// thread, that is most of the cost of sending. A lone message is still flushed at once.
+///
+/// With a `stall` timeout, a burst (or the final writes) that the peer does not take within it
+/// ends the connection: it is logged, and what is still queued is dropped rather than waited
+/// for.
 pub(super) async fn write_loop<W: MessageWriter>(
     mut writer: W,
-    mut queue: mpsc::Receiver<Vec<u8>>,
+    mut queue: QueueReceiver,
     connection: Connection,
+    stall: Option<Duration>,
 ) {
     let mut state = connection.shared.state.subscribe();
     loop {
@@ -34,32 +43,63 @@ pub(super) async fn write_loop<W: MessageWriter>(
             _ = state.wait_for(|state| state.closing()) => None,
         };
         let Some(message) = message else { break };
-        if let Err(error) = write_burst(&mut writer, message, &mut queue).await {
-            connection
-                .logger()
-                .log(Level::Warn, format!("writing to the peer failed: {error}"));
-            connection.begin_close();
-            return;
+        match within(stall, write_burst(&mut writer, message, &mut queue)).await {
+            Some(Ok(())) => {}
+            Some(Err(error)) => {
+                connection
+                    .logger()
+                    .log(Level::Warn, format!("writing to the peer failed: {error}"));
+                connection.begin_close();
+                return;
+            }
+            None => return stalled(&connection, stall, &mut queue),
         }
     }
     // Closing: write whatever is still queued, then stop.
-    while let Ok(message) = queue.try_recv() {
-        if writer.write(&message).await.is_err() {
-            return;
+    let rest = async {
+        while let Some(message) = queue.try_recv() {
+            writer.write(&message).await?;
         }
+        writer.flush().await?;
+        writer.close().await
+    };
+    if within(stall, rest).await.is_none() {
+        stalled(&connection, stall, &mut queue);
     }
-    let _ = writer.flush().await;
-    let _ = writer.close().await;
+}
+
+/// Runs `work`, within `stall` when there is one; `None` when it took longer.
+async fn within<T>(stall: Option<Duration>, work: impl Future<Output = T>) -> Option<T> {
+    match stall {
+        Some(stall) => tokio::time::timeout(stall, work).await.ok(),
+        None => Some(work.await),
+    }
+}
+
+/// The peer took nothing for the stall timeout: says so, closes the connection and drops
+/// what is queued for the peer.
+fn stalled(connection: &Connection, stall: Option<Duration>, queue: &mut QueueReceiver) {
+    let seconds = stall.unwrap_or_default().as_secs_f64();
+    connection.logger().log(
+        Level::Warn,
+        format!(
+            "the peer read nothing for {seconds} s (the stall timeout); disconnecting it and dropping what was queued for it"
+        ),
+    );
+    connection.begin_close();
+    queue.close();
+    while queue.try_recv().is_some() {}
 }
 
 /// Writes `first` and everything else already queued, then flushes once.
 async fn write_burst<W: MessageWriter>(
     writer: &mut W,
     first: Vec<u8>,
-    queue: &mut mpsc::Receiver<Vec<u8>>,
+    queue: &mut QueueReceiver,
 ) -> std::io::Result<()> {
     writer.write(&first).await?;
-    while let Ok(message) = queue.try_recv() {
+    drop(first);
+    while let Some(message) = queue.try_recv() {
         writer.write(&message).await?;
     }
     writer.flush().await
@@ -95,7 +135,7 @@ impl Drop for PendingGuard<'_> {
         // full, a task waits for room: a drop cannot wait. Outside a runtime (the whole
         // program is ending) the cancellation is left out.
         let outgoing = &self.connection.shared.outgoing;
-        if let Err(mpsc::error::TrySendError::Full(line)) = outgoing.try_send(line) {
+        if let Err(TrySendError::Full(line)) = outgoing.try_send(line) {
             if let Ok(runtime) = tokio::runtime::Handle::try_current() {
                 let outgoing = outgoing.clone();
                 runtime.spawn(async move {

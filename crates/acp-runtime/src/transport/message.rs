@@ -14,6 +14,9 @@ use std::io;
 
 use tokio::sync::mpsc;
 
+#[cfg(feature = "remote")]
+use super::queue::{QueueReceiver, QueueSender};
+
 /// What one read from a [`MessageReader`] produced.
 #[derive(Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -73,20 +76,45 @@ pub trait MessageWriter: Send + 'static {
 /// server does this with the bodies of POST requests). Dropping every sender ends the input.
 #[derive(Debug)]
 pub struct ChannelReader {
-    messages: mpsc::Receiver<Vec<u8>>,
+    messages: Source,
     limit: usize,
+}
+
+/// Where a [`ChannelReader`] takes its messages from.
+#[derive(Debug)]
+enum Source {
+    Channel(mpsc::Receiver<Vec<u8>>),
+    #[cfg(feature = "remote")]
+    Queue(QueueReceiver),
 }
 
 impl ChannelReader {
     /// Reads from `messages`; a message over `limit` bytes becomes [`Frame::TooLong`].
     pub fn new(messages: mpsc::Receiver<Vec<u8>>, limit: usize) -> Self {
-        Self { messages, limit }
+        Self {
+            messages: Source::Channel(messages),
+            limit,
+        }
+    }
+
+    /// Reads from a queue bounded in bytes.
+    #[cfg(feature = "remote")]
+    pub(crate) fn from_queue(messages: QueueReceiver, limit: usize) -> Self {
+        Self {
+            messages: Source::Queue(messages),
+            limit,
+        }
     }
 }
 
 impl MessageReader for ChannelReader {
     async fn read(&mut self) -> io::Result<Frame> {
-        Ok(match self.messages.recv().await {
+        let message = match &mut self.messages {
+            Source::Channel(channel) => channel.recv().await,
+            #[cfg(feature = "remote")]
+            Source::Queue(queue) => queue.recv().await,
+        };
+        Ok(match message {
             Some(message) => Frame::bounded(message, self.limit),
             None => Frame::End,
         })
@@ -97,28 +125,48 @@ impl MessageReader for ChannelReader {
 /// routes them to event streams). Closing drops the sender, so the receiver sees the end.
 #[derive(Debug)]
 pub struct ChannelWriter {
-    messages: Option<mpsc::Sender<Vec<u8>>>,
+    messages: Option<Sink>,
+}
+
+/// Where a [`ChannelWriter`] puts its messages.
+#[derive(Debug)]
+enum Sink {
+    Channel(mpsc::Sender<Vec<u8>>),
+    #[cfg(feature = "remote")]
+    Queue(QueueSender),
 }
 
 impl ChannelWriter {
     /// Writes into `messages`; waits while the channel is full.
     pub fn new(messages: mpsc::Sender<Vec<u8>>) -> Self {
         Self {
-            messages: Some(messages),
+            messages: Some(Sink::Channel(messages)),
+        }
+    }
+
+    /// Writes into a queue bounded in bytes; waits while it is full.
+    #[cfg(feature = "remote")]
+    pub(crate) fn from_queue(messages: QueueSender) -> Self {
+        Self {
+            messages: Some(Sink::Queue(messages)),
         }
     }
 }
 
 impl MessageWriter for ChannelWriter {
     async fn write(&mut self, message: &[u8]) -> io::Result<()> {
-        let sender = self
-            .messages
-            .as_ref()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "the channel was closed"))?;
-        sender
-            .send(message.to_vec())
-            .await
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the receiver is gone"))
+        let gone = || io::Error::new(io::ErrorKind::BrokenPipe, "the receiver is gone");
+        match &self.messages {
+            None => Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "the channel was closed",
+            )),
+            Some(Sink::Channel(channel)) => {
+                channel.send(message.to_vec()).await.map_err(|_| gone())
+            }
+            #[cfg(feature = "remote")]
+            Some(Sink::Queue(queue)) => queue.send(message.to_vec()).await.map_err(|_| gone()),
+        }
     }
 
     async fn flush(&mut self) -> io::Result<()> {

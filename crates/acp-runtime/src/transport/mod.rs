@@ -11,6 +11,7 @@ pub(crate) mod lines;
 pub mod message;
 #[cfg(unix)]
 mod pipe_capacity;
+pub(crate) mod queue;
 #[cfg(feature = "remote")]
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub mod remote;

@@ -102,8 +102,15 @@ pub fn run(args: Args) -> super::Outcome {
     let options = ExampleOptions::new()
         .chunk_delay(delay(&args))
         .ask_permission(!args.no_permission);
-    let server = AgentServer::new(ExampleAgent::new(options))
-        .connection_options(acp_runtime::ConnectionBuilder::new().logger(logger));
+    // What waits for a client, and what its requests in flight hold, is bounded in bytes,
+    // over stdio as over --listen; a client that takes nothing for the stall timeout is
+    // disconnected.
+    let connection = acp_runtime::ConnectionBuilder::new()
+        .logger(logger)
+        .max_queued_bytes(args.remote.max_queued_bytes)
+        .max_in_flight_bytes(args.remote.max_queued_bytes)
+        .stall_timeout(args.remote.stall());
+    let server = AgentServer::new(ExampleAgent::new(options)).connection_options(connection);
     // Read before anything is opened: a bad token is a usage error.
     let listen = args.remote.listen()?;
     let default_dir = if listen.is_some() {
@@ -124,7 +131,7 @@ pub fn run(args: Args) -> super::Outcome {
         };
         server.store(FileStore::open(&dir)?)
     };
-    match listen {
+    let served = match listen {
         Some(listen) => runtime.block_on(async {
             // Heard from before the URL is printed: whoever reads it may signal at once.
             let mut signals = crate::commands::signals::Signals::new()?;
@@ -132,8 +139,16 @@ pub fn run(args: Args) -> super::Outcome {
                 signals.recv().await;
             };
             crate::commands::listen::serve(server, listen, "acp agent", stop).await
-        })?,
-        None => runtime.block_on(server.serve_stdio())?,
-    }
+        }),
+        None => runtime
+            .block_on(async {
+                tokio::spawn(crate::commands::allocator::tick());
+                server.serve_stdio().await
+            })
+            .map_err(std::io::Error::other),
+    };
+    // A write the client never took may still hold a blocking thread: do not wait for it.
+    runtime.shutdown_background();
+    served?;
     Ok(ExitCode::SUCCESS)
 }

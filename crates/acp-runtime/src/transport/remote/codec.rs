@@ -4,7 +4,7 @@
 use axum::extract::ws as server;
 use tokio_tungstenite::tungstenite as client;
 
-use super::socket::{Codec, Incoming};
+use super::socket::{Codec, Incoming, Violation};
 
 /// axum's WebSocket messages (the server side).
 pub(crate) struct ServerCodec;
@@ -34,10 +34,10 @@ impl Codec for ServerCodec {
         }))
     }
 
-    fn too_big(error: &axum::Error) -> bool {
+    fn violation(error: &axum::Error) -> Option<Violation> {
         std::error::Error::source(error)
             .and_then(|inner| inner.downcast_ref::<client::Error>())
-            .is_some_and(ClientCodec::too_big)
+            .and_then(ClientCodec::violation)
     }
 }
 
@@ -70,10 +70,17 @@ impl Codec for ClientCodec {
         }))
     }
 
-    fn too_big(error: &client::Error) -> bool {
-        matches!(
-            error,
-            client::Error::Capacity(client::error::CapacityError::MessageTooLong { .. })
-        )
+    fn violation(error: &client::Error) -> Option<Violation> {
+        use client::error::{CapacityError, ProtocolError};
+        match error {
+            client::Error::Capacity(CapacityError::MessageTooLong { .. }) => {
+                Some(Violation::TooBig)
+            }
+            // The peer hung up: nobody is left to tell.
+            client::Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
+            client::Error::Protocol(_) => Some(Violation::Protocol),
+            client::Error::Utf8(_) => Some(Violation::NotUtf8),
+            _ => None,
+        }
     }
 }

@@ -17,6 +17,7 @@
 //! another principal that names it gets 404, as for an unknown id.
 
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,9 +27,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
 use serde_json::Value;
-use tokio::sync::mpsc;
 
 use super::CONNECTION_ID_HEADER;
+use super::accept::Served;
 use super::http_conn::{HttpConnection, StreamRefusal, id_key, session_of};
 use super::limits;
 use super::server::Shared;
@@ -36,10 +37,14 @@ use super::service::{Service, ServiceHandle};
 use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::Level;
+use crate::transport::queue::queue;
 use crate::transport::{ChannelReader, ChannelWriter};
 
 /// The request header that names a session.
 pub const SESSION_ID_HEADER: &str = "acp-session-id";
+
+/// How many messages may wait on the way into and out of one connection.
+const QUEUE_MESSAGES: usize = 64;
 
 /// How long the POST of `initialize` waits for its answer.
 const INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -81,6 +86,7 @@ pub(crate) async fn post<S: Service>(
     shared: Arc<Shared<S>>,
     headers: HeaderMap,
     body: Bytes,
+    peer: IpAddr,
     principal: Principal,
 ) -> Response {
     let json = header_text(&headers, header::CONTENT_TYPE.as_str())
@@ -114,12 +120,13 @@ pub(crate) async fn post<S: Service>(
         );
     }
     if header_text(&headers, CONNECTION_ID_HEADER).is_none() {
-        return initialize(shared, message, body, principal).await;
+        return initialize(shared, message, body, peer, principal).await;
     }
     let connection = match named(&shared, &headers, &principal) {
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };
+    connection.mark_used();
     if message.get("method").is_some() {
         if let Some(id) = message.get("id").and_then(id_key) {
             let session = header_text(&headers, SESSION_ID_HEADER)
@@ -130,6 +137,14 @@ pub(crate) async fn post<S: Service>(
             }
         }
     }
+    // A post waits while the agent reads nothing more (it is slowed down), but only a few at
+    // a time: each holds a TCP connection.
+    let Some(_waiting) = connection.wait_to_post() else {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the agent is not reading and other posts wait already; try again later",
+        );
+    };
     match tokio::time::timeout(
         shared.options.stall_timeout,
         connection.inbound.send(body.to_vec()),
@@ -150,6 +165,7 @@ async fn initialize<S: Service>(
     shared: Arc<Shared<S>>,
     message: Value,
     body: Bytes,
+    peer: IpAddr,
     principal: Principal,
 ) -> Response {
     let is_initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
@@ -159,6 +175,23 @@ async fn initialize<S: Service>(
             "missing Acp-Connection-Id: only `initialize` may come without one",
         );
     };
+    let max = shared.options.max_per_address;
+    let from_peer = lock(&shared.http)
+        .values()
+        .filter(|connection| connection.peer == peer)
+        .count();
+    if from_peer >= max {
+        shared.logger.log(
+            Level::Warn,
+            format!(
+                "refused an HTTP connection from {peer}: it has {max} open (the limit per address)"
+            ),
+        );
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this address has as many HTTP connections open as the server allows; close one (DELETE) or try again later",
+        );
+    }
     let Some(slot) = shared.admit() else {
         shared.logger.log(
             Level::Warn,
@@ -169,13 +202,14 @@ async fn initialize<S: Service>(
             "this ACP server has as many connections as it accepts; try again later",
         );
     };
-    let (inbound, inbound_rx) = mpsc::channel(64);
-    let (outbound, outbound_rx) = mpsc::channel(64);
-    let reader = ChannelReader::new(inbound_rx, shared.options.max_message_bytes);
+    let (inbound, inbound_rx) = queue(QUEUE_MESSAGES, shared.options.max_queued_bytes);
+    let (outbound, outbound_rx) = queue(QUEUE_MESSAGES, limits::HOP_BYTES);
+    let reader = ChannelReader::from_queue(inbound_rx, shared.options.max_message_bytes);
     let (reader, writer, guard_pump, activity) = limits::guard(
         reader,
-        ChannelWriter::new(outbound),
+        ChannelWriter::from_queue(outbound),
         &shared.options,
+        Arc::clone(&shared.sessions),
         shared.logger.clone(),
     );
     let connection = shared.service.start(reader, writer, principal.clone());
@@ -185,6 +219,8 @@ async fn initialize<S: Service>(
             inbound,
             move || closer.close(),
             shared.options.stall_timeout,
+            shared.options.max_queued_bytes,
+            peer,
             shared.logger.clone(),
         )
         .acting_for(principal),
@@ -193,6 +229,7 @@ async fn initialize<S: Service>(
     let connection_id = uuid::Uuid::new_v4().to_string();
     lock(&shared.http).insert(connection_id.clone(), Arc::clone(&http));
     let pumped = Arc::clone(&http);
+    let watched = Arc::clone(&http);
     let registry = Arc::clone(&shared);
     let forget = connection_id.clone();
     let served = connection.clone();
@@ -203,6 +240,23 @@ async fn initialize<S: Service>(
                 served.close();
             };
             tokio::join!(pumped.pump(outbound_rx), guarded, served.closed());
+        };
+        let unused = async {
+            let timeout = registry.options.unused_timeout;
+            tokio::time::sleep(timeout).await;
+            if watched.is_used() {
+                return std::future::pending().await;
+            }
+            registry.logger.log(
+                Level::Warn,
+                format!(
+                    "HTTP connection {forget} from {peer}: no event stream and no second request within {} s; closing it",
+                    timeout.as_secs_f64()
+                ),
+            );
+            lock(&registry.http).remove(&forget);
+            served.close();
+            std::future::pending::<()>().await;
         };
         let watchdog = async {
             let Some(timeout) = registry.options.idle_timeout else {
@@ -225,6 +279,7 @@ async fn initialize<S: Service>(
         tokio::select! {
             () = &mut run => {}
             () = watchdog => {}
+            () = unused => {}
         }
         lock(&registry.http).remove(&forget);
         drop(slot);
@@ -262,9 +317,12 @@ async fn initialize<S: Service>(
 }
 
 /// `GET` without an upgrade: an event stream, for `principal`.
+///
+/// `served` marks the TCP connection as served while the stream is open.
 pub(crate) async fn events<S: Service>(
     shared: Arc<Shared<S>>,
     headers: HeaderMap,
+    served: Served,
     principal: &Principal,
 ) -> Response {
     let accepts = header_text(&headers, header::ACCEPT.as_str()).is_some_and(|accept| {
@@ -293,10 +351,13 @@ pub(crate) async fn events<S: Service>(
             return refuse(StatusCode::NOT_FOUND, "the connection has ended");
         }
     };
-    let events = stream::unfold(receiver, |mut receiver| async move {
+    let events = stream::unfold((receiver, served), |(mut receiver, served)| async move {
         let message = receiver.recv().await?;
         let text = String::from_utf8_lossy(&message).into_owned();
-        Some((Ok::<_, Infallible>(Event::default().data(text)), receiver))
+        Some((
+            Ok::<_, Infallible>(Event::default().data(text)),
+            (receiver, served),
+        ))
     });
     Sse::new(events)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))

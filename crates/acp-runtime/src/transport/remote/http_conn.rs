@@ -8,20 +8,26 @@
 //! while the client reads slowly, up to the stall timeout; then the connection is closed.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
+use super::limits::HOP_BYTES;
 use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::{Level, Logger};
+use crate::transport::queue::{Closed, QueueReceiver, QueueSender, TrySendError, queue};
 
-/// How many messages may wait in one event stream's channel.
+/// How many posts of one connection may wait for room in its inbound queue at once.
+const MAX_WAITING_POSTS: usize = 8;
+
+/// How many messages may wait in one event stream's channel (and at most
+/// [`HOP_BYTES`](super::limits::HOP_BYTES) bytes, or one message).
 pub(crate) const STREAM_CAPACITY: usize = 64;
-/// How many bytes may wait for a stream to be opened before the connection is closed.
-pub(crate) const MAX_UNROUTED_BYTES: usize = 16 * 1024 * 1024;
 
 /// A key for a JSON-RPC id (numbers and strings kept apart).
 pub(crate) fn id_key(id: &Value) -> Option<String> {
@@ -43,8 +49,8 @@ pub(crate) fn session_of(message: &Value) -> Option<String> {
 
 #[derive(Default)]
 struct Routes {
-    connection: Option<mpsc::Sender<Vec<u8>>>,
-    sessions: HashMap<String, mpsc::Sender<Vec<u8>>>,
+    connection: Option<QueueSender>,
+    sessions: HashMap<String, QueueSender>,
     /// Messages no open stream could take yet, with their session.
     waiting: VecDeque<(Option<String>, Vec<u8>)>,
     waiting_bytes: usize,
@@ -58,11 +64,19 @@ struct Routes {
 /// One Streamable HTTP connection.
 pub(crate) struct HttpConnection {
     /// Into the ACP connection (bodies of POST requests).
-    pub(crate) inbound: mpsc::Sender<Vec<u8>>,
+    pub(crate) inbound: QueueSender,
     /// Ends the served connection (on `DELETE`, a stalled stream, the idle timeout).
     closer: Box<dyn Fn() + Send + Sync>,
     routes: Mutex<Routes>,
     stall: Duration,
+    /// How many bytes may wait for a stream to be opened before the connection is closed.
+    max_unrouted: usize,
+    /// The client's address.
+    pub(crate) peer: IpAddr,
+    /// The client opened an event stream or posted a second message.
+    used: AtomicBool,
+    /// Room for the posts waiting for room in `inbound`.
+    posting: Arc<Semaphore>,
     logger: Logger,
     /// Who the connection acts for: requests naming it must come from the same principal.
     principal: Principal,
@@ -78,11 +92,15 @@ pub(crate) enum StreamRefusal {
 }
 
 impl HttpConnection {
-    /// A connection fed through `inbound`, ended by `closer`.
+    /// A connection of the client at `peer`, fed through `inbound`, ended by `closer`; a
+    /// stream that takes nothing for `stall`, or more than `max_unrouted` bytes waiting for a
+    /// stream, ends it.
     pub(crate) fn new(
-        inbound: mpsc::Sender<Vec<u8>>,
+        inbound: QueueSender,
         closer: impl Fn() + Send + Sync + 'static,
         stall: Duration,
+        max_unrouted: usize,
+        peer: IpAddr,
         logger: Logger,
     ) -> Self {
         Self {
@@ -90,9 +108,28 @@ impl HttpConnection {
             closer: Box::new(closer),
             routes: Mutex::new(Routes::default()),
             stall,
+            max_unrouted,
+            peer,
+            used: AtomicBool::new(false),
+            posting: Arc::new(Semaphore::new(MAX_WAITING_POSTS)),
             logger,
             principal: Principal::local(),
         }
+    }
+
+    /// A place among the posts waiting for room in the inbound queue, unless all are taken.
+    pub(crate) fn wait_to_post(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.posting).try_acquire_owned().ok()
+    }
+
+    /// The client posted a message after `initialize`, or opened a stream.
+    pub(crate) fn mark_used(&self) {
+        self.used.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the client did either since `initialize`.
+    pub(crate) fn is_used(&self) -> bool {
+        self.used.load(Ordering::Relaxed)
     }
 
     /// The connection acts for `principal` (the local one unless set).
@@ -128,8 +165,9 @@ impl HttpConnection {
     pub(crate) fn open_stream(
         &self,
         session: Option<String>,
-    ) -> Result<mpsc::Receiver<Vec<u8>>, StreamRefusal> {
-        let (tx, rx) = mpsc::channel(STREAM_CAPACITY.max(1));
+    ) -> Result<QueueReceiver, StreamRefusal> {
+        let (tx, rx) = queue(STREAM_CAPACITY, HOP_BYTES);
+        self.mark_used();
         let mut routes = lock(&self.routes);
         if routes.ended {
             return Err(StreamRefusal::Ended);
@@ -161,7 +199,9 @@ impl HttpConnection {
                 let len = message.len();
                 match tx.try_send(message) {
                     Ok(()) => routes.waiting_bytes -= len,
-                    Err(error) => kept.push_back((for_session, error.into_inner())),
+                    Err(TrySendError::Full(message) | TrySendError::Closed(message)) => {
+                        kept.push_back((for_session, message));
+                    }
                 }
             } else {
                 kept.push_back((for_session, message));
@@ -204,7 +244,7 @@ impl HttpConnection {
             None => {
                 routes.waiting_bytes += message.len();
                 routes.waiting.push_back((session, message));
-                if routes.waiting_bytes > MAX_UNROUTED_BYTES {
+                if routes.waiting_bytes > self.max_unrouted {
                     Route::Overflow
                 } else {
                     Route::Done
@@ -235,7 +275,9 @@ impl HttpConnection {
             match target {
                 Some(stream) => match stream.try_send(message) {
                     Ok(()) => routes.waiting_bytes -= len,
-                    Err(error) => kept.push_back((session, error.into_inner())),
+                    Err(TrySendError::Full(message) | TrySendError::Closed(message)) => {
+                        kept.push_back((session, message));
+                    }
                 },
                 None => kept.push_back((session, message)),
             }
@@ -256,7 +298,7 @@ impl HttpConnection {
 
     /// Routes everything the agent writes until the ACP connection ends, then ends the
     /// streams.
-    pub(crate) async fn pump(self: Arc<Self>, mut outbound: mpsc::Receiver<Vec<u8>>) {
+    pub(crate) async fn pump(self: Arc<Self>, mut outbound: QueueReceiver) {
         while let Some(message) = outbound.recv().await {
             match self.route(message) {
                 Route::Done => {}
@@ -271,7 +313,7 @@ impl HttpConnection {
                 Route::Stream(stream, session, message) => {
                     match tokio::time::timeout(self.stall, stream.send(message)).await {
                         Ok(Ok(())) => {}
-                        Ok(Err(error)) => self.requeue(session, error.0),
+                        Ok(Err(Closed(message))) => self.requeue(session, message),
                         Err(_) => {
                             self.logger.log(
                                 Level::Warn,
@@ -295,5 +337,5 @@ impl HttpConnection {
 enum Route {
     Done,
     Overflow,
-    Stream(mpsc::Sender<Vec<u8>>, Option<String>, Vec<u8>),
+    Stream(QueueSender, Option<String>, Vec<u8>),
 }

@@ -1,40 +1,52 @@
 //! The limits of one remote connection that need to look at its messages: sessions per
-//! connection and idle time. [`guard`] puts itself between the transport and the
-//! [`Service`](super::Service):
+//! connection and across the listener, and idle time. [`guard`] puts itself between the
+//! transport and the [`Service`](super::Service):
 //!
-//! * What the client sends is read through [`GuardedReader`]. A request that would open a
-//!   session (`session/new`, and `session/load`, `session/resume` or `session/fork` of a
-//!   session this connection has not opened) while [`ServerOptions::max_sessions`]
-//!   sessions are open or being opened is not passed on: it is answered with a JSON-RPC
-//!   error that names the limit, and logged. A batch loses only its refused requests.
-//! * What the service writes goes through a channel to [`OutputPump`], which writes it to
-//!   the transport (and the refusals between), and counts the sessions that the service's
-//!   answers opened (`session/close` gives one back).
+//! * What the client sends is read through [`GuardedReader`], which reads every message with
+//!   the same JSON-RPC parser as the connection behind it, so a method name is matched as
+//!   the connection will read it (`"session\/new"` is `session/new`). A request that would
+//!   open a session (`session/new`, and `session/load`, `session/resume` or `session/fork` of
+//!   a session this connection has not opened) while [`ServerOptions::max_sessions`] sessions
+//!   are open or being opened on the connection, or while the listener has
+//!   [`ServerOptions::max_total_sessions`] open (see [`super::sessions`]), is not passed on:
+//!   it is answered with a JSON-RPC error that names the limit, and logged. So is a request
+//!   whose id is already used by a request of the client that was not answered yet (the
+//!   answers could not be told apart). A batch loses only its refused requests.
+//! * What the service writes goes through a queue bounded in bytes to [`OutputPump`], which
+//!   writes it to the transport (and the refusals between), and reads the service's answers
+//!   to the client's requests: a result to a request that opens a session counts the
+//!   session, a result to `session/close` or `session/delete` gives it back. Nothing else
+//!   frees a session (see [`super::sessions`] for what "open" means).
 //! * Every message either way marks the connection active; [`idle`] resolves once none went
 //!   either way for the idle timeout.
-//!
-//! Messages are only parsed when they may matter: incoming ones that mention `session/`,
-//! outgoing ones while a session request is waiting for its answer.
 
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use acp_schema::jsonrpc::{ErrorObject, Id, Message, RawValue, Response};
+use serde::Deserialize;
 
-use super::http_conn::id_key;
 use super::server::ServerOptions;
+use super::sessions::{Admission, SessionTable};
 use crate::connection::lock;
 use crate::log::{Level, Logger};
+use crate::transport::queue::{QueueReceiver, QueueSender, queue};
 use crate::transport::{ChannelWriter, Frame, MessageReader, MessageWriter};
 
 /// The JSON-RPC error code of a refused session: a server error of the implementation range.
 pub const SESSION_LIMIT_CODE: i64 = -32000;
 
-/// How many messages the service may have written that the transport has not taken yet.
+/// How many messages may wait between the service and the transport.
 const OUTPUT_CAPACITY: usize = 64;
+/// How many bytes may wait on each hop inside a remote connection (between the service and
+/// the transport, between the connection and an HTTP event stream): a message larger than
+/// this waits until the hop is empty and goes alone.
+pub(crate) const HOP_BYTES: usize = 1024 * 1024;
+/// The most requests of one client that may wait for their answers at once; more are
+/// refused.
+const MAX_IN_FLIGHT: usize = 4096;
 
 /// The methods that open a session.
 const OPENING: [&str; 4] = [
@@ -43,22 +55,71 @@ const OPENING: [&str; 4] = [
     "session/resume",
     "session/fork",
 ];
+/// The methods whose result closes the session they name.
+const CLOSING: [&str; 2] = ["session/close", "session/delete"];
+
+/// How the service starts a notification (the JSON-RPC encoder of the runtime writes the
+/// keys in this order): a message that starts so is no answer, and is not read further.
+const NOTIFICATION_START: &[u8] = br#"{"jsonrpc":"2.0","method":""#;
+
+/// What the answer to a request of the client means for the session count.
+#[derive(Debug)]
+enum Waiting {
+    /// It may open a session: the one it names (load, resume), or the one its result names
+    /// (new, fork). `reserved`: it holds a reservation in the listener's table.
+    Opening {
+        named: Option<String>,
+        reserved: bool,
+    },
+    /// A result closes the session it names.
+    Closing(String),
+    /// Nothing.
+    Other,
+}
 
 #[derive(Default)]
 struct Sessions {
     /// The sessions opened on this connection.
     open: HashSet<String>,
-    /// Requests that may open a session, by id key, with the session they name (load,
-    /// resume) or none (new, fork: the answer names it).
-    pending: HashMap<String, Option<String>>,
+    /// The client's requests not answered yet, by id.
+    in_flight: HashMap<Id, Waiting>,
+    /// How many of them may open a session.
+    opening: usize,
 }
 
 /// What the reading and the writing half share.
 struct Shared {
     max_sessions: usize,
+    table: Arc<SessionTable>,
     sessions: Mutex<Sessions>,
     last: Mutex<Instant>,
     logger: Logger,
+}
+
+/// Why a request was refused.
+enum Refusal {
+    /// The connection's session limit.
+    Connection,
+    /// The listener's session limit.
+    Listener,
+    /// Its id is in use by a request not answered yet.
+    IdInUse,
+    /// Too many requests wait for their answers.
+    InFlight,
+}
+
+/// The `sessionId` of a params or result object, when it is a string.
+fn session_in(raw: Option<&RawValue>) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Named {
+        #[serde(rename = "sessionId")]
+        session_id: Option<serde_json::Value>,
+    }
+    let named: Named = serde_json::from_str(raw?.get()).ok()?;
+    match named.session_id? {
+        serde_json::Value::String(id) => Some(id),
+        _ => None,
+    }
 }
 
 impl Shared {
@@ -66,119 +127,162 @@ impl Shared {
         *lock(&self.last) = Instant::now();
     }
 
-    /// Whether `request` (a JSON-RPC object) may pass; records the ones that may open a
-    /// session.
-    fn admit(&self, request: &Value) -> bool {
-        let Some(method) = request.get("method").and_then(Value::as_str) else {
-            return true;
+    /// Whether `message` (read as the connection reads it) may pass; records the requests
+    /// that do.
+    fn admit(&self, message: &Message) -> Result<(), Refusal> {
+        let Message::Request(request) = message else {
+            return Ok(());
         };
-        let id = request.get("id").and_then(id_key);
-        let named = request
-            .get("params")
-            .and_then(|params| params.get("sessionId"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let method = request.method.as_str();
         let mut sessions = lock(&self.sessions);
-        if method == "session/close" {
-            if let Some(named) = &named {
-                sessions.open.remove(named);
+        if sessions.in_flight.contains_key(&request.id) {
+            return Err(Refusal::IdInUse);
+        }
+        if sessions.in_flight.len() >= MAX_IN_FLIGHT {
+            return Err(Refusal::InFlight);
+        }
+        let named = || session_in(request.params.as_deref());
+        let waiting = if CLOSING.contains(&method) {
+            named().map_or(Waiting::Other, Waiting::Closing)
+        } else if OPENING.contains(&method) {
+            let fork = method == "session/fork";
+            let named = if fork { None } else { named() };
+            // Loading or resuming a session this connection has open already opens nothing.
+            if named.as_ref().is_some_and(|id| sessions.open.contains(id)) {
+                Waiting::Other
+            } else {
+                if sessions.open.len() + sessions.opening >= self.max_sessions {
+                    return Err(Refusal::Connection);
+                }
+                let reserved = match self.table.admit(named.as_deref()) {
+                    Admission::Full => return Err(Refusal::Listener),
+                    Admission::Reserved => true,
+                    Admission::Counted => false,
+                };
+                sessions.opening += 1;
+                Waiting::Opening { named, reserved }
             }
-            return true;
-        }
-        if !OPENING.contains(&method) {
-            return true;
-        }
-        let Some(id) = id else { return true };
-        // Loading or resuming a session this connection has open already opens nothing.
-        let reopens = method != "session/fork"
-            && named
-                .as_ref()
-                .is_some_and(|named| sessions.open.contains(named));
-        if reopens {
-            return true;
-        }
-        if sessions.open.len() + sessions.pending.len() >= self.max_sessions {
-            return false;
-        }
-        let named = if method == "session/fork" {
-            None
         } else {
-            named
+            Waiting::Other
         };
-        sessions.pending.insert(id, named);
-        true
+        sessions.in_flight.insert(request.id.clone(), waiting);
+        Ok(())
     }
 
-    /// Counts the session an answer of the service opened.
+    /// Reads what the service wrote for the answers to the client's requests.
     fn observe(&self, message: &[u8]) {
-        if lock(&self.sessions).pending.is_empty() {
+        if message.starts_with(NOTIFICATION_START) || lock(&self.sessions).in_flight.is_empty() {
             return;
         }
-        let Ok(value) = serde_json::from_slice::<Value>(message) else {
-            return;
+        let first = message.iter().find(|b| !b.is_ascii_whitespace());
+        let messages: Vec<Message> = if first == Some(&b'[') {
+            serde_json::from_slice::<Vec<Box<RawValue>>>(message)
+                .map(|items| {
+                    items
+                        .iter()
+                        .filter_map(|item| item.get().parse().ok())
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else {
+            serde_json::from_slice(message).into_iter().collect()
         };
-        let answers: Vec<&Value> = match &value {
-            Value::Array(items) => items.iter().collect(),
-            one => vec![one],
-        };
-        let mut sessions = lock(&self.sessions);
-        for answer in answers {
-            if answer.get("method").is_some() {
-                continue;
-            }
-            let Some(id) = answer.get("id").and_then(id_key) else {
-                continue;
-            };
-            let Some(named) = sessions.pending.remove(&id) else {
-                continue;
-            };
-            let Some(result) = answer.get("result") else {
-                continue;
-            };
-            let opened = named.or_else(|| {
-                result
-                    .get("sessionId")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            });
-            if let Some(opened) = opened {
-                sessions.open.insert(opened);
+        for message in messages {
+            if let Message::Response(response) = message {
+                self.answered(&response);
             }
         }
     }
 
-    /// The error answering a refused request.
-    fn refusal(&self, request: &Value) -> Value {
-        let method = request
-            .get("method")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        self.logger.log(
-            Level::Warn,
-            format!(
-                "refused `{method}`: this connection has {} sessions open, the limit",
-                self.max_sessions
-            ),
-        );
-        json!({
-            "jsonrpc": "2.0",
-            "id": request.get("id").cloned().unwrap_or(Value::Null),
-            "error": {
-                "code": SESSION_LIMIT_CODE,
-                "message": format!(
-                    "this connection has {} sessions open, the most this server allows per connection; close one or open another connection",
-                    self.max_sessions
-                ),
-                "data": {"limit": "sessions per connection", "max": self.max_sessions},
+    /// The service answered a request of the client.
+    fn answered(&self, response: &Response) {
+        let mut sessions = lock(&self.sessions);
+        let Some(waiting) = sessions.in_flight.remove(&response.id) else {
+            return;
+        };
+        let result = response.result.as_ref().ok();
+        match waiting {
+            Waiting::Opening { named, reserved } => {
+                sessions.opening = sessions.opening.saturating_sub(1);
+                let opened = result.and_then(|result| named.or_else(|| session_in(Some(result))));
+                match opened {
+                    Some(id) if !sessions.open.contains(&id) => {
+                        self.table.open(&id, reserved);
+                        sessions.open.insert(id);
+                    }
+                    _ if reserved => self.table.unreserve(),
+                    _ => {}
+                }
             }
-        })
+            Waiting::Closing(id) if result.is_some() => {
+                if sessions.open.remove(&id) {
+                    self.table.close(&id);
+                } else {
+                    self.table.forget(&id);
+                }
+            }
+            Waiting::Closing(_) | Waiting::Other => {}
+        }
+    }
+
+    /// The answer refusing `request`.
+    fn refusal(&self, id: &Id, method: &str, why: &Refusal) -> Vec<u8> {
+        let error = match why {
+            Refusal::Connection => {
+                let max = self.max_sessions;
+                self.logger.log(
+                    Level::Warn,
+                    format!(
+                        "refused `{method}`: this connection has {max} sessions open, the limit"
+                    ),
+                );
+                ErrorObject::new(
+                    SESSION_LIMIT_CODE as i32,
+                    format!(
+                        "this connection has {max} sessions open, the most this server allows per connection; close one or open another connection"
+                    ),
+                )
+                .data(serde_json::json!({"limit": "sessions per connection", "max": max}))
+            }
+            Refusal::Listener => {
+                let max = self.table.max();
+                self.logger.log(
+                    Level::Warn,
+                    format!("refused `{method}`: the server has {max} sessions open, the limit"),
+                );
+                ErrorObject::new(
+                    SESSION_LIMIT_CODE as i32,
+                    format!(
+                        "this server has {max} sessions open, the most it allows across all connections; close one, or try again later"
+                    ),
+                )
+                .data(serde_json::json!({"limit": "sessions per server", "max": max}))
+            }
+            Refusal::IdInUse => crate::error::rpc::invalid_request(format!(
+                "request id {id} is already in use by a request that was not answered yet"
+            )),
+            Refusal::InFlight => crate::error::rpc::internal(format!(
+                "{MAX_IN_FLIGHT} requests of this connection wait for their answers already; send it again once some are answered"
+            )),
+        };
+        serde_json::to_vec(&Response::<Box<RawValue>>::error(id.clone(), error)).unwrap_or_default()
     }
 }
 
-/// Whether `message` may mention a session-opening method (a cheap test before parsing).
-fn mentions_session(message: &[u8]) -> bool {
-    const NEEDLE: &[u8] = b"session/";
-    message.windows(NEEDLE.len()).any(|window| window == NEEDLE)
+impl Drop for Shared {
+    /// The connection ended: its sessions linger in the listener's count, its reservations
+    /// are given back.
+    fn drop(&mut self) {
+        let sessions = lock(&self.sessions);
+        for id in &sessions.open {
+            self.table.leave(id);
+        }
+        for waiting in sessions.in_flight.values() {
+            if let Waiting::Opening { reserved: true, .. } = waiting {
+                self.table.unreserve();
+            }
+        }
+    }
 }
 
 /// The client's messages, with refused session requests taken out.
@@ -190,57 +294,75 @@ pub(crate) struct GuardedReader<R> {
 /// What passes on of the client's messages, and where refusals go.
 struct Filter {
     shared: Arc<Shared>,
-    refusals: mpsc::Sender<Vec<u8>>,
+    refusals: QueueSender,
 }
 
 impl Filter {
     /// `message` as it may pass on (`None`: nothing of it passes), the refusals sent.
+    /// Text the connection cannot read as a message passes as it is: the connection answers
+    /// it with the error it deserves.
     async fn filter(&self, message: Vec<u8>) -> Option<Vec<u8>> {
-        if !mentions_session(&message) {
-            return Some(message);
-        }
-        let Ok(value) = serde_json::from_slice::<Value>(&message) else {
-            return Some(message);
-        };
-        match value {
-            Value::Array(items) => {
-                let mut refused = Vec::new();
-                let mut kept = Vec::with_capacity(items.len());
-                for item in items {
-                    if self.shared.admit(&item) {
-                        kept.push(item);
-                    } else {
-                        refused.push(self.shared.refusal(&item));
-                    }
-                }
-                if refused.is_empty() {
-                    return Some(message);
-                }
-                // The refusals of one batch go back as one batch.
-                self.send(Value::Array(refused)).await;
-                if kept.is_empty() {
-                    None
-                } else {
-                    serde_json::to_vec(&Value::Array(kept)).ok()
-                }
-            }
-            one => {
-                if self.shared.admit(&one) {
-                    Some(message)
-                } else {
-                    let refusal = self.shared.refusal(&one);
+        let first = message.iter().find(|b| !b.is_ascii_whitespace());
+        if first != Some(&b'[') {
+            let refusal = match serde_json::from_slice::<Message>(&message) {
+                Ok(one) => self.check(&one),
+                Err(_) => None,
+            };
+            return match refusal {
+                None => Some(message),
+                Some(refusal) => {
                     self.send(refusal).await;
                     None
                 }
+            };
+        }
+        let Ok(items) = serde_json::from_slice::<Vec<Box<RawValue>>>(&message) else {
+            return Some(message);
+        };
+        let mut refused = Vec::new();
+        let mut kept = Vec::with_capacity(items.len());
+        for item in items {
+            let refusal = match item.get().parse::<Message>() {
+                Ok(one) => self.check(&one),
+                Err(_) => None,
+            };
+            match refusal {
+                Some(refusal) => refused.push(refusal),
+                None => kept.push(item),
             }
+        }
+        if refused.is_empty() {
+            return Some(message);
+        }
+        // The refusals of one batch go back as one batch.
+        let mut array = b"[".to_vec();
+        for (n, refusal) in refused.iter().enumerate() {
+            if n > 0 {
+                array.push(b',');
+            }
+            array.extend_from_slice(refusal);
+        }
+        array.push(b']');
+        self.send(array).await;
+        if kept.is_empty() {
+            None
+        } else {
+            serde_json::to_vec(&kept).ok()
         }
     }
 
-    async fn send(&self, answer: Value) {
-        if let Ok(bytes) = serde_json::to_vec(&answer) {
-            // Waits while the client does not read its answers: bounded.
-            let _ = self.refusals.send(bytes).await;
-        }
+    /// The answer refusing `message`, or `None` when it may pass.
+    fn check(&self, message: &Message) -> Option<Vec<u8>> {
+        let why = self.shared.admit(message).err()?;
+        let Message::Request(request) = message else {
+            return None;
+        };
+        Some(self.shared.refusal(&request.id, &request.method, &why))
+    }
+
+    async fn send(&self, answer: Vec<u8>) {
+        // Waits while the client does not read its answers: bounded.
+        let _ = self.refusals.send(answer).await;
     }
 }
 
@@ -265,8 +387,8 @@ impl<R: MessageReader> MessageReader for GuardedReader<R> {
 /// its writer (or writing fails); then closes the transport's writer.
 pub(crate) struct OutputPump<W> {
     writer: W,
-    output: mpsc::Receiver<Vec<u8>>,
-    refusals: mpsc::Receiver<Vec<u8>>,
+    output: QueueReceiver,
+    refusals: QueueReceiver,
     shared: Arc<Shared>,
 }
 
@@ -292,8 +414,12 @@ impl<W: MessageWriter> OutputPump<W> {
                     None => break,
                 },
             };
-            if self.write_burst(first).await.is_err() {
+            if let Err(error) = self.write_burst(first).await {
                 // The transport failed: the service sees its writes fail and ends.
+                self.shared.logger.log(
+                    Level::Warn,
+                    format!("writing to the client failed: {error}"),
+                );
                 let _ = self.writer.close().await;
                 return;
             }
@@ -306,7 +432,7 @@ impl<W: MessageWriter> OutputPump<W> {
     async fn write_burst(&mut self, first: Vec<u8>) -> io::Result<()> {
         self.shared.touch();
         self.writer.write(&first).await?;
-        while let Ok(message) = self.output.try_recv() {
+        while let Some(message) = self.output.try_recv() {
             self.shared.observe(&message);
             self.writer.write(&message).await?;
         }
@@ -331,23 +457,26 @@ pub(crate) async fn idle(activity: Activity, timeout: Duration) {
     }
 }
 
-/// Puts the session limit and the activity tracking between `reader`/`writer` and a
+/// Puts the session limits and the activity tracking between `reader`/`writer` and a
 /// service: the service reads the returned reader and writes the returned writer, and the
-/// returned pump must run for its output to reach `writer`.
+/// returned pump must run for its output to reach `writer`. `table` counts the sessions of
+/// the whole listener.
 pub(crate) fn guard<R: MessageReader, W: MessageWriter>(
     reader: R,
     writer: W,
     options: &ServerOptions,
+    table: Arc<SessionTable>,
     logger: Logger,
 ) -> (GuardedReader<R>, ChannelWriter, OutputPump<W>, Activity) {
     let shared = Arc::new(Shared {
         max_sessions: options.max_sessions,
+        table,
         sessions: Mutex::new(Sessions::default()),
         last: Mutex::new(Instant::now()),
         logger,
     });
-    let (output_tx, output) = mpsc::channel(OUTPUT_CAPACITY);
-    let (refusals_tx, refusals) = mpsc::channel(OUTPUT_CAPACITY);
+    let (output_tx, output) = queue(OUTPUT_CAPACITY, HOP_BYTES);
+    let (refusals_tx, refusals) = queue(OUTPUT_CAPACITY, HOP_BYTES);
     (
         GuardedReader {
             inner: reader,
@@ -356,7 +485,7 @@ pub(crate) fn guard<R: MessageReader, W: MessageWriter>(
                 refusals: refusals_tx,
             },
         },
-        ChannelWriter::new(output_tx),
+        ChannelWriter::from_queue(output_tx),
         OutputPump {
             writer,
             output,

@@ -19,6 +19,7 @@
 //! token names the [`Principal`](crate::agent::Principal) its connections act for; a
 //! connection sees only its principal's sessions.
 
+mod accept;
 mod access;
 mod client;
 mod codec;
@@ -29,14 +30,17 @@ mod http_wire;
 mod limits;
 mod server;
 mod service;
+mod sessions;
 mod socket;
 mod tls;
 
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
 pub use limits::SESSION_LIMIT_CODE;
 pub use server::{
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_SESSIONS,
-    DEFAULT_PATH, DEFAULT_PRINCIPAL, DEFAULT_STALL_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES,
+    DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PATH, DEFAULT_PRINCIPAL,
+    DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
 };
 pub use service::{Service, ServiceHandle};
 

@@ -2,44 +2,51 @@
 //! message transport) to remote clients on one listener: WebSocket and Streamable HTTP (see
 //! [`super::http`]) at one path (`/acp` by default).
 //!
-//! Every request is checked first: a repeated `Origin` or `Authorization` header gets 400, a
-//! browser `Origin` that is not allowed 403, a missing or wrong bearer token 401 (see
-//! [`ServerOptions::token`] and [`ServerOptions::principal`]). The token names the
-//! [`Principal`] the connection acts for (without tokens: the local principal). A WebSocket
-//! upgrade beyond [`ServerOptions::max_connections`] gets 503. An accepted upgrade answers
-//! 101 with an `Acp-Connection-Id` header and carries one ACP connection until either side
-//! closes the socket. All connections share the server's session store and open sessions,
-//! so a client can reconnect and load its session; each sees only the sessions of its
-//! principal.
+//! Before any request is read, [`super::accept`] bounds the TCP connections that have not
+//! sent a whole request (the header and body timeouts, and a cap that closes the one that has
+//! waited longest). Every request is then checked first: a repeated `Origin` or
+//! `Authorization` header gets 400, a browser `Origin` that is not allowed 403, a missing or
+//! wrong bearer token 401 (see [`ServerOptions::token`] and [`ServerOptions::principal`]), and
+//! only then is a request body read. The token names the [`Principal`] the connection acts
+//! for (without tokens: the local principal). A WebSocket upgrade (or HTTP `initialize`)
+//! beyond [`ServerOptions::max_connections`] gets 503. An accepted upgrade answers 101 with an
+//! `Acp-Connection-Id` header and carries one ACP connection until either side closes the
+//! socket. All connections share the server's session store and open sessions, so a client
+//! can reconnect and load its session; each sees only the sessions of its principal.
 //!
 //! Per connection, [`super::limits`] refuses sessions past
-//! [`ServerOptions::max_sessions`] and closes the connection once nothing went either way
-//! for [`ServerOptions::idle_timeout`] (a WebSocket with close code 1001 and the reason).
+//! [`ServerOptions::max_sessions`] (and past [`ServerOptions::max_total_sessions`] across the
+//! server) and closes the connection once nothing went either way for
+//! [`ServerOptions::idle_timeout`] (a WebSocket with close code 1001 and the reason).
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, to_bytes};
+use axum::extract::State;
 use axum::extract::ws::{WebSocket, WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::{Extension, Router};
 use futures_util::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 
+use super::accept::{self, Admit, Gate, Tcp, Timeouts};
 use super::access::{Access, Refusal};
 use super::http;
 use super::http_conn::HttpConnection;
 use super::limits;
 use super::service::{Service, ServiceHandle};
+use super::sessions::SessionTable;
 use super::socket::{CLOSE_GOING_AWAY, CloseReason, SocketReader, SocketWriter};
-use super::tls::{self, TlsIdentity};
+use super::tls::TlsIdentity;
 use super::{CONNECTION_ID_HEADER, ServerCodec};
 use crate::agent::{AgentServer, Principal};
 use crate::connection::lock;
@@ -58,8 +65,23 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default number of sessions one connection may have open.
 pub const DEFAULT_MAX_SESSIONS: usize = 64;
+/// The default number of sessions open across all connections of a server.
+pub const DEFAULT_MAX_TOTAL_SESSIONS: usize = 1024;
+/// The default number of bytes that may wait for one peer on each queue of its way out (and,
+/// over Streamable HTTP, of its messages on their way in): 16 MiB.
+pub const DEFAULT_MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
 /// How long, by default, a connection may carry no message either way before it is closed.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long, by default, a TCP connection may take to send a whole request head (and may wait
+/// between two requests).
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long, by default, a request body may take to arrive.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long, by default, a new Streamable HTTP connection may go without opening an event
+/// stream or sending a second request before it is closed.
+pub const DEFAULT_UNUSED_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default number of Streamable HTTP connections one client address may have open.
+pub const DEFAULT_MAX_PER_ADDRESS: usize = 64;
 
 /// Options of a [`RemoteServer`].
 #[derive(Debug, Clone)]
@@ -71,7 +93,13 @@ pub struct ServerOptions {
     max_connections: usize,
     pub(crate) stall_timeout: Duration,
     pub(crate) max_sessions: usize,
+    max_total_sessions: usize,
+    pub(crate) max_queued_bytes: usize,
     pub(crate) idle_timeout: Option<Duration>,
+    header_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    pub(crate) unused_timeout: Duration,
+    pub(crate) max_per_address: usize,
 }
 
 impl Default for ServerOptions {
@@ -83,15 +111,23 @@ impl Default for ServerOptions {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             stall_timeout: DEFAULT_STALL_TIMEOUT,
             max_sessions: DEFAULT_MAX_SESSIONS,
+            max_total_sessions: DEFAULT_MAX_TOTAL_SESSIONS,
+            max_queued_bytes: DEFAULT_MAX_QUEUED_BYTES,
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            unused_timeout: DEFAULT_UNUSED_TIMEOUT,
+            max_per_address: DEFAULT_MAX_PER_ADDRESS,
         }
     }
 }
 
 impl ServerOptions {
     /// The defaults: path `/acp`, no token (every request is the local principal), no
-    /// browser origin allowed, 16 MiB messages, 256
-    /// connections, 30 s stall timeout, 64 sessions per connection, 10 min idle timeout.
+    /// browser origin allowed, 16 MiB messages, 256 connections, 30 s stall timeout, 64
+    /// sessions per connection and 1024 in all, 16 MiB queued per peer, 10 min idle timeout,
+    /// 10 s header timeout, 30 s body timeout, 10 s for a new HTTP connection to be used, 64
+    /// HTTP connections per client address.
     pub fn new() -> Self {
         Self::default()
     }
@@ -148,16 +184,56 @@ impl ServerOptions {
         self
     }
 
-    /// How many connections may be open at once (default 256); further upgrades get 503.
+    /// How many connections may be open at once (default 256): WebSocket and Streamable
+    /// HTTP connections (further upgrades and `initialize` requests get 503), and, counted
+    /// apart, TCP connections that are waiting: that have not sent a whole request yet, or
+    /// wait between two. A TCP connection that arrives while as many are waiting closes the
+    /// one that has waited longest. Both are logged.
     pub fn max_connections(mut self, connections: usize) -> Self {
         self.max_connections = connections.max(1);
         self
     }
 
+    /// How long a TCP connection may take to send a whole request head, and may wait between
+    /// two requests (default 10 s); it is closed then (logged when it had sent no request).
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How long a request body may take to arrive once its head has (default 30 s); the
+    /// request gets 408 then and its connection is closed.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How long a new Streamable HTTP connection may go without opening an event stream or
+    /// posting a second message (default 10 s): it is closed then, and logged, so that
+    /// `initialize` requests that are never followed up cannot fill the server.
+    pub fn unused_timeout(mut self, timeout: Duration) -> Self {
+        self.unused_timeout = timeout.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How many Streamable HTTP connections one client address may have open at once
+    /// (default 64); a further `initialize` from it gets 503, logged.
+    pub fn max_per_address(mut self, connections: usize) -> Self {
+        self.max_per_address = connections.max(1);
+        self
+    }
+
     /// How long a write to a peer may wait (default 30 s): a peer that stops reading is
-    /// disconnected after it, so what is buffered for it stays bounded.
+    /// disconnected after it (logged; a WebSocket is dropped without a close frame, which
+    /// could not get through), so what is buffered for it stays bounded.
+    /// `Duration::ZERO`: never.
     pub fn stall_timeout(mut self, timeout: Duration) -> Self {
-        self.stall_timeout = timeout;
+        // Zero: never (a century is never here).
+        self.stall_timeout = if timeout.is_zero() {
+            Duration::from_secs(100 * 365 * 24 * 3600)
+        } else {
+            timeout
+        };
         self
     }
 
@@ -167,6 +243,28 @@ impl ServerOptions {
     /// [`SESSION_LIMIT_CODE`](super::SESSION_LIMIT_CODE)) that names the limit, and logged.
     pub fn max_sessions(mut self, sessions: usize) -> Self {
         self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// How many sessions may be open across all connections at once (default 1024): a
+    /// request that would open one more is answered with a JSON-RPC error (code
+    /// [`SESSION_LIMIT_CODE`](super::SESSION_LIMIT_CODE)) that names the limit, and logged. A
+    /// session its connection left open (the connection ended without `session/close`) counts
+    /// for the idle timeout after that, so reconnecting does not walk around the limit.
+    pub fn max_total_sessions(mut self, sessions: usize) -> Self {
+        self.max_total_sessions = sessions.max(1);
+        self
+    }
+
+    /// How many bytes may wait for one peer (default [`DEFAULT_MAX_QUEUED_BYTES`], 16 MiB):
+    /// Streamable HTTP messages the peer posted that the service has not read yet, and the
+    /// service's output waiting for an event stream to open. (The output an
+    /// [`AgentServer`] queues for a peer is bounded by its own
+    /// [`ConnectionBuilder::max_queued_bytes`](crate::ConnectionBuilder::max_queued_bytes).)
+    /// A peer whose queue is full is slowed (its requests are not read, a post waits) and,
+    /// when nothing moves for the stall timeout, disconnected.
+    pub fn max_queued_bytes(mut self, bytes: usize) -> Self {
+        self.max_queued_bytes = bytes.max(1);
         self
     }
 
@@ -188,6 +286,10 @@ pub(crate) struct Shared<S> {
     pub(crate) logger: Logger,
     /// The Streamable HTTP connections, by connection id.
     pub(crate) http: Mutex<HashMap<String, Arc<HttpConnection>>>,
+    /// The sessions open across all connections.
+    pub(crate) sessions: Arc<SessionTable>,
+    /// The accepted TCP connections.
+    gate: Gate,
 }
 
 /// A taken connection slot, given back when dropped.
@@ -209,6 +311,28 @@ impl<S> Shared<S> {
             })
             .ok()
             .map(|_| Slot(Arc::clone(&self.open)))
+    }
+}
+
+impl<S: Send + Sync + 'static> Admit for Shared<S> {
+    fn gate(&self) -> &Gate {
+        &self.gate
+    }
+
+    fn max_waiting(&self) -> usize {
+        self.options.max_connections
+    }
+
+    fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            header: self.options.header_timeout,
+            // The handler answers 408 at the body timeout; the connection goes a little later.
+            body: self.options.body_timeout + Duration::from_secs(2),
+        }
+    }
+
+    fn logger(&self) -> &Logger {
+        &self.logger
     }
 }
 
@@ -244,13 +368,17 @@ impl<S: Service> Endpoint<S> {
     /// logger).
     pub fn new(service: S, options: ServerOptions) -> Self {
         let logger = service.logger();
+        let linger = options.idle_timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT);
+        let sessions = Arc::new(SessionTable::new(options.max_total_sessions, linger));
         Self {
             shared: Arc::new(Shared {
                 service,
+                sessions,
                 options,
                 open: Arc::new(AtomicUsize::new(0)),
                 logger,
                 http: Mutex::new(HashMap::new()),
+                gate: Gate::default(),
             }),
         }
     }
@@ -260,21 +388,31 @@ impl<S: Service> Endpoint<S> {
         self.shared.open.load(Ordering::Acquire)
     }
 
+    /// How many TCP connections are waiting now: accepted, without a whole request being
+    /// served (see [`ServerOptions::max_connections`]).
+    pub fn waiting_connections(&self) -> usize {
+        self.shared.gate.waiting()
+    }
+
+    /// How many sessions count against [`ServerOptions::max_total_sessions`] now.
+    pub fn open_sessions(&self) -> usize {
+        self.shared.sessions.count()
+    }
+
     /// Serves connections accepted on `listener` until accepting fails.
     pub async fn serve(self, listener: TcpListener) -> io::Result<()> {
         self.serve_until(listener, std::future::pending()).await
     }
 
     /// Serves connections accepted on `listener` until `shutdown` resolves; then it stops
-    /// accepting (open WebSocket connections run on until they end).
+    /// accepting (connections being served run on until they end).
     pub async fn serve_until(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
-        axum::serve(listener, self.router())
-            .with_graceful_shutdown(shutdown)
-            .await
+        let router = self.router();
+        accept::run(self.shared, router, listener, None, shutdown).await
     }
 
     /// Serves connections accepted on `listener` over TLS with `identity` (`wss://`,
@@ -285,8 +423,26 @@ impl<S: Service> Endpoint<S> {
         identity: TlsIdentity,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
-        let logger = self.shared.logger.clone();
-        tls::serve(self.router(), listener, identity, shutdown, logger).await
+        let router = self.router();
+        accept::run(
+            self.shared,
+            router,
+            listener,
+            Some(identity.acceptor()),
+            shutdown,
+        )
+        .await
+    }
+
+    /// Serves one connection that was accepted some other way (a TCP stream, a Unix socket,
+    /// an in-memory pipe), from `peer`, until it ends: HTTP/1.1 or HTTP/2 (by its preface),
+    /// under the same limits and timeouts as the connections of [`Self::serve`] (it counts as
+    /// one of them).
+    pub async fn serve_connection<IO>(&self, io: IO, peer: SocketAddr)
+    where
+        IO: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+    {
+        accept::serve_one(&*self.shared, io, self.router(), peer).await;
     }
 
     fn router(&self) -> Router {
@@ -297,7 +453,6 @@ impl<S: Service> Endpoint<S> {
                     .post(endpoint_post::<S>)
                     .delete(endpoint_delete::<S>),
             )
-            .layer(DefaultBodyLimit::max(self.shared.options.max_message_bytes))
             .with_state(Arc::clone(&self.shared))
     }
 }
@@ -305,9 +460,11 @@ impl<S: Service> Endpoint<S> {
 /// `GET` on the endpoint: a WebSocket upgrade.
 async fn endpoint_get<S: Service>(
     State(shared): State<Arc<Shared<S>>>,
+    Extension(tcp): Extension<Arc<Tcp>>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
+    let served = tcp.served();
     let principal = match shared.options.access.check(&headers) {
         Ok(principal) => principal,
         Err(refusal) => return refuse(&shared, refusal),
@@ -315,7 +472,7 @@ async fn endpoint_get<S: Service>(
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
         // Not an upgrade: a Streamable HTTP event stream.
-        Err(_) => return http::events(shared, headers, &principal).await,
+        Err(_) => return http::events(shared, headers, served, &principal).await,
     };
     let Some(slot) = shared.admit() else {
         shared.logger.log(
@@ -331,6 +488,7 @@ async fn endpoint_get<S: Service>(
         )
             .into_response();
     };
+    tcp.upgrade();
     let id = uuid::Uuid::new_v4().to_string();
     let limit = shared.options.max_message_bytes;
     let served = Arc::clone(&shared);
@@ -348,23 +506,73 @@ async fn endpoint_get<S: Service>(
     response
 }
 
-/// `POST` on the endpoint: a Streamable HTTP message.
+/// `POST` on the endpoint: a Streamable HTTP message. The access rules are checked before the
+/// body is read; the body must arrive within the body timeout (408) and the message limit
+/// (413).
 async fn endpoint_post<S: Service>(
     State(shared): State<Arc<Shared<S>>>,
+    Extension(tcp): Extension<Arc<Tcp>>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
 ) -> Response {
-    match shared.options.access.check(&headers) {
-        Ok(principal) => http::post(shared, headers, body, principal).await,
-        Err(refusal) => refuse(&shared, refusal),
-    }
+    let principal = match shared.options.access.check(&headers) {
+        Ok(principal) => principal,
+        Err(refusal) => return refuse(&shared, refusal),
+    };
+    let limit = shared.options.max_message_bytes;
+    let receiving = tcp.receiving();
+    let body = tokio::time::timeout(shared.options.body_timeout, to_bytes(body, limit)).await;
+    drop(receiving);
+    let _served = tcp.served();
+    let body = match body {
+        Ok(Ok(body)) => body,
+        Ok(Err(error)) => {
+            let too_big = std::error::Error::source(&error)
+                .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
+            return if too_big {
+                (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the body is over the message limit of {limit} bytes\n"),
+                )
+                    .into_response()
+            } else {
+                (
+                    StatusCode::BAD_REQUEST,
+                    format!("reading the body failed: {error}\n"),
+                )
+                    .into_response()
+            };
+        }
+        Err(_) => {
+            shared.logger.log(
+                Level::Warn,
+                format!(
+                    "refused a request from {}: its body took longer than {} s (the body timeout)",
+                    tcp.peer,
+                    shared.options.body_timeout.as_secs_f64()
+                ),
+            );
+            let mut response = (
+                StatusCode::REQUEST_TIMEOUT,
+                "the body took too long to arrive\n",
+            )
+                .into_response();
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return response;
+        }
+    };
+    http::post(shared, headers, body, tcp.peer.ip(), principal).await
 }
 
 /// `DELETE` on the endpoint: ends a Streamable HTTP connection.
 async fn endpoint_delete<S: Service>(
     State(shared): State<Arc<Shared<S>>>,
+    Extension(tcp): Extension<Arc<Tcp>>,
     headers: HeaderMap,
 ) -> Response {
+    let _served = tcp.served();
     match shared.options.access.check(&headers) {
         Ok(principal) => http::delete(shared, headers, &principal).await,
         Err(refusal) => refuse(&shared, refusal),
@@ -397,8 +605,13 @@ async fn serve_socket<S: Service>(
     );
     let writer =
         SocketWriter::<_, ServerCodec>::new(sink, shared.options.stall_timeout, Arc::clone(&close));
-    let (reader, writer, pump, activity) =
-        limits::guard(reader, writer, &shared.options, shared.logger.clone());
+    let (reader, writer, pump, activity) = limits::guard(
+        reader,
+        writer,
+        &shared.options,
+        Arc::clone(&shared.sessions),
+        shared.logger.clone(),
+    );
     let handle = shared.service.start(reader, writer, principal);
     let run = async {
         pump.run().await;

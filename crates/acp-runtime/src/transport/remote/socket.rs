@@ -5,7 +5,11 @@
 //! * Reading: a text frame is one message; binary frames, pings and pongs are skipped; a
 //!   close frame, the end of the stream or a read error is the end of the input. A frame over
 //!   the size limit is refused by the WebSocket layer itself (it never buffers more), and the
-//!   socket is then closed with code 1009 ("message too big").
+//!   socket is then closed with code 1009 ("message too big"); a protocol violation (a
+//!   reserved bit, an unmasked client frame, a fragmented control frame, ...) with 1002, and
+//!   a text frame that is not UTF-8 with 1007, as RFC 6455 (section 7.4.1) says. The server
+//!   closes with 1001 ("going away") when it ends a connection itself (the idle timeout), and
+//!   with 1000 otherwise.
 //! * Writing: every write and flush must complete within the stall timeout. A peer that stops
 //!   reading fills the socket's bounded write buffer, then the connection's bounded queue;
 //!   past the timeout it is disconnected, so memory stays bounded.
@@ -22,6 +26,11 @@ use crate::transport::{Frame, MessageReader, MessageWriter};
 
 /// The WebSocket close code for a message over the size limit.
 pub(crate) const CLOSE_TOO_BIG: u16 = 1009;
+/// The WebSocket close code for a protocol violation.
+pub(crate) const CLOSE_PROTOCOL_ERROR: u16 = 1002;
+/// The WebSocket close code for data that does not fit the message type (text that is not
+/// UTF-8).
+pub(crate) const CLOSE_INVALID_DATA: u16 = 1007;
 /// The WebSocket close code for a normal end.
 pub(crate) const CLOSE_NORMAL: u16 = 1000;
 /// The WebSocket close code for a server that ends the connection (here: it was idle).
@@ -49,8 +58,19 @@ pub(crate) trait Codec: Send + 'static {
     fn text(text: String) -> Self::Message;
     /// A close frame with `code` and `reason`.
     fn close(code: u16, reason: &str) -> Self::Message;
-    /// Whether a read error says the peer's message was over the size limit.
-    fn too_big(error: &Self::Error) -> bool;
+    /// What a read error says the peer did wrong, if it says so.
+    fn violation(error: &Self::Error) -> Option<Violation>;
+}
+
+/// What a peer did wrong, as a read error of the WebSocket layer says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Violation {
+    /// A message or frame over the size limit: 1009.
+    TooBig,
+    /// A protocol violation: 1002.
+    Protocol,
+    /// A text frame that is not UTF-8: 1007.
+    NotUtf8,
 }
 
 /// How the socket should be closed, decided by the reading half.
@@ -99,20 +119,28 @@ where
                 },
                 Some(Err(error)) => {
                     self.ended = true;
-                    if C::too_big(&error) {
-                        self.logger.log(
-                            Level::Warn,
-                            format!(
-                                "WebSocket: the peer sent a message over the limit of {} bytes; closing",
-                                self.limit
-                            ),
-                        );
-                        *lock(&self.close) =
-                            Some((CLOSE_TOO_BIG, format!("message over {} bytes", self.limit)));
-                    } else {
-                        self.logger
-                            .log(Level::Warn, format!("WebSocket: reading failed: {error}"));
-                    }
+                    let (code, reason) = match C::violation(&error) {
+                        Some(Violation::TooBig) => {
+                            (CLOSE_TOO_BIG, format!("message over {} bytes", self.limit))
+                        }
+                        Some(Violation::Protocol) => {
+                            (CLOSE_PROTOCOL_ERROR, "protocol error".to_owned())
+                        }
+                        Some(Violation::NotUtf8) => (
+                            CLOSE_INVALID_DATA,
+                            "a text frame that is not UTF-8".to_owned(),
+                        ),
+                        None => {
+                            self.logger
+                                .log(Level::Warn, format!("WebSocket: reading failed: {error}"));
+                            continue;
+                        }
+                    };
+                    self.logger.log(
+                        Level::Warn,
+                        format!("WebSocket: {error}; closing with {code} ({reason})"),
+                    );
+                    *lock(&self.close) = Some((code, reason));
                 }
                 None => self.ended = true,
             }

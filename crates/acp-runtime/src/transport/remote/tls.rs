@@ -1,26 +1,14 @@
-//! TLS (rustls with the ring provider): the server's certificate and key, the accept loop
-//! that serves the endpoint over TLS (ALPN `h2` and `http/1.1`, WebSocket upgrades
-//! included), and extra trust roots for clients.
+//! TLS (rustls with the ring provider): the server's certificate and key (its acceptor
+//! serves the endpoint with ALPN `h2` and `http/1.1`, WebSocket upgrades included; the accept
+//! loop is [`super::accept`]), and extra trust roots for clients.
 
-use std::future::Future;
 use std::io;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::Router;
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
-use hyper_util::service::TowerToHyperService;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
-
-use crate::log::{Level, Logger};
-
-/// How long a client may take for the TLS handshake.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A server certificate chain and its private key, ready to serve TLS.
 #[derive(Clone)]
@@ -102,52 +90,9 @@ pub(crate) fn client_config(
     ))
 }
 
-/// Serves `router` over TLS on `listener` until `shutdown` resolves.
-pub(crate) async fn serve(
-    router: Router,
-    listener: TcpListener,
-    identity: TlsIdentity,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-    logger: Logger,
-) -> io::Result<()> {
-    let acceptor = TlsAcceptor::from(identity.config);
-    let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
-            () = &mut shutdown => return Ok(()),
-        };
-        let (tcp, peer) = match accepted {
-            Ok(pair) => pair,
-            Err(error) => {
-                // Out of descriptors and the like: wait a little rather than spin.
-                logger.log(
-                    Level::Warn,
-                    format!("accepting a connection failed: {error}"),
-                );
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            }
-        };
-        let acceptor = acceptor.clone();
-        let router = router.clone();
-        let logger = logger.clone();
-        tokio::spawn(async move {
-            let tls = match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await {
-                Ok(Ok(tls)) => tls,
-                Ok(Err(error)) => {
-                    logger.log(
-                        Level::Debug,
-                        format!("TLS handshake with {peer} failed: {error}"),
-                    );
-                    return;
-                }
-                Err(_) => return,
-            };
-            let service = TowerToHyperService::new(router);
-            let _ = auto::Builder::new(TokioExecutor::new())
-                .serve_connection_with_upgrades(TokioIo::new(tls), service)
-                .await;
-        });
+impl TlsIdentity {
+    /// The acceptor of TLS connections with this identity.
+    pub(crate) fn acceptor(&self) -> TlsAcceptor {
+        TlsAcceptor::from(Arc::clone(&self.config))
     }
 }

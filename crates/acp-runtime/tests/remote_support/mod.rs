@@ -1,0 +1,187 @@
+//! Helpers of the remote server tests: a server on a loopback port, raw WebSocket and
+//! HTTP/1.1 clients that can send anything.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::time::Duration;
+
+use acp_runtime::agent::{Agent, AgentServer};
+use acp_runtime::transport::remote::{
+    ClientOptions, RemoteReader, RemoteServer, RemoteWriter, ServerOptions, connect,
+};
+use acp_runtime::transport::{Frame, MessageReader, MessageWriter};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+
+pub type Raw =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Serves `server` on a fresh loopback port: its `host:port` and a handle on the server.
+pub async fn serve<A: Agent>(
+    server: AgentServer<A>,
+    options: ServerOptions,
+) -> (String, RemoteServer<A>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let remote = RemoteServer::new(server, options);
+    tokio::spawn(remote.clone().serve(listener));
+    (address, remote)
+}
+
+pub async fn socket(address: &str) -> Raw {
+    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/acp"))
+        .await
+        .unwrap();
+    socket
+}
+
+/// The next frame: a JSON text frame, or the close frame (`Err` with its code and reason).
+pub async fn next(socket: &mut Raw) -> Result<Value, Option<(u16, String)>> {
+    let wait = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(message) = socket.next().await {
+            match message {
+                Ok(Message::Text(text)) => return Ok(serde_json::from_str(&text).unwrap()),
+                Ok(Message::Close(frame)) => {
+                    return Err(frame.map(|f| (u16::from(f.code), f.reason.to_string())));
+                }
+                Err(_) => return Err(None),
+                Ok(_) => {}
+            }
+        }
+        Err(None)
+    });
+    wait.await.expect("a frame within 10 s")
+}
+
+pub async fn send(socket: &mut Raw, message: Value) {
+    socket
+        .send(Message::text(message.to_string()))
+        .await
+        .unwrap();
+}
+
+pub fn initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+           "params": {"protocolVersion": 1, "clientCapabilities": {}}})
+}
+
+pub fn new_session(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "session/new",
+           "params": {"cwd": "/tmp", "mcpServers": []}})
+}
+
+/// Waits (up to 10 s) until `remote` has no connection open.
+pub async fn all_closed<A: Agent>(remote: &RemoteServer<A>) {
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while remote.open_connections() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the connection slot is given back");
+}
+
+/// One HTTP/1.1 request; the status and the `Acp-Connection-Id` of the answer.
+pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, Option<String>) {
+    let mut text = format!(
+        "POST /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+    );
+    for (name, value) in headers {
+        text.push_str(&format!("{name}: {value}\r\n"));
+    }
+    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(text.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
+        .await
+        .expect("an answer within 10 s")
+        .unwrap();
+    status_and_id(&raw)
+}
+
+/// The status of a raw HTTP/1.1 answer and its `Acp-Connection-Id`, if any.
+pub fn status_and_id(raw: &[u8]) -> (u16, Option<String>) {
+    let raw = String::from_utf8_lossy(raw);
+    let status = raw
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    let id = raw.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.trim()
+            .eq_ignore_ascii_case("acp-connection-id")
+            .then(|| value.trim().to_owned())
+    });
+    (status, id)
+}
+
+/// A client on the runtime's own transports (`ws://` or `http://`) that sends any text as a
+/// message.
+pub struct Peer {
+    reader: RemoteReader,
+    writer: RemoteWriter,
+}
+
+impl Peer {
+    /// Connects to `url` and sends `initialize`.
+    pub async fn connect(url: &str) -> Peer {
+        let (reader, writer) = connect(url, &ClientOptions::new()).await.unwrap();
+        let mut peer = Peer { reader, writer };
+        let answer = peer.call(&initialize().to_string(), 0).await;
+        assert!(answer["result"].is_object(), "{answer}");
+        peer
+    }
+
+    /// Sends `text` as one message.
+    pub async fn send_raw(&mut self, text: &str) {
+        self.writer.write(text.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    /// Reads until the answer with `id` (alone or in an array), within 10 s.
+    pub async fn answer(&mut self, id: u64) -> Value {
+        let wait = async {
+            loop {
+                let message = match self.reader.read().await.unwrap() {
+                    Frame::Message(message) => serde_json::from_slice::<Value>(&message).unwrap(),
+                    other => panic!("no answer to {id}: {other:?}"),
+                };
+                let found = match &message {
+                    Value::Array(items) => items.iter().find(|item| item["id"] == id).cloned(),
+                    one if one["id"] == id && one.get("method").is_none() => Some(one.clone()),
+                    _ => None,
+                };
+                if let Some(found) = found {
+                    return found;
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), wait)
+            .await
+            .expect("an answer within 10 s")
+    }
+
+    /// Sends `text` and reads the answer with `id`.
+    pub async fn call(&mut self, text: &str, id: u64) -> Value {
+        self.send_raw(text).await;
+        self.answer(id).await
+    }
+
+    /// Opens a session with `session/new` (id `id`); its id.
+    pub async fn new_session(&mut self, id: u64) -> String {
+        let answer = self.call(&new_session(id).to_string(), id).await;
+        answer["result"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {answer}"))
+            .to_owned()
+    }
+
+    /// Ends the connection.
+    pub async fn close(mut self) {
+        let _ = self.writer.close().await;
+    }
+}
