@@ -36,7 +36,7 @@ function pickerItem(c) {
       type: 'button', class: `capture${c.id === state.id ? ' current' : ''}`, 'data-id': c.id,
       'aria-current': c.id === state.id ? 'true' : false, onclick: () => open(c.id).catch(report),
     },
-    el('span', { class: 'cap-title' }, `#${c.id} `, c.name ?? c.origin, c.live ? el('span', { class: 'live' }, ' live') : ''),
+    el('span', { class: 'cap-title', title: c.origin }, `#${c.id} `, c.name ?? c.origin, c.live ? el('span', { class: 'live' }, ' live') : ''),
     el('span', { class: 'cap-peers' }, peers),
     el('span', { class: 'cap-meta' }, `v${c.protocol_version ?? '?'} · ${c.frames} frames · ${c.errors} errors · ${c.warnings} warnings · ${c.notices} notices`),
     el('span', { class: 'cap-when' }, `${when(c.started_at)} · ${c.source}`)));
@@ -52,7 +52,7 @@ async function open(id) {
   const { capture, rows } = await get(`/api/captures/${id}`);
   state.id = id;
   fill($('capture-head'), el('h2', {}, `Capture #${capture.id}`, capture.live ? ' (live)' : ''),
-    el('p', {}, `${capture.origin} · ${capture.frames} frames · protocol v${capture.protocol_version ?? '?'}`));
+    el('p', { title: capture.origin }, `${capture.frames} frames · protocol v${capture.protocol_version ?? '?'} · ${capture.origin}`));
   for (const b of document.querySelectorAll('#captures .capture')) {
     const current = Number(b.dataset.id) === id;
     b.classList.toggle('current', current);

@@ -148,14 +148,15 @@ export class Timeline {
     const findings = frame.findings || [];
     const worst = ['error', 'warning', 'info', 'note'].find((s) => findings.some((f) => f.severity === s));
     const arrow = frame.side === 'client' ? 'client → agent' : 'agent → client';
-    const method = [frame.method || '', frame.update ? ` · ${frame.update}` : ''].join('');
+    // A session update is named by its tag, the interesting part.
+    const method = frame.update ? `update: ${frame.update}` : (frame.method || '');
     const time = frame.time !== null && this.start ? `+${duration(frame.time - this.start)}` : '';
     return el('div', attrs,
       el('span', { class: 'c-seq' }, frame.seq),
       el('span', { class: 'c-time' }, time),
       el('span', { class: `c-dir side-${frame.side}`, title: arrow }, frame.side === 'client' ? 'C→A' : 'A→C'),
       el('span', { class: `c-kind kind-${frame.kind}` }, frame.kind),
-      el('span', { class: 'c-method', title: method }, method,
+      el('span', { class: 'c-method', title: frame.method || '' }, method,
         frame.count > 1 ? el('button', {
           class: 'cluster', type: 'button', tabindex: '-1',
           'aria-expanded': this.expanded.some((e) => e.row === place.row) ? 'true' : 'false',
@@ -166,7 +167,7 @@ export class Timeline {
       el('span', { class: 'c-lat' }, duration(frame.latency)),
       el('span', { class: 'c-flags' }, findings.length
         ? el('span', { class: `badge sev-${worst}`, title: findings.map((f) => `${f.rule}: ${f.message}`).join('\n') },
-          `${findings.length} ${findings[0].rule}`)
+          findings.length > 1 ? `${findings.length}: ${findings[0].rule}` : findings[0].rule)
         : ''));
   }
 
