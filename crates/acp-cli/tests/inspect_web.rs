@@ -119,7 +119,10 @@ fn proxy(db: &Path, chunks: usize) -> (Child, std::process::ChildStdin) {
     let mut out = BufReader::new(proxy.stdout.take().unwrap());
     for _ in 0..3 + chunks {
         let mut line = String::new();
-        assert!(out.read_line(&mut line).unwrap() > 0, "the proxy ended early");
+        assert!(
+            out.read_line(&mut line).unwrap() > 0,
+            "the proxy ended early"
+        );
     }
     (proxy, stdin)
 }
@@ -157,40 +160,87 @@ async fn nothing_is_served_without_the_token_or_to_another_host() {
         assert_eq!(status(r), 401, "{path}");
     }
     // A wrong token.
-    let r = http.get(format!("{origin}/?token=0123")).send().await.unwrap();
+    let r = http
+        .get(format!("{origin}/?token=0123"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(status(r), 401);
     // The printed URL: a cookie, and a redirect that drops the token from the address.
     let r = http.get(&inspector.url).send().await.unwrap();
     assert_eq!(r.status().as_u16(), 303);
     let set = r.headers()["set-cookie"].to_str().unwrap().to_owned();
-    assert!(set.starts_with(&cookie) && set.contains("HttpOnly") && set.contains("SameSite=Strict"), "{set}");
+    assert!(
+        set.starts_with(&cookie) && set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+        "{set}"
+    );
     assert_eq!(r.headers()["location"], "/");
     // With the cookie: the API answers.
-    let r = http.get(format!("{origin}/api/captures")).header("cookie", &cookie).send().await.unwrap();
+    let r = http
+        .get(format!("{origin}/api/captures"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 200);
     let list: serde_json::Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
     assert_eq!(list.as_array().unwrap().len(), 1);
     // DNS rebinding: the right cookie, another host name.
-    let r = http.get(format!("{origin}/api/captures")).header("cookie", &cookie).header("host", format!("attacker.example:{port}")).send().await.unwrap();
+    let r = http
+        .get(format!("{origin}/api/captures"))
+        .header("cookie", &cookie)
+        .header("host", format!("attacker.example:{port}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 421);
     // Another site's page: refused by its Origin, and by Sec-Fetch-Site.
-    let r = http.get(format!("{origin}/api/captures")).header("cookie", &cookie).header("origin", "http://attacker.example").send().await.unwrap();
+    let r = http
+        .get(format!("{origin}/api/captures"))
+        .header("cookie", &cookie)
+        .header("origin", "http://attacker.example")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 403);
-    let r = http.get(format!("{origin}/api/captures")).header("cookie", &cookie).header("sec-fetch-site", "cross-site").send().await.unwrap();
+    let r = http
+        .get(format!("{origin}/api/captures"))
+        .header("cookie", &cookie)
+        .header("sec-fetch-site", "cross-site")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 403);
     // The page's own origin is fine, and so is localhost.
-    let r = http.get(format!("{origin}/api/captures")).header("cookie", &cookie).header("origin", &origin).send().await.unwrap();
+    let r = http
+        .get(format!("{origin}/api/captures"))
+        .header("cookie", &cookie)
+        .header("origin", &origin)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 200);
-    let r = http.get(format!("http://localhost:{port}/api/captures")).header("cookie", &cookie).send().await.unwrap();
+    let r = http
+        .get(format!("http://localhost:{port}/api/captures"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 200);
     // Errors name what was missing.
-    let r = http.get(format!("{origin}/api/captures/99")).header("cookie", &cookie).send().await.unwrap();
+    let r = http
+        .get(format!("{origin}/api/captures/99"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 404);
     assert!(r.text().await.unwrap().contains("no capture 99"));
 }
 
 /// Text of the first element matching a CSS selector, or null.
-const TEXT: &str = "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;";
+const TEXT: &str =
+    "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;";
 
 #[tokio::test(flavor = "current_thread")]
 async fn every_view_in_a_real_browser() {
@@ -215,79 +265,191 @@ async fn every_view_in_a_real_browser() {
         .wait_for("the picker", "return document.querySelectorAll('#captures .capture').length === 2 && document.querySelector('#captures .capture').textContent;", 10)
         .await;
     let first = first.as_str().unwrap();
-    assert!(first.contains("#2") && first.contains("plain-client") && first.contains("noisy"), "{first}");
+    assert!(
+        first.contains("#2") && first.contains("plain-client") && first.contains("noisy"),
+        "{first}"
+    );
     // The timeline of capture 2 (opened first): the frames, and the 40 chunks in one row.
     let cluster = browser
         .wait_for("the chunk cluster", "const r = document.querySelector('.row[data-count=\"40\"]'); return r && r.textContent;", 10)
         .await;
-    assert!(cluster.as_str().unwrap().contains("agent_message_chunk"), "{cluster}");
+    assert!(
+        cluster.as_str().unwrap().contains("agent_message_chunk"),
+        "{cluster}"
+    );
     let rows = browser.run("return [...document.querySelectorAll('.row[data-seq]')].map(r => r.dataset.seq + ' ' + r.querySelector('.c-method').textContent);", json!([])).await;
-    let rows: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    let rows: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
     // 46 frames in 6 rows: both requests, both responses, the notice, the chunks.
     assert_eq!(rows.len(), 6, "{rows:?}");
     assert_eq!(rows[0], "1 initialize");
     assert_eq!(rows[4], "5 update: notice");
     browser.screenshot(&shots.join("timeline.png")).await;
     // Expanding the cluster shows its frames one by one.
-    browser.run("document.querySelector('.row[data-count=\"40\"] .cluster').click();", json!([])).await;
+    browser
+        .run(
+            "document.querySelector('.row[data-count=\"40\"] .cluster').click();",
+            json!([]),
+        )
+        .await;
     let members = browser
-        .wait_for("the expanded chunks", "return document.querySelectorAll('.row.member[data-seq]').length;", 10)
+        .wait_for(
+            "the expanded chunks",
+            "return document.querySelectorAll('.row.member[data-seq]').length;",
+            10,
+        )
         .await;
     assert!(members.as_u64().unwrap() >= 10, "{members}");
-    browser.screenshot(&shots.join("timeline-expanded.png")).await;
+    browser
+        .screenshot(&shots.join("timeline-expanded.png"))
+        .await;
     // The notice lane: the notice, not advertised, turned into an agent message.
-    browser.run("document.querySelector('[data-view=notices]').click();", json!([])).await;
+    browser
+        .run(
+            "document.querySelector('[data-view=notices]').click();",
+            json!([]),
+        )
+        .await;
     let lane = browser
         .wait_for("the notice lane", "const n = document.querySelector('.notice[data-outcome=fallback]'); return n && n.textContent;", 10)
         .await;
     let lane = lane.as_str().unwrap();
-    assert!(lane.contains("Quota low") && lane.contains("warning") && lane.contains("advertised notices: no") && lane.contains("fallback"), "{lane}");
+    assert!(
+        lane.contains("Quota low")
+            && lane.contains("warning")
+            && lane.contains("advertised notices: no")
+            && lane.contains("fallback"),
+        "{lane}"
+    );
     browser.screenshot(&shots.join("notices.png")).await;
     // The info drawer and latency.
-    browser.run("document.querySelector('[data-view=info]').click();", json!([])).await;
+    browser
+        .run(
+            "document.querySelector('[data-view=info]').click();",
+            json!([]),
+        )
+        .await;
     let info = browser.wait_for("the info", "const v = document.querySelector('#view-info'); return v.textContent.includes('Agent capabilities') && v.textContent;", 10).await;
     assert!(info.as_str().unwrap().contains("loadSession"), "{info}");
     browser.screenshot(&shots.join("info.png")).await;
-    browser.run("document.querySelector('[data-view=latency]').click();", json!([])).await;
+    browser
+        .run(
+            "document.querySelector('[data-view=latency]').click();",
+            json!([]),
+        )
+        .await;
     let latency = browser.wait_for("the latency table", "const t = document.querySelector('#view-latency table tbody'); return t && t.textContent;", 10).await;
-    assert!(latency.as_str().unwrap().contains("session/new"), "{latency}");
+    assert!(
+        latency.as_str().unwrap().contains("session/new"),
+        "{latency}"
+    );
     browser.screenshot(&shots.join("latency.png")).await;
     // The diff with capture 1: the client's capabilities differ.
-    browser.run("document.querySelector('[data-view=diff]').click();", json!([])).await;
-    browser.wait_for("the diff picker", "return document.querySelector('#diff-with');", 10).await;
+    browser
+        .run(
+            "document.querySelector('[data-view=diff]').click();",
+            json!([]),
+        )
+        .await;
+    browser
+        .wait_for(
+            "the diff picker",
+            "return document.querySelector('#diff-with');",
+            10,
+        )
+        .await;
     browser.run("const s = document.querySelector('#diff-with'); s.value = '1'; s.dispatchEvent(new Event('change'));", json!([])).await;
     let changes = browser
         .wait_for("the capability difference", "return [...document.querySelectorAll('#diff-out .change')].map(c => c.textContent).join('\\n');", 10)
         .await;
-    assert!(changes.as_str().unwrap().contains("client_capabilities."), "{changes}");
+    assert!(
+        changes.as_str().unwrap().contains("client_capabilities."),
+        "{changes}"
+    );
     browser.screenshot(&shots.join("diff.png")).await;
     // Capture 1: the finding on its frame, in the detail and in the panel.
-    browser.run("document.querySelector('#captures .capture[data-id=\"1\"]').click();", json!([])).await;
-    browser.run("document.querySelector('[data-view=timeline]').click();", json!([])).await;
+    browser
+        .run(
+            "document.querySelector('#captures .capture[data-id=\"1\"]').click();",
+            json!([]),
+        )
+        .await;
+    browser
+        .run(
+            "document.querySelector('[data-view=timeline]').click();",
+            json!([]),
+        )
+        .await;
     let badge = browser
         .wait_for("the finding's badge", "const b = document.querySelector('.row[data-seq] .badge'); return b && b.closest('.row').dataset.seq + ' ' + b.textContent;", 10)
         .await;
     let badge = badge.as_str().unwrap().to_owned();
     assert!(badge.contains("notice-without-capability"), "{badge}");
     let seq = badge.split(' ').next().unwrap().to_owned();
-    browser.run("document.querySelector('.row .badge').closest('.row').click();", json!([])).await;
+    browser
+        .run(
+            "document.querySelector('.row .badge').closest('.row').click();",
+            json!([]),
+        )
+        .await;
     let detail = browser
         .wait_for("the frame detail", "const d = document.querySelector('#detail'); return d.textContent.includes('Findings') && d.textContent;", 10)
         .await;
     let detail = detail.as_str().unwrap();
-    assert!(detail.contains(&format!("Frame {seq}")) && detail.contains("notice-without-capability") && detail.contains("\"notice\""), "{detail}");
+    assert!(
+        detail.contains(&format!("Frame {seq}"))
+            && detail.contains("notice-without-capability")
+            && detail.contains("\"notice\""),
+        "{detail}"
+    );
     browser.screenshot(&shots.join("detail.png")).await;
-    browser.run("document.querySelector('[data-view=findings]').click();", json!([])).await;
-    let panel = browser.wait_for("the findings panel", "const t = document.querySelector('#view-findings tbody'); return t && t.textContent;", 10).await;
-    assert!(panel.as_str().unwrap().contains("notice-without-capability"));
+    browser
+        .run(
+            "document.querySelector('[data-view=findings]').click();",
+            json!([]),
+        )
+        .await;
+    let panel = browser
+        .wait_for(
+            "the findings panel",
+            "const t = document.querySelector('#view-findings tbody'); return t && t.textContent;",
+            10,
+        )
+        .await;
+    assert!(
+        panel
+            .as_str()
+            .unwrap()
+            .contains("notice-without-capability")
+    );
     browser.screenshot(&shots.join("findings.png")).await;
     // Search across captures; a hit opens its frame.
     browser.run("document.querySelector('#search-input').value = 'piece 17'; document.querySelector('#search-form').requestSubmit();", json!([])).await;
-    let hit = browser.wait_for("a search hit", "const h = document.querySelector('.hit'); return h && h.textContent;", 10).await;
+    let hit = browser
+        .wait_for(
+            "a search hit",
+            "const h = document.querySelector('.hit'); return h && h.textContent;",
+            10,
+        )
+        .await;
     assert!(hit.as_str().unwrap().contains("capture 2"), "{hit}");
-    assert_eq!(browser.run("return document.querySelectorAll('.hit').length;", json!([])).await, json!(1));
+    assert_eq!(
+        browser
+            .run(
+                "return document.querySelectorAll('.hit').length;",
+                json!([])
+            )
+            .await,
+        json!(1)
+    );
     browser.screenshot(&shots.join("search.png")).await;
-    browser.run("document.querySelector('.hit button').click();", json!([])).await;
+    browser
+        .run("document.querySelector('.hit button').click();", json!([]))
+        .await;
     let opened = browser
         .wait_for("the hit's frame", "const d = document.querySelector('#detail h2'); return d && d.textContent === 'Frame 22' && document.querySelector('#detail .raw').textContent;", 10)
         .await;
@@ -298,17 +460,39 @@ async fn every_view_in_a_real_browser() {
         .wait_for("the live capture", "const c = document.querySelector('#captures .capture[data-id=\"3\"]'); return c && c.textContent;", 10)
         .await;
     assert!(appeared.as_str().unwrap().contains("live"), "{appeared}");
-    browser.run("document.querySelector('#captures .capture[data-id=\"3\"]').click();", json!([])).await;
-    browser.wait_for("the live timeline", "return document.querySelector('.row[data-count=\"5\"]');", 10).await;
+    browser
+        .run(
+            "document.querySelector('#captures .capture[data-id=\"3\"]').click();",
+            json!([]),
+        )
+        .await;
+    browser
+        .wait_for(
+            "the live timeline",
+            "return document.querySelector('.row[data-count=\"5\"]');",
+            10,
+        )
+        .await;
     browser.screenshot(&shots.join("live.png")).await;
     drop(input);
     live.wait().unwrap();
-    assert_eq!(browser.run("return window.notReloaded === true;", json!([])).await, json!(true));
+    assert_eq!(
+        browser
+            .run("return window.notReloaded === true;", json!([]))
+            .await,
+        json!(true)
+    );
     // Small screens: the picker above, the detail below; still readable.
     browser.quit().await;
     let small = webdriver::Browser::start(&scratch.0.join("small"), 420, 720).await;
     small.goto(&inspector.url).await;
-    small.wait_for("the small timeline", "return document.querySelector('.row[data-seq]');", 10).await;
+    small
+        .wait_for(
+            "the small timeline",
+            "return document.querySelector('.row[data-seq]');",
+            10,
+        )
+        .await;
     small.screenshot(&shots.join("small.png")).await;
     small.quit().await;
 }

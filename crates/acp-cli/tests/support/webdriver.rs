@@ -147,9 +147,14 @@ impl Browser {
                 return value;
             }
             if Instant::now() > deadline {
-                let shot = self.profile.with_file_name(format!("failed-{}.png", what.replace(' ', "-")));
+                let shot = self
+                    .profile
+                    .with_file_name(format!("failed-{}.png", what.replace(' ', "-")));
                 self.screenshot(&shot).await;
-                panic!("timed out waiting for {what} (screenshot: {})", shot.display());
+                panic!(
+                    "timed out waiting for {what} (screenshot: {})",
+                    shot.display()
+                );
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

@@ -80,7 +80,10 @@ impl Page {
 }
 
 /// `/api/captures`: the session picker, newest first.
-pub(super) async fn captures(State(shared): State<Arc<Shared>>, Query(page): Query<Page>) -> Answer {
+pub(super) async fn captures(
+    State(shared): State<Arc<Shared>>,
+    Query(page): Query<Page>,
+) -> Answer {
     let limit = page.limit(500);
     with_store(&shared, move |_, store| store.captures(limit, 0)).await
 }
@@ -189,7 +192,10 @@ pub(super) async fn frames(
 }
 
 /// `/api/captures/{id}/frames/{seq}`: one frame, its (redacted) text, findings and notice.
-pub(super) async fn frame(State(shared): State<Arc<Shared>>, Path((id, seq)): Path<(i64, i64)>) -> Answer {
+pub(super) async fn frame(
+    State(shared): State<Arc<Shared>>,
+    Path((id, seq)): Path<(i64, i64)>,
+) -> Answer {
     with_store(&shared, move |_, store| {
         let detail = store.frame(id, seq)?;
         let text = String::from_utf8_lossy(&crate::redact::frame(&detail.raw)).into_owned();
@@ -282,7 +288,10 @@ pub(super) async fn locate(
         let rows = all.get(&id).map(|c| c.rows.as_slice()).unwrap_or_default();
         let row = rows.partition_point(|c| c.seq + c.count <= at.seq);
         if rows.get(row).is_none_or(|c| c.seq > at.seq) {
-            return Err(Error::Invalid(format!("capture {id} has no frame {}", at.seq)));
+            return Err(Error::Invalid(format!(
+                "capture {id} has no frame {}",
+                at.seq
+            )));
         }
         Ok(json!({"row": row}))
     })

@@ -6,12 +6,36 @@ use axum::response::{IntoResponse, Response};
 
 /// Every file served under `/assets/`: name, content type, bytes.
 const FILES: &[(&str, &str, &str)] = &[
-    ("style.css", "text/css; charset=utf-8", include_str!("../../assets/style.css")),
-    ("app.js", "text/javascript; charset=utf-8", include_str!("../../assets/app.js")),
-    ("api.js", "text/javascript; charset=utf-8", include_str!("../../assets/api.js")),
-    ("dom.js", "text/javascript; charset=utf-8", include_str!("../../assets/dom.js")),
-    ("timeline.js", "text/javascript; charset=utf-8", include_str!("../../assets/timeline.js")),
-    ("views.js", "text/javascript; charset=utf-8", include_str!("../../assets/views.js")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../assets/style.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/app.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/api.js"),
+    ),
+    (
+        "dom.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/dom.js"),
+    ),
+    (
+        "timeline.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/timeline.js"),
+    ),
+    (
+        "views.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/views.js"),
+    ),
 ];
 
 /// `/`: the page.

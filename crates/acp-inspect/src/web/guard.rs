@@ -43,7 +43,12 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 }
 
 fn refuse(status: StatusCode, why: &str) -> Response {
-    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("{why}\n")).into_response()
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        format!("{why}\n"),
+    )
+        .into_response()
 }
 
 fn header_str<'a>(headers: &'a HeaderMap, name: header::HeaderName) -> Option<&'a str> {
@@ -71,7 +76,11 @@ fn cookie_token<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 }
 
 /// The middleware in front of every route.
-pub(super) async fn check(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+pub(super) async fn check(
+    State(shared): State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let headers = request.headers();
     let host = header_str(headers, header::HOST).unwrap_or_default();
     if !shared.hosts.iter().any(|h| h == host) {
@@ -85,7 +94,10 @@ pub(super) async fn check(State(shared): State<Arc<Shared>>, request: Request, n
             return refuse(StatusCode::FORBIDDEN, "cross-origin request refused");
         }
     }
-    if headers.get("sec-fetch-site").is_some_and(|v| v == "cross-site") {
+    if headers
+        .get("sec-fetch-site")
+        .is_some_and(|v| v == "cross-site")
+    {
         return refuse(StatusCode::FORBIDDEN, "cross-site request refused");
     }
     let token = shared.token.as_bytes();
@@ -101,7 +113,9 @@ pub(super) async fn check(State(shared): State<Arc<Shared>>, request: Request, n
         let path = request.uri().path().to_owned();
         let mut response = Response::new(Body::empty());
         *response.status_mut() = StatusCode::SEE_OTHER;
-        if let (Ok(cookie), Ok(location)) = (HeaderValue::from_str(&cookie), HeaderValue::from_str(&path)) {
+        if let (Ok(cookie), Ok(location)) =
+            (HeaderValue::from_str(&cookie), HeaderValue::from_str(&path))
+        {
             response.headers_mut().insert(header::SET_COOKIE, cookie);
             response.headers_mut().insert(header::LOCATION, location);
         }
@@ -124,8 +138,14 @@ pub(super) async fn check(State(shared): State<Arc<Shared>>, request: Request, n
             "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         ),
     );
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }

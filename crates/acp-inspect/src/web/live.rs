@@ -39,7 +39,8 @@ pub(super) fn watch(store: Store) -> (watch::Receiver<u64>, watch::Sender<bool>)
     (receiver, stop)
 }
 
-/// `/api/events`: one `change` event per batch of commits.
+/// `/api/events`: one `change` event per batch of commits; the stream ends when the poller
+/// stops.
 pub(super) async fn events(
     State(shared): State<Arc<Shared>>,
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
@@ -48,7 +49,10 @@ pub(super) async fn events(
     let stream = futures_util::stream::unfold(changes, |mut changes| async move {
         changes.changed().await.ok()?;
         let count = *changes.borrow_and_update();
-        Some((Ok(Event::default().event("change").data(count.to_string())), changes))
+        Some((
+            Ok(Event::default().event("change").data(count.to_string())),
+            changes,
+        ))
     });
     Sse::new(stream).keep_alive(KeepAlive::default())
 }

@@ -77,7 +77,10 @@ impl Inspector {
     }
 
     /// Serves until `stop` completes.
-    pub async fn serve(self, stop: impl std::future::Future<Output = ()> + Send + 'static) -> Result<()> {
+    pub async fn serve(
+        self,
+        stop: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<()> {
         let store = Store::open(&self.db)?;
         let watcher = Store::open(&self.db)?;
         let (live, stop_live) = live::watch(watcher);
@@ -110,13 +113,18 @@ impl Inspector {
                 guard::check,
             ))
             .with_state(shared);
-        let served = axum::serve(self.listener, app)
-            .with_graceful_shutdown(stop)
-            .await;
-        stop_live.send_replace(true);
-        served.map_err(|source| Error::Io {
-            path: format!("{}", self.addr).into(),
-            source,
-        })
+        // On the way out, the poller stops, which ends every page's event stream (a graceful
+        // shutdown waits for the open connections).
+        let stopping = async move {
+            stop.await;
+            stop_live.send_replace(true);
+        };
+        axum::serve(self.listener, app)
+            .with_graceful_shutdown(stopping)
+            .await
+            .map_err(|source| Error::Io {
+                path: format!("{}", self.addr).into(),
+                source,
+            })
     }
 }
