@@ -238,10 +238,6 @@ async fn nothing_is_served_without_the_token_or_to_another_host() {
     assert!(r.text().await.unwrap().contains("no capture 99"));
 }
 
-/// Text of the first element matching a CSS selector, or null.
-const TEXT: &str =
-    "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;";
-
 #[tokio::test(flavor = "current_thread")]
 async fn every_view_in_a_real_browser() {
     if !webdriver::available() {

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::Shared;
 use crate::Store;
 use crate::error::Error;
-use crate::query::{FindingRow, FrameRow, SearchOptions};
+use crate::query::{Cluster, FindingRow, FrameRow, SearchOptions};
 
 /// The most rows one page request returns.
 const PAGE_MAX: usize = 1000;
@@ -88,22 +88,30 @@ pub(super) async fn captures(
     with_store(&shared, move |_, store| store.captures(limit, 0)).await
 }
 
-/// Brings the folded rows of capture `id` up to date; returns how many there are.
-fn fold(shared: &Shared, store: &Store, id: i64) -> crate::Result<usize> {
+/// Brings the folded rows of capture `id` up to date and hands them to `read`. The cache is
+/// keyed by the capture's id and start, so a deleted capture whose id is used again is
+/// folded afresh.
+fn fold<T>(
+    shared: &Shared,
+    store: &Store,
+    id: i64,
+    read: impl FnOnce(&[Cluster]) -> T,
+) -> crate::Result<T> {
+    let started = store.capture(id)?.started_at;
     let mut all = shared
         .clusters
         .lock()
         .map_err(|_| Error::Invalid("the timeline cache's lock is poisoned".to_owned()))?;
-    let state = all.entry(id).or_default();
+    let state = all.entry((id, started)).or_default();
     store.clusters(id, state)?;
-    Ok(state.rows.len())
+    Ok(read(&state.rows))
 }
 
 /// `/api/captures/{id}`: one capture and its number of timeline rows.
 pub(super) async fn capture(State(shared): State<Arc<Shared>>, Path(id): Path<i64>) -> Answer {
     with_store(&shared, move |shared, store| {
         let capture = store.capture(id)?;
-        let rows = fold(shared, store, id)?;
+        let rows = fold(shared, store, id, <[Cluster]>::len)?;
         Ok(json!({"capture": capture, "rows": rows}))
     })
     .await
@@ -127,16 +135,10 @@ pub(super) async fn rows(
     let from = page.from.unwrap_or(0).max(0) as usize;
     let limit = page.limit(200);
     with_store(&shared, move |shared, store| {
-        let total = fold(shared, store, id)?;
-        let clusters: Vec<_> = {
-            let all = shared
-                .clusters
-                .lock()
-                .map_err(|_| Error::Invalid("the timeline cache's lock is poisoned".to_owned()))?;
-            all.get(&id)
-                .map(|c| c.rows.iter().skip(from).take(limit).copied().collect())
-                .unwrap_or_default()
-        };
+        let (total, clusters) = fold(shared, store, id, |rows| {
+            let page: Vec<Cluster> = rows.iter().skip(from).take(limit).copied().collect();
+            (rows.len(), page)
+        })?;
         let mut rows = Vec::with_capacity(clusters.len());
         if let (Some(first), Some(last)) = (clusters.first(), clusters.last()) {
             let mut findings = store.findings_between(id, first.seq, last.seq + last.count - 1)?;
@@ -280,19 +282,13 @@ pub(super) async fn locate(
     Query(at): Query<At>,
 ) -> Answer {
     with_store(&shared, move |shared, store| {
-        fold(shared, store, id)?;
-        let all = shared
-            .clusters
-            .lock()
-            .map_err(|_| Error::Invalid("the timeline cache's lock is poisoned".to_owned()))?;
-        let rows = all.get(&id).map(|c| c.rows.as_slice()).unwrap_or_default();
-        let row = rows.partition_point(|c| c.seq + c.count <= at.seq);
-        if rows.get(row).is_none_or(|c| c.seq > at.seq) {
-            return Err(Error::Invalid(format!(
-                "capture {id} has no frame {}",
-                at.seq
-            )));
-        }
+        let row = fold(shared, store, id, |rows| {
+            let row = rows.partition_point(|c| c.seq + c.count <= at.seq);
+            rows.get(row)
+                .is_some_and(|c| c.seq <= at.seq)
+                .then_some(row)
+        })?
+        .ok_or_else(|| Error::Invalid(format!("capture {id} has no frame {}", at.seq)))?;
         Ok(json!({"row": row}))
     })
     .await

@@ -28,7 +28,8 @@ use crate::query::Clusters;
 /// A running inspector's shared state.
 struct Shared {
     store: Mutex<Store>,
-    clusters: Mutex<HashMap<i64, Clusters>>,
+    /// The timeline's folded rows, per capture (id, start).
+    clusters: Mutex<HashMap<(i64, i64), Clusters>>,
     token: String,
     hosts: Vec<String>,
     cookie: String,
