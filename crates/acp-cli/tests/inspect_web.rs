@@ -286,12 +286,7 @@ async fn every_view_in_a_real_browser() {
     assert_eq!(rows[4], "5 update: notice");
     browser.screenshot(&shots.join("timeline.png")).await;
     // Expanding the cluster shows its frames one by one.
-    browser
-        .run(
-            "document.querySelector('.row[data-count=\"40\"] .cluster').click();",
-            json!([]),
-        )
-        .await;
+    browser.click(".row[data-count=\"40\"] .cluster").await;
     let members = browser
         .wait_for(
             "the expanded chunks",
@@ -304,12 +299,7 @@ async fn every_view_in_a_real_browser() {
         .screenshot(&shots.join("timeline-expanded.png"))
         .await;
     // The notice lane: the notice, not advertised, turned into an agent message.
-    browser
-        .run(
-            "document.querySelector('[data-view=notices]').click();",
-            json!([]),
-        )
-        .await;
+    browser.click("[data-view=notices]").await;
     let lane = browser
         .wait_for("the notice lane", "const n = document.querySelector('.notice[data-outcome=fallback]'); return n && n.textContent;", 10)
         .await;
@@ -323,21 +313,11 @@ async fn every_view_in_a_real_browser() {
     );
     browser.screenshot(&shots.join("notices.png")).await;
     // The info drawer and latency.
-    browser
-        .run(
-            "document.querySelector('[data-view=info]').click();",
-            json!([]),
-        )
-        .await;
+    browser.click("[data-view=info]").await;
     let info = browser.wait_for("the info", "const v = document.querySelector('#view-info'); return v.textContent.includes('Agent capabilities') && v.textContent;", 10).await;
     assert!(info.as_str().unwrap().contains("loadSession"), "{info}");
     browser.screenshot(&shots.join("info.png")).await;
-    browser
-        .run(
-            "document.querySelector('[data-view=latency]').click();",
-            json!([]),
-        )
-        .await;
+    browser.click("[data-view=latency]").await;
     let latency = browser.wait_for("the latency table", "const t = document.querySelector('#view-latency table tbody'); return t && t.textContent;", 10).await;
     assert!(
         latency.as_str().unwrap().contains("session/new"),
@@ -345,12 +325,7 @@ async fn every_view_in_a_real_browser() {
     );
     browser.screenshot(&shots.join("latency.png")).await;
     // The diff with capture 1: the client's capabilities differ.
-    browser
-        .run(
-            "document.querySelector('[data-view=diff]').click();",
-            json!([]),
-        )
-        .await;
+    browser.click("[data-view=diff]").await;
     browser
         .wait_for(
             "the diff picker",
@@ -368,18 +343,8 @@ async fn every_view_in_a_real_browser() {
     );
     browser.screenshot(&shots.join("diff.png")).await;
     // Capture 1: the finding on its frame, in the detail and in the panel.
-    browser
-        .run(
-            "document.querySelector('#captures .capture[data-id=\"1\"]').click();",
-            json!([]),
-        )
-        .await;
-    browser
-        .run(
-            "document.querySelector('[data-view=timeline]').click();",
-            json!([]),
-        )
-        .await;
+    browser.click("#captures .capture[data-id=\"1\"]").await;
+    browser.click("[data-view=timeline]").await;
     let badge = browser
         .wait_for("the finding's badge", "const b = document.querySelector('.row[data-seq] .badge'); return b && b.closest('.row').dataset.seq + ' ' + b.textContent;", 10)
         .await;
@@ -403,12 +368,7 @@ async fn every_view_in_a_real_browser() {
         "{detail}"
     );
     browser.screenshot(&shots.join("detail.png")).await;
-    browser
-        .run(
-            "document.querySelector('[data-view=findings]').click();",
-            json!([]),
-        )
-        .await;
+    browser.click("[data-view=findings]").await;
     let panel = browser
         .wait_for(
             "the findings panel",
@@ -443,9 +403,7 @@ async fn every_view_in_a_real_browser() {
         json!(1)
     );
     browser.screenshot(&shots.join("search.png")).await;
-    browser
-        .run("document.querySelector('.hit button').click();", json!([]))
-        .await;
+    browser.click(".hit button").await;
     let opened = browser
         .wait_for("the hit's frame", "const d = document.querySelector('#detail h2'); return d && d.textContent === 'Frame 22' && document.querySelector('#detail .raw').textContent;", 10)
         .await;
@@ -456,12 +414,7 @@ async fn every_view_in_a_real_browser() {
         .wait_for("the live capture", "const c = document.querySelector('#captures .capture[data-id=\"3\"]'); return c && c.textContent;", 10)
         .await;
     assert!(appeared.as_str().unwrap().contains("live"), "{appeared}");
-    browser
-        .run(
-            "document.querySelector('#captures .capture[data-id=\"3\"]').click();",
-            json!([]),
-        )
-        .await;
+    browser.click("#captures .capture[data-id=\"3\"]").await;
     browser
         .wait_for(
             "the live timeline",

@@ -143,7 +143,8 @@ export function diffView(node, a, captures, go) {
 export async function search(node, text, go) {
   fill(node, el('h2', {}, 'Searching…'));
   const found = await get(`/api/search?q=${encodeURIComponent(text)}`);
-  fill(node, el('h2', {}, `${found.hits.length}${found.truncated ? '+' : ''} frames match “${text}”`),
+  const n = found.hits.length;
+  fill(node, el('h2', {}, `${n}${found.truncated ? '+' : ''} ${n === 1 ? 'frame matches' : 'frames match'} “${text}”`),
     el('ol', { class: 'hits' }, found.hits.map((h) => el('li', { class: 'hit' },
       el('button', { type: 'button', class: 'link', onclick: () => go(h.capture, h.seq) },
         `capture ${h.capture}, frame ${h.seq}: ${h.kind} ${h.method ?? ''}`),

@@ -134,6 +134,17 @@ impl Browser {
         done["value"].clone()
     }
 
+    /// Clicks the first element that matches the CSS `selector` (which must exist).
+    pub async fn click(&self, selector: &str) {
+        let found = self
+            .run(
+                "const e = document.querySelector(arguments[0]); if (e) e.click(); return !!e;",
+                json!([selector]),
+            )
+            .await;
+        assert_eq!(found, json!(true), "nothing to click at {selector}");
+    }
+
     /// Waits up to `seconds` for `script` to return something truthy; returns it.
     pub async fn wait_for(&self, what: &str, script: &str, seconds: u64) -> Value {
         let deadline = Instant::now() + Duration::from_secs(seconds);

@@ -5,8 +5,9 @@
 //! Nothing is reachable without the token printed in the URL: the first visit with
 //! `?token=...` sets a cookie (`HttpOnly`, `SameSite=Strict`) and redirects to the same page
 //! without it; every later request carries the cookie. A request whose `Host` is not the
-//! address served (a DNS-rebinding page), or whose `Origin` is another site, is refused
-//! whatever its token (see [`guard`]).
+//! address served (a DNS-rebinding page, answered 421), or whose `Origin` is another site
+//! (or whose `Sec-Fetch-Site` is `cross-site`, answered 403), is refused whatever its token.
+//! Every answer carries a content security policy that allows the page's own files only.
 
 mod api;
 mod assets;
