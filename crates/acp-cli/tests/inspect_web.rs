@@ -87,7 +87,8 @@ impl Drop for Inspector {
 }
 
 /// An agent that answers `initialize` (v1, no notices asked for by the client) and
-/// `session/new`, then sends a notice and `$1` message chunks, and waits.
+/// `session/new`, then sends a notice and `$1` message chunks, then a thought chunk for
+/// each line the client sends.
 const NOTICE_AGENT: &str = r#"read line
 printf '%s\n' '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"agentInfo":{"name":"noisy","version":"1"}}}'
 read line
@@ -98,7 +99,9 @@ while [ $i -lt "$1" ]; do
   i=$((i+1))
   printf '%s%d%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"piece ' "$i" '"}}}}'
 done
-cat > /dev/null"#;
+while read line; do
+  printf '%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"later"}}}}'
+done"#;
 
 /// Runs `acp proxy --capture=DB` with [`NOTICE_AGENT`] sending `chunks` chunks; returns the
 /// proxy with its input still open (drop the input to end it) once it forwarded them all.
@@ -283,7 +286,7 @@ async fn every_view_in_a_real_browser() {
     // 46 frames in 6 rows: both requests, both responses, the notice, the chunks.
     assert_eq!(rows.len(), 6, "{rows:?}");
     assert_eq!(rows[0], "1 initialize");
-    assert_eq!(rows[4], "5 update: notice");
+    assert_eq!(rows[4], "5 notice");
     browser.screenshot(&shots.join("timeline.png")).await;
     // Expanding the cluster shows its frames one by one.
     browser.click(".row[data-count=\"40\"] .cluster").await;
@@ -422,6 +425,19 @@ async fn every_view_in_a_real_browser() {
             10,
         )
         .await;
+    // The open timeline grows as the client and the agent go on.
+    let mut input = input;
+    input
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":{\"sessionId\":\"s1\"}}\n")
+        .unwrap();
+    input.flush().unwrap();
+    let grown = browser
+        .wait_for("the live timeline to grow", "const r = document.querySelectorAll('.row[data-seq]'); return r.length === 8 && r[7].textContent;", 10)
+        .await;
+    assert!(
+        grown.as_str().unwrap().contains("agent_thought_chunk"),
+        "{grown}"
+    );
     browser.screenshot(&shots.join("live.png")).await;
     drop(input);
     live.wait().unwrap();

@@ -48,11 +48,15 @@ async function loadCaptures() {
     : el('li', { class: 'empty' }, 'No captures yet: run `acp proxy --capture -- AGENT` or `acp inspect import FILE`.'));
 }
 
+function head(capture) {
+  fill($('capture-head'), el('h2', {}, `Capture #${capture.id}`, capture.live ? ' (live)' : ''),
+    el('p', { title: capture.origin }, `${capture.frames} frames · protocol v${capture.protocol_version ?? '?'} · ${capture.origin}`));
+}
+
 async function open(id) {
   const { capture, rows } = await get(`/api/captures/${id}`);
   state.id = id;
-  fill($('capture-head'), el('h2', {}, `Capture #${capture.id}`, capture.live ? ' (live)' : ''),
-    el('p', { title: capture.origin }, `${capture.frames} frames · protocol v${capture.protocol_version ?? '?'} · ${capture.origin}`));
+  head(capture);
   for (const b of document.querySelectorAll('#captures .capture')) {
     const current = Number(b.dataset.id) === id;
     b.classList.toggle('current', current);
@@ -106,16 +110,24 @@ $('search-form').addEventListener('submit', (e) => {
 // Live updates: the server says when the database changed; the picker and the open capture
 // are read again without reloading the page.
 let refreshing = false;
+let again = false;
 async function refresh() {
-  if (refreshing) return;
+  // One refresh at a time; a change during one brings another after it.
+  if (refreshing) { again = true; return; }
   refreshing = true;
   try {
-    await loadCaptures();
-    if (state.id !== null) {
-      const { rows } = await get(`/api/captures/${state.id}`);
-      timeline.grow(rows);
-      if (state.view === 'notices' || state.view === 'findings') await renderView();
-    }
+    do {
+      again = false;
+      await loadCaptures();
+      if (state.id !== null) {
+        const { capture, rows } = await get(`/api/captures/${state.id}`);
+        if (capture.id === state.id) {
+          head(capture);
+          timeline.grow(rows);
+        }
+        if (state.view === 'notices' || state.view === 'findings') await renderView();
+      }
+    } while (again);
   } finally {
     refreshing = false;
   }

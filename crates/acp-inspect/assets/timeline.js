@@ -8,6 +8,8 @@ import { el, fill, duration, size } from './dom.js';
 const ROW = 26;
 const PAGE = 200;
 const OVERSCAN = 10;
+/** Short names of the kinds (the full name is the cell's tooltip). */
+const KINDS = { request: 'req', response: 'resp', notification: 'notif', error: 'error', invalid: 'invalid', too_long: 'too long' };
 
 export class Timeline {
   constructor(scroller, spacer, onSelect) {
@@ -149,19 +151,21 @@ export class Timeline {
     const worst = ['error', 'warning', 'info', 'note'].find((s) => findings.some((f) => f.severity === s));
     const arrow = frame.side === 'client' ? 'client → agent' : 'agent → client';
     // A session update is named by its tag, the interesting part.
-    const method = frame.update ? `update: ${frame.update}` : (frame.method || '');
+    const method = frame.update ? el('span', { class: 'upd' }, frame.update) : (frame.method || '');
     const time = frame.time !== null && this.start ? `+${duration(frame.time - this.start)}` : '';
     return el('div', attrs,
       el('span', { class: 'c-seq' }, frame.seq),
       el('span', { class: 'c-time' }, time),
       el('span', { class: `c-dir side-${frame.side}`, title: arrow }, frame.side === 'client' ? 'C→A' : 'A→C'),
-      el('span', { class: `c-kind kind-${frame.kind}` }, frame.kind),
-      el('span', { class: 'c-method', title: frame.method || '' }, method,
+      el('span', { class: `c-kind kind-${frame.kind}`, title: frame.kind }, KINDS[frame.kind] ?? frame.kind),
+      el('span', { class: 'c-method', title: frame.update ? `${frame.method}: ${frame.update}` : (frame.method || '') },
         frame.count > 1 ? el('button', {
           class: 'cluster', type: 'button', tabindex: '-1',
           'aria-expanded': this.expanded.some((e) => e.row === place.row) ? 'true' : 'false',
+          'aria-label': `${frame.count} frames; expand or collapse`,
           onclick: (e) => { e.stopPropagation(); this.toggle(place.row, frame); },
-        }, `×${frame.count}`) : null),
+        }, `×${frame.count}`) : null,
+        method),
       el('span', { class: 'c-id' }, frame.rpc_id ?? ''),
       el('span', { class: 'c-size' }, size(frame.size)),
       el('span', { class: 'c-lat' }, duration(frame.latency)),
