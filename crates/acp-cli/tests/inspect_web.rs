@@ -93,7 +93,7 @@ const NOTICE_AGENT: &str = r#"read line
 printf '%s\n' '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"agentInfo":{"name":"noisy","version":"1"}}}'
 read line
 printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}'
-printf '%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"warning","title":"Quota low"}}}'
+printf '%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"warning","title":"Quota low <img src=x onerror=window.pwned=1>"}}}'
 i=0
 while [ $i -lt "$1" ]; do
   i=$((i+1))
@@ -314,6 +314,14 @@ async fn every_view_in_a_real_browser() {
             && lane.contains("fallback"),
         "{lane}"
     );
+    // The agent's markup is shown as text: no element made of it, no script run.
+    assert!(
+        lane.contains("<img src=x onerror=window.pwned=1>"),
+        "{lane}"
+    );
+    let safe =
+        "return document.querySelectorAll('img').length + ':' + (window.pwned === undefined);";
+    assert_eq!(browser.run(safe, json!([])).await, json!("0:true"));
     browser.screenshot(&shots.join("notices.png")).await;
     // The info drawer and latency.
     browser.click("[data-view=info]").await;
@@ -348,6 +356,16 @@ async fn every_view_in_a_real_browser() {
     // Capture 1: the finding on its frame, in the detail and in the panel.
     browser.click("#captures .capture[data-id=\"1\"]").await;
     browser.click("[data-view=timeline]").await;
+    // The keyboard: down twice from the first row selects frame 3 and shows it.
+    browser
+        .wait_for(
+            "capture 1's rows",
+            "return document.querySelectorAll('.row[data-seq]').length === 8;",
+            10,
+        )
+        .await;
+    browser.run("const t = document.querySelector('#timeline'); t.focus(); for (const k of ['ArrowDown', 'ArrowDown']) t.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));", json!([])).await;
+    browser.wait_for("frame 3 by the keyboard", "const d = document.querySelector('#detail h2'); return d && d.textContent === 'Frame 3';", 10).await;
     let badge = browser
         .wait_for("the finding's badge", "const b = document.querySelector('.row[data-seq] .badge'); return b && b.closest('.row').dataset.seq + ' ' + b.textContent;", 10)
         .await;

@@ -14,9 +14,12 @@ function report(error) {
   fill($('live-state'), `Error: ${error.message}`);
 }
 
+let asked = 0;
 async function showDetail(seq) {
   if (state.id === null) return;
-  await views.detail($('detail'), state.id, seq, go).catch(report);
+  // Answers can come out of order (a key held down): only the last frame asked for is shown.
+  const ticket = ++asked;
+  await views.detail($('detail'), state.id, seq, go, () => ticket === asked).catch(report);
 }
 
 /** Opens frame `seq` of capture `id` in the timeline. */

@@ -4,9 +4,11 @@
 import { get } from './api.js';
 import { el, fill, duration, size, tree, when } from './dom.js';
 
-/** Frame detail: header, findings, notice, JSON tree and raw text. */
-export async function detail(node, id, seq, go) {
+/** Frame detail: header, findings, notice, JSON tree and raw text (unless `current()` says
+ * another frame was asked for meanwhile). */
+export async function detail(node, id, seq, go, current) {
   const f = await get(`/api/captures/${id}/frames/${seq}`);
+  if (!current()) return;
   let parsed = null;
   try { parsed = JSON.parse(f.text); } catch { /* not JSON: raw only */ }
   const pair = f.request_seq ? ['request', f.request_seq] : f.response_seq ? ['response', f.response_seq] : null;
