@@ -230,6 +230,15 @@ async fn nothing_is_served_without_the_token_or_to_another_host() {
         .await
         .unwrap();
     assert_eq!(r.status().as_u16(), 200);
+    // An address no browser can name is refused: requests are checked against it.
+    let refused = Command::new(ACP)
+        .args(["inspect", "--db"])
+        .arg(&db)
+        .args(["ui", "--bind", "0.0.0.0"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("name the address"));
     // Errors name what was missing.
     let r = http
         .get(format!("{origin}/api/captures/99"))

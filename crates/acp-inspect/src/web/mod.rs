@@ -48,8 +48,16 @@ pub struct Inspector {
 
 impl Inspector {
     /// Binds `addr` (port 0: any free port) for the database at `db` (opened, created or
-    /// upgraded when serving starts) with a new random token.
+    /// upgraded when serving starts) with a new random token. An unspecified address
+    /// (`0.0.0.0`, `::`) is refused: requests are accepted only for the address served (see
+    /// the module docs), so it must be one a browser can name.
     pub async fn bind(db: &Path, addr: SocketAddr) -> Result<Inspector> {
+        if addr.ip().is_unspecified() {
+            return Err(Error::Invalid(format!(
+                "{}: name the address to serve on (the inspector answers only requests for it), not an unspecified one",
+                addr.ip()
+            )));
+        }
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|source| Error::Io {

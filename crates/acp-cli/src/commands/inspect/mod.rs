@@ -148,7 +148,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         port: u16,
         /// The address to listen on. Anything but a loopback address lets other machines
-        /// reach the inspector (with the token).
+        /// reach the inspector (with the token, by that address); 0.0.0.0 and :: are refused.
         #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
         bind: std::net::IpAddr,
     },
