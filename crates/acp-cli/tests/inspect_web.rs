@@ -486,5 +486,15 @@ async fn every_view_in_a_real_browser() {
         )
         .await;
     small.screenshot(&shots.join("small.png")).await;
+    // Dark mode follows the system's setting.
+    small.prefer_dark_and_still().await;
+    let background = small
+        .run(
+            "return getComputedStyle(document.body).backgroundColor;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(background, json!("rgb(22, 24, 26)"));
+    small.screenshot(&shots.join("small-dark.png")).await;
     small.quit().await;
 }

@@ -171,6 +171,22 @@ impl Browser {
         }
     }
 
+    /// Emulates the user's dark colour scheme and reduced motion preferences (Chromium's
+    /// DevTools command through chromedriver).
+    pub async fn prefer_dark_and_still(&self) {
+        let done = self
+            .call(
+                "POST",
+                "/goog/cdp/execute",
+                json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": [
+                    {"name": "prefers-color-scheme", "value": "dark"},
+                    {"name": "prefers-reduced-motion", "value": "reduce"}
+                ]}}),
+            )
+            .await;
+        assert!(done["value"].is_object(), "emulation failed: {done}");
+    }
+
     /// Saves a PNG of the window to `path`.
     pub async fn screenshot(&self, path: &Path) {
         use base64::Engine;
