@@ -50,7 +50,12 @@ impl Browser {
     /// under `scratch`.
     pub async fn start(scratch: &Path, width: u32, height: u32) -> Browser {
         let port = free_port();
-        let driver = Command::new(CHROMEDRIVER)
+        let mut command = Command::new(CHROMEDRIVER);
+        // A process group of its own (Chromium's processes join it), ended as a whole when
+        // the test ends, even by a panic that skipped `quit`.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let driver = command
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -75,6 +80,8 @@ impl Browser {
             "--disable-component-update",
             "--disable-sync",
             "--disable-dev-shm-usage",
+            "--disable-crash-reporter",
+            "--disable-breakpad",
             &format!("--window-size={width},{height}"),
             &format!("--user-data-dir={}", profile.display()),
         ];
@@ -208,6 +215,18 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // SIGTERM first: Chromium then shuts down cleanly, its crash handler (in a session of
+        // its own) with it; SIGKILL for whatever is left.
+        let group = format!("-{}", self.driver.id());
+        for signal in ["TERM", "KILL"] {
+            let _ = Command::new("kill")
+                .args(["-s", signal, "--", &group])
+                .stderr(Stdio::null())
+                .status();
+            if signal == "TERM" {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
