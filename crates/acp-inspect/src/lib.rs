@@ -12,6 +12,7 @@
 //!   ranges, frame detail, findings, the notice lane, session info, latency, diff, search and
 //!   live updates.
 //! * [`mcp`]: the read-only MCP server of `acp inspect mcp`.
+//! * `web` (feature `web`): the web inspector of `acp inspect ui`.
 
 mod capture;
 pub mod db;
@@ -23,6 +24,8 @@ pub mod mcp;
 mod notice;
 pub mod query;
 pub mod redact;
+#[cfg(feature = "web")]
+pub mod web;
 mod writer;
 
 pub use capture::{Capture, Origin};

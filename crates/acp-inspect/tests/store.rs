@@ -399,3 +399,37 @@ fn unindexed_frames_are_found_by_a_scan_and_the_search_is_redacted_when_asked() 
     // Newest first.
     assert!(limited.hits[0].frame.seq > limited.hits[1].frame.seq);
 }
+
+#[test]
+fn streamed_chunks_fold_into_timeline_rows() {
+    let chunk = |tag: &str, session: &str| {
+        format!(
+            r#"{{"from":"agent","message":{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{session}","update":{{"sessionUpdate":"{tag}","content":{{"type":"text","text":"x"}}}}}}}}}}"#
+        )
+    };
+    let mut lines = vec![
+        r#"{"from":"client","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}}"#.to_owned(),
+        r#"{"from":"agent","message":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}}"#.to_owned(),
+    ];
+    // 3 message chunks, 2 thought chunks, 1 chunk of another session, a tool call, 2 chunks.
+    lines.extend((0..3).map(|_| chunk("agent_message_chunk", "s1")));
+    lines.extend((0..2).map(|_| chunk("agent_thought_chunk", "s1")));
+    lines.push(chunk("agent_message_chunk", "s2"));
+    lines.push(r#"{"from":"agent","message":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t","title":"t"}}}}"#.to_owned());
+    lines.extend((0..2).map(|_| chunk("agent_message_chunk", "s1")));
+    let text = lines.join("\n") + "\n";
+    let mut store = Store::in_memory().unwrap();
+    let imported = import::traces(&mut store, text.as_bytes(), "chunks").unwrap();
+    let id = imported.captures[0];
+    let mut state = acp_inspect::query::Clusters::default();
+    store.clusters(id, &mut state).unwrap();
+    let rows: Vec<(i64, i64)> = state.rows.iter().map(|c| (c.seq, c.count)).collect();
+    assert_eq!(
+        rows,
+        [(1, 1), (2, 1), (3, 3), (6, 2), (8, 1), (9, 1), (10, 2)]
+    );
+    assert_eq!(state.upto, 11);
+    // Reading again adds nothing: the state goes on from where it stopped.
+    store.clusters(id, &mut state).unwrap();
+    assert_eq!(state.rows.len(), 7);
+}

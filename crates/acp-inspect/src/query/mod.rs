@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | the captures, newest first, with peers, versions and counts | [`Store::captures`](crate::Store::captures) | one row per capture |
 //! | one capture | [`Store::capture`](crate::Store::capture) | one row |
+//! | the timeline's rows, streamed chunks folded (incremental) | [`Store::clusters`](crate::Store::clusters) | the new frames' index columns, once |
 //! | frames `from..from+limit` of a capture (the timeline) | [`Store::frames`](crate::Store::frames) | an index range on `(capture, seq)`: constant per page at any size |
 //! | one frame: raw bytes as sent, findings, notice, its response or request | [`Store::frame`](crate::Store::frame) | a few index lookups |
 //! | findings of a capture (or of a frame range) | [`Store::findings`](crate::Store::findings) | index range |
@@ -39,6 +40,7 @@
 //! [`CaptureSummary::live`] (its proxy process still runs) is true.
 
 mod captures;
+mod clusters;
 mod diff;
 mod frames;
 mod info;
@@ -46,6 +48,7 @@ mod latency;
 mod search;
 
 pub use captures::{CaptureSummary, Head, Peer};
+pub use clusters::{Cluster, Clusters};
 pub use diff::{Aligned, Change, Diff, MethodCount, Run};
 pub use frames::{FindingRow, FrameDetail, FrameRow, NoticeRow};
 pub use info::{AcpSession, SessionInfo};

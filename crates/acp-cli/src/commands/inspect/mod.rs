@@ -1,6 +1,6 @@
 //! `acp inspect`: the captures in the database of `acp proxy --capture`, from the shell
-//! (`list`, `show`, `stats`, `diff`, `search`, `delete`, `import`, `export`) and as a read-only
-//! MCP server (`mcp`).
+//! (`list`, `show`, `stats`, `diff`, `search`, `delete`, `import`, `export`), as a read-only
+//! MCP server (`mcp`) and as a web inspector (`ui`).
 //!
 //! Exit codes: 0 done; 1 `search` matched nothing; 2 bad usage; 3 no capture with that id; 4
 //! the database cannot be opened, read or written; 5 an import or export failed (a file that
@@ -141,6 +141,17 @@ enum Command {
     },
     /// Serve the captures to a coding agent: a read-only MCP server over stdio.
     Mcp,
+    /// Serve the web inspector on a loopback port; prints the URL to open (it carries a
+    /// random token) and runs until interrupted.
+    Ui {
+        /// The port (default: any free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// The address to listen on. Anything but a loopback address lets other machines
+        /// reach the inspector (with the token, by that address); 0.0.0.0 and :: are refused.
+        #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+    },
 }
 
 /// A failure with its exit code.
@@ -199,6 +210,9 @@ fn dispatch(args: Args) -> Result<ExitCode, Failed> {
         return acp_inspect::mcp::serve_stdio(&path)
             .map(|()| ExitCode::SUCCESS)
             .map_err(Failed::from);
+    }
+    if let Command::Ui { port, bind } = command {
+        return ui(&path, std::net::SocketAddr::new(bind, port));
     }
     let mut store = Store::open(&path)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
@@ -345,13 +359,37 @@ fn dispatch(args: Args) -> Result<ExitCode, Failed> {
                 other => Failed::from(other),
             })?;
         }
-        Command::Mcp => {}
+        Command::Mcp | Command::Ui { .. } => {}
     }
     out.flush().map_err(write_error)?;
     Ok(if found {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(code::NOTHING_FOUND)
+    })
+}
+
+/// `acp inspect ui`: binds, prints the URL, serves until SIGTERM, SIGINT or SIGHUP.
+fn ui(path: &std::path::Path, addr: std::net::SocketAddr) -> Result<ExitCode, Failed> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failed(code::DATABASE, format!("cannot start: {e}")))?;
+    runtime.block_on(async {
+        let mut signals = super::signals::Signals::new()
+            .map_err(|e| Failed(code::DATABASE, format!("cannot watch signals: {e}")))?;
+        let inspector = acp_inspect::web::Inspector::bind(path, addr)
+            .await
+            .map_err(|e| Failed(code::USAGE, format!("cannot listen on {addr}: {e}")))?;
+        let mut out = io::stdout().lock();
+        writeln!(out, "{}", inspector.url()).map_err(write_error)?;
+        out.flush().map_err(write_error)?;
+        drop(out);
+        let stop = async move {
+            signals.recv().await;
+        };
+        inspector.serve(stop).await.map_err(Failed::from)?;
+        Ok(ExitCode::SUCCESS)
     })
 }
 
