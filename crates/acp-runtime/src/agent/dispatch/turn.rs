@@ -53,12 +53,14 @@ pub(super) async fn prompt_v1<A: Agent>(
     let message_id = fresh_id("msg");
     for block in &request.prompt {
         let chunk = v1::ContentChunk::new(block.clone()).message_id(message_id.as_str());
-        let recorded = session.record(ByVersion::V1(v1::ReplayableUpdate::UserMessageChunk(chunk)));
+        let recorded = session
+            .record(ByVersion::V1(v1::ReplayableUpdate::UserMessageChunk(chunk)))
+            .await;
         if let Err(error) = recorded {
             return Reply::error(rpc::internal(error));
         }
     }
-    touch(&session);
+    touch(&session).await;
     let prompt = Prompt {
         text: prompt_text(request.prompt.iter().filter_map(v1::ContentBlock::as_text)),
         message_id,
@@ -100,7 +102,7 @@ pub(super) async fn prompt_v2<A: Agent>(
         .as_ref()
         .map(|key| key.as_str().to_owned());
     if let Some(key) = &key {
-        match state.key(key) {
+        match state.key(key).await {
             Ok(Some(message_id)) => return Reply::ok(&v2::PromptResponse::new(message_id)),
             Ok(None) => {}
             Err(error) => return Reply::error(store_error(&error)),
@@ -113,15 +115,17 @@ pub(super) async fn prompt_v2<A: Agent>(
     state.start_turn(&turn);
     let message_id = fresh_id("msg");
     let user_message = v2::UserMessage::new(message_id.as_str()).content(request.prompt.clone());
-    let recorded = session.record(ByVersion::V2(v2::ReplayableUpdate::UserMessage(
-        user_message.clone(),
-    )));
+    let recorded = session
+        .record(ByVersion::V2(v2::ReplayableUpdate::UserMessage(
+            user_message.clone(),
+        )))
+        .await;
     if let Err(error) = recorded {
         // Not inserted: the prompt fails, and no update about it is sent.
         return Reply::error(rpc::internal(error));
     }
     if let Some(key) = &key {
-        if let Err(error) = state.remember_key(key, &message_id) {
+        if let Err(error) = state.remember_key(key, &message_id).await {
             session.connection().logger().log(
                 Level::Warn,
                 format!(
@@ -131,7 +135,7 @@ pub(super) async fn prompt_v2<A: Agent>(
             );
         }
     }
-    touch(&session);
+    touch(&session).await;
     let prompt = Prompt {
         text: prompt_text(request.prompt.iter().filter_map(v2::ContentBlock::as_text)),
         message_id: message_id.clone(),
@@ -164,8 +168,8 @@ pub(super) async fn prompt_v2<A: Agent>(
 
 /// Marks the session active now (its place in `session/list`); a failure is only logged,
 /// since the prompt itself is recorded.
-fn touch(session: &crate::agent::Session) {
-    if let Err(error) = session.state().update_meta(|_| {}) {
+async fn touch(session: &crate::agent::Session) {
+    if let Err(error) = session.state().update_meta(|_| {}).await {
         session.connection().logger().log(
             Level::Warn,
             format!(
