@@ -1,7 +1,7 @@
-//! The file store: sessions survive a new store on the same directory (a restart), and bad
-//! input (a damaged or cut file, a file of a newer format, a full session, a failing write)
-//! fails only the session it concerns, with an error that says what and where, and loses
-//! nothing else.
+//! What only the file store has: its file formats (a damaged or cut line, a file of a newer
+//! format), names (ids that cannot name files), the byte limit of a session and its cache of
+//! open files. Whatever every store does (surviving a restart, replays, listing, corrupt
+//! entries, failing writes) is the common suite of `tests/stores.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -40,7 +40,8 @@ async fn filled(dir: &Path) -> FileStore {
     store.append("a", v1_text("one")).await.unwrap();
     store.append("a", v1_text("two")).await.unwrap();
     store
-        .create(&SessionMeta::new("b", ProtocolVersion::V2, "/other")).await
+        .create(&SessionMeta::new("b", ProtocolVersion::V2, "/other"))
+        .await
         .unwrap();
     store.append("b", v2_text("three")).await.unwrap();
     store
@@ -50,51 +51,10 @@ async fn filled(dir: &Path) -> FileStore {
                 key: "k".to_owned(),
                 message_id: "u1".to_owned(),
             },
-        ).await
+        )
+        .await
         .unwrap();
     store
-}
-
-#[tokio::test]
-async fn sessions_survive_a_new_store_on_the_same_directory() {
-    let dir = tempfile::tempdir().unwrap();
-    let before = filled(dir.path()).await;
-    let meta_before = before.meta("a").await.unwrap().unwrap();
-    drop(before);
-    let store = FileStore::open(dir.path()).unwrap();
-    let meta = store.meta("a").await.unwrap().unwrap();
-    assert_eq!(meta.title.as_deref(), Some("First"));
-    assert_eq!(meta.mode.as_deref(), Some("code"));
-    assert_eq!(
-        meta.config,
-        [("fast".to_owned(), ConfigValue::Boolean(true))]
-    );
-    assert_eq!(meta.protocol_version, ProtocolVersion::V1);
-    assert_eq!(
-        meta.updated_at
-            .duration_since(meta_before.updated_at)
-            .unwrap_or_default()
-            .as_millis(),
-        0
-    );
-    assert_eq!(
-        store.history("a").await.unwrap(),
-        [v1_text("one"), v1_text("two")]
-    );
-    assert_eq!(store.history("b").await.unwrap().len(), 2);
-    let mut ids: Vec<String> = store.list().await.unwrap().into_iter().map(|m| m.id).collect();
-    ids.sort();
-    assert_eq!(ids, ["a", "b"]);
-    // Appending goes on where it was.
-    store.append("a", v1_text("three")).await.unwrap();
-    assert_eq!(store.history("a").await.unwrap().len(), 3);
-    assert!(matches!(
-        store.create(&SessionMeta::new("a", ProtocolVersion::V1, "/")).await,
-        Err(StoreError::Exists(_))
-    ));
-    assert!(store.delete("a").await.unwrap());
-    assert!(!store.history_path("a").exists() && !store.meta_path("a").exists());
-    assert!(!store.delete("a").await.unwrap());
 }
 
 /// Replaces line `line` (1-based) of `path` with `text`.
@@ -173,7 +133,11 @@ async fn a_damaged_or_cut_history_fails_only_its_session_and_names_the_place() {
         assert_eq!(store.history("b").await.unwrap().len(), 2, "{name}");
         assert!(store.meta("a").await.unwrap().is_some(), "{name}");
         std::fs::write(&path, intact).unwrap();
-        assert_eq!(store.history("a").await.unwrap().len(), 2, "{name}: restored");
+        assert_eq!(
+            store.history("a").await.unwrap().len(),
+            2,
+            "{name}: restored"
+        );
     }
 }
 
@@ -208,7 +172,13 @@ async fn a_file_of_a_newer_format_is_named_as_such() {
         "{error:?}"
     );
     // A session that cannot be read is left out of the list, the others stay.
-    let ids: Vec<String> = store.list().await.unwrap().into_iter().map(|m| m.id).collect();
+    let ids: Vec<String> = store
+        .list()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
     assert_eq!(ids, ["a"]);
 }
 
@@ -217,10 +187,12 @@ async fn a_full_session_refuses_more_and_keeps_what_it_has() {
     let dir = tempfile::tempdir().unwrap();
     let store = FileStore::open(dir.path()).unwrap().max_session_bytes(400);
     store
-        .create(&SessionMeta::new("a", ProtocolVersion::V1, "/work")).await
+        .create(&SessionMeta::new("a", ProtocolVersion::V1, "/work"))
+        .await
         .unwrap();
     store
-        .create(&SessionMeta::new("b", ProtocolVersion::V1, "/work")).await
+        .create(&SessionMeta::new("b", ProtocolVersion::V1, "/work"))
+        .await
         .unwrap();
     let mut recorded = 0;
     let error = loop {
@@ -286,12 +258,16 @@ async fn many_sessions_recording_in_turn_keep_their_own_histories() {
     let ids: Vec<String> = (0..150).map(|n| format!("s{n}")).collect();
     for id in &ids {
         store
-            .create(&SessionMeta::new(id.as_str(), ProtocolVersion::V1, "/")).await
+            .create(&SessionMeta::new(id.as_str(), ProtocolVersion::V1, "/"))
+            .await
             .unwrap();
     }
     for round in 0..3 {
         for id in &ids {
-            store.append(id, v1_text(&format!("{id}-{round}"))).await.unwrap();
+            store
+                .append(id, v1_text(&format!("{id}-{round}")))
+                .await
+                .unwrap();
         }
     }
     for id in &ids {
@@ -311,60 +287,12 @@ async fn ids_that_are_not_file_names_are_never_stored() {
         assert!(store.append(id, v1_text("x")).await.is_err(), "{id}");
         assert!(
             store
-                .create(&SessionMeta::new(id, ProtocolVersion::V1, "/")).await
+                .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
+                .await
                 .is_err(),
             "{id}"
         );
         assert!(!store.delete(id).await.unwrap(), "{id}");
-    }
-}
-
-#[tokio::test]
-async fn a_restarted_agent_loads_the_whole_history_without_its_notices() {
-    for version in [1u16, 2] {
-        let dir = tempfile::tempdir().unwrap();
-        let (id, before) = {
-            let server =
-                AgentServer::new(TestAgent::default()).store(FileStore::open(dir.path()).unwrap());
-            let (mut wire, _) =
-                Wire::start(&server, version, json!({"session": {"notices": {}}})).await;
-            let id = wire.new_session("/work").await;
-            wire.prompt(&id, "hello").await;
-            wire.prompt(&id, "title:Greeting").await;
-            wire.prompt(&id, "again").await;
-            (id, wire.take_updates())
-        };
-        let server =
-            AgentServer::new(TestAgent::default()).store(FileStore::open(dir.path()).unwrap());
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let listed = wire.ok("session/list", json!({})).await;
-        assert_eq!(listed["sessions"][0]["sessionId"], id.as_str());
-        assert_eq!(listed["sessions"][0]["title"], "Greeting");
-        let params = if version == 1 {
-            (
-                "session/load",
-                json!({"sessionId": id, "cwd": "/work", "mcpServers": []}),
-            )
-        } else {
-            (
-                "session/resume",
-                json!({"sessionId": id, "cwd": "/work", "replayFrom": {"type": "start"}}),
-            )
-        };
-        wire.ok(params.0, params.1).await;
-        let replayed = wire.take_updates();
-        let texts = |updates: &[serde_json::Value]| -> Vec<String> {
-            updates
-                .iter()
-                .filter(|u| u["sessionUpdate"] == "agent_message_chunk")
-                .map(|u| u["content"]["text"].as_str().unwrap().to_owned())
-                .collect()
-        };
-        assert_eq!(texts(&replayed), texts(&before), "v{version}");
-        assert_eq!(texts(&replayed), ["echo: ", "hello", "echo: ", "again"]);
-        assert!(replayed.iter().all(|u| u["sessionUpdate"] != "notice"));
-        // And the session goes on.
-        assert_eq!(wire.prompt(&id, "more").await, "end_turn");
     }
 }
 

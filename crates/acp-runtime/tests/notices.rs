@@ -98,7 +98,8 @@ async fn one_call_delivers_by_the_rules_of_the_clients_version() {
         // History: the fallback message is there, a notice never is.
         let history_text: Vec<String> = server
             .sessions()
-            .history(&id).await
+            .history(&id)
+            .await
             .unwrap()
             .iter()
             .filter_map(|entry| match entry {

@@ -325,7 +325,8 @@ async fn a_v2_retry_with_the_same_idempotency_key_inserts_nothing() {
     // The history holds one user message.
     let users = server
         .sessions()
-        .history(&id).await
+        .history(&id)
+        .await
         .unwrap()
         .iter()
         .filter(|entry| {

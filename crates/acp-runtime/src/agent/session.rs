@@ -261,7 +261,10 @@ impl Session {
         let params = v1::SessionNotification::new(self.id(), update);
         if let Ok(replayable) = v1::ReplayableUpdate::try_from(params.update.clone()) {
             if records_v1(&replayable) {
-                self.inner.state.record(HistoryEntry::V1(replayable)).await?;
+                self.inner
+                    .state
+                    .record(HistoryEntry::V1(replayable))
+                    .await?;
             }
         }
         self.connection()
@@ -285,7 +288,10 @@ impl Session {
         let params = v2::UpdateSessionNotification::new(self.id(), update);
         if let Ok(replayable) = v2::ReplayableUpdate::try_from(params.update.clone()) {
             if records_v2(&replayable) {
-                self.inner.state.record(HistoryEntry::V2(replayable)).await?;
+                self.inner
+                    .state
+                    .record(HistoryEntry::V2(replayable))
+                    .await?;
             }
         }
         self.connection()

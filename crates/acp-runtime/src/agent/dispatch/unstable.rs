@@ -258,24 +258,26 @@ pub(super) async fn v2_request<A: Agent>(
             .await
         }
         #[cfg(feature = "unstable_session_status")]
-        R::SessionStatus(request) => status(
-            inner,
-            init,
-            request.session_id.as_str(),
-            |status, running| {
-                let response = v2::SessionStatusResponse::new(status);
-                match running {
-                    Some(true) => {
-                        response.state(v2::StateUpdate::Running(v2::RunningStateUpdate::new()))
+        R::SessionStatus(request) => {
+            status(
+                inner,
+                init,
+                request.session_id.as_str(),
+                |status, running| {
+                    let response = v2::SessionStatusResponse::new(status);
+                    match running {
+                        Some(true) => {
+                            response.state(v2::StateUpdate::Running(v2::RunningStateUpdate::new()))
+                        }
+                        Some(false) => {
+                            response.state(v2::StateUpdate::Idle(v2::IdleStateUpdate::new()))
+                        }
+                        None => response,
                     }
-                    Some(false) => {
-                        response.state(v2::StateUpdate::Idle(v2::IdleStateUpdate::new()))
-                    }
-                    None => response,
-                }
-            },
-        )
-        .await,
+                },
+            )
+            .await
+        }
         #[cfg(feature = "unstable_session_fork")]
         R::SessionFork(request) => super::fork::fork_v2(inner, init, request).await,
         #[cfg(feature = "unstable_session_options")]

@@ -53,6 +53,10 @@ const MAX_OPEN_FILES: usize = 64;
 
 /// Sessions kept in files under one directory (see the module documentation for the layout).
 ///
+/// One process at a time: the store keeps history files open and their lengths in memory,
+/// and its leases are those of the process (see [`SessionStore::lease`]). Agents that share
+/// sessions between processes use a database store (`SqliteStore`, `PostgresStore`).
+///
 /// ```no_run
 /// # fn main() -> Result<(), acp_runtime::agent::StoreError> {
 /// use acp_runtime::agent::FileStore;
@@ -210,6 +214,15 @@ impl FileStore {
     ) -> Result<T, StoreError> {
         let path = self.history_path(id);
         let mut open = lock(&self.open);
+        if open
+            .files
+            .get(id)
+            .is_some_and(|history| unlinked(&history.file))
+        {
+            // Deleted meanwhile (by another store value on the directory): writing on would
+            // lose the entry unseen.
+            open.remove(id);
+        }
         if !open.files.contains_key(id) {
             let file = OpenOptions::new()
                 .append(true)
@@ -234,6 +247,20 @@ impl FileStore {
         }
         result
     }
+}
+
+/// Whether `file` was deleted from the directory while open.
+#[cfg(unix)]
+fn unlinked(file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    file.metadata().is_ok_and(|meta| meta.nlink() == 0)
+}
+
+/// Whether `file` was deleted from the directory while open (other platforms refuse to
+/// delete an open file).
+#[cfg(not(unix))]
+fn unlinked(_file: &File) -> bool {
+    false
 }
 
 /// Ids that can name files: letters, digits, `-` and `_`, at most 128 characters. Other ids

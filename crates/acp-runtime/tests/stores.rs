@@ -1,0 +1,116 @@
+//! Every session store passes the same suite (`store_suite`): the in-memory store, the file
+//! store, and with their cargo features the SQLite and PostgreSQL stores.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+mod store_suite;
+
+use std::sync::Arc;
+
+use acp_runtime::agent::{FileStore, MemoryStore, SessionStore};
+use store_suite::Fixture;
+
+/// Runs every case of the suite against the fixture `$open` makes (an expression of type
+/// `Option<impl Fixture>`, `None` to skip) in a module named `$store`.
+macro_rules! suite {
+    ($store:ident, $open:expr) => {
+        mod $store {
+            #[allow(unused_imports)]
+            use super::*;
+
+            macro_rules! case {
+                ($case:ident) => {
+                    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                    async fn $case() {
+                        let Some(fixture) = $open else { return };
+                        store_suite::$case(&fixture).await;
+                    }
+                };
+            }
+
+            case!(metadata_round_trips);
+            case!(history_keeps_order_and_kinds);
+            case!(replay_leaves_notices_out);
+            case!(list_in_pages);
+            case!(close_then_reopen);
+            case!(delete_removes_everything);
+            #[cfg(feature = "unstable_session_fork")]
+            case!(fork_copies_history);
+            #[cfg(feature = "unstable_session_archive")]
+            case!(archive_is_stored);
+            case!(titles_are_stored);
+            case!(corrupt_entry_fails_only_its_session);
+            case!(failing_write_loses_nothing);
+            case!(concurrent_appends_from_two_connections);
+        }
+    };
+}
+
+/// The in-memory store: one value, nothing to damage from outside.
+struct Memory(Arc<dyn SessionStore>);
+
+impl Fixture for Memory {
+    fn store(&self) -> Arc<dyn SessionStore> {
+        Arc::clone(&self.0)
+    }
+
+    fn second(&self) -> Option<Arc<dyn SessionStore>> {
+        None
+    }
+
+    async fn damage(&self, _id: &str, _entry: usize) -> bool {
+        false
+    }
+
+    async fn break_writes(&self, _id: &str) -> Option<Arc<dyn SessionStore>> {
+        None
+    }
+}
+
+suite!(memory, Some(Memory(Arc::new(MemoryStore::new()))));
+
+/// The file store in a scratch directory; a second value on the same directory is what a
+/// restarted process opens.
+struct Files {
+    dir: tempfile::TempDir,
+    store: Arc<FileStore>,
+}
+
+impl Files {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(FileStore::open(dir.path()).unwrap());
+        Self { dir, store }
+    }
+}
+
+impl Fixture for Files {
+    fn store(&self) -> Arc<dyn SessionStore> {
+        Arc::clone(&self.store) as Arc<dyn SessionStore>
+    }
+
+    fn second(&self) -> Option<Arc<dyn SessionStore>> {
+        Some(Arc::new(FileStore::open(self.dir.path()).unwrap()))
+    }
+
+    async fn damage(&self, id: &str, entry: usize) -> bool {
+        // Line 1 is the header; entry n is line n + 2.
+        let path = self.store.history_path(id);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines[entry + 1] = "{\"update\": {\"sessionUpdate\": \"agent_message_chunk\"";
+        std::fs::write(&path, format!("{}\n", lines.join("\n"))).unwrap();
+        true
+    }
+
+    async fn break_writes(&self, id: &str) -> Option<Arc<dyn SessionStore>> {
+        // The history file replaced by a directory (as by a broken disk: every write fails),
+        // seen by a fresh store value that has no file open yet.
+        let path = self.store.history_path(id);
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        Some(Arc::new(FileStore::open(self.dir.path()).unwrap()))
+    }
+}
+
+suite!(file, Some(Files::new()));
