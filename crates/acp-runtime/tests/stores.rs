@@ -114,3 +114,64 @@ impl Fixture for Files {
 }
 
 suite!(file, Some(Files::new()));
+
+/// The SQLite store in a scratch directory; a second value on the same file is a second
+/// process. Damage and failures are made with a connection of the test's own.
+#[cfg(feature = "sqlite")]
+struct Sqlite {
+    dir: tempfile::TempDir,
+    store: Arc<acp_runtime::agent::SqliteStore>,
+}
+
+#[cfg(feature = "sqlite")]
+impl Sqlite {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(acp_runtime::agent::SqliteStore::open(Self::file(&dir)).unwrap());
+        Self { dir, store }
+    }
+
+    fn file(dir: &tempfile::TempDir) -> std::path::PathBuf {
+        dir.path().join("sessions.sqlite3")
+    }
+
+    fn sql(&self, sql: &str, params: impl rusqlite::Params) {
+        let connection = rusqlite::Connection::open(Self::file(&self.dir)).unwrap();
+        connection.execute(sql, params).unwrap();
+    }
+}
+
+#[cfg(feature = "sqlite")]
+impl Fixture for Sqlite {
+    fn store(&self) -> Arc<dyn SessionStore> {
+        Arc::clone(&self.store) as Arc<dyn SessionStore>
+    }
+
+    fn second(&self) -> Option<Arc<dyn SessionStore>> {
+        Some(Arc::new(
+            acp_runtime::agent::SqliteStore::open(Self::file(&self.dir)).unwrap(),
+        ))
+    }
+
+    async fn damage(&self, id: &str, entry: usize) -> bool {
+        self.sql(
+            "UPDATE acp_history SET entry = '{\"update\": {' WHERE session_id = ?1 AND seq = ?2",
+            (id, entry as i64 + 1),
+        );
+        true
+    }
+
+    async fn break_writes(&self, id: &str) -> Option<Arc<dyn SessionStore>> {
+        self.sql(
+            &format!(
+                "CREATE TRIGGER broken BEFORE INSERT ON acp_history WHEN NEW.session_id = '{id}' \
+                 BEGIN SELECT RAISE(ABORT, 'the disk is broken (injected)'); END"
+            ),
+            (),
+        );
+        Some(self.store())
+    }
+}
+
+#[cfg(feature = "sqlite")]
+suite!(sqlite, Some(Sqlite::new()));

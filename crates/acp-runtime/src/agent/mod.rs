@@ -89,9 +89,11 @@ pub use setup::{
     SystemPromptSpec,
 };
 pub use stop::StopReason;
+#[cfg(feature = "sqlite")]
+pub use store::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
 pub use store::{
-    DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry, MemoryStore,
-    SessionMeta, SessionStore, StoreError, StoreFeatures,
+    DEFAULT_LEASE, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry,
+    MemoryStore, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture,
 };
 #[cfg(feature = "unstable_session_options")]
 pub use unstable::OptionsQuery;

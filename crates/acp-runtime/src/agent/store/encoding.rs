@@ -13,6 +13,8 @@ use acp_schema::{v1, v2};
 use serde::{Deserialize, Serialize};
 
 use super::HistoryEntry;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+use super::SessionMeta;
 use crate::agent::config::ConfigValue;
 
 /// One history entry as stored.
@@ -119,4 +121,76 @@ pub(super) fn millis(time: SystemTime) -> u64 {
 /// The time `ms` milliseconds after the Unix epoch.
 pub(super) fn from_millis(ms: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(ms)
+}
+
+/// A session's metadata as the database stores keep it: one column per field, the lists as
+/// JSON text. The same row for SQLite and PostgreSQL.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+#[derive(Debug, Clone)]
+pub(super) struct MetaRow {
+    pub(super) id: String,
+    pub(super) protocol_version: i32,
+    pub(super) cwd: String,
+    /// A JSON array of strings.
+    pub(super) additional_directories: String,
+    pub(super) title: Option<String>,
+    pub(super) created_at_ms: i64,
+    pub(super) updated_at_ms: i64,
+    pub(super) mode: Option<String>,
+    /// A JSON array of [`StoredOption`]s.
+    pub(super) config: String,
+    pub(super) archived: bool,
+    pub(super) owner: Option<String>,
+}
+
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+impl MetaRow {
+    /// The row of `meta`.
+    pub(super) fn of(meta: &SessionMeta) -> Self {
+        let ms = |time| i64::try_from(millis(time)).unwrap_or(i64::MAX);
+        Self {
+            id: meta.id.clone(),
+            protocol_version: i32::from(meta.protocol_version.get()),
+            cwd: meta.cwd.clone(),
+            additional_directories: serde_json::to_string(&meta.additional_directories)
+                .unwrap_or_else(|_| "[]".to_owned()),
+            title: meta.title.clone(),
+            created_at_ms: ms(meta.created_at),
+            updated_at_ms: ms(meta.updated_at),
+            mode: meta.mode.clone(),
+            config: serde_json::to_string(&stored_options(&meta.config))
+                .unwrap_or_else(|_| "[]".to_owned()),
+            archived: meta.archived,
+            owner: meta.owner.clone(),
+        }
+    }
+
+    /// The metadata this row holds; the error says which column does not read.
+    pub(super) fn into_meta(self) -> Result<SessionMeta, String> {
+        let version = u16::try_from(self.protocol_version).map_err(|_| {
+            format!(
+                "protocol_version {} is not a version",
+                self.protocol_version
+            )
+        })?;
+        let additional_directories: Vec<String> =
+            serde_json::from_str(&self.additional_directories)
+                .map_err(|error| format!("additional_directories: {error}"))?;
+        let config: Vec<StoredOption> =
+            serde_json::from_str(&self.config).map_err(|error| format!("config: {error}"))?;
+        let time = |ms: i64| from_millis(u64::try_from(ms).unwrap_or(0));
+        Ok(SessionMeta {
+            id: self.id,
+            protocol_version: ProtocolVersion::new(version),
+            cwd: self.cwd,
+            additional_directories,
+            title: self.title,
+            created_at: time(self.created_at_ms),
+            updated_at: time(self.updated_at_ms),
+            mode: self.mode,
+            config: options_from(config),
+            archived: self.archived,
+            owner: self.owner,
+        })
+    }
 }

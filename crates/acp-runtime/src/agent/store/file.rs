@@ -265,7 +265,7 @@ fn unlinked(_file: &File) -> bool {
 
 /// Ids that can name files: letters, digits, `-` and `_`, at most 128 characters. Other ids
 /// are never ours, so the store does not know them.
-fn file_name_ok(id: &str) -> bool {
+pub(super) fn file_name_ok(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 128
         && id
@@ -360,7 +360,10 @@ impl FileStore {
         Ok(())
     }
 
-    fn meta_now(&self, id: &str) -> Result<Option<SessionMeta>, StoreError> {
+    pub(in crate::agent::store) fn meta_now(
+        &self,
+        id: &str,
+    ) -> Result<Option<SessionMeta>, StoreError> {
         if !file_name_ok(id) {
             return Ok(None);
         }
@@ -404,7 +407,10 @@ impl FileStore {
         })
     }
 
-    fn history_now(&self, id: &str) -> Result<Vec<HistoryEntry>, StoreError> {
+    pub(in crate::agent::store) fn history_now(
+        &self,
+        id: &str,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
         if !file_name_ok(id) {
             return Err(StoreError::Unknown(id.to_owned()));
         }

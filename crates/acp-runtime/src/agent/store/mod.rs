@@ -22,7 +22,11 @@
 mod encoding;
 mod error;
 mod file;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod holder;
 mod memory;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -34,6 +38,8 @@ use acp_schema::{v1, v2};
 pub use error::StoreError;
 pub use file::{DEFAULT_MAX_SESSION_BYTES, FileStore};
 pub use memory::{DEFAULT_MAX_ENTRIES, MemoryStore};
+#[cfg(feature = "sqlite")]
+pub use sqlite::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
 
 use super::config::ConfigValue;
 
