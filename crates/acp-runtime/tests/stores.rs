@@ -175,3 +175,126 @@ impl Fixture for Sqlite {
 
 #[cfg(feature = "sqlite")]
 suite!(sqlite, Some(Sqlite::new()));
+
+/// The PostgreSQL store of `ACP_TEST_POSTGRES_URL` (see `scripts/test-postgres.sh`), in a
+/// schema of its own that is dropped afterwards; a second value is a second instance.
+#[cfg(feature = "postgres")]
+struct Postgres {
+    admin: tokio_postgres::Client,
+    schema: String,
+    store: Arc<acp_runtime::agent::PostgresStore>,
+    second: Arc<acp_runtime::agent::PostgresStore>,
+}
+
+#[cfg(feature = "postgres")]
+impl Postgres {
+    /// `None` (the test is skipped) without `ACP_TEST_POSTGRES_URL`, unless a cluster is
+    /// required (`ACP_CLUSTER_REQUIRED=1` or `ACP_INTEROP_REQUIRED=1`, as in CI).
+    async fn new() -> Option<Self> {
+        let Some(url) = common::cluster::postgres_url() else {
+            return None;
+        };
+        let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        let schema = format!("acp_test_{}", uuid_like());
+        admin
+            .batch_execute(&format!("CREATE SCHEMA {schema}"))
+            .await
+            .unwrap();
+        let separator = if url.contains('?') { '&' } else { '?' };
+        let url = format!("{url}{separator}options=-c%20search_path%3D{schema}");
+        let store = acp_runtime::agent::PostgresStore::connect(&url)
+            .await
+            .unwrap();
+        let second = acp_runtime::agent::PostgresStore::connect(&url)
+            .await
+            .unwrap();
+        Some(Self {
+            admin,
+            schema,
+            store: Arc::new(store),
+            second: Arc::new(second),
+        })
+    }
+}
+
+#[cfg(feature = "postgres")]
+fn uuid_like() -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{}_{nanos}", std::process::id())
+}
+
+#[cfg(feature = "postgres")]
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let url = common::cluster::postgres_url().unwrap_or_default();
+        let schema = self.schema.clone();
+        // A runtime of its own: the test's may be ending.
+        let _ = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                if let Ok((client, connection)) =
+                    tokio_postgres::connect(&url, tokio_postgres::NoTls).await
+                {
+                    tokio::spawn(connection);
+                    let _ = client
+                        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+                        .await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl Fixture for Postgres {
+    fn store(&self) -> Arc<dyn SessionStore> {
+        Arc::clone(&self.store) as Arc<dyn SessionStore>
+    }
+
+    fn second(&self) -> Option<Arc<dyn SessionStore>> {
+        Some(Arc::clone(&self.second) as Arc<dyn SessionStore>)
+    }
+
+    async fn damage(&self, id: &str, entry: usize) -> bool {
+        self.admin
+            .execute(
+                &format!(
+                    "UPDATE {}.acp_history SET entry = '{{\"update\": {{' \
+                     WHERE session_id = $1 AND seq = $2",
+                    self.schema
+                ),
+                &[&id, &(entry as i64 + 1)],
+            )
+            .await
+            .unwrap();
+        true
+    }
+
+    async fn break_writes(&self, id: &str) -> Option<Arc<dyn SessionStore>> {
+        let schema = &self.schema;
+        self.admin
+            .batch_execute(&format!(
+                "CREATE FUNCTION {schema}.broken() RETURNS trigger LANGUAGE plpgsql AS $$
+                 BEGIN RAISE EXCEPTION 'the disk is broken (injected)'; END $$;
+                 CREATE TRIGGER broken BEFORE INSERT ON {schema}.acp_history
+                 FOR EACH ROW WHEN (NEW.session_id = '{id}') EXECUTE FUNCTION {schema}.broken();"
+            ))
+            .await
+            .unwrap();
+        Some(self.store())
+    }
+}
+
+#[cfg(feature = "postgres")]
+suite!(postgres, Postgres::new().await);

@@ -95,6 +95,8 @@ pub use store::{
     DEFAULT_LEASE, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry,
     MemoryStore, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture,
 };
+#[cfg(feature = "postgres")]
+pub use store::{DEFAULT_POOL_SIZE, PostgresStore};
 #[cfg(feature = "unstable_session_options")]
 pub use unstable::OptionsQuery;
 pub use unstable::UnstableFeatures;

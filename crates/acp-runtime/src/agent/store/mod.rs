@@ -25,6 +25,8 @@ mod file;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod holder;
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
@@ -38,6 +40,8 @@ use acp_schema::{v1, v2};
 pub use error::StoreError;
 pub use file::{DEFAULT_MAX_SESSION_BYTES, FileStore};
 pub use memory::{DEFAULT_MAX_ENTRIES, MemoryStore};
+#[cfg(feature = "postgres")]
+pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore};
 #[cfg(feature = "sqlite")]
 pub use sqlite::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
 
