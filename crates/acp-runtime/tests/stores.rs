@@ -42,6 +42,8 @@ macro_rules! suite {
             case!(corrupt_entry_fails_only_its_session);
             case!(failing_write_loses_nothing);
             case!(concurrent_appends_from_two_connections);
+            case!(leases_keep_one_turn_at_a_time);
+            case!(a_turn_elsewhere_refuses_the_prompt);
         }
     };
 }
@@ -91,6 +93,10 @@ impl Fixture for Files {
 
     fn second(&self) -> Option<Arc<dyn SessionStore>> {
         Some(Arc::new(FileStore::open(self.dir.path()).unwrap()))
+    }
+
+    fn process_local(&self) -> bool {
+        true
     }
 
     async fn damage(&self, id: &str, entry: usize) -> bool {

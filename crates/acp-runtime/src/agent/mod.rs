@@ -45,6 +45,7 @@ mod dispatch;
 mod features;
 mod gate;
 mod ids;
+mod lease;
 mod listing;
 mod principal;
 mod session;
@@ -59,6 +60,7 @@ pub(crate) use dispatch::decode_error;
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use acp_schema::jsonrpc::{ErrorObject, RawValue};
 use acp_schema::method::Extension;
@@ -428,6 +430,7 @@ struct Options {
     fallback: FallbackPolicy,
     connection: ConnectionBuilder,
     page_size: usize,
+    lease: Duration,
 }
 
 /// Serves an [`Agent`] on connections. Cheap to clone; clones share the agent, the
@@ -477,6 +480,7 @@ impl<A: Agent> AgentServer<A> {
                 fallback: FallbackPolicy::default(),
                 connection: ConnectionBuilder::new(),
                 page_size: DEFAULT_PAGE_SIZE,
+                lease: DEFAULT_LEASE,
             },
         }
     }
@@ -523,6 +527,16 @@ impl<A: Agent> AgentServer<A> {
     #[must_use]
     pub fn list_page_size(mut self, sessions: usize) -> Self {
         self.options.page_size = sessions.max(1);
+        self
+    }
+
+    /// How long a turn's lease on its session runs without being renewed (default
+    /// [`DEFAULT_LEASE`], at least 100 ms; see [`SessionStore::lease`]). It matters when
+    /// several processes share a store: a process that stops during a turn frees the session
+    /// for the others after at most this long.
+    #[must_use]
+    pub fn lease_duration(mut self, duration: Duration) -> Self {
+        self.options.lease = duration.max(Duration::from_millis(100));
         self
     }
 
@@ -627,6 +641,7 @@ impl<A: Agent> AgentServer<A> {
                 versions: self.options.versions.clone(),
                 fallback: self.options.fallback,
                 page_size: self.options.page_size,
+                lease: self.options.lease,
             },
             dispatch::Owned::new(
                 Arc::clone(&self.store),
