@@ -161,6 +161,20 @@ pub mod rpc {
         }))
     }
 
+    /// The code this runtime answers a prompt with while the agent process is shutting down
+    /// ([`AgentServer::drain`](crate::agent::AgentServer::drain)): the prompt changed nothing;
+    /// send it again on a new connection (behind a load balancer, to another instance).
+    pub const SHUTTING_DOWN: i32 = -32011;
+
+    /// `-32011`: the agent is shutting down and starts no new turn.
+    pub fn shutting_down() -> ErrorObject {
+        ErrorObject::new(
+            SHUTTING_DOWN,
+            "this agent instance is shutting down: the prompt was not started; reconnect and \
+             send it again (behind a load balancer, another instance takes it)",
+        )
+    }
+
     /// `-32002`: the session `id` does not exist; `data` carries `{"sessionId": id}`.
     pub fn session_not_found(id: &str) -> ErrorObject {
         ErrorObject::new(RESOURCE_NOT_FOUND, format!("session `{id}` not found"))

@@ -42,6 +42,7 @@
 mod calls;
 mod config;
 mod dispatch;
+mod drain;
 mod features;
 mod gate;
 mod ids;
@@ -75,6 +76,7 @@ pub use calls::{
 pub use config::{
     ConfigChoice, ConfigKind, ConfigOption, ConfigValue, MODE_OPTION_ID, Mode, Modes, SessionConfig,
 };
+pub use drain::{CANCEL_WAIT, Drained};
 pub use features::{
     AgentFeatures, AgentMethod, AuthMethodSpec, McpTransports, Offer, PromptContent,
     SystemPromptModes,

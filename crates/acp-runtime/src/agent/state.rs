@@ -370,9 +370,30 @@ impl SessionState {
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
     sessions: Mutex<HashMap<String, Weak<SessionState>>>,
+    /// The server is shutting down: no new turn starts.
+    draining: AtomicBool,
 }
 
 impl Registry {
+    /// Stops new turns from starting (see [`Self::is_draining`]).
+    pub(crate) fn start_draining(&self) {
+        self.draining.store(true, Ordering::Release);
+    }
+
+    /// Whether the server is shutting down.
+    pub(crate) fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+
+    /// The sessions whose turn is running now.
+    pub(crate) fn running(&self) -> Vec<Arc<SessionState>> {
+        lock(&self.sessions)
+            .values()
+            .filter_map(Weak::upgrade)
+            .filter(|state| state.is_running())
+            .collect()
+    }
+
     /// The open state of session `id`, if some connection has it open.
     pub(crate) fn get(&self, id: &str) -> Option<Arc<SessionState>> {
         let mut sessions = lock(&self.sessions);

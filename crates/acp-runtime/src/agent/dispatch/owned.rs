@@ -79,6 +79,11 @@ impl Owned {
             .filter(|state| state.owner() == self.principal.name())
     }
 
+    /// Whether the server is shutting down (no new turn starts).
+    pub(super) fn is_draining(&self) -> bool {
+        self.registry.is_draining()
+    }
+
     /// Registers the state of a session opened here.
     pub(super) fn register(&self, state: &Arc<SessionState>) {
         self.registry.insert(state);

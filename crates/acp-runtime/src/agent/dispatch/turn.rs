@@ -180,11 +180,14 @@ pub(super) async fn prompt_v2<A: Agent>(
 }
 
 /// The lease of the session's turn, or the reply when the store refuses it (`-32010` when
-/// the session's turn runs in another process).
+/// the session's turn runs in another process) or the server is shutting down (`-32011`).
 async fn take_lease<A: Agent>(
     inner: &Inner<A>,
     session: &crate::agent::Session,
 ) -> Result<TurnLease, Reply> {
+    if inner.owned.is_draining() {
+        return Err(Reply::error(rpc::shutting_down()));
+    }
     let logger = session.connection().logger().clone();
     TurnLease::take(session.state(), inner.shared.lease, logger)
         .await

@@ -22,6 +22,7 @@
 mod access;
 mod client;
 mod codec;
+pub mod drain;
 pub mod http;
 mod http_client;
 mod http_conn;
@@ -33,6 +34,7 @@ mod socket;
 mod tls;
 
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
+pub use drain::{DEFAULT_DRAIN_GRACE, HEALTH_PATH};
 pub use limits::SESSION_LIMIT_CODE;
 pub use server::{
     DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_SESSIONS,

@@ -72,6 +72,7 @@ pub struct ServerOptions {
     pub(crate) stall_timeout: Duration,
     pub(crate) max_sessions: usize,
     pub(crate) idle_timeout: Option<Duration>,
+    pub(crate) drain_grace: Duration,
 }
 
 impl Default for ServerOptions {
@@ -84,6 +85,7 @@ impl Default for ServerOptions {
             stall_timeout: DEFAULT_STALL_TIMEOUT,
             max_sessions: DEFAULT_MAX_SESSIONS,
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
+            drain_grace: super::drain::DEFAULT_DRAIN_GRACE,
         }
     }
 }
@@ -178,6 +180,13 @@ impl ServerOptions {
         self.idle_timeout = (!timeout.is_zero()).then_some(timeout);
         self
     }
+
+    /// How long running turns get to end when the server stops (default 10 s; see
+    /// [`drain`](super::drain)): then they are cancelled.
+    pub fn drain_grace(mut self, grace: Duration) -> Self {
+        self.drain_grace = grace;
+        self
+    }
 }
 
 /// What every request handler shares.
@@ -188,6 +197,8 @@ pub(crate) struct Shared<S> {
     pub(crate) logger: Logger,
     /// The Streamable HTTP connections, by connection id.
     pub(crate) http: Mutex<HashMap<String, Arc<HttpConnection>>>,
+    /// Whether the server is stopping (see [`super::drain`]).
+    pub(crate) lifecycle: super::drain::Lifecycle,
 }
 
 /// A taken connection slot, given back when dropped.
@@ -200,6 +211,11 @@ impl Drop for Slot {
 }
 
 impl<S> Shared<S> {
+    /// How many connections are open now.
+    pub(crate) fn open_count(&self) -> usize {
+        self.open.load(Ordering::Acquire)
+    }
+
     /// A connection slot, unless all are taken.
     pub(crate) fn admit(&self) -> Option<Slot> {
         let max = self.options.max_connections;
@@ -251,6 +267,7 @@ impl<S: Service> Endpoint<S> {
                 open: Arc::new(AtomicUsize::new(0)),
                 logger,
                 http: Mutex::new(HashMap::new()),
+                lifecycle: super::drain::Lifecycle::default(),
             }),
         }
     }
@@ -265,13 +282,15 @@ impl<S: Service> Endpoint<S> {
         self.serve_until(listener, std::future::pending()).await
     }
 
-    /// Serves connections accepted on `listener` until `shutdown` resolves; then it stops
-    /// accepting (open WebSocket connections run on until they end).
+    /// Serves connections accepted on `listener` until `shutdown` resolves; then it drains
+    /// (see [`drain`](super::drain): no new connections, running turns end or are cancelled,
+    /// every connection is closed) and stops.
     pub async fn serve_until(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
+        let shutdown = super::drain::after(Arc::clone(&self.shared), shutdown);
         axum::serve(listener, self.router())
             .with_graceful_shutdown(shutdown)
             .await
@@ -286,17 +305,24 @@ impl<S: Service> Endpoint<S> {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
         let logger = self.shared.logger.clone();
+        let shutdown = super::drain::after(Arc::clone(&self.shared), shutdown);
         tls::serve(self.router(), listener, identity, shutdown, logger).await
     }
 
     fn router(&self) -> Router {
-        Router::new()
-            .route(
-                &self.shared.options.path,
-                get(endpoint_get::<S>)
-                    .post(endpoint_post::<S>)
-                    .delete(endpoint_delete::<S>),
-            )
+        let router = Router::new().route(
+            &self.shared.options.path,
+            get(endpoint_get::<S>)
+                .post(endpoint_post::<S>)
+                .delete(endpoint_delete::<S>),
+        );
+        // An endpoint at the health path itself keeps it.
+        let router = if self.shared.options.path == super::drain::HEALTH_PATH {
+            router
+        } else {
+            router.route(super::drain::HEALTH_PATH, get(super::drain::health::<S>))
+        };
+        router
             .layer(DefaultBodyLimit::max(self.shared.options.max_message_bytes))
             .with_state(Arc::clone(&self.shared))
     }
@@ -317,6 +343,9 @@ async fn endpoint_get<S: Service>(
         // Not an upgrade: a Streamable HTTP event stream.
         Err(_) => return http::events(shared, headers, &principal).await,
     };
+    if shared.lifecycle.is_draining() {
+        return super::drain::refuse_draining();
+    }
     let Some(slot) = shared.admit() else {
         shared.logger.log(
             Level::Warn,
@@ -355,6 +384,10 @@ async fn endpoint_post<S: Service>(
     body: Bytes,
 ) -> Response {
     match shared.options.access.check(&headers) {
+        // A new connection (an `initialize` without a connection id) while stopping.
+        Ok(_) if shared.lifecycle.is_draining() && !headers.contains_key(CONNECTION_ID_HEADER) => {
+            super::drain::refuse_draining()
+        }
         Ok(principal) => http::post(shared, headers, body, principal).await,
         Err(refusal) => refuse(&shared, refusal),
     }
@@ -425,10 +458,18 @@ async fn serve_socket<S: Service>(
         handle.close();
         std::future::pending::<()>().await;
     };
+    let stopping = async {
+        shared.lifecycle.closing().await;
+        *lock(&close) = Some((CLOSE_GOING_AWAY, "the server is shutting down".to_owned()));
+        handle.close();
+        // `run` ends once the close frame is out.
+        std::future::pending::<()>().await;
+    };
     tokio::pin!(run);
     tokio::select! {
         () = &mut run => {}
         () = watchdog => {}
+        () = stopping => {}
     }
     shared
         .logger
