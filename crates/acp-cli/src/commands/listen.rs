@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use acp_runtime::transport::remote::{
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_PRINCIPAL,
-    Endpoint, ServerOptions, Service, TlsIdentity,
+    DEFAULT_DRAIN_GRACE, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
+    DEFAULT_PRINCIPAL, Endpoint, ServerOptions, Service, TlsIdentity,
 };
 use tokio::net::TcpListener;
 
@@ -41,7 +41,8 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     ))
 }
 
-/// A number of seconds from 0 up (0 turns the idle timeout off).
+/// A number of seconds from 0 up (0 turns the idle timeout off; a drain of 0 cancels running
+/// turns at once).
 fn parse_idle(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && (0.0..1e9).contains(&seconds) => Ok(seconds),
@@ -96,6 +97,12 @@ pub struct ListenArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_idle,
           default_value_t = DEFAULT_IDLE_TIMEOUT.as_secs_f64())]
     pub idle_timeout: f64,
+    /// With --listen: on SIGTERM (or SIGINT, SIGHUP), let running turns end for up to
+    /// SECONDS, refusing new connections and prompts meanwhile; then cancel what still runs,
+    /// close every connection and exit. `GET /health` says `draining` during that time.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_idle,
+          default_value_t = DEFAULT_DRAIN_GRACE.as_secs_f64())]
+    pub drain_seconds: f64,
 }
 
 /// What `--listen` and its flags ask for.
@@ -130,7 +137,8 @@ impl ListenArgs {
             .path(self.path.clone())
             .max_connections(self.max_connections)
             .max_sessions(self.max_sessions)
-            .idle_timeout(Duration::from_secs_f64(self.idle_timeout));
+            .idle_timeout(Duration::from_secs_f64(self.idle_timeout))
+            .drain_grace(Duration::from_secs_f64(self.drain_seconds));
         let mut principals = Vec::new();
         if let Some(file) = &self.token_file {
             for (name, token) in tokens::read_token_file(file)? {
@@ -200,6 +208,15 @@ pub async fn serve<S: Service>(
         );
     }
 
+    let grace = listen.options.get_drain_grace();
+    let announced = name.to_owned();
+    let shutdown = async move {
+        shutdown.await;
+        eprintln!(
+            "{announced}: stopping: no new connections; running work gets up to {} s, then every connection is closed",
+            grace.as_secs_f64()
+        );
+    };
     let remote = Endpoint::new(service, listen.options);
     match listen.tls {
         Some(identity) => remote.serve_tls_until(listener, identity, shutdown).await,

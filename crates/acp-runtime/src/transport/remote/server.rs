@@ -187,6 +187,11 @@ impl ServerOptions {
         self.drain_grace = grace;
         self
     }
+
+    /// The grace period of [`Self::drain_grace`].
+    pub fn get_drain_grace(&self) -> Duration {
+        self.drain_grace
+    }
 }
 
 /// What every request handler shares.
