@@ -168,14 +168,14 @@ async fn an_interrupted_import_copies_nothing_twice() {
     // As if the first run stopped after copying, before moving the files.
     let aside = state.join("aside");
     let first = store.import_files(state, &aside).unwrap();
-    assert_eq!(first.imported, [id.clone()]);
+    assert_eq!(first.imported, std::slice::from_ref(&id));
     for name in [format!("{id}.json"), format!("{id}.jsonl")] {
         std::fs::rename(aside.join(&name), state.join(&name)).unwrap();
     }
     store.append(&id, common_entry()).await.unwrap();
     let second = store.import_files(state, &aside).unwrap();
     assert!(second.imported.is_empty());
-    assert_eq!(second.present, [id.clone()]);
+    assert_eq!(second.present, std::slice::from_ref(&id));
     assert_eq!(second.moved_files, 2);
     // The database's own later entry is still there.
     assert_eq!(store.history(&id).await.unwrap().len(), 4);

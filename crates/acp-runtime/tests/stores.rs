@@ -197,9 +197,7 @@ impl Postgres {
     /// `None` (the test is skipped) without `ACP_TEST_POSTGRES_URL`, unless a cluster is
     /// required (`ACP_CLUSTER_REQUIRED=1` or `ACP_INTEROP_REQUIRED=1`, as in CI).
     async fn new() -> Option<Self> {
-        let Some(url) = common::cluster::postgres_url() else {
-            return None;
-        };
+        let url = common::cluster::postgres_url()?;
         let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
             .await
             .unwrap();

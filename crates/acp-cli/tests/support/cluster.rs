@@ -42,13 +42,12 @@ pub fn missing<T>(test: &str, what: &str) -> Option<T> {
 
 /// The HAProxy binary, if installed.
 fn haproxy() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH")
+    std::env::var_os("PATH")
         .into_iter()
         .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
         .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/local/sbin")])
         .map(|dir| dir.join("haproxy"))
-        .find(|path| path.is_file());
-    found
+        .find(|path| path.is_file())
 }
 
 /// A free loopback port (bound and released at once).

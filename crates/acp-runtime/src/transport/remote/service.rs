@@ -80,9 +80,7 @@ impl<A: Agent> Service for AgentServer<A> {
         self.connection_builder().get_logger().clone()
     }
 
-    fn drain(&self, grace: Duration) -> impl Future<Output = ()> + Send {
-        async move {
-            AgentServer::drain(self, grace).await;
-        }
+    async fn drain(&self, grace: Duration) {
+        AgentServer::drain(self, grace).await;
     }
 }
