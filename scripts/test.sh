@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 cargo test --workspace --all-features --locked
 
+echo "== acp-runtime's session stores without the database features =="
+cargo test -p acp-runtime --locked --test stores --test file_store
 echo "== acp-notice-center, default features and none =="
 cargo test -p acp-notice-center --locked --lib --tests
 cargo test -p acp-notice-center --locked --lib --tests --no-default-features

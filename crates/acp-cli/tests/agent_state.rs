@@ -1,10 +1,14 @@
 //! `acp agent` keeps sessions across restarts: a session created by one process is listed
 //! and loaded with its whole history (without its notices) by the next one on the same
-//! `--state-dir`; two processes never hand out the same session id; `--ephemeral` writes
-//! nothing and advertises no `loadSession`; the default directory follows the XDG rules.
+//! `--state-dir`; two processes share its database and never hand out the same session id;
+//! the session files of earlier versions found there are moved into the database once and
+//! kept aside unchanged; `--ephemeral` writes nothing and advertises no `loadSession`; the
+//! default directory follows the XDG rules.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
 mod agent_peer;
+#[path = "support/sessions_db.rs"]
+mod sessions_db;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -165,11 +169,8 @@ fn two_agent_processes_never_hand_out_the_same_session_id() {
         }
     }
     assert_eq!(all.len(), 200);
-    let stored = files(state.path())
-        .iter()
-        .filter(|path| path.extension().is_some_and(|e| e == "jsonl"))
-        .count();
-    assert_eq!(stored, 200);
+    // Both wrote into the one database of the state directory.
+    assert_eq!(sessions_db::sessions(state.path()), 200);
 }
 
 #[test]
@@ -233,8 +234,7 @@ fn the_default_state_directory_follows_xdg_then_home() {
         let output = child.wait_with_output().unwrap();
         assert!(output.status.success());
         let dir = scratch.path().join(expected);
-        let stored = files(&dir);
-        assert_eq!(stored.len(), 2, "{}: {stored:?}", dir.display());
+        assert_eq!(sessions_db::sessions(&dir), 1, "{}", dir.display());
     }
 }
 
@@ -258,4 +258,91 @@ fn a_state_directory_that_cannot_be_used_is_a_clear_error() {
         .output()
         .unwrap();
     assert!(!output.status.success());
+}
+
+/// Every file under `dir` (recursively) with its bytes, by path relative to `dir`.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    files(dir)
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path).unwrap();
+            (path.strip_prefix(dir).unwrap().to_path_buf(), bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_file_store_in_the_state_directory_moves_into_the_database_once() {
+    use acp_runtime::agent::{FileStore, HistoryEntry, SessionMeta, SessionStore};
+    use acp_schema::v1;
+    let state = Scratch::new("migrate");
+    // Two sessions written by the file store of this code, as an earlier `acp agent` did.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let files = FileStore::open(state.path()).unwrap();
+        for (id, title) in [("sess_old1", "Kept one"), ("sess_old2", "Kept two")] {
+            let mut meta = SessionMeta::new(id, acp_runtime::ProtocolVersion::V1, "/work");
+            meta.title = Some(title.to_owned());
+            files.create(&meta).await.unwrap();
+            for text in ["before the move", "and more"] {
+                let chunk = v1::ContentChunk::new(text.to_owned()).message_id("m1");
+                let entry = HistoryEntry::V1(v1::ReplayableUpdate::AgentMessageChunk(chunk));
+                files.append(id, entry).await.unwrap();
+            }
+        }
+    });
+    let before = contents(state.path());
+    assert_eq!(before.len(), 4);
+
+    let (mut peer, _) = AgentPeer::start(
+        &["--state-dir", state.arg(), "--no-permission"],
+        1,
+        json!({}),
+    );
+    let listed = peer.ok("session/list", json!({}));
+    let mut titles: Vec<&str> = listed["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|session| session["title"].as_str().unwrap())
+        .collect();
+    titles.sort();
+    assert_eq!(titles, ["Kept one", "Kept two"], "{listed}");
+    peer.ok(
+        "session/load",
+        json!({"sessionId": "sess_old1", "cwd": "/work", "mcpServers": []}),
+    );
+    assert_eq!(
+        AgentPeer::agent_text(&peer.take_updates()),
+        "before the moveand more"
+    );
+    assert_eq!(peer.prompt("sess_old1", "after the move"), "end_turn");
+    assert_eq!(peer.finish(), Some(0));
+
+    // The files are kept aside, byte for byte, and nothing of them is left in the directory.
+    let kept = state.path().join("sessions.v1-files");
+    let after: Vec<(PathBuf, Vec<u8>)> = contents(&kept);
+    assert_eq!(after, before);
+    for path in files(state.path()) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            name.starts_with("sessions.sqlite3") || path.starts_with(&kept),
+            "{}",
+            path.display()
+        );
+    }
+    // Once: the next start finds nothing to move and has everything.
+    let (mut peer, _) = AgentPeer::start(
+        &["--state-dir", state.arg(), "--no-permission"],
+        1,
+        json!({}),
+    );
+    let listed = peer.ok("session/list", json!({}));
+    assert_eq!(listed["sessions"].as_array().unwrap().len(), 2);
+    assert_eq!(peer.finish(), Some(0));
+    assert_eq!(contents(&kept), before);
+    assert_eq!(sessions_db::sessions(state.path()), 2);
 }

@@ -10,6 +10,8 @@
 
 #[path = "support/listening.rs"]
 mod listening;
+#[path = "support/sessions_db.rs"]
+mod sessions_db;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -206,8 +208,7 @@ fn agent_listen_keeps_each_principal_to_its_sessions_across_a_restart() {
     // The sessions are stored with their owner, in the listener's own default directory.
     let stored = dir.join("state/acp/agent-listen");
     let (_, first) = &sessions[0];
-    let meta = std::fs::read_to_string(stored.join(format!("{first}.json"))).unwrap();
-    assert!(meta.contains(r#""owner":"alice""#), "{meta}");
+    assert_eq!(sessions_db::owner(&stored, first).as_deref(), Some("alice"));
     assert_eq!(agent.terminate(), Some(0));
 
     let agent = Listening::start(&flags, &envs(&env));

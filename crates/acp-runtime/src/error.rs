@@ -131,6 +131,50 @@ pub mod rpc {
     /// The code ACP uses when a method needs authentication first.
     pub const AUTH_REQUIRED: i32 = -32000;
 
+    /// The code this runtime answers a prompt with when the session's turn runs in another
+    /// agent process that shares the session store (it holds the session's lease): the
+    /// prompt changed nothing and may be sent again once that turn has ended, or once the
+    /// lease expired after that process stopped. In the JSON-RPC range for implementations.
+    pub const SESSION_BUSY_ELSEWHERE: i32 = -32010;
+
+    /// `-32010`: session `id` has a turn running on the agent instance `holder`, whose lease
+    /// runs out in `retry_after` unless renewed; `data` carries `{"sessionId", "holder",
+    /// "retryAfterMs"}`.
+    pub fn session_busy_elsewhere(
+        id: &str,
+        holder: &str,
+        retry_after: std::time::Duration,
+    ) -> ErrorObject {
+        let seconds = retry_after.as_secs().max(1);
+        ErrorObject::new(
+            SESSION_BUSY_ELSEWHERE,
+            format!(
+                "session `{id}` has a turn running on another agent instance (`{holder}`): \
+                 this prompt was not started; send it again once that turn has ended (if that \
+                 instance stopped, its lease on the session expires within {seconds} s)"
+            ),
+        )
+        .data(serde_json::json!({
+            "sessionId": id,
+            "holder": holder,
+            "retryAfterMs": u64::try_from(retry_after.as_millis()).unwrap_or(u64::MAX),
+        }))
+    }
+
+    /// The code this runtime answers a prompt with while the agent process is shutting down
+    /// ([`AgentServer::drain`](crate::agent::AgentServer::drain)): the prompt changed nothing;
+    /// send it again on a new connection (behind a load balancer, to another instance).
+    pub const SHUTTING_DOWN: i32 = -32011;
+
+    /// `-32011`: the agent is shutting down and starts no new turn.
+    pub fn shutting_down() -> ErrorObject {
+        ErrorObject::new(
+            SHUTTING_DOWN,
+            "this agent instance is shutting down: the prompt was not started; reconnect and \
+             send it again (behind a load balancer, another instance takes it)",
+        )
+    }
+
     /// `-32002`: the session `id` does not exist; `data` carries `{"sessionId": id}`.
     pub fn session_not_found(id: &str) -> ErrorObject {
         ErrorObject::new(RESOURCE_NOT_FOUND, format!("session `{id}` not found"))

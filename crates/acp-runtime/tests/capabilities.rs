@@ -267,7 +267,7 @@ async fn authentication_accepts_only_the_advertised_methods() {
             .error("session/new", json!({"cwd": "/refused", "mcpServers": []}))
             .await;
         assert_eq!(code, -32000, "{message}");
-        assert!(server.sessions().list().unwrap().is_empty());
+        assert!(server.sessions().list().await.unwrap().is_empty());
     }
 }
 

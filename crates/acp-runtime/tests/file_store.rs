@@ -1,7 +1,7 @@
-//! The file store: sessions survive a new store on the same directory (a restart), and bad
-//! input (a damaged or cut file, a file of a newer format, a full session, a failing write)
-//! fails only the session it concerns, with an error that says what and where, and loses
-//! nothing else.
+//! What only the file store has: its file formats (a damaged or cut line, a file of a newer
+//! format), names (ids that cannot name files), the byte limit of a session and its cache of
+//! open files. Whatever every store does (surviving a restart, replays, listing, corrupt
+//! entries, failing writes) is the common suite of `tests/stores.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -30,19 +30,20 @@ fn v2_text(text: &str) -> HistoryEntry {
 }
 
 /// A store in `dir` with sessions `a` (v1) and `b` (v2), two entries each.
-fn filled(dir: &Path) -> FileStore {
+async fn filled(dir: &Path) -> FileStore {
     let store = FileStore::open(dir).unwrap();
     let mut a = SessionMeta::new("a", ProtocolVersion::V1, "/work");
     a.title = Some("First".to_owned());
     a.mode = Some("code".to_owned());
     a.config = vec![("fast".to_owned(), ConfigValue::Boolean(true))];
-    store.create(&a).unwrap();
-    store.append("a", v1_text("one")).unwrap();
-    store.append("a", v1_text("two")).unwrap();
+    store.create(&a).await.unwrap();
+    store.append("a", v1_text("one")).await.unwrap();
+    store.append("a", v1_text("two")).await.unwrap();
     store
         .create(&SessionMeta::new("b", ProtocolVersion::V2, "/other"))
+        .await
         .unwrap();
-    store.append("b", v2_text("three")).unwrap();
+    store.append("b", v2_text("three")).await.unwrap();
     store
         .append(
             "b",
@@ -51,50 +52,9 @@ fn filled(dir: &Path) -> FileStore {
                 message_id: "u1".to_owned(),
             },
         )
+        .await
         .unwrap();
     store
-}
-
-#[test]
-fn sessions_survive_a_new_store_on_the_same_directory() {
-    let dir = tempfile::tempdir().unwrap();
-    let before = filled(dir.path());
-    let meta_before = before.meta("a").unwrap().unwrap();
-    drop(before);
-    let store = FileStore::open(dir.path()).unwrap();
-    let meta = store.meta("a").unwrap().unwrap();
-    assert_eq!(meta.title.as_deref(), Some("First"));
-    assert_eq!(meta.mode.as_deref(), Some("code"));
-    assert_eq!(
-        meta.config,
-        [("fast".to_owned(), ConfigValue::Boolean(true))]
-    );
-    assert_eq!(meta.protocol_version, ProtocolVersion::V1);
-    assert_eq!(
-        meta.updated_at
-            .duration_since(meta_before.updated_at)
-            .unwrap_or_default()
-            .as_millis(),
-        0
-    );
-    assert_eq!(
-        store.history("a").unwrap(),
-        [v1_text("one"), v1_text("two")]
-    );
-    assert_eq!(store.history("b").unwrap().len(), 2);
-    let mut ids: Vec<String> = store.list().unwrap().into_iter().map(|m| m.id).collect();
-    ids.sort();
-    assert_eq!(ids, ["a", "b"]);
-    // Appending goes on where it was.
-    store.append("a", v1_text("three")).unwrap();
-    assert_eq!(store.history("a").unwrap().len(), 3);
-    assert!(matches!(
-        store.create(&SessionMeta::new("a", ProtocolVersion::V1, "/")),
-        Err(StoreError::Exists(_))
-    ));
-    assert!(store.delete("a").unwrap());
-    assert!(!store.history_path("a").exists() && !store.meta_path("a").exists());
-    assert!(!store.delete("a").unwrap());
 }
 
 /// Replaces line `line` (1-based) of `path` with `text`.
@@ -105,10 +65,10 @@ fn replace_line(path: &Path, line: usize, text: &str) {
     std::fs::write(path, format!("{}\n", lines.join("\n"))).unwrap();
 }
 
-#[test]
-fn a_damaged_or_cut_history_fails_only_its_session_and_names_the_place() {
+#[tokio::test]
+async fn a_damaged_or_cut_history_fails_only_its_session_and_names_the_place() {
     let dir = tempfile::tempdir().unwrap();
-    let store = filled(dir.path());
+    let store = filled(dir.path()).await;
     let path = store.history_path("a");
     // (what, how, the line named, a word of the message)
     type Damage<'a> = (&'a str, Box<dyn Fn() + 'a>, usize, &'a str);
@@ -150,7 +110,7 @@ fn a_damaged_or_cut_history_fails_only_its_session_and_names_the_place() {
     for (name, damage, line, says) in damages {
         let intact = std::fs::read(&path).unwrap();
         damage();
-        let error = store.history("a").unwrap_err();
+        let error = store.history("a").await.unwrap_err();
         let message = error.to_string();
         match &error {
             StoreError::Corrupt {
@@ -170,24 +130,28 @@ fn a_damaged_or_cut_history_fails_only_its_session_and_names_the_place() {
         );
         assert!(message.contains(says), "{name}: {message}");
         // The other session and this session's metadata are untouched.
-        assert_eq!(store.history("b").unwrap().len(), 2, "{name}");
-        assert!(store.meta("a").unwrap().is_some(), "{name}");
+        assert_eq!(store.history("b").await.unwrap().len(), 2, "{name}");
+        assert!(store.meta("a").await.unwrap().is_some(), "{name}");
         std::fs::write(&path, intact).unwrap();
-        assert_eq!(store.history("a").unwrap().len(), 2, "{name}: restored");
+        assert_eq!(
+            store.history("a").await.unwrap().len(),
+            2,
+            "{name}: restored"
+        );
     }
 }
 
-#[test]
-fn a_file_of_a_newer_format_is_named_as_such() {
+#[tokio::test]
+async fn a_file_of_a_newer_format_is_named_as_such() {
     let dir = tempfile::tempdir().unwrap();
-    let store = filled(dir.path());
+    let store = filled(dir.path()).await;
     let history = store.history_path("a");
     replace_line(
         &history,
         1,
         r#"{"format":2,"sessionId":"a","protocolVersion":1,"compression":"zstd"}"#,
     );
-    let error = store.history("a").unwrap_err();
+    let error = store.history("a").await.unwrap_err();
     assert!(
         matches!(
             error,
@@ -202,29 +166,37 @@ fn a_file_of_a_newer_format_is_named_as_such() {
     assert!(error.to_string().contains("newer version"), "{error}");
     let meta = store.meta_path("b");
     std::fs::write(&meta, r#"{"format":3,"sessionId":"b","everything":"else"}"#).unwrap();
-    let error = store.meta("b").unwrap_err();
+    let error = store.meta("b").await.unwrap_err();
     assert!(
         matches!(error, StoreError::NewerFormat { found: 3, .. }),
         "{error:?}"
     );
     // A session that cannot be read is left out of the list, the others stay.
-    let ids: Vec<String> = store.list().unwrap().into_iter().map(|m| m.id).collect();
+    let ids: Vec<String> = store
+        .list()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
     assert_eq!(ids, ["a"]);
 }
 
-#[test]
-fn a_full_session_refuses_more_and_keeps_what_it_has() {
+#[tokio::test]
+async fn a_full_session_refuses_more_and_keeps_what_it_has() {
     let dir = tempfile::tempdir().unwrap();
     let store = FileStore::open(dir.path()).unwrap().max_session_bytes(400);
     store
         .create(&SessionMeta::new("a", ProtocolVersion::V1, "/work"))
+        .await
         .unwrap();
     store
         .create(&SessionMeta::new("b", ProtocolVersion::V1, "/work"))
+        .await
         .unwrap();
     let mut recorded = 0;
     let error = loop {
-        match store.append("a", v1_text("some words of a reply")) {
+        match store.append("a", v1_text("some words of a reply")).await {
             Ok(()) => recorded += 1,
             Err(error) => break error,
         }
@@ -242,32 +214,32 @@ fn a_full_session_refuses_more_and_keeps_what_it_has() {
         "{error:?}"
     );
     assert!(error.to_string().contains("session `a` is full"), "{error}");
-    assert_eq!(store.history("a").unwrap().len(), recorded);
+    assert_eq!(store.history("a").await.unwrap().len(), recorded);
     let size = std::fs::metadata(store.history_path("a")).unwrap().len();
     assert!(size <= 400, "{size}");
     // The other session is not affected.
-    store.append("b", v1_text("fine")).unwrap();
+    store.append("b", v1_text("fine")).await.unwrap();
 }
 
-#[test]
-fn a_failing_write_fails_only_its_session_and_leaves_the_file_readable() {
+#[tokio::test]
+async fn a_failing_write_fails_only_its_session_and_leaves_the_file_readable() {
     let dir = tempfile::tempdir().unwrap();
-    filled(dir.path());
+    filled(dir.path()).await;
     // A fresh store (no open files), and `a`'s history file replaced by a directory: every
     // write to it fails, as on a broken disk.
     let store = FileStore::open(dir.path()).unwrap();
     let path = store.history_path("a");
     std::fs::remove_file(&path).unwrap();
     std::fs::create_dir(&path).unwrap();
-    let error = store.append("a", v1_text("lost?")).unwrap_err();
+    let error = store.append("a", v1_text("lost?")).await.unwrap_err();
     assert!(matches!(error, StoreError::Io { .. }), "{error:?}");
     let message = error.to_string();
     assert!(
         message.contains("session `a`") && message.contains(&path.display().to_string()),
         "{message}"
     );
-    store.append("b", v2_text("still fine")).unwrap();
-    assert_eq!(store.history("b").unwrap().len(), 3);
+    store.append("b", v2_text("still fine")).await.unwrap();
+    assert_eq!(store.history("b").await.unwrap().len(), 3);
     // A directory that cannot hold sessions fails to open with its name.
     let file = dir.path().join("plain-file");
     std::fs::write(&file, "x").unwrap();
@@ -278,8 +250,8 @@ fn a_failing_write_fails_only_its_session_and_leaves_the_file_readable() {
     );
 }
 
-#[test]
-fn many_sessions_recording_in_turn_keep_their_own_histories() {
+#[tokio::test]
+async fn many_sessions_recording_in_turn_keep_their_own_histories() {
     // More sessions than the store keeps files open for: closed files are reopened.
     let dir = tempfile::tempdir().unwrap();
     let store = FileStore::open(dir.path()).unwrap();
@@ -287,91 +259,47 @@ fn many_sessions_recording_in_turn_keep_their_own_histories() {
     for id in &ids {
         store
             .create(&SessionMeta::new(id.as_str(), ProtocolVersion::V1, "/"))
+            .await
             .unwrap();
     }
     for round in 0..3 {
         for id in &ids {
-            store.append(id, v1_text(&format!("{id}-{round}"))).unwrap();
+            store
+                .append(id, v1_text(&format!("{id}-{round}")))
+                .await
+                .unwrap();
         }
     }
     for id in &ids {
         let expected: Vec<HistoryEntry> = (0..3)
             .map(|round| v1_text(&format!("{id}-{round}")))
             .collect();
-        assert_eq!(store.history(id).unwrap(), expected, "{id}");
-    }
-}
-
-#[test]
-fn ids_that_are_not_file_names_are_never_stored() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = filled(dir.path());
-    for id in ["../a", "a/b", "", "a.json", "é"] {
-        assert!(store.meta(id).unwrap().is_none(), "{id}");
-        assert!(store.append(id, v1_text("x")).is_err(), "{id}");
-        assert!(
-            store
-                .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
-                .is_err(),
-            "{id}"
-        );
-        assert!(!store.delete(id).unwrap(), "{id}");
+        assert_eq!(store.history(id).await.unwrap(), expected, "{id}");
     }
 }
 
 #[tokio::test]
-async fn a_restarted_agent_loads_the_whole_history_without_its_notices() {
-    for version in [1u16, 2] {
-        let dir = tempfile::tempdir().unwrap();
-        let (id, before) = {
-            let server =
-                AgentServer::new(TestAgent::default()).store(FileStore::open(dir.path()).unwrap());
-            let (mut wire, _) =
-                Wire::start(&server, version, json!({"session": {"notices": {}}})).await;
-            let id = wire.new_session("/work").await;
-            wire.prompt(&id, "hello").await;
-            wire.prompt(&id, "title:Greeting").await;
-            wire.prompt(&id, "again").await;
-            (id, wire.take_updates())
-        };
-        let server =
-            AgentServer::new(TestAgent::default()).store(FileStore::open(dir.path()).unwrap());
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let listed = wire.ok("session/list", json!({})).await;
-        assert_eq!(listed["sessions"][0]["sessionId"], id.as_str());
-        assert_eq!(listed["sessions"][0]["title"], "Greeting");
-        let params = if version == 1 {
-            (
-                "session/load",
-                json!({"sessionId": id, "cwd": "/work", "mcpServers": []}),
-            )
-        } else {
-            (
-                "session/resume",
-                json!({"sessionId": id, "cwd": "/work", "replayFrom": {"type": "start"}}),
-            )
-        };
-        wire.ok(params.0, params.1).await;
-        let replayed = wire.take_updates();
-        let texts = |updates: &[serde_json::Value]| -> Vec<String> {
-            updates
-                .iter()
-                .filter(|u| u["sessionUpdate"] == "agent_message_chunk")
-                .map(|u| u["content"]["text"].as_str().unwrap().to_owned())
-                .collect()
-        };
-        assert_eq!(texts(&replayed), texts(&before), "v{version}");
-        assert_eq!(texts(&replayed), ["echo: ", "hello", "echo: ", "again"]);
-        assert!(replayed.iter().all(|u| u["sessionUpdate"] != "notice"));
-        // And the session goes on.
-        assert_eq!(wire.prompt(&id, "more").await, "end_turn");
+async fn ids_that_are_not_file_names_are_never_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = filled(dir.path()).await;
+    for id in ["../a", "a/b", "", "a.json", "é"] {
+        assert!(store.meta(id).await.unwrap().is_none(), "{id}");
+        assert!(store.append(id, v1_text("x")).await.is_err(), "{id}");
+        assert!(
+            store
+                .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
+                .await
+                .is_err(),
+            "{id}"
+        );
+        assert!(!store.delete(id).await.unwrap(), "{id}");
     }
 }
 
 #[tokio::test]
 async fn a_damaged_session_answers_a_clear_error_and_the_others_still_load() {
     let dir = tempfile::tempdir().unwrap();
-    let store = filled(dir.path());
+    let store = filled(dir.path()).await;
     replace_line(&store.history_path("a"), 2, "{oops");
     let server = AgentServer::new(TestAgent::default()).store(store);
     let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
@@ -432,7 +360,7 @@ async fn a_full_session_ends_its_turn_with_a_clear_error_and_the_others_go_on() 
         );
         // The other session works, and the full one still loads with what it holds.
         assert_eq!(wire.prompt(&other, "hello").await, "end_turn");
-        let history = server.sessions().history(&full).unwrap();
+        let history = server.sessions().history(&full).await.unwrap();
         assert!(!history.is_empty());
     }
 }

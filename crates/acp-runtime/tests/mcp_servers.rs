@@ -143,6 +143,6 @@ async fn a_transport_the_agent_does_not_support_is_refused() {
         assert!(message.contains(kind), "v{version}: {message}");
         // Nothing was opened or stored.
         assert!(setups.lock().unwrap().is_empty());
-        assert!(server.sessions().list().unwrap().is_empty());
+        assert!(server.sessions().list().await.unwrap().is_empty());
     }
 }

@@ -99,6 +99,7 @@ async fn one_call_delivers_by_the_rules_of_the_clients_version() {
         let history_text: Vec<String> = server
             .sessions()
             .history(&id)
+            .await
             .unwrap()
             .iter()
             .filter_map(|entry| match entry {
@@ -171,7 +172,7 @@ async fn a_raw_v1_notice_to_a_client_with_the_capability_is_sent_and_not_recorde
         c.with_notice_center(|center| center.entry_count(&id)) == 1
     })
     .await;
-    assert!(server.sessions().history(&id).unwrap().is_empty());
+    assert!(server.sessions().history(&id).await.unwrap().is_empty());
 }
 
 #[test]

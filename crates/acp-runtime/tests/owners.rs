@@ -67,7 +67,7 @@ async fn every_session_method_answers_another_principals_session_as_an_unknown_o
             before,
             "v{version}: another principal's requests reached the agent"
         );
-        let meta = server.sessions().meta(&theirs).unwrap().unwrap();
+        let meta = server.sessions().meta(&theirs).await.unwrap().unwrap();
         assert_eq!(meta.title.as_deref(), Some(SECRET));
         assert_eq!(meta.owner.as_deref(), Some("alice"));
         assert!(!meta.archived);
@@ -136,7 +136,7 @@ async fn every_session_method_answers_another_principals_session_as_an_unknown_o
         again
             .ok("session/delete", json!({"sessionId": theirs}))
             .await;
-        assert!(server.sessions().meta(&theirs).unwrap().is_none());
+        assert!(server.sessions().meta(&theirs).await.unwrap().is_none());
     }
 }
 

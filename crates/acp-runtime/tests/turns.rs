@@ -326,6 +326,7 @@ async fn a_v2_retry_with_the_same_idempotency_key_inserts_nothing() {
     let users = server
         .sessions()
         .history(&id)
+        .await
         .unwrap()
         .iter()
         .filter(|entry| {

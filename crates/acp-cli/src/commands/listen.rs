@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use acp_runtime::transport::remote::{
-    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
-    DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_SESSIONS,
-    DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PRINCIPAL, DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT,
-    Endpoint, ServerOptions, Service, TlsIdentity,
+    DEFAULT_BODY_TIMEOUT, DEFAULT_DRAIN_GRACE, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES,
+    DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PRINCIPAL, DEFAULT_STALL_TIMEOUT,
+    DEFAULT_UNUSED_TIMEOUT, Endpoint, ServerOptions, Service, TlsIdentity,
 };
 use tokio::net::TcpListener;
 
@@ -43,7 +43,8 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     ))
 }
 
-/// A number of seconds from 0 up (0 turns the idle and stall timeouts off).
+/// A number of seconds from 0 up (0 turns the idle and stall timeouts off; a drain of 0
+/// cancels running turns at once).
 fn parse_idle(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && (0.0..1e9).contains(&seconds) => Ok(seconds),
@@ -168,6 +169,12 @@ pub struct ListenArgs {
     /// With --listen: at most N Streamable HTTP connections from one client address.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PER_ADDRESS)]
     pub max_per_address: usize,
+    /// With --listen: on SIGTERM (or SIGINT, SIGHUP), let running turns end for up to
+    /// SECONDS, refusing new connections and prompts meanwhile; then cancel what still runs,
+    /// close every connection and exit. `GET /health` says `draining` during that time.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_idle,
+          default_value_t = DEFAULT_DRAIN_GRACE.as_secs_f64())]
+    pub drain_seconds: f64,
 }
 
 /// What `--listen` and its flags ask for.
@@ -214,7 +221,8 @@ impl ListenArgs {
             .header_timeout(Duration::from_secs_f64(self.header_timeout))
             .body_timeout(Duration::from_secs_f64(self.body_timeout))
             .unused_timeout(Duration::from_secs_f64(self.unused_timeout))
-            .max_per_address(self.max_per_address);
+            .max_per_address(self.max_per_address)
+            .drain_grace(Duration::from_secs_f64(self.drain_seconds));
         let mut principals = Vec::new();
         if let Some(file) = &self.token_file {
             for (name, token) in tokens::read_token_file(file)? {
@@ -285,6 +293,16 @@ pub async fn serve<S: Service>(
     }
     // Memory freed when a client goes is given back even when nothing else happens.
     tokio::spawn(super::allocator::tick());
+
+    let grace = listen.options.get_drain_grace();
+    let announced = name.to_owned();
+    let shutdown = async move {
+        shutdown.await;
+        eprintln!(
+            "{announced}: stopping: no new connections; running work gets up to {} s, then every connection is closed",
+            grace.as_secs_f64()
+        );
+    };
     let remote = Endpoint::new(service, listen.options);
     match listen.tls {
         Some(identity) => remote.serve_tls_until(listener, identity, shutdown).await,

@@ -159,22 +159,23 @@ impl Scratch {
         assert!(left.is_empty(), "still running after the client: {left:?}");
     }
 
-    /// The most lines of a session history file (`ID.jsonl`) in the state directory: 0
-    /// before a session exists, 1 (the header) before anything happened in it.
-    pub fn history_lines(&self) -> usize {
-        std::fs::read_dir(&self.state)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|entry| entry.path().extension().is_some_and(|e| e == "jsonl"))
-            .map(|entry| {
-                std::fs::read_to_string(entry.path())
-                    .unwrap_or_default()
-                    .lines()
-                    .count()
-            })
-            .max()
-            .unwrap_or(0)
+    /// The most history entries of one session in the agent's session database
+    /// (`STATE/sessions.sqlite3`, read-only): 0 before a session exists or anything happened
+    /// in it.
+    pub fn history_entries(&self) -> usize {
+        let Ok(db) = rusqlite::Connection::open_with_flags(
+            self.state.join("sessions.sqlite3"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        ) else {
+            return 0;
+        };
+        let _ = db.busy_timeout(std::time::Duration::from_secs(5));
+        db.query_row(
+            "SELECT COALESCE(MAX(next_seq), 0) FROM acp_sessions",
+            [],
+            |row| row.get::<_, i64>(0),
+        )
+        .map_or(0, |entries| usize::try_from(entries).unwrap_or(0))
     }
 
     /// The processes whose command line names this scratch directory's state directory: the

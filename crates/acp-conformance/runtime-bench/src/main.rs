@@ -8,7 +8,9 @@
 //! acp-runtime-bench [--count N] [--runs R] [--seed S] [--paced-count M] [--pace-us P]
 //!                   [--only in-memory|os-pipe] [--side ours|theirs|both]
 //! acp-runtime-bench peer ours|theirs LOG_FILE COUNT SEED PACE_US   (the child process)
-//! acp-runtime-bench store [--updates N] [--runs R] [--seed S]       (the session stores)
+//! acp-runtime-bench store [--updates N] [--runs R] [--seed S] [--postgres URL]
+//!                         [--cluster] [--sessions S] [--per-session M]  (the session stores)
+//! acp-runtime-bench store-instance file DIR|sqlite PATH|postgres URL  (a cluster instance)
 //! ```
 //!
 //! "flood" runs send as fast as each runtime accepts messages (its notice latency includes the
@@ -17,6 +19,7 @@
 
 mod ours;
 mod store;
+mod store_cluster;
 mod theirs;
 mod timing;
 mod workload;
@@ -274,12 +277,23 @@ async fn bench(options: Options) -> Result<(), BoxError> {
     Ok(())
 }
 
-/// `store [--updates N] [--runs R] [--seed S]`.
+/// `store [--updates N] [--runs R] [--seed S] [--postgres URL] [--cluster] [--sessions S]
+/// [--per-session M]`: the stores side by side, then (with `--cluster`) two instances.
 async fn store_bench(args: &[String]) -> Result<(), BoxError> {
     let (mut updates, mut runs, mut seed) = (10_000usize, 5usize, 7u64);
+    let (mut cluster, mut sessions, mut per_session) = (false, 200usize, 100usize);
+    let mut postgres = None;
     let mut args = args.iter();
     while let Some(flag) = args.next() {
+        if flag == "--cluster" {
+            cluster = true;
+            continue;
+        }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        if flag == "--postgres" {
+            postgres = Some(value.clone());
+            continue;
+        }
         let number = value
             .parse::<u64>()
             .map_err(|error| format!("{flag} {value}: {error}"))?;
@@ -287,10 +301,18 @@ async fn store_bench(args: &[String]) -> Result<(), BoxError> {
             "--updates" => updates = number.max(1) as usize,
             "--runs" => runs = number.max(1) as usize,
             "--seed" => seed = number,
+            "--sessions" => sessions = number.max(2) as usize,
+            "--per-session" => per_session = number.max(1) as usize,
             other => return Err(format!("unknown option {other}").into()),
         }
     }
-    store::bench(updates, runs, seed).await
+    let postgres = store::postgres_url(postgres);
+    store::bench(updates, runs, seed, postgres.clone()).await?;
+    if cluster {
+        println!();
+        store_cluster::bench(sessions, per_session, postgres).await?;
+    }
+    Ok(())
 }
 
 async fn peer(args: &[String]) -> Result<(), BoxError> {
@@ -321,6 +343,7 @@ fn main() -> ExitCode {
         match args.split_first() {
             Some((first, rest)) if first == "peer" => peer(rest).await,
             Some((first, rest)) if first == "store" => store_bench(rest).await,
+            Some((first, rest)) if first == "store-instance" => store_cluster::instance(rest).await,
             _ => bench(Options::parse(&args)?).await,
         }
     });

@@ -1,7 +1,9 @@
-//! `acp-runtime-bench store`: what keeping sessions costs.
+//! `acp-runtime-bench store`: what keeping sessions costs, for every store side by side in
+//! one run: memory, file, SQLite and (with `--postgres URL` or `$ACP_TEST_POSTGRES_URL`)
+//! PostgreSQL, in a schema of its own that is dropped afterwards.
 //!
 //! * record: the cost of one recorded update, in the store alone (`SessionStore::append` of
-//!   the stream's updates, ACP v1), for the in-memory and the file store;
+//!   the stream's updates, ACP v1);
 //! * send: `session/update` throughput of an agent (`Session::send_v1`, which records each
 //!   update before it sends it) to a client over `tokio::io::duplex`, with either store;
 //! * load: reopening a session of `--updates` updates: reading it back from the store
@@ -15,8 +17,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use acp_runtime::agent::{
-    Agent, AgentServer, FileStore, HistoryEntry, MemoryStore, Prompt, Session, SessionMeta,
-    SessionStore, StopReason,
+    Agent, AgentServer, FileStore, HistoryEntry, MemoryStore, PostgresStore, Prompt, Session,
+    SessionMeta, SessionStore, SqliteStore, StopReason,
 };
 use acp_runtime::client::ClientBuilder;
 use acp_runtime::connection::{BoxFuture, Handler, Reply};
@@ -57,11 +59,11 @@ fn entries(updates: &[v1::SessionUpdate]) -> Vec<HistoryEntry> {
         .collect()
 }
 
-/// A scratch directory for the file store, removed when dropped.
-struct Scratch(std::path::PathBuf);
+/// A scratch directory for the file and SQLite stores, removed when dropped.
+pub struct Scratch(pub std::path::PathBuf);
 
 impl Scratch {
-    fn new(name: &str) -> Result<Scratch, BoxError> {
+    pub fn new(name: &str) -> Result<Scratch, BoxError> {
         let dir = std::env::temp_dir().join(format!(
             "acp-runtime-bench-{name}-{}-{}",
             std::process::id(),
@@ -78,17 +80,98 @@ impl Drop for Scratch {
     }
 }
 
+/// A kind of store.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    Memory,
+    File,
+    Sqlite,
+    /// The URL (with the benchmark's schema in its `search_path`).
+    Postgres(String),
+}
+
+impl Kind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::Memory => "memory",
+            Kind::File => "file",
+            Kind::Sqlite => "sqlite",
+            Kind::Postgres(_) => "postgres",
+        }
+    }
+
+    /// A store of this kind; `tag` names its files in `scratch` (a store of its own per tag).
+    pub async fn open(
+        &self,
+        scratch: &std::path::Path,
+        tag: &str,
+    ) -> Result<Arc<dyn SessionStore>, BoxError> {
+        Ok(match self {
+            Kind::Memory => Arc::new(MemoryStore::new()),
+            Kind::File => Arc::new(FileStore::open(scratch.join(tag))?),
+            Kind::Sqlite => Arc::new(SqliteStore::open(
+                scratch.join(format!("{tag}.sqlite3")),
+            )?),
+            Kind::Postgres(url) => Arc::new(PostgresStore::connect(url).await?),
+        })
+    }
+}
+
+/// A schema of its own in the PostgreSQL of `url`, dropped when [`Schema::drop_now`] runs.
+pub struct Schema {
+    admin: String,
+    name: String,
+}
+
+impl Schema {
+    pub async fn create(admin: &str) -> Result<Schema, BoxError> {
+        let name = format!("acp_bench_{}_{}", std::process::id(), crate::timing::now_ns() % 1_000_000);
+        run_sql(admin, &format!("CREATE SCHEMA {name}")).await?;
+        Ok(Schema {
+            admin: admin.to_owned(),
+            name,
+        })
+    }
+
+    /// The URL whose connections use the schema.
+    pub fn url(&self) -> String {
+        let separator = if self.admin.contains('?') { '&' } else { '?' };
+        format!("{}{separator}options=-c%20search_path%3D{}", self.admin, self.name)
+    }
+
+    pub async fn drop_now(self) -> Result<(), BoxError> {
+        run_sql(&self.admin, &format!("DROP SCHEMA {} CASCADE", self.name)).await
+    }
+}
+
+async fn run_sql(url: &str, sql: &str) -> Result<(), BoxError> {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
+    let driver = tokio::spawn(connection);
+    client.batch_execute(sql).await?;
+    drop(client);
+    let _ = driver.await;
+    Ok(())
+}
+
+/// The PostgreSQL of `--postgres`, else `$ACP_TEST_POSTGRES_URL`.
+pub fn postgres_url(flag: Option<String>) -> Option<String> {
+    flag.or_else(|| std::env::var("ACP_TEST_POSTGRES_URL").ok())
+        .filter(|url| !url.trim().is_empty())
+}
+
 /// Microseconds per appended entry, one run.
-fn record_once(
+async fn record_once(
     store: &dyn SessionStore,
     id: &str,
     entries: Vec<HistoryEntry>,
 ) -> Result<f64, BoxError> {
-    store.create(&SessionMeta::new(id, ProtocolVersion::V1, "/bench"))?;
+    store
+        .create(&SessionMeta::new(id, ProtocolVersion::V1, "/bench"))
+        .await?;
     let count = entries.len();
     let started = Instant::now();
     for entry in entries {
-        store.append(id, entry)?;
+        store.append(id, entry).await?;
     }
     Ok(started.elapsed().as_secs_f64() * 1e6 / count as f64)
 }
@@ -196,8 +279,14 @@ async fn load_once(store: Arc<dyn SessionStore>, id: &str) -> Result<(f64, usize
     ))
 }
 
-/// Runs the store measurements: `count` updates, `runs` runs each (median shown).
-pub async fn bench(count: usize, runs: usize, seed: u64) -> Result<(), BoxError> {
+/// Runs the store measurements: `count` updates, `runs` runs each (median shown), for
+/// every kind of store (PostgreSQL when `postgres` names one).
+pub async fn bench(
+    count: usize,
+    runs: usize,
+    seed: u64,
+    postgres: Option<String>,
+) -> Result<(), BoxError> {
     println!(
         "acp-runtime session stores: ACP v1 stream without notices, {count} updates, {runs} runs (median)"
     );
@@ -213,78 +302,106 @@ pub async fn bench(count: usize, runs: usize, seed: u64) -> Result<(), BoxError>
         bytes as f64 / 1e6
     );
     let scratch = Scratch::new("store")?;
-
-    // Record: the store alone.
-    let mut record = [Vec::new(), Vec::new()];
-    for run in 0..runs {
-        let memory = MemoryStore::new();
-        let file = FileStore::open(scratch.0.join(format!("record-{run}")))?;
-        record[0].push(record_once(&memory, "sess_bench", entries(&updates))?);
-        record[1].push(record_once(&file, "sess_bench", entries(&updates))?);
+    let schema = match &postgres {
+        Some(url) => Some(Schema::create(url).await?),
+        None => {
+            println!("postgres: skipped (no --postgres URL and no $ACP_TEST_POSTGRES_URL)");
+            None
+        }
+    };
+    let mut kinds = vec![Kind::Memory, Kind::File, Kind::Sqlite];
+    if let Some(schema) = &schema {
+        kinds.push(Kind::Postgres(schema.url()));
     }
+    let result = measure(&kinds, &updates, runs, &scratch).await;
+    if let Some(schema) = schema {
+        schema.drop_now().await?;
+    }
+    let table = result?;
+    println!();
+    println!(
+        "{:<9} {:>16} {:>14} {:>16} {:>18}",
+        "store", "record us/update", "send msg/s", "read history ms", "session/load ms"
+    );
+    for (kind, row) in kinds.iter().zip(&table) {
+        println!(
+            "{:<9} {:>16.2} {:>14.0} {:>16.1} {:>18.1}",
+            kind.name(),
+            median(&row.record),
+            median(&row.send),
+            median(&row.read),
+            median(&row.load),
+        );
+    }
+    println!();
+    let memory = median(&table[0].send);
+    for (kind, row) in kinds.iter().zip(&table).skip(1) {
+        let added = 1e6 / median(&row.send) - 1e6 / memory;
+        println!(
+            "{} store on the send path: {added:.2} us more per update than the memory store ({:.2}x its throughput)",
+            kind.name(),
+            median(&row.send) / memory
+        );
+    }
+    Ok(())
+}
 
-    // Send: agent to client with each store.
-    let mut send = [Vec::new(), Vec::new()];
+/// The figures of one kind of store.
+#[derive(Default)]
+struct Figures {
+    record: Vec<f64>,
+    send: Vec<f64>,
+    read: Vec<f64>,
+    load: Vec<f64>,
+}
+
+async fn measure(
+    kinds: &[Kind],
+    updates: &[v1::SessionUpdate],
+    runs: usize,
+    scratch: &Scratch,
+) -> Result<Vec<Figures>, BoxError> {
+    let mut table: Vec<Figures> = kinds.iter().map(|_| Figures::default()).collect();
+    // Record: the store alone.
     for run in 0..runs {
-        let memory: Arc<dyn SessionStore> = Arc::new(MemoryStore::new());
-        let file: Arc<dyn SessionStore> =
-            Arc::new(FileStore::open(scratch.0.join(format!("send-{run}")))?);
-        // Alternate the order, so neither store always runs on a warmer machine.
-        if run % 2 == 0 {
-            send[0].push(tokio::spawn(send_once(memory, updates.clone())).await??);
-            send[1].push(tokio::spawn(send_once(file, updates.clone())).await??);
-        } else {
-            send[1].push(tokio::spawn(send_once(file, updates.clone())).await??);
-            send[0].push(tokio::spawn(send_once(memory, updates.clone())).await??);
+        for (kind, row) in kinds.iter().zip(table.iter_mut()) {
+            let store = kind.open(&scratch.0, &format!("record-{run}")).await?;
+            let id = format!("sess_record_{run}");
+            row.record
+                .push(record_once(store.as_ref(), &id, entries(updates)).await?);
         }
     }
-
-    // Load: a session of `count` updates, from the store and over a connection.
-    let memory: Arc<dyn SessionStore> = Arc::new(MemoryStore::new());
-    let file: Arc<dyn SessionStore> = Arc::new(FileStore::open(scratch.0.join("load"))?);
-    for store in [&memory, &file] {
-        record_once(store.as_ref(), "sess_load", entries(&updates))?;
+    // Send: agent to client with each store; the order turns, so that no store always runs
+    // on a warmer machine.
+    for run in 0..runs {
+        for offset in 0..kinds.len() {
+            let index = (run + offset) % kinds.len();
+            let store = kinds[index].open(&scratch.0, &format!("send-{run}")).await?;
+            table[index]
+                .send
+                .push(tokio::spawn(send_once(store, updates.to_vec())).await??);
+        }
     }
-    let mut read = [Vec::new(), Vec::new()];
-    let mut load = [Vec::new(), Vec::new()];
-    for _ in 0..runs {
-        for (index, store) in [&memory, &file].into_iter().enumerate() {
+    // Load: a session of `count` updates, from the store and over a connection.
+    for (kind, row) in kinds.iter().zip(table.iter_mut()) {
+        let store = kind.open(&scratch.0, "load").await?;
+        record_once(store.as_ref(), "sess_load", entries(updates)).await?;
+        for _ in 0..runs {
             let started = Instant::now();
-            let history = store.history("sess_load")?;
-            read[index].push(started.elapsed().as_secs_f64() * 1e3);
+            let history = store.history("sess_load").await?;
+            row.read.push(started.elapsed().as_secs_f64() * 1e3);
             if history.len() != updates.len() {
                 return Err(
                     format!("{} of {} updates read back", history.len(), updates.len()).into(),
                 );
             }
-            let (ms, received) = tokio::spawn(load_once(Arc::clone(store), "sess_load")).await??;
+            let (ms, received) =
+                tokio::spawn(load_once(Arc::clone(&store), "sess_load")).await??;
             if received != updates.len() {
                 return Err(format!("{received} of {} updates replayed", updates.len()).into());
             }
-            load[index].push(ms);
+            row.load.push(ms);
         }
     }
-
-    println!();
-    println!(
-        "{:<8} {:>16} {:>14} {:>16} {:>18}",
-        "store", "record us/update", "send msg/s", "read history ms", "session/load ms"
-    );
-    for (index, name) in ["memory", "file"].iter().enumerate() {
-        println!(
-            "{:<8} {:>16.2} {:>14.0} {:>16.1} {:>18.1}",
-            name,
-            median(&record[index]),
-            median(&send[index]),
-            median(&read[index]),
-            median(&load[index]),
-        );
-    }
-    let added = 1e6 / median(&send[1]) - 1e6 / median(&send[0]);
-    println!();
-    println!(
-        "file store on the send path: {added:.2} us more per update than the memory store ({:.2}x its throughput)",
-        median(&send[1]) / median(&send[0])
-    );
-    Ok(())
+    Ok(table)
 }

@@ -42,9 +42,11 @@
 mod calls;
 mod config;
 mod dispatch;
+mod drain;
 mod features;
 mod gate;
 mod ids;
+mod lease;
 mod listing;
 mod principal;
 mod session;
@@ -59,6 +61,7 @@ pub(crate) use dispatch::decode_error;
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use acp_schema::jsonrpc::{ErrorObject, RawValue};
 use acp_schema::method::Extension;
@@ -73,6 +76,7 @@ pub use calls::{
 pub use config::{
     ConfigChoice, ConfigKind, ConfigOption, ConfigValue, MODE_OPTION_ID, Mode, Modes, SessionConfig,
 };
+pub use drain::{CANCEL_WAIT, Drained};
 pub use features::{
     AgentFeatures, AgentMethod, AuthMethodSpec, McpTransports, Offer, PromptContent,
     SystemPromptModes,
@@ -89,10 +93,14 @@ pub use setup::{
     SystemPromptSpec,
 };
 pub use stop::StopReason;
+#[cfg(feature = "sqlite")]
+pub use store::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
 pub use store::{
-    DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry, MemoryStore,
-    SessionMeta, SessionStore, StoreError, StoreFeatures,
+    DEFAULT_LEASE, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry,
+    MemoryStore, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture,
 };
+#[cfg(feature = "postgres")]
+pub use store::{DEFAULT_POOL_SIZE, PostgresStore};
 #[cfg(feature = "unstable_session_options")]
 pub use unstable::OptionsQuery;
 pub use unstable::UnstableFeatures;
@@ -424,6 +432,7 @@ struct Options {
     fallback: FallbackPolicy,
     connection: ConnectionBuilder,
     page_size: usize,
+    lease: Duration,
 }
 
 /// Serves an [`Agent`] on connections. Cheap to clone; clones share the agent, the
@@ -473,6 +482,7 @@ impl<A: Agent> AgentServer<A> {
                 fallback: FallbackPolicy::default(),
                 connection: ConnectionBuilder::new(),
                 page_size: DEFAULT_PAGE_SIZE,
+                lease: DEFAULT_LEASE,
             },
         }
     }
@@ -519,6 +529,16 @@ impl<A: Agent> AgentServer<A> {
     #[must_use]
     pub fn list_page_size(mut self, sessions: usize) -> Self {
         self.options.page_size = sessions.max(1);
+        self
+    }
+
+    /// How long a turn's lease on its session runs without being renewed (default
+    /// [`DEFAULT_LEASE`], at least 100 ms; see [`SessionStore::lease`]). It matters when
+    /// several processes share a store: a process that stops during a turn frees the session
+    /// for the others after at most this long.
+    #[must_use]
+    pub fn lease_duration(mut self, duration: Duration) -> Self {
+        self.options.lease = duration.max(Duration::from_millis(100));
         self
     }
 
@@ -623,6 +643,7 @@ impl<A: Agent> AgentServer<A> {
                 versions: self.options.versions.clone(),
                 fallback: self.options.fallback,
                 page_size: self.options.page_size,
+                lease: self.options.lease,
             },
             dispatch::Owned::new(
                 Arc::clone(&self.store),

@@ -261,7 +261,10 @@ impl Session {
         let params = v1::SessionNotification::new(self.id(), update);
         if let Ok(replayable) = v1::ReplayableUpdate::try_from(params.update.clone()) {
             if records_v1(&replayable) {
-                self.inner.state.record(HistoryEntry::V1(replayable))?;
+                self.inner
+                    .state
+                    .record(HistoryEntry::V1(replayable))
+                    .await?;
             }
         }
         self.connection()
@@ -285,7 +288,10 @@ impl Session {
         let params = v2::UpdateSessionNotification::new(self.id(), update);
         if let Ok(replayable) = v2::ReplayableUpdate::try_from(params.update.clone()) {
             if records_v2(&replayable) {
-                self.inner.state.record(HistoryEntry::V2(replayable))?;
+                self.inner
+                    .state
+                    .record(HistoryEntry::V2(replayable))
+                    .await?;
             }
         }
         self.connection()
@@ -503,7 +509,8 @@ impl Session {
         let title = title.into();
         self.inner
             .state
-            .update_meta(|meta| meta.title = Some(title.clone()))?;
+            .update_meta(|meta| meta.title = Some(title.clone()))
+            .await?;
         match self.protocol_version() {
             ProtocolVersion::V1 => {
                 self.send_v1(v1::SessionInfoUpdate::new().title(title).into())
@@ -553,11 +560,15 @@ impl Session {
                 self.id()
             )));
         }
-        let config = self.inner.state.update_config(|config| {
-            if let Some(modes) = config.modes.as_mut() {
-                id.clone_into(&mut modes.current);
-            }
-        })?;
+        let config = self
+            .inner
+            .state
+            .update_config(|config| {
+                if let Some(modes) = config.modes.as_mut() {
+                    id.clone_into(&mut modes.current);
+                }
+            })
+            .await?;
         match self.protocol_version() {
             ProtocolVersion::V1 => self.send_v1(v1::CurrentModeUpdate::new(id).into()).await,
             _ => {
@@ -586,7 +597,8 @@ impl Session {
         let config = self
             .inner
             .state
-            .update_config(|config| config.set(id, &value))?;
+            .update_config(|config| config.set(id, &value))
+            .await?;
         match self.protocol_version() {
             ProtocolVersion::V1 => {
                 let options = config.v1_options().unwrap_or_default();
@@ -603,7 +615,7 @@ impl Session {
 
     /// Records an update in the history without sending it (the user's own message, which
     /// the client already shows).
-    pub(crate) fn record(
+    pub(crate) async fn record(
         &self,
         update: ByVersion<v1::ReplayableUpdate, v2::ReplayableUpdate>,
     ) -> Result<(), Error> {
@@ -611,7 +623,7 @@ impl Session {
             ByVersion::V1(update) => HistoryEntry::V1(update),
             ByVersion::V2(update) => HistoryEntry::V2(update),
         };
-        self.inner.state.record(entry).map_err(Error::from)
+        self.inner.state.record(entry).await.map_err(Error::from)
     }
 }
 

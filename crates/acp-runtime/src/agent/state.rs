@@ -39,6 +39,9 @@ pub(crate) struct SessionState {
     /// The owner's name ([`SessionMeta::owner`]), fixed when the session was created.
     owner: Option<String>,
     meta: Mutex<SessionMeta>,
+    /// Serialises this process's metadata changes of the session (each reads, changes and
+    /// saves the stored metadata).
+    meta_writes: tokio::sync::Mutex<()>,
     config: Mutex<SessionConfig>,
     turn: Mutex<Turn>,
     /// Held by the running turn; prompts wait for it in arrival order.
@@ -97,6 +100,7 @@ impl SessionState {
             store,
             owner: meta.owner.clone(),
             meta: Mutex::new(meta),
+            meta_writes: tokio::sync::Mutex::new(()),
             config: Mutex::new(config),
             turn: Mutex::new(Turn::default()),
             slot: Arc::new(tokio::sync::Mutex::new(())),
@@ -109,8 +113,8 @@ impl SessionState {
     }
 
     /// Records `entry` in the store.
-    pub(crate) fn record(&self, entry: HistoryEntry) -> Result<(), StoreError> {
-        self.store.append(&self.id, entry)
+    pub(crate) async fn record(&self, entry: HistoryEntry) -> Result<(), StoreError> {
+        self.store.append(&self.id, entry).await
     }
 
     /// The owner's name; `None` for the local user.
@@ -124,19 +128,27 @@ impl SessionState {
     }
 
     /// Changes the metadata with `change`, marks the session active now and saves it.
-    pub(crate) fn update_meta(
+    ///
+    /// The change is applied to the metadata as stored now, not to this state's copy: another
+    /// process sharing the store may have changed other fields (a title, the archive flag)
+    /// since this one opened the session, and those stay.
+    pub(crate) async fn update_meta(
         &self,
         change: impl FnOnce(&mut SessionMeta),
     ) -> Result<(), StoreError> {
-        let meta = {
-            let mut meta = lock(&self.meta);
-            change(&mut meta);
-            // The owner never changes.
-            meta.owner.clone_from(&self.owner);
-            meta.updated_at = SystemTime::now();
-            meta.clone()
+        let _writing = self.meta_writes.lock().await;
+        let mut meta = match self.store.meta(&self.id).await? {
+            Some(meta) => meta,
+            None => return Err(StoreError::Unknown(self.id.clone())),
         };
-        self.store.save_meta(&meta)
+        change(&mut meta);
+        // The owner and the version never change.
+        meta.owner.clone_from(&self.owner);
+        meta.protocol_version = self.version;
+        meta.updated_at = SystemTime::now();
+        self.store.save_meta(&meta).await?;
+        *lock(&self.meta) = meta;
+        Ok(())
     }
 
     /// A copy of the configuration.
@@ -145,7 +157,7 @@ impl SessionState {
     }
 
     /// Changes the configuration and saves the current values.
-    pub(crate) fn update_config(
+    pub(crate) async fn update_config(
         &self,
         change: impl FnOnce(&mut SessionConfig),
     ) -> Result<SessionConfig, StoreError> {
@@ -159,7 +171,8 @@ impl SessionState {
         self.update_meta(|meta| {
             meta.mode = mode;
             meta.config = values;
-        })?;
+        })
+        .await?;
         Ok(config)
     }
 
@@ -268,29 +281,34 @@ impl SessionState {
     }
 
     /// The message id recorded for a v2 idempotency key, reading the history the first time.
-    pub(crate) fn key(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let mut keys = lock(&self.keys);
-        if keys.is_none() {
-            let history = self.store.history(&self.id)?;
-            *keys = Some(
-                history
-                    .into_iter()
-                    .filter_map(|entry| match entry {
-                        HistoryEntry::PromptKey { key, message_id } => Some((key, message_id)),
-                        _ => None,
-                    })
-                    .collect(),
-            );
+    pub(crate) async fn key(&self, key: &str) -> Result<Option<String>, StoreError> {
+        if let Some(keys) = lock(&self.keys).as_ref() {
+            return Ok(keys.get(key).cloned());
         }
-        Ok(keys.as_ref().and_then(|keys| keys.get(key).cloned()))
+        let history = self.store.history(&self.id).await?;
+        let read: HashMap<String, String> = history
+            .into_iter()
+            .filter_map(|entry| match entry {
+                HistoryEntry::PromptKey { key, message_id } => Some((key, message_id)),
+                _ => None,
+            })
+            .collect();
+        let mut keys = lock(&self.keys);
+        // A key remembered while the history was read is kept too.
+        let keys = keys.get_or_insert_with(HashMap::new);
+        for (key, message_id) in read {
+            keys.entry(key).or_insert(message_id);
+        }
+        Ok(keys.get(key).cloned())
     }
 
     /// Remembers a v2 idempotency key (and records it).
-    pub(crate) fn remember_key(&self, key: &str, message_id: &str) -> Result<(), StoreError> {
+    pub(crate) async fn remember_key(&self, key: &str, message_id: &str) -> Result<(), StoreError> {
         self.record(HistoryEntry::PromptKey {
             key: key.to_owned(),
             message_id: message_id.to_owned(),
-        })?;
+        })
+        .await?;
         if let Some(keys) = lock(&self.keys).as_mut() {
             keys.insert(key.to_owned(), message_id.to_owned());
         }
@@ -352,9 +370,30 @@ impl SessionState {
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
     sessions: Mutex<HashMap<String, Weak<SessionState>>>,
+    /// The server is shutting down: no new turn starts.
+    draining: AtomicBool,
 }
 
 impl Registry {
+    /// Stops new turns from starting (see [`Self::is_draining`]).
+    pub(crate) fn start_draining(&self) {
+        self.draining.store(true, Ordering::Release);
+    }
+
+    /// Whether the server is shutting down.
+    pub(crate) fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+
+    /// The sessions whose turn is running now.
+    pub(crate) fn running(&self) -> Vec<Arc<SessionState>> {
+        lock(&self.sessions)
+            .values()
+            .filter_map(Weak::upgrade)
+            .filter(|state| state.is_running())
+            .collect()
+    }
+
     /// The open state of session `id`, if some connection has it open.
     pub(crate) fn get(&self, id: &str) -> Option<Arc<SessionState>> {
         let mut sessions = lock(&self.sessions);

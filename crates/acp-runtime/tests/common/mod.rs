@@ -2,6 +2,7 @@
 //! raw JSON-lines peer for misbehaving on purpose.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod cluster;
 pub mod wire;
 
 use std::sync::{Arc, Mutex};

@@ -4,27 +4,30 @@
 //! real conditions as notices (an MCP server whose command cannot be started), plus
 //! `/notice SEVERITY TITLE [-- DESCRIPTION]` to send any notice on demand.
 //!
-//! Sessions are kept in files under a state directory, so a client can load them after the
-//! agent restarted; `--ephemeral` keeps them in memory only. With `--listen` the default
+//! Sessions are kept in a SQLite database in a state directory (or in the database `--store`
+//! names: SQLite or PostgreSQL, shared with other agent processes), so a client can load them
+//! after the agent restarted; `--ephemeral` keeps them in memory only. With `--listen` the default
 //! state directory is another one than over stdio, and every connection acts for the
 //! principal of its token (see `listen`).
 
 mod example;
 mod mcp;
 mod notice_command;
+mod store;
 mod tools;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use acp_runtime::agent::{AgentServer, FileStore, MemoryStore};
+use acp_runtime::agent::{AgentServer, DEFAULT_LEASE};
 use acp_runtime::log::{Level, Logger};
 
 pub use example::{
     ASK_MODE, CODE_MODE, ExampleAgent, ExampleOptions, SHOUT_OPTION, session_config,
 };
 pub use notice_command::{NoticeCommand, parse_notice_command};
+pub use store::{DATABASE_FILE, KEPT_FILES_DIR, StoreUrl, parse_store};
 
 /// The environment variable that sets the delay between reply chunks, in milliseconds
 /// (overridden by `--delay-ms`). `0` makes the agent answer at once, for tests.
@@ -43,12 +46,23 @@ pub struct Args {
     /// Log protocol problems (bad lines, violations) to standard error.
     #[arg(long)]
     pub verbose: bool,
-    /// Keep sessions in files under DIR, so they can be loaded after a restart (default
-    /// $XDG_STATE_HOME/acp/agent, else ~/.local/state/acp/agent; with --listen, agent-listen
-    /// instead of agent, so that a listener never serves the stdio agent's sessions unless
-    /// DIR says so).
-    #[arg(long, value_name = "DIR", conflicts_with = "ephemeral")]
+    /// Keep sessions in the SQLite database DIR/sessions.sqlite3, so they can be loaded after
+    /// a restart (default $XDG_STATE_HOME/acp/agent, else ~/.local/state/acp/agent; with
+    /// --listen, agent-listen instead of agent, so that a listener never serves the stdio
+    /// agent's sessions unless DIR says so). Session files of earlier versions found in DIR
+    /// are moved into the database once and kept in DIR/sessions.v1-files.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["ephemeral", "store"])]
     pub state_dir: Option<PathBuf>,
+    /// Keep sessions in this database instead: sqlite://PATH (a file that agent processes on
+    /// one machine may share) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (one that
+    /// instances on several machines share). The schema is created or updated on start.
+    #[arg(long, value_name = "URL", value_parser = parse_store, conflicts_with = "ephemeral")]
+    pub store: Option<StoreUrl>,
+    /// How long a turn's lease on its session lasts without renewal, in seconds: when agent
+    /// processes share a store, a crashed one's sessions are free again after this long.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_lease,
+          default_value_t = DEFAULT_LEASE.as_secs_f64())]
+    pub lease_seconds: f64,
     /// Keep sessions in memory only; nothing that needs persistence (loading a session) is
     /// advertised.
     #[arg(long)]
@@ -59,6 +73,16 @@ pub struct Args {
     /// `--listen` and its flags.
     #[command(flatten)]
     pub remote: crate::commands::listen::ListenArgs,
+}
+
+/// A lease duration in seconds: from 0.1 up to a day.
+fn parse_lease(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && (0.1..=86_400.0).contains(&seconds) => Ok(seconds),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds from 0.1 to 86400"
+        )),
+    }
 }
 
 /// The chunk delay from the flag, else the environment, else the default.
@@ -110,7 +134,9 @@ pub fn run(args: Args) -> super::Outcome {
         .max_queued_bytes(args.remote.max_queued_bytes)
         .max_in_flight_bytes(args.remote.max_queued_bytes)
         .stall_timeout(args.remote.stall());
-    let server = AgentServer::new(ExampleAgent::new(options)).connection_options(connection);
+    let server = AgentServer::new(ExampleAgent::new(options))
+        .connection_options(connection)
+        .lease_duration(Duration::from_secs_f64(args.lease_seconds));
     // Read before anything is opened: a bad token is a usage error.
     let listen = args.remote.listen()?;
     let default_dir = if listen.is_some() {
@@ -118,19 +144,13 @@ pub fn run(args: Args) -> super::Outcome {
     } else {
         default_state_dir
     };
-    let server = if args.ephemeral {
-        server.store(MemoryStore::without_history())
-    } else {
-        let dir = match args.state_dir.clone().or_else(default_dir) {
-            Some(dir) => dir,
-            None => {
-                return Err("no state directory: set $XDG_STATE_HOME or $HOME, or pass \
-                            --state-dir DIR or --ephemeral"
-                    .into());
-            }
-        };
-        server.store(FileStore::open(&dir)?)
+    let wanted = store::StoreArgs {
+        ephemeral: args.ephemeral,
+        store: args.store.as_ref(),
+        state_dir: args.state_dir.clone().or_else(default_dir),
     };
+    let store = runtime.block_on(store::open(wanted))?;
+    let server = server.shared_store(store);
     let served = match listen {
         Some(listen) => runtime.block_on(async {
             // Heard from before the URL is printed: whoever reads it may signal at once.
@@ -143,7 +163,10 @@ pub fn run(args: Args) -> super::Outcome {
         None => runtime
             .block_on(async {
                 tokio::spawn(crate::commands::allocator::tick());
-                server.serve_stdio().await
+                let served = server.serve_stdio().await;
+                // The client is gone: give up any lease of a store other processes share.
+                let _ = server.sessions().shutdown().await;
+                served
             })
             .map_err(std::io::Error::other),
     };

@@ -86,12 +86,12 @@ async fn fork<A: Agent>(
         Err(detail) => return Reply::error(rpc::invalid_params(detail)),
     };
     let source_id = fields.id().to_owned();
-    let source = match stored(inner, init, &source_id) {
+    let source = match stored(inner, init, &source_id).await {
         Ok(meta) => meta,
         Err(reply) => return reply,
     };
     let store = Arc::clone(inner.owned.store());
-    let history = match store.history(&source_id) {
+    let history = match store.history(&source_id).await {
         Ok(history) => history,
         Err(error) => return Reply::error(store_error(&error)),
     };
@@ -113,20 +113,26 @@ async fn fork<A: Agent>(
     meta.title.clone_from(&source.title);
     meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
     meta.config = config.values();
-    let meta = match inner.owned.create(meta) {
+    let meta = match inner.owned.create(meta).await {
         Ok(meta) => meta,
         Err(error) => {
             return Reply::error(rpc::internal(format!("cannot create the fork: {error}")));
         }
     };
     // Idempotency keys belong to the source's prompts; only the conversation is copied.
-    let copied = history
+    let mut copied = Ok(());
+    for entry in history
         .into_iter()
         .filter(|entry| matches!(entry, HistoryEntry::V1(_) | HistoryEntry::V2(_)))
-        .try_for_each(|entry| store.append(&id, entry));
+    {
+        copied = store.append(&id, entry).await;
+        if copied.is_err() {
+            break;
+        }
+    }
     if let Err(error) = copied {
         // Best effort: the fork is useless half-copied; the answer is the copy's error.
-        let _ = store.delete(&id);
+        let _ = store.delete(&id).await;
         return Reply::error(store_error(&error));
     }
     let state = SessionState::new(meta, config.clone(), store);

@@ -57,7 +57,7 @@ pub(super) async fn list<A: Agent>(
     request: ListRequest,
 ) -> Reply {
     let version = init.client.protocol_version();
-    let stored = match inner.owned.list() {
+    let stored = match inner.owned.list().await {
         Ok(stored) => stored,
         Err(error) => return Reply::error(store_error(&error)),
     };
@@ -150,7 +150,7 @@ pub(super) async fn delete<A: Agent, T: serde::Serialize>(
     id: &str,
     response: impl FnOnce() -> T,
 ) -> Reply {
-    if let Ok(None) = inner.owned.meta(id) {
+    if let Ok(None) = inner.owned.meta(id).await {
         return Reply::error(rpc::session_not_found(id));
     }
     if let Err(error) = inner.agent.delete_session(id).await {
@@ -161,7 +161,7 @@ pub(super) async fn delete<A: Agent, T: serde::Serialize>(
         state.mark_deleted();
     }
     inner.owned.forget(id);
-    match inner.owned.store().delete(id) {
+    match inner.owned.store().delete(id).await {
         Ok(true) => Reply::ok(&response()),
         Ok(false) => Reply::error(rpc::session_not_found(id)),
         Err(error) => Reply::error(store_error(&error)),
@@ -186,11 +186,14 @@ pub(super) async fn set_mode<A: Agent>(inner: &Inner<A>, id: &str, mode: &str) -
     if let Err(error) = inner.agent.set_mode(&session, mode).await {
         return Reply::error(error);
     }
-    let changed = session.state().update_config(|config| {
-        if let Some(modes) = config.modes.as_mut() {
-            mode.clone_into(&mut modes.current);
-        }
-    });
+    let changed = session
+        .state()
+        .update_config(|config| {
+            if let Some(modes) = config.modes.as_mut() {
+                mode.clone_into(&mut modes.current);
+            }
+        })
+        .await;
     match changed {
         Ok(_) => Reply::ok(&v1::SetSessionModeResponse::new()),
         Err(error) => Reply::error(store_error(&error)),
@@ -238,11 +241,14 @@ pub(super) async fn set_config_option<A: Agent>(
         if let Err(error) = inner.agent.set_mode(&session, mode).await {
             return Reply::error(error);
         }
-        session.state().update_config(|config| {
-            if let Some(modes) = config.modes.as_mut() {
-                mode.clone_into(&mut modes.current);
-            }
-        })
+        session
+            .state()
+            .update_config(|config| {
+                if let Some(modes) = config.modes.as_mut() {
+                    mode.clone_into(&mut modes.current);
+                }
+            })
+            .await
     } else {
         if let Err(detail) = config.check(option, &value) {
             return Reply::error(rpc::invalid_params(detail));
@@ -257,6 +263,7 @@ pub(super) async fn set_config_option<A: Agent>(
         session
             .state()
             .update_config(|config| config.set(option, &value))
+            .await
     };
     match changed {
         Ok(config) => config_response(version, &config),

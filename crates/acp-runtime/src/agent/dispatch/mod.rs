@@ -39,6 +39,8 @@ pub(super) struct Shared {
     pub(super) versions: Vec<ProtocolVersion>,
     pub(super) fallback: FallbackPolicy,
     pub(super) page_size: usize,
+    /// How long a turn's lease on its session runs without renewal.
+    pub(super) lease: std::time::Duration,
 }
 
 /// The connection handler of an agent.
@@ -115,10 +117,16 @@ pub(crate) fn decode_error(error: acp_schema::Error) -> ErrorObject {
 }
 
 /// The JSON-RPC error for a store failure: `-32002` for a session the store does not know,
-/// `-32602` for one of another protocol version, `-32603` with the store's message otherwise.
+/// `-32602` for one of another protocol version, `-32010` for one whose turn runs in another
+/// process, `-32603` with the store's message otherwise.
 pub(super) fn store_error(error: &StoreError) -> ErrorObject {
     match error {
         StoreError::Unknown(id) => rpc::session_not_found(id),
+        StoreError::Leased {
+            id,
+            holder,
+            remaining,
+        } => rpc::session_busy_elsewhere(id, holder, *remaining),
         StoreError::WrongVersion { .. } => rpc::invalid_params(error),
         other => rpc::internal(other),
     }

@@ -443,7 +443,7 @@ pub(super) async fn new_session<A: Agent>(
         .clone_from(&setup.additional_directories);
     meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
     meta.config = config.values();
-    let meta = match inner.owned.create(meta) {
+    let meta = match inner.owned.create(meta).await {
         Ok(meta) => meta,
         Err(error) => {
             return Reply::error(rpc::internal(format!("cannot create the session: {error}")));
@@ -470,7 +470,7 @@ async fn reopen<A: Agent>(
 ) -> Result<(Arc<SessionState>, SessionSetup), Reply> {
     let id = fields.id.clone();
     let version = init.client.protocol_version();
-    let meta = match inner.owned.meta(&id) {
+    let meta = match inner.owned.meta(&id).await {
         Ok(Some(meta)) => meta,
         Ok(None) => return Err(Reply::error(rpc::session_not_found(&id))),
         Err(error) => return Err(Reply::error(store_error(&error))),
@@ -494,7 +494,9 @@ async fn reopen<A: Agent>(
         Some(state) => {
             #[cfg(feature = "unstable_session_options")]
             if !setup.initial_options.is_empty() {
-                let applied = state.update_config(|config| apply_initial(init, &setup, config));
+                let applied = state
+                    .update_config(|config| apply_initial(init, &setup, config))
+                    .await;
                 if let Err(error) = applied {
                     return Err(Reply::error(store_error(&error)));
                 }
@@ -511,10 +513,13 @@ async fn reopen<A: Agent>(
     };
     let cwd = setup.cwd.clone();
     let directories = setup.additional_directories.clone();
-    if let Err(error) = state.update_meta(|meta| {
-        meta.cwd = cwd;
-        meta.additional_directories = directories;
-    }) {
+    if let Err(error) = state
+        .update_meta(|meta| {
+            meta.cwd = cwd;
+            meta.additional_directories = directories;
+        })
+        .await
+    {
         init.client.connection().logger().log(
             Level::Warn,
             format!(
@@ -540,7 +545,7 @@ pub(super) async fn load_v1<A: Agent>(
         Ok(opened) => opened,
         Err(reply) => return reply,
     };
-    let history = match state.store.history(&state.id) {
+    let history = match state.store.history(&state.id).await {
         Ok(history) => history,
         Err(error) => return Reply::error(store_error(&error)),
     };
@@ -592,7 +597,7 @@ pub(super) async fn resume<A: Agent>(
     );
     if version != ProtocolVersion::V1 {
         if replayed {
-            let history = match state.store.history(&state.id) {
+            let history = match state.store.history(&state.id).await {
                 Ok(history) => history,
                 Err(error) => return Reply::error(store_error(&error)),
             };

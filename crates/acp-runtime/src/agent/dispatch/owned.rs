@@ -49,8 +49,8 @@ impl Owned {
     /// another's. A named principal cannot tell whose an unreadable session is, so for it
     /// that is unknown too; the local principal gets the store's error (its files are the
     /// local user's own to repair).
-    pub(super) fn meta(&self, id: &str) -> Result<Option<SessionMeta>, StoreError> {
-        match self.store.meta(id) {
+    pub(super) async fn meta(&self, id: &str) -> Result<Option<SessionMeta>, StoreError> {
+        match self.store.meta(id).await {
             Ok(Some(meta)) if self.principal.owns(&meta) => Ok(Some(meta)),
             Ok(_) => Ok(None),
             Err(_) if !self.principal.is_local() => Ok(None),
@@ -59,16 +59,16 @@ impl Owned {
     }
 
     /// The metadata of every readable session of the principal.
-    pub(super) fn list(&self) -> Result<Vec<SessionMeta>, StoreError> {
-        let mut sessions = self.store.list()?;
+    pub(super) async fn list(&self) -> Result<Vec<SessionMeta>, StoreError> {
+        let mut sessions = self.store.list_owned(self.principal.name()).await?;
         sessions.retain(|meta| self.principal.owns(meta));
         Ok(sessions)
     }
 
     /// Records a new session owned by the principal; returns its metadata as stored.
-    pub(super) fn create(&self, mut meta: SessionMeta) -> Result<SessionMeta, StoreError> {
+    pub(super) async fn create(&self, mut meta: SessionMeta) -> Result<SessionMeta, StoreError> {
         meta.owner = self.principal.owner();
-        self.store.create(&meta)?;
+        self.store.create(&meta).await?;
         Ok(meta)
     }
 
@@ -77,6 +77,11 @@ impl Owned {
         self.registry
             .get(id)
             .filter(|state| state.owner() == self.principal.name())
+    }
+
+    /// Whether the server is shutting down (no new turn starts).
+    pub(super) fn is_draining(&self) -> bool {
+        self.registry.is_draining()
     }
 
     /// Registers the state of a session opened here.

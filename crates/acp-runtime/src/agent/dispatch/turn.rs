@@ -2,7 +2,9 @@
 //!
 //! Both versions: a session runs one turn at a time; a prompt that arrives while one runs is
 //! held (in arrival order) and answered `-32800` when a `session/cancel` or `session/close`
-//! comes before its turn starts. The content must be of kinds the agent advertised
+//! comes before its turn starts. A turn holds the session's lease in the store while it runs
+//! (see [`lease`](crate::agent::lease)): a prompt for a session whose turn runs in another
+//! process sharing the store is answered `-32010` at once. The content must be of kinds the agent advertised
 //! (`-32602`). The user's message is recorded before the agent sees it. Once `session/cancel`
 //! arrived, the turn ends `cancelled`, whatever the agent's handler returns afterwards (an
 //! error included), and the updates it still sends go out before the end of the turn.
@@ -20,6 +22,7 @@ use acp_schema::{v1, v2};
 
 use super::{Arrival, Inner, store_error};
 use crate::agent::ids::fresh_id;
+use crate::agent::lease::TurnLease;
 use crate::agent::setup::prompt_text;
 use crate::agent::{Agent, Prompt};
 use crate::connection::Reply;
@@ -49,16 +52,22 @@ pub(super) async fn prompt_v1<A: Agent>(
     let Some(turn) = state.hold(arrived).await else {
         return Reply::error(rpc::request_cancelled());
     };
+    let lease = match take_lease(inner, &session).await {
+        Ok(lease) => lease,
+        Err(reply) => return reply,
+    };
     state.start_turn(&turn);
     let message_id = fresh_id("msg");
     for block in &request.prompt {
         let chunk = v1::ContentChunk::new(block.clone()).message_id(message_id.as_str());
-        let recorded = session.record(ByVersion::V1(v1::ReplayableUpdate::UserMessageChunk(chunk)));
+        let recorded = session
+            .record(ByVersion::V1(v1::ReplayableUpdate::UserMessageChunk(chunk)))
+            .await;
         if let Err(error) = recorded {
             return Reply::error(rpc::internal(error));
         }
     }
-    touch(&session);
+    touch(&session).await;
     let prompt = Prompt {
         text: prompt_text(request.prompt.iter().filter_map(v1::ContentBlock::as_text)),
         message_id,
@@ -66,6 +75,7 @@ pub(super) async fn prompt_v1<A: Agent>(
     };
     let result = inner.agent.prompt(session, prompt).await;
     let cancelled = turn.finish();
+    lease.release().await;
     drop(turn);
     match result {
         _ if cancelled => Reply::ok(&v1::PromptResponse::new(v1::StopReason::Cancelled)),
@@ -100,7 +110,7 @@ pub(super) async fn prompt_v2<A: Agent>(
         .as_ref()
         .map(|key| key.as_str().to_owned());
     if let Some(key) = &key {
-        match state.key(key) {
+        match state.key(key).await {
             Ok(Some(message_id)) => return Reply::ok(&v2::PromptResponse::new(message_id)),
             Ok(None) => {}
             Err(error) => return Reply::error(store_error(&error)),
@@ -110,18 +120,24 @@ pub(super) async fn prompt_v2<A: Agent>(
     let Some(turn) = state.hold(arrived).await else {
         return Reply::error(rpc::request_cancelled());
     };
+    let lease = match take_lease(inner, &session).await {
+        Ok(lease) => lease,
+        Err(reply) => return reply,
+    };
     state.start_turn(&turn);
     let message_id = fresh_id("msg");
     let user_message = v2::UserMessage::new(message_id.as_str()).content(request.prompt.clone());
-    let recorded = session.record(ByVersion::V2(v2::ReplayableUpdate::UserMessage(
-        user_message.clone(),
-    )));
+    let recorded = session
+        .record(ByVersion::V2(v2::ReplayableUpdate::UserMessage(
+            user_message.clone(),
+        )))
+        .await;
     if let Err(error) = recorded {
         // Not inserted: the prompt fails, and no update about it is sent.
         return Reply::error(rpc::internal(error));
     }
     if let Some(key) = &key {
-        if let Err(error) = state.remember_key(key, &message_id) {
+        if let Err(error) = state.remember_key(key, &message_id).await {
             session.connection().logger().log(
                 Level::Warn,
                 format!(
@@ -131,7 +147,7 @@ pub(super) async fn prompt_v2<A: Agent>(
             );
         }
     }
-    touch(&session);
+    touch(&session).await;
     let prompt = Prompt {
         text: prompt_text(request.prompt.iter().filter_map(v2::ContentBlock::as_text)),
         message_id: message_id.clone(),
@@ -149,6 +165,7 @@ pub(super) async fn prompt_v2<A: Agent>(
         }
         let result = agent.prompt(session.clone(), prompt).await;
         let cancelled = turn.finish();
+        lease.release().await;
         let stop = match result {
             _ if cancelled => v2::IdleStopReason::Cancelled,
             Ok(stop) => stop.to_v2(),
@@ -162,10 +179,25 @@ pub(super) async fn prompt_v2<A: Agent>(
     })
 }
 
+/// The lease of the session's turn, or the reply when the store refuses it (`-32010` when
+/// the session's turn runs in another process) or the server is shutting down (`-32011`).
+async fn take_lease<A: Agent>(
+    inner: &Inner<A>,
+    session: &crate::agent::Session,
+) -> Result<TurnLease, Reply> {
+    if inner.owned.is_draining() {
+        return Err(Reply::error(rpc::shutting_down()));
+    }
+    let logger = session.connection().logger().clone();
+    TurnLease::take(session.state(), inner.shared.lease, logger)
+        .await
+        .map_err(|error| Reply::error(store_error(&error)))
+}
+
 /// Marks the session active now (its place in `session/list`); a failure is only logged,
 /// since the prompt itself is recorded.
-fn touch(session: &crate::agent::Session) {
-    if let Err(error) = session.state().update_meta(|_| {}) {
+async fn touch(session: &crate::agent::Session) {
+    if let Err(error) = session.state().update_meta(|_| {}).await {
         session.connection().logger().log(
             Level::Warn,
             format!(

@@ -147,6 +147,7 @@ pub(super) async fn v1_request<A: Agent>(
             status(inner, init, request.session_id.as_str(), |status, _| {
                 v1::SessionStatusResponse::new(status)
             })
+            .await
         }
         #[cfg(feature = "unstable_session_fork")]
         R::SessionFork(request) => super::fork::fork_v1(inner, init, request).await,
@@ -257,23 +258,26 @@ pub(super) async fn v2_request<A: Agent>(
             .await
         }
         #[cfg(feature = "unstable_session_status")]
-        R::SessionStatus(request) => status(
-            inner,
-            init,
-            request.session_id.as_str(),
-            |status, running| {
-                let response = v2::SessionStatusResponse::new(status);
-                match running {
-                    Some(true) => {
-                        response.state(v2::StateUpdate::Running(v2::RunningStateUpdate::new()))
+        R::SessionStatus(request) => {
+            status(
+                inner,
+                init,
+                request.session_id.as_str(),
+                |status, running| {
+                    let response = v2::SessionStatusResponse::new(status);
+                    match running {
+                        Some(true) => {
+                            response.state(v2::StateUpdate::Running(v2::RunningStateUpdate::new()))
+                        }
+                        Some(false) => {
+                            response.state(v2::StateUpdate::Idle(v2::IdleStateUpdate::new()))
+                        }
+                        None => response,
                     }
-                    Some(false) => {
-                        response.state(v2::StateUpdate::Idle(v2::IdleStateUpdate::new()))
-                    }
-                    None => response,
-                }
-            },
-        ),
+                },
+            )
+            .await
+        }
         #[cfg(feature = "unstable_session_fork")]
         R::SessionFork(request) => super::fork::fork_v2(inner, init, request).await,
         #[cfg(feature = "unstable_session_options")]
@@ -332,13 +336,13 @@ pub(super) async fn v2_notification<A: Agent>(
 /// The stored metadata of session `id` for this connection's version, or the reply: `-32002`
 /// for a session the store does not know, `-32602` for one of the other version.
 #[allow(dead_code)]
-pub(super) fn stored<A: Agent>(
+pub(super) async fn stored<A: Agent>(
     inner: &Inner<A>,
     init: &Initialized,
     id: &str,
 ) -> Result<SessionMeta, Reply> {
     let version = init.client.protocol_version();
-    let meta = match inner.owned.meta(id) {
+    let meta = match inner.owned.meta(id).await {
         Ok(Some(meta)) => meta,
         Ok(None) => return Err(Reply::error(rpc::session_not_found(id))),
         Err(error) => return Err(Reply::error(store_error(&error))),
@@ -357,18 +361,18 @@ pub(super) fn stored<A: Agent>(
 /// Changes the stored metadata of session `id`: through its open state when a connection has
 /// it open (so that state and store agree), else directly in the store.
 #[allow(dead_code)]
-fn change_meta<A: Agent>(
+async fn change_meta<A: Agent>(
     inner: &Inner<A>,
     init: &Initialized,
     id: &str,
     change: impl FnOnce(&mut SessionMeta),
 ) -> Result<(), Reply> {
-    let mut meta = stored(inner, init, id)?;
+    let mut meta = stored(inner, init, id).await?;
     let saved = match inner.owned.state(id) {
-        Some(state) => state.update_meta(change),
+        Some(state) => state.update_meta(change).await,
         None => {
             change(&mut meta);
-            inner.owned.store().save_meta(&meta)
+            inner.owned.store().save_meta(&meta).await
         }
     };
     saved.map_err(|error| Reply::error(store_error(&error)))
@@ -385,7 +389,7 @@ async fn archive<A: Agent, T: serde::Serialize>(
     archived: bool,
     response: impl FnOnce() -> T,
 ) -> Reply {
-    if let Err(reply) = stored(inner, init, id) {
+    if let Err(reply) = stored(inner, init, id).await {
         return reply;
     }
     if let Err(error) = inner.agent.archive_session(id, archived).await {
@@ -394,7 +398,7 @@ async fn archive<A: Agent, T: serde::Serialize>(
     if archived {
         super::manage::close(inner, id).await;
     }
-    match change_meta(inner, init, id, |meta| meta.archived = archived) {
+    match change_meta(inner, init, id, |meta| meta.archived = archived).await {
         Ok(()) => Reply::ok(&response()),
         Err(reply) => reply,
     }
@@ -409,7 +413,7 @@ async fn set_title<A: Agent, T: serde::Serialize>(
     title: &str,
     response: impl FnOnce(String) -> T,
 ) -> Reply {
-    if let Err(reply) = stored(inner, init, id) {
+    if let Err(reply) = stored(inner, init, id).await {
         return reply;
     }
     let trimmed = title.trim();
@@ -426,7 +430,9 @@ async fn set_title<A: Agent, T: serde::Serialize>(
     match change_meta(inner, init, id, |meta| {
         meta.title = Some(stored_title);
         meta.updated_at = std::time::SystemTime::now();
-    }) {
+    })
+    .await
+    {
         Ok(()) => Reply::ok(&response(title)),
         Err(reply) => reply,
     }
@@ -435,13 +441,13 @@ async fn set_title<A: Agent, T: serde::Serialize>(
 /// `session/status`: `open` when some connection has the session in memory (with whether a
 /// turn is running), `saved` when only the store has it. Changes nothing.
 #[cfg(feature = "unstable_session_status")]
-fn status<A: Agent, T: serde::Serialize>(
+async fn status<A: Agent, T: serde::Serialize>(
     inner: &Inner<A>,
     init: &Initialized,
     id: &str,
     response: impl FnOnce(&'static str, Option<bool>) -> T,
 ) -> Reply {
-    if let Err(reply) = stored(inner, init, id) {
+    if let Err(reply) = stored(inner, init, id).await {
         return reply;
     }
     match inner.owned.state(id) {
@@ -460,7 +466,7 @@ async fn options<A: Agent>(
     query: &crate::agent::OptionsQuery,
 ) -> Result<crate::agent::SessionConfig, Reply> {
     let stored_meta = match &query.session_id {
-        Some(id) => Some(stored(inner, init, id)?),
+        Some(id) => Some(stored(inner, init, id).await?),
         None => None,
     };
     let mut config = inner

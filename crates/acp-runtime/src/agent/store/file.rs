@@ -25,14 +25,14 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use acp_schema::v1::ProtocolVersion;
-use acp_schema::{v1, v2};
 use serde::{Deserialize, Serialize};
 
-use super::{HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures};
-use crate::agent::config::ConfigValue;
+use super::encoding::{
+    StoredOption, decode_entry, encode_entry, from_millis, millis, options_from, stored_options,
+};
+use super::{HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture};
 use crate::connection::lock;
 
 /// The format of history files: the one this build writes and the newest it reads.
@@ -52,6 +52,10 @@ pub const DEFAULT_MAX_SESSION_BYTES: u64 = 64 * 1024 * 1024;
 const MAX_OPEN_FILES: usize = 64;
 
 /// Sessions kept in files under one directory (see the module documentation for the layout).
+///
+/// One process at a time: the store keeps history files open and their lengths in memory,
+/// and its leases are those of the process (see [`SessionStore::lease`]). Agents that share
+/// sessions between processes use a database store (`SqliteStore`, `PostgresStore`).
 ///
 /// ```no_run
 /// # fn main() -> Result<(), acp_runtime::agent::StoreError> {
@@ -210,6 +214,15 @@ impl FileStore {
     ) -> Result<T, StoreError> {
         let path = self.history_path(id);
         let mut open = lock(&self.open);
+        if open
+            .files
+            .get(id)
+            .is_some_and(|history| unlinked(&history.file))
+        {
+            // Deleted meanwhile (by another store value on the directory): writing on would
+            // lose the entry unseen.
+            open.remove(id);
+        }
         if !open.files.contains_key(id) {
             let file = OpenOptions::new()
                 .append(true)
@@ -236,9 +249,23 @@ impl FileStore {
     }
 }
 
+/// Whether `file` was deleted from the directory while open.
+#[cfg(unix)]
+fn unlinked(file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    file.metadata().is_ok_and(|meta| meta.nlink() == 0)
+}
+
+/// Whether `file` was deleted from the directory while open (other platforms refuse to
+/// delete an open file).
+#[cfg(not(unix))]
+fn unlinked(_file: &File) -> bool {
+    false
+}
+
 /// Ids that can name files: letters, digits, `-` and `_`, at most 128 characters. Other ids
 /// are never ours, so the store does not know them.
-fn file_name_ok(id: &str) -> bool {
+pub(super) fn file_name_ok(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 128
         && id
@@ -276,18 +303,6 @@ fn check_format(
     }
 }
 
-/// One line of a history file after the header.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-enum Record<U> {
-    Update(U),
-    PromptKey {
-        key: String,
-        #[serde(rename = "messageId")]
-        message_id: String,
-    },
-}
-
 /// The first line of a history file.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -298,53 +313,15 @@ struct Header {
 }
 
 /// The encoded line (with its newline) for `entry`.
-fn encode_entry(id: &str, path: &Path, entry: HistoryEntry) -> Result<Vec<u8>, StoreError> {
-    let encoded = match entry {
-        HistoryEntry::V1(update) => {
-            serde_json::to_vec(&Record::Update(v1::SessionUpdate::from(update)))
-        }
-        HistoryEntry::V2(update) => {
-            serde_json::to_vec(&Record::Update(v2::SessionUpdate::from(update)))
-        }
-        HistoryEntry::PromptKey { key, message_id } => {
-            serde_json::to_vec(&Record::<()>::PromptKey { key, message_id })
-        }
-    };
-    let mut line =
-        encoded.map_err(|error| StoreError::io(id, "encoding an entry for", path, error.into()))?;
+fn encode_line(id: &str, path: &Path, entry: HistoryEntry) -> Result<Vec<u8>, StoreError> {
+    let mut line = encode_entry(entry)
+        .map_err(|error| StoreError::io(id, "encoding an entry for", path, error.into()))?;
     line.push(b'\n');
     Ok(line)
 }
 
-/// Decodes one record line of a session of `version`.
-fn decode_entry(version: ProtocolVersion, line: &str) -> Result<HistoryEntry, String> {
-    if version == ProtocolVersion::V1 {
-        match serde_json::from_str::<Record<v1::SessionUpdate>>(line).map_err(|e| e.to_string())? {
-            Record::Update(update) => v1::ReplayableUpdate::try_from(update)
-                .map(HistoryEntry::V1)
-                .map_err(|_| "a notice is never history, but one was recorded".to_owned()),
-            Record::PromptKey { key, message_id } => {
-                Ok(HistoryEntry::PromptKey { key, message_id })
-            }
-        }
-    } else {
-        match serde_json::from_str::<Record<v2::SessionUpdate>>(line).map_err(|e| e.to_string())? {
-            Record::Update(update) => v2::ReplayableUpdate::try_from(update)
-                .map(HistoryEntry::V2)
-                .map_err(|_| "a notice is never history, but one was recorded".to_owned()),
-            Record::PromptKey { key, message_id } => {
-                Ok(HistoryEntry::PromptKey { key, message_id })
-            }
-        }
-    }
-}
-
-impl SessionStore for FileStore {
-    fn features(&self) -> StoreFeatures {
-        StoreFeatures::new(true)
-    }
-
-    fn create(&self, meta: &SessionMeta) -> Result<(), StoreError> {
+impl FileStore {
+    fn create_now(&self, meta: &SessionMeta) -> Result<(), StoreError> {
         if !file_name_ok(&meta.id) {
             return Err(StoreError::io(
                 &meta.id,
@@ -383,7 +360,10 @@ impl SessionStore for FileStore {
         Ok(())
     }
 
-    fn meta(&self, id: &str) -> Result<Option<SessionMeta>, StoreError> {
+    pub(in crate::agent::store) fn meta_now(
+        &self,
+        id: &str,
+    ) -> Result<Option<SessionMeta>, StoreError> {
         if !file_name_ok(id) {
             return Ok(None);
         }
@@ -394,20 +374,20 @@ impl SessionStore for FileStore {
         self.read_meta(id, &path).map(Some)
     }
 
-    fn save_meta(&self, meta: &SessionMeta) -> Result<(), StoreError> {
+    fn save_meta_now(&self, meta: &SessionMeta) -> Result<(), StoreError> {
         if !file_name_ok(&meta.id) || !self.meta_path(&meta.id).exists() {
             return Err(StoreError::Unknown(meta.id.clone()));
         }
         self.write_meta(meta)
     }
 
-    fn append(&self, id: &str, entry: HistoryEntry) -> Result<(), StoreError> {
+    fn append_now(&self, id: &str, entry: HistoryEntry) -> Result<(), StoreError> {
         if !file_name_ok(id) {
             return Err(StoreError::Unknown(id.to_owned()));
         }
         let max = self.max_bytes;
         self.with_history(id, |history, path| {
-            let line = encode_entry(id, path, entry)?;
+            let line = encode_line(id, path, entry)?;
             let needed = line.len() as u64;
             if history.len + needed > max {
                 return Err(StoreError::Full {
@@ -427,7 +407,10 @@ impl SessionStore for FileStore {
         })
     }
 
-    fn history(&self, id: &str) -> Result<Vec<HistoryEntry>, StoreError> {
+    pub(in crate::agent::store) fn history_now(
+        &self,
+        id: &str,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
         if !file_name_ok(id) {
             return Err(StoreError::Unknown(id.to_owned()));
         }
@@ -470,7 +453,7 @@ impl SessionStore for FileStore {
             .collect()
     }
 
-    fn list(&self) -> Result<Vec<SessionMeta>, StoreError> {
+    fn list_now(&self) -> Result<Vec<SessionMeta>, StoreError> {
         let entries = std::fs::read_dir(&self.dir)
             .map_err(|error| StoreError::io("", "listing", &self.dir, error))?;
         let mut sessions = Vec::new();
@@ -493,7 +476,7 @@ impl SessionStore for FileStore {
         Ok(sessions)
     }
 
-    fn delete(&self, id: &str) -> Result<bool, StoreError> {
+    fn delete_now(&self, id: &str) -> Result<bool, StoreError> {
         if !file_name_ok(id) {
             return Ok(false);
         }
@@ -537,30 +520,6 @@ struct MetaFile {
     owner: Option<String>,
 }
 
-#[derive(Serialize, Deserialize)]
-struct StoredOption {
-    id: String,
-    #[serde(flatten)]
-    value: StoredValue,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "type", content = "value", rename_all = "lowercase")]
-enum StoredValue {
-    Id(String),
-    Boolean(bool),
-}
-
-fn millis(time: SystemTime) -> u64 {
-    time.duration_since(UNIX_EPOCH).map_or(0, |since| {
-        u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
-    })
-}
-
-fn from_millis(ms: u64) -> SystemTime {
-    UNIX_EPOCH + Duration::from_millis(ms)
-}
-
 impl From<&SessionMeta> for MetaFile {
     fn from(meta: &SessionMeta) -> Self {
         Self {
@@ -577,17 +536,7 @@ impl From<&SessionMeta> for MetaFile {
             created_at_ms: millis(meta.created_at),
             updated_at_ms: millis(meta.updated_at),
             mode: meta.mode.clone(),
-            config: meta
-                .config
-                .iter()
-                .map(|(id, value)| StoredOption {
-                    id: id.clone(),
-                    value: match value {
-                        ConfigValue::Id(value) => StoredValue::Id(value.clone()),
-                        ConfigValue::Boolean(value) => StoredValue::Boolean(*value),
-                    },
-                })
-                .collect(),
+            config: stored_options(&meta.config),
             archived: meta.archived,
             owner: meta.owner.clone(),
         }
@@ -605,19 +554,43 @@ impl MetaFile {
             created_at: from_millis(self.created_at_ms),
             updated_at: from_millis(self.updated_at_ms),
             mode: self.mode,
-            config: self
-                .config
-                .into_iter()
-                .map(|option| {
-                    let value = match option.value {
-                        StoredValue::Id(value) => ConfigValue::Id(value),
-                        StoredValue::Boolean(value) => ConfigValue::Boolean(value),
-                    };
-                    (option.id, value)
-                })
-                .collect(),
+            config: options_from(self.config),
             archived: self.archived,
             owner: self.owner,
         }
+    }
+}
+
+impl SessionStore for FileStore {
+    fn features(&self) -> StoreFeatures {
+        StoreFeatures::new(true)
+    }
+
+    fn create<'a>(&'a self, meta: &'a SessionMeta) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.create_now(meta) })
+    }
+
+    fn meta<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<SessionMeta>> {
+        Box::pin(async move { self.meta_now(id) })
+    }
+
+    fn save_meta<'a>(&'a self, meta: &'a SessionMeta) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.save_meta_now(meta) })
+    }
+
+    fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.append_now(id, entry) })
+    }
+
+    fn history<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Vec<HistoryEntry>> {
+        Box::pin(async move { self.history_now(id) })
+    }
+
+    fn list(&self) -> StoreFuture<'_, Vec<SessionMeta>> {
+        Box::pin(async move { self.list_now() })
+    }
+
+    fn delete<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move { self.delete_now(id) })
     }
 }

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use super::{HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures};
+use super::{HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture};
 use crate::connection::lock;
 
 /// The default maximum number of history entries per session in a [`MemoryStore`].
@@ -63,12 +63,8 @@ impl MemoryStore {
     }
 }
 
-impl SessionStore for MemoryStore {
-    fn features(&self) -> StoreFeatures {
-        StoreFeatures::new(false).history(self.history)
-    }
-
-    fn create(&self, meta: &SessionMeta) -> Result<(), StoreError> {
+impl MemoryStore {
+    fn create_now(&self, meta: &SessionMeta) -> Result<(), StoreError> {
         let mut sessions = lock(&self.sessions);
         if sessions.contains_key(&meta.id) {
             return Err(StoreError::Exists(meta.id.clone()));
@@ -83,13 +79,7 @@ impl SessionStore for MemoryStore {
         Ok(())
     }
 
-    fn meta(&self, id: &str) -> Result<Option<SessionMeta>, StoreError> {
-        Ok(lock(&self.sessions)
-            .get(id)
-            .map(|stored| stored.meta.clone()))
-    }
-
-    fn save_meta(&self, meta: &SessionMeta) -> Result<(), StoreError> {
+    fn save_meta_now(&self, meta: &SessionMeta) -> Result<(), StoreError> {
         match lock(&self.sessions).get_mut(&meta.id) {
             Some(stored) => {
                 stored.meta.clone_from(meta);
@@ -99,7 +89,7 @@ impl SessionStore for MemoryStore {
         }
     }
 
-    fn append(&self, id: &str, entry: HistoryEntry) -> Result<(), StoreError> {
+    fn append_now(&self, id: &str, entry: HistoryEntry) -> Result<(), StoreError> {
         let mut sessions = lock(&self.sessions);
         let Some(stored) = sessions.get_mut(id) else {
             return Err(StoreError::Unknown(id.to_owned()));
@@ -118,22 +108,52 @@ impl SessionStore for MemoryStore {
         stored.history.push(entry);
         Ok(())
     }
+}
 
-    fn history(&self, id: &str) -> Result<Vec<HistoryEntry>, StoreError> {
-        lock(&self.sessions)
-            .get(id)
-            .map(|stored| stored.history.clone())
-            .ok_or_else(|| StoreError::Unknown(id.to_owned()))
+impl SessionStore for MemoryStore {
+    fn features(&self) -> StoreFeatures {
+        StoreFeatures::new(false).history(self.history)
     }
 
-    fn list(&self) -> Result<Vec<SessionMeta>, StoreError> {
-        Ok(lock(&self.sessions)
-            .values()
-            .map(|stored| stored.meta.clone())
-            .collect())
+    fn create<'a>(&'a self, meta: &'a SessionMeta) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.create_now(meta) })
     }
 
-    fn delete(&self, id: &str) -> Result<bool, StoreError> {
-        Ok(lock(&self.sessions).remove(id).is_some())
+    fn meta<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<SessionMeta>> {
+        Box::pin(async move {
+            Ok(lock(&self.sessions)
+                .get(id)
+                .map(|stored| stored.meta.clone()))
+        })
+    }
+
+    fn save_meta<'a>(&'a self, meta: &'a SessionMeta) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.save_meta_now(meta) })
+    }
+
+    fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.append_now(id, entry) })
+    }
+
+    fn history<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Vec<HistoryEntry>> {
+        Box::pin(async move {
+            lock(&self.sessions)
+                .get(id)
+                .map(|stored| stored.history.clone())
+                .ok_or_else(|| StoreError::Unknown(id.to_owned()))
+        })
+    }
+
+    fn list(&self) -> StoreFuture<'_, Vec<SessionMeta>> {
+        Box::pin(async move {
+            Ok(lock(&self.sessions)
+                .values()
+                .map(|stored| stored.meta.clone())
+                .collect())
+        })
+    }
+
+    fn delete<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move { Ok(lock(&self.sessions).remove(id).is_some()) })
     }
 }

@@ -1,28 +1,59 @@
-//! Where sessions live: the [`SessionStore`] trait and its two implementations,
-//! [`MemoryStore`] (the library default; sessions last as long as the process) and
-//! [`FileStore`] (one pair of files per session under a directory; sessions survive restarts).
+//! Where sessions live: the [`SessionStore`] trait and its implementations: [`MemoryStore`]
+//! (the library default; sessions last as long as the process), [`FileStore`] (one pair of
+//! files per session under a directory; sessions survive restarts), and behind cargo features
+//! `SqliteStore` (`sqlite`: one database file that several processes on one machine may
+//! share) and `PostgresStore` (`postgres`: one database that agent instances on several
+//! machines share).
 //!
 //! A store keeps, for each session, its [`SessionMeta`] (version, working directory, title,
-//! activity time, current mode and option values, owner) and its history: [`HistoryEntry`] values,
-//! which hold only `ReplayableUpdate`s. That type has no notice variant, so a notice can never
-//! be recorded or replayed.
+//! activity time, current mode and option values, owner) and its history: [`HistoryEntry`]
+//! values, which hold only `ReplayableUpdate`s. That type has no notice variant, so a notice
+//! can never be recorded or replayed.
 //!
-//! Store methods are synchronous and short (an append is one write to an open file); the
-//! runtime calls them from its tasks.
+//! Store methods are asynchronous and return boxed futures ([`StoreFuture`]) so that the
+//! trait can be used as `Arc<dyn SessionStore>`. A store whose calls block (files, SQLite)
+//! keeps them short or runs them off the async runtime's threads.
+//!
+//! When several agent processes share one store, a session's turn runs in one of them at a
+//! time: the process running it holds the session's *lease* ([`SessionStore::lease`]), a
+//! record with an expiry that it renews while the turn runs, so that a crashed process's
+//! lease runs out and another may take the session over.
 
+mod encoding;
+mod error;
 mod file;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod holder;
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 
-use std::path::PathBuf;
-use std::time::SystemTime;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::{Duration, SystemTime};
 
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
+pub use error::StoreError;
 pub use file::{DEFAULT_MAX_SESSION_BYTES, FileStore};
 pub use memory::{DEFAULT_MAX_ENTRIES, MemoryStore};
+#[cfg(feature = "postgres")]
+pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore};
+#[cfg(feature = "sqlite")]
+pub use sqlite::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
 
 use super::config::ConfigValue;
+
+/// The future a [`SessionStore`] call returns.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// The default time a session's lease runs without being renewed: 30 s. The runtime renews it
+/// every third of that while a turn runs, so a process that stops (a crash, a lost network)
+/// frees its sessions for other processes after at most this long.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
 /// What a store can do; the agent's advertised capabilities follow from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,130 +170,77 @@ pub enum HistoryEntry {
     },
 }
 
-/// A store of sessions, shared by every connection of an agent server.
+/// A store of sessions, shared by every connection of an agent server (and, for the database
+/// stores, by every agent process that opens the same database).
 ///
 /// Implementations must be safe to call from several tasks at once. Each method concerns one
-/// session (except [`SessionStore::list`]): a failure must leave the other sessions as they
-/// were.
+/// session (except the listing): a failure must leave the other sessions as they were. Every
+/// call is asynchronous; implement a method as `Box::pin(async move { ... })`.
 pub trait SessionStore: Send + Sync + 'static {
     /// What this store can do.
     fn features(&self) -> StoreFeatures;
 
     /// Records a new session with an empty history. Fails with [`StoreError::Exists`] when the
     /// id is taken.
-    fn create(&self, meta: &SessionMeta) -> Result<(), StoreError>;
+    fn create<'a>(&'a self, meta: &'a SessionMeta) -> StoreFuture<'a, ()>;
 
     /// The session's metadata; `None` when the store does not know the id.
-    fn meta(&self, id: &str) -> Result<Option<SessionMeta>, StoreError>;
+    fn meta<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<SessionMeta>>;
 
     /// Replaces the metadata of a known session.
-    fn save_meta(&self, meta: &SessionMeta) -> Result<(), StoreError>;
+    fn save_meta<'a>(&'a self, meta: &'a SessionMeta) -> StoreFuture<'a, ()>;
 
-    /// Appends one entry to a session's history: all of it or nothing. A store without
-    /// history ([`StoreFeatures::history`] false) accepts and drops it.
-    fn append(&self, id: &str, entry: HistoryEntry) -> Result<(), StoreError>;
+    /// Appends one entry to a session's history: all of it or nothing, and once this
+    /// resolves the entry is stored (a client may be sent the update next). A store without
+    /// history ([`StoreFeatures::history`] false) accepts and drops it. A store shared by
+    /// several processes refuses the entry with [`StoreError::Leased`] while another process
+    /// holds the session's lease.
+    fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()>;
 
     /// The session's whole history, oldest first.
-    fn history(&self, id: &str) -> Result<Vec<HistoryEntry>, StoreError>;
+    fn history<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Vec<HistoryEntry>>;
 
     /// The metadata of every session the store can read. A session whose data cannot be read
     /// is left out here and reports its error when it is opened.
-    fn list(&self) -> Result<Vec<SessionMeta>, StoreError>;
+    fn list(&self) -> StoreFuture<'_, Vec<SessionMeta>>;
+
+    /// The metadata of every readable session whose [`SessionMeta::owner`] is `owner`. The
+    /// default filters [`Self::list`]; a database store asks the database for them alone.
+    fn list_owned<'a>(&'a self, owner: Option<&'a str>) -> StoreFuture<'a, Vec<SessionMeta>> {
+        Box::pin(async move {
+            let mut sessions = self.list().await?;
+            sessions.retain(|meta| meta.owner.as_deref() == owner);
+            Ok(sessions)
+        })
+    }
 
     /// Deletes a session and its history; `false` when the id was unknown.
-    fn delete(&self, id: &str) -> Result<bool, StoreError>;
-}
+    fn delete<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool>;
 
-/// Why a store could not do what was asked. Every variant names the session it concerns.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// The store does not know the session.
-    #[error("session `{0}` is not in the session store")]
-    Unknown(String),
-    /// A session with this id already exists.
-    #[error("session `{0}` already exists in the session store")]
-    Exists(String),
-    /// A stored file does not read as what it should be.
-    #[error("session `{id}` cannot be read: {} line {line}: {detail}", path.display())]
-    Corrupt {
-        /// The session.
-        id: String,
-        /// The file.
-        path: PathBuf,
-        /// The line (1-based).
-        line: usize,
-        /// What is wrong there.
-        detail: String,
-    },
-    /// A stored file was written by a newer version of this software.
-    #[error(
-        "session `{id}` cannot be read: {} was written in store format {found} by a newer version; this build reads format {supported} and older",
-        path.display()
-    )]
-    NewerFormat {
-        /// The session.
-        id: String,
-        /// The file.
-        path: PathBuf,
-        /// The format the file declares.
-        found: u64,
-        /// The newest format this build reads.
-        supported: u64,
-    },
-    /// The session reached its size limit; the entry was not recorded.
-    #[error(
-        "session `{id}` is full: it holds {used} {unit} and the limit is {limit} {unit}; nothing more can be recorded in it"
-    )]
-    Full {
-        /// The session.
-        id: String,
-        /// What it holds now.
-        used: u64,
-        /// The limit.
-        limit: u64,
-        /// `bytes` or `entries`.
-        unit: &'static str,
-    },
-    /// Reading or writing a file failed (a full disk, a missing permission, ...).
-    #[error("session `{id}`: {action} {} failed: {source}", path.display())]
-    Io {
-        /// The session (empty for the store directory itself).
-        id: String,
-        /// What was being done (`creating`, `appending to`, ...).
-        action: &'static str,
-        /// The file or directory.
-        path: PathBuf,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The session is stored for another protocol version than the connection speaks.
-    #[error("session `{id}` was created with protocol version {stored}, not {requested}")]
-    WrongVersion {
-        /// The session.
-        id: String,
-        /// Its version.
-        stored: ProtocolVersion,
-        /// The connection's version.
-        requested: ProtocolVersion,
-    },
-}
+    /// Takes the lease of session `id` for this store value, or renews it, for `ttl` from
+    /// now: the runtime calls it before a turn starts and every third of `ttl` while it runs.
+    /// Fails with [`StoreError::Leased`] while another holder's lease has not expired, and
+    /// with [`StoreError::Unknown`] for an unknown session.
+    ///
+    /// The default grants every lease: right for a store that only one process uses (the
+    /// runtime already runs one turn at a time per session within a process), which is what
+    /// [`MemoryStore`] and [`FileStore`] are.
+    fn lease<'a>(&'a self, id: &'a str, ttl: Duration) -> StoreFuture<'a, ()> {
+        let _ = (id, ttl);
+        Box::pin(async { Ok(()) })
+    }
 
-impl StoreError {
-    /// An I/O error of session `id`.
-    pub fn io(
-        id: impl Into<String>,
-        action: &'static str,
-        path: impl Into<PathBuf>,
-        source: std::io::Error,
-    ) -> Self {
-        StoreError::Io {
-            id: id.into(),
-            action,
-            path: path.into(),
-            source,
-        }
+    /// Gives up the lease of session `id` if this store value holds it (the turn ended).
+    fn release<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
+        let _ = id;
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Gives up every lease this store value holds and finishes pending work: called once
+    /// when the agent shuts down ([`AgentServer::drain`](crate::agent::AgentServer::drain)).
+    /// The default does nothing.
+    fn shutdown(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async { Ok(()) })
     }
 }
 

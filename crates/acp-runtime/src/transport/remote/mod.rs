@@ -23,6 +23,7 @@ mod accept;
 mod access;
 mod client;
 mod codec;
+pub mod drain;
 pub mod http;
 mod http_client;
 mod http_conn;
@@ -35,6 +36,7 @@ mod socket;
 mod tls;
 
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
+pub use drain::{DEFAULT_DRAIN_GRACE, HEALTH_PATH};
 pub use limits::SESSION_LIMIT_CODE;
 pub use server::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,

@@ -100,6 +100,7 @@ pub struct ServerOptions {
     pub(crate) body_timeout: Duration,
     pub(crate) unused_timeout: Duration,
     pub(crate) max_per_address: usize,
+    pub(crate) drain_grace: Duration,
 }
 
 impl Default for ServerOptions {
@@ -118,6 +119,7 @@ impl Default for ServerOptions {
             body_timeout: DEFAULT_BODY_TIMEOUT,
             unused_timeout: DEFAULT_UNUSED_TIMEOUT,
             max_per_address: DEFAULT_MAX_PER_ADDRESS,
+            drain_grace: super::drain::DEFAULT_DRAIN_GRACE,
         }
     }
 }
@@ -276,6 +278,18 @@ impl ServerOptions {
         self.idle_timeout = (!timeout.is_zero()).then_some(timeout);
         self
     }
+
+    /// How long running turns get to end when the server stops (default 10 s; see
+    /// [`drain`](super::drain)): then they are cancelled.
+    pub fn drain_grace(mut self, grace: Duration) -> Self {
+        self.drain_grace = grace;
+        self
+    }
+
+    /// The grace period of [`Self::drain_grace`].
+    pub fn get_drain_grace(&self) -> Duration {
+        self.drain_grace
+    }
 }
 
 /// What every request handler shares.
@@ -290,6 +304,8 @@ pub(crate) struct Shared<S> {
     pub(crate) sessions: Arc<SessionTable>,
     /// The accepted TCP connections.
     gate: Gate,
+    /// Whether the server is stopping (see [`super::drain`]).
+    pub(crate) lifecycle: super::drain::Lifecycle,
 }
 
 /// A taken connection slot, given back when dropped.
@@ -302,6 +318,11 @@ impl Drop for Slot {
 }
 
 impl<S> Shared<S> {
+    /// How many connections are open now.
+    pub(crate) fn open_count(&self) -> usize {
+        self.open.load(Ordering::Acquire)
+    }
+
     /// A connection slot, unless all are taken.
     pub(crate) fn admit(&self) -> Option<Slot> {
         let max = self.options.max_connections;
@@ -379,6 +400,7 @@ impl<S: Service> Endpoint<S> {
                 logger,
                 http: Mutex::new(HashMap::new()),
                 gate: Gate::default(),
+                lifecycle: super::drain::Lifecycle::default(),
             }),
         }
     }
@@ -404,14 +426,16 @@ impl<S: Service> Endpoint<S> {
         self.serve_until(listener, std::future::pending()).await
     }
 
-    /// Serves connections accepted on `listener` until `shutdown` resolves; then it stops
-    /// accepting (connections being served run on until they end).
+    /// Serves connections accepted on `listener` until `shutdown` resolves; then it drains
+    /// (see [`drain`](super::drain): no new connections, running turns end or are cancelled,
+    /// every connection is closed) and stops.
     pub async fn serve_until(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
         let router = self.router();
+        let shutdown = super::drain::after(Arc::clone(&self.shared), shutdown);
         accept::run(self.shared, router, listener, None, shutdown).await
     }
 
@@ -424,6 +448,7 @@ impl<S: Service> Endpoint<S> {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
         let router = self.router();
+        let shutdown = super::drain::after(Arc::clone(&self.shared), shutdown);
         accept::run(
             self.shared,
             router,
@@ -446,13 +471,19 @@ impl<S: Service> Endpoint<S> {
     }
 
     fn router(&self) -> Router {
-        Router::new()
-            .route(
-                &self.shared.options.path,
-                get(endpoint_get::<S>)
-                    .post(endpoint_post::<S>)
-                    .delete(endpoint_delete::<S>),
-            )
+        let router = Router::new().route(
+            &self.shared.options.path,
+            get(endpoint_get::<S>)
+                .post(endpoint_post::<S>)
+                .delete(endpoint_delete::<S>),
+        );
+        // An endpoint at the health path itself keeps it.
+        let router = if self.shared.options.path == super::drain::HEALTH_PATH {
+            router
+        } else {
+            router.route(super::drain::HEALTH_PATH, get(super::drain::health::<S>))
+        };
+        router
             .with_state(Arc::clone(&self.shared))
     }
 }
@@ -474,6 +505,9 @@ async fn endpoint_get<S: Service>(
         // Not an upgrade: a Streamable HTTP event stream.
         Err(_) => return http::events(shared, headers, served, &principal).await,
     };
+    if shared.lifecycle.is_draining() {
+        return super::drain::refuse_draining();
+    }
     let Some(slot) = shared.admit() else {
         shared.logger.log(
             Level::Warn,
@@ -519,6 +553,10 @@ async fn endpoint_post<S: Service>(
         Ok(principal) => principal,
         Err(refusal) => return refuse(&shared, refusal),
     };
+    // A new connection (an `initialize` without a connection id) while stopping.
+    if shared.lifecycle.is_draining() && !headers.contains_key(CONNECTION_ID_HEADER) {
+        return super::drain::refuse_draining();
+    }
     let limit = shared.options.max_message_bytes;
     let receiving = tcp.receiving();
     let body = tokio::time::timeout(shared.options.body_timeout, to_bytes(body, limit)).await;
@@ -638,10 +676,18 @@ async fn serve_socket<S: Service>(
         handle.close();
         std::future::pending::<()>().await;
     };
+    let stopping = async {
+        shared.lifecycle.closing().await;
+        *lock(&close) = Some((CLOSE_GOING_AWAY, "the server is shutting down".to_owned()));
+        handle.close();
+        // `run` ends once the close frame is out.
+        std::future::pending::<()>().await;
+    };
     tokio::pin!(run);
     tokio::select! {
         () = &mut run => {}
         () = watchdog => {}
+        () = stopping => {}
     }
     shared
         .logger

@@ -4,6 +4,7 @@
 //! connection is an agent process behind the proxy).
 
 use std::future::Future;
+use std::time::Duration;
 
 use crate::agent::{Agent, AgentServer, Principal};
 use crate::connection::Connection;
@@ -32,6 +33,14 @@ pub trait Service: Send + Sync + 'static {
     /// Where the server logs refusals and failures (default: nowhere).
     fn logger(&self) -> Logger {
         Logger::none()
+    }
+
+    /// The server is stopping: finish or stop the work of every connection within about
+    /// `grace` (the connections are closed afterwards). The default does nothing; an agent
+    /// server drains its turns ([`AgentServer::drain`]).
+    fn drain(&self, grace: Duration) -> impl Future<Output = ()> + Send {
+        let _ = grace;
+        async {}
     }
 }
 
@@ -69,5 +78,9 @@ impl<A: Agent> Service for AgentServer<A> {
 
     fn logger(&self) -> Logger {
         self.connection_builder().get_logger().clone()
+    }
+
+    async fn drain(&self, grace: Duration) {
+        AgentServer::drain(self, grace).await;
     }
 }
