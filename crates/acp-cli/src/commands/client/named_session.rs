@@ -82,6 +82,24 @@ impl Claim {
         }
     }
 
+    /// The claim on the session of `scope`, whose lock this process holds: its record, made
+    /// (and saved, so that `acp sessions` knows the name at once) when it is the first run.
+    pub fn take(store: Store, scope: &Scope, lock: Lock) -> Result<Self, Failure> {
+        let key = scope.key();
+        let record = match store.load(&key) {
+            Ok(Some(record)) => record,
+            Ok(None) => {
+                let record = Record::new(scope);
+                store
+                    .save(&record)
+                    .map_err(|error| Failure::new(Exit::Failed, error))?;
+                record
+            }
+            Err(error) => return Err(Failure::new(Exit::Failed, error)),
+        };
+        Ok(Self::new(store, record, lock))
+    }
+
     /// The line that says which session runs (`acp: session NAME (ID, resumed)`), and the
     /// note when the recorded one could not be continued.
     #[must_use]
@@ -274,11 +292,10 @@ pub async fn run(args: &Args, text: &str) -> ExitCode {
         }
         match store.try_lock(&key, "lock", &Holder::me("run", Some(text))) {
             Ok(Ok(lock)) => {
-                let record = match store.load(&key) {
-                    Ok(record) => record.unwrap_or_else(|| Record::new(&scope)),
-                    Err(message) => return report(&Failure::new(Exit::Failed, message)),
+                let claim = match Claim::take(store, &scope, lock) {
+                    Ok(claim) => claim,
+                    Err(failure) => return report(&failure),
                 };
-                let claim = Claim::new(store, record, lock);
                 return oneshot::run(args, text, Opening::Named(Box::new(claim))).await;
             }
             Ok(Err(holder)) => {

@@ -25,7 +25,7 @@ use tokio::sync::{Notify, mpsc, watch};
 
 use super::protocol::{Phase, Reply, Request, Running, Status};
 use super::socket;
-use super::store::{self, Holder, Record, Store};
+use super::store::{self, Holder, Store};
 use crate::commands::client::Args;
 use crate::commands::client::app::lock;
 use crate::commands::client::exit::{Exit, Failure, say};
@@ -341,11 +341,8 @@ async fn claim_and_start(
         }
     };
     shared.set_phase(Phase::Starting);
-    let record = store
-        .load(key)
-        .map_err(|message| Failure::new(Exit::Failed, message))?
-        .unwrap_or_else(|| Record::new(scope));
-    let mut opening = Opening::Named(Box::new(Claim::new(store.clone(), record, session_lock)));
+    let claim = Claim::take(store.clone(), scope, session_lock)?;
+    let mut opening = Opening::Named(Box::new(claim));
     let mut ready = Ready::start(args, &mut opening, None, interrupted).await?;
     match opening {
         Opening::Named(claim) => Ok((ready, claim)),
@@ -451,7 +448,14 @@ async fn turn(
     );
     out.skip_existing(&client);
     out.with(|printer| printer.session(&client, &session, false));
-    out.with(|printer| claim.announce(printer, &session));
+    out.with(|printer| {
+        printer.named_session(
+            &claim.record.name,
+            &session,
+            "served",
+            claim.note.as_deref(),
+        )
+    });
     ready.attach(&out);
     ready.decide.reset_failures();
     let permission_failures = ready.decide.failures();
@@ -574,6 +578,25 @@ async fn queue_prompt(
         tx,
         pending: Arc::new(AtomicUsize::new(0)),
     };
+    let failed = lock(&shared.state).startup_failure.clone();
+    if let Some(failure) = failed {
+        // It could not start: this prompt would fare no better.
+        let _ = socket::send(
+            &mut write,
+            &Reply::Say {
+                line: format!("acp: {}", failure.message),
+            },
+        )
+        .await;
+        let _ = socket::send(
+            &mut write,
+            &Reply::End {
+                exit: failure.exit.code(),
+            },
+        )
+        .await;
+        return;
+    }
     let queued = {
         let mut state = lock(&shared.state);
         if state.stop || state.phase == Phase::Closing {
