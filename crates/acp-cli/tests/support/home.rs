@@ -165,9 +165,29 @@ impl Home {
         self.run(cwd, &all)
     }
 
-    /// The processes whose command line names this home (clients, owners, agents).
+    /// The processes of this home (clients, owners, agents and what they started): those
+    /// whose command line or environment (`XDG_STATE_HOME`, inherited) names it.
     pub fn running(&self) -> Vec<u32> {
-        processes_with(self.run.dir.to_str().unwrap())
+        let needle = self.run.dir.to_str().unwrap();
+        let mut pids = processes_with(needle);
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return pids;
+        };
+        let me = std::process::id();
+        for pid in entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        {
+            if pid == me || pids.contains(&pid) || !super::scripted::alive(pid) {
+                continue;
+            }
+            if std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|environ| String::from_utf8_lossy(&environ).contains(needle))
+            {
+                pids.push(pid);
+            }
+        }
+        pids
     }
 
     /// Waits (up to `limit`) until no process of this home is left; fails otherwise.
