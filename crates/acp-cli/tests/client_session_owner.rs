@@ -113,7 +113,7 @@ fn queued_prompts_are_served_in_order_by_one_owner_that_leaves_nothing_after_its
     assert_eq!(owner["running"]["ticket"], 1, "{now}");
     assert_eq!(owner["running"]["prompt"], "one");
     assert_eq!(owner["queued"], 2, "{now}");
-    assert_eq!(owner["lastPrompt"][0], "one");
+    assert_eq!(owner["lastPrompt"]["prompt"], "one");
     assert!(owner["agent"].as_str().unwrap().contains("--delay-ms 80"));
     // The socket is the owner's alone.
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -253,6 +253,13 @@ fn sigterm_ends_the_owner_and_its_agent_and_a_waiting_run_takes_over() {
     args.extend(agent.iter().map(String::as_str));
     let waiting = home.spawn(&work, &args);
     status_until(&home, &work, "t", |status| status["owner"]["queued"] == 1);
+    // And a queued prompt that nobody waits for: dropped, and the owner's log says so.
+    home.client(
+        &work,
+        &["--session", "t", "--no-wait", "--prompt", "never run"],
+        &agent,
+    )
+    .expect(0);
     let status = std::process::Command::new("kill")
         .args(["-TERM", &pid.to_string()])
         .status()
@@ -282,6 +289,32 @@ fn sigterm_ends_the_owner_and_its_agent_and_a_waiting_run_takes_over() {
     assert_eq!(turns[1]["sessionId"], turns[0]["sessionId"]);
     home.wait_for_nothing_left(Duration::from_secs(10));
     assert!(home.sockets().is_empty());
+    let sessions = home.state.join("acp/client/sessions");
+    let log = std::fs::read_dir(&sessions)
+        .unwrap()
+        .flatten()
+        .find(|entry| entry.file_name().to_string_lossy().ends_with(".owner.log"))
+        .map(|entry| std::fs::read_to_string(entry.path()).unwrap())
+        .expect("the owner's log");
+    assert!(log.contains("acp: owner: ended by SIGTERM"), "{log}");
+    assert!(
+        log.contains("prompt #3 not run (the owner is exiting): never run"),
+        "{log}"
+    );
+    // The records, histories, locks and log are the user's alone, and the times sort as text
+    // (always three digits of milliseconds).
+    use std::os::unix::fs::MetadataExt;
+    for entry in std::fs::read_dir(&sessions).unwrap().flatten() {
+        let mode = entry.metadata().unwrap().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", entry.path().display());
+    }
+    for turn in &turns {
+        for key in ["startedAt", "endedAt"] {
+            let at = turn[key].as_str().unwrap();
+            assert_eq!(at.len(), "2026-05-01T10:00:00.000Z".len(), "{at}");
+            assert!(at.ends_with('Z') && at.as_bytes()[19] == b'.', "{at}");
+        }
+    }
 }
 
 #[test]

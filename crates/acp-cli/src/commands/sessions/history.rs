@@ -136,7 +136,7 @@ pub fn last_turn(client: &Client, session: &str) -> Vec<HistoryEntry> {
 /// Appends `turn` to the history file `path` (one line).
 pub fn append(path: &Path, turn: &TurnRecord) -> Result<(), String> {
     let line = serde_json::to_string(turn).map_err(|error| error.to_string())?;
-    let mut file = std::fs::OpenOptions::new()
+    let mut file = super::store::private_file()
         .create(true)
         .append(true)
         .open(path)

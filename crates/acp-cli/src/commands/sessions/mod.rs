@@ -562,8 +562,13 @@ fn status_text(
             };
             lines.push(format!("state       {state}"));
             lines.push(format!("queue       {} prompt(s) waiting", status.queued));
-            if let Some((prompt, at)) = &status.last_prompt {
-                lines.push(format!("last prompt {at}: {}", terminal_safe(prompt)));
+            if let Some(last) = &status.last_prompt {
+                lines.push(format!(
+                    "last prompt #{} at {}: {}",
+                    last.ticket,
+                    last.since,
+                    terminal_safe(&last.prompt)
+                ));
             }
             if let Ok(path) = socket::path(store.dir(), &record.key) {
                 lines.push(format!("socket      {}", path.display()));
@@ -579,12 +584,9 @@ fn status_text(
                     terminal_safe(run.prompt.as_deref().unwrap_or("-"))
                 ));
             }
+            lines.push(format!("last used   {}", record.updated_at));
             if let Some(prompt) = &record.last_prompt {
-                lines.push(format!(
-                    "last prompt {}: {}",
-                    record.updated_at,
-                    terminal_safe(prompt)
-                ));
+                lines.push(format!("last prompt {}", terminal_safe(prompt)));
             }
         }
     }

@@ -86,7 +86,7 @@ struct State {
     queue: VecDeque<Job>,
     next_ticket: u64,
     running: Option<Running>,
-    last_prompt: Option<(String, String)>,
+    last_prompt: Option<Running>,
     /// The client and session id once the session is open (to cancel a turn).
     session: Option<(Client, String)>,
     /// Why the owner could not start (told to whoever queued).
@@ -163,7 +163,17 @@ impl Shared {
     fn drain(&self, failure: Option<&Failure>) {
         let jobs: Vec<Job> = lock(&self.state).queue.drain(..).collect();
         for job in jobs {
-            let Some(replies) = job.replies else { continue };
+            let Some(replies) = job.replies else {
+                // A `--no-wait` prompt: nobody waits for it, so the owner's log says it was
+                // dropped.
+                say(&format!(
+                    "acp: owner: prompt #{} not run ({}): {}",
+                    job.ticket,
+                    failure.map_or("the owner is exiting", |failure| failure.message.as_str()),
+                    store::preview(&job.text)
+                ));
+                continue;
+            };
             match failure {
                 Some(failure) => {
                     if failure.exit != Exit::OutputClosed {
@@ -372,9 +382,17 @@ async fn serve_turns(
                 None
             }
         };
-        let Some(job) = job else { return };
-        turn(args, ready, claim, shared, job, interrupted).await;
-        if interrupted.borrow().is_some() || lock(&shared.state).stop {
+        let idle = job.is_none();
+        if let Some(job) = job {
+            turn(args, ready, claim, shared, job, interrupted).await;
+        }
+        let signalled = *interrupted.borrow();
+        if let Some(signal) = signalled {
+            // For the owner's log.
+            say(&format!("acp: owner: {}", prompt::interruption(signal)));
+            return;
+        }
+        if idle || lock(&shared.state).stop {
             return;
         }
     }
@@ -400,6 +418,10 @@ async fn next_job(shared: &Shared) -> Option<Job> {
         {
             let mut state = lock(&shared.state);
             if state.queue.is_empty() {
+                say(&format!(
+                    "acp: owner: no work for {} s; exiting",
+                    ttl.as_secs_f64()
+                ));
                 state.phase = Phase::Closing;
                 shared.phases.send_replace(Phase::Closing);
                 return None;
@@ -422,12 +444,13 @@ async fn turn(
     let since = store::now();
     {
         let mut state = lock(&shared.state);
-        state.running = Some(Running {
+        let running = Running {
             ticket: job.ticket,
             prompt: store::preview(&job.text),
             since: since.clone(),
-        });
-        state.last_prompt = Some((store::preview(&job.text), since.clone()));
+        };
+        state.last_prompt = Some(running.clone());
+        state.running = Some(running);
     }
     let replies = job.replies.clone();
     let chatty = job.format == Format::Text;

@@ -84,8 +84,8 @@ pub struct Status {
     pub running: Option<Running>,
     /// Prompts waiting.
     pub queued: usize,
-    /// The start of the last prompt it took, and when.
-    pub last_prompt: Option<(String, String)>,
+    /// The last prompt it took (the running one, or the one before).
+    pub last_prompt: Option<Running>,
     /// Seconds it waits idle before it exits.
     pub ttl_seconds: f64,
 }

@@ -30,11 +30,18 @@ pub const MAX_NAME: usize = 64;
 /// The current time, RFC 3339 in UTC to the millisecond (`2026-05-01T10:00:00.123Z`).
 #[must_use]
 pub fn now() -> String {
+    // Always three digits of milliseconds, so that the times also sort as text.
     let now = time::OffsetDateTime::now_utc();
-    now.replace_millisecond(now.millisecond())
-        .unwrap_or(now)
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        now.year(),
+        u8::from(now.month()),
+        now.day(),
+        now.hour(),
+        now.minute(),
+        now.second(),
+        now.millisecond()
+    )
 }
 
 /// Checks a session name: 1 to [`MAX_NAME`] letters, digits, `.`, `_` and `-`, starting with
@@ -299,7 +306,12 @@ impl Store {
         let path = self.path(&record.key, "json");
         let temporary = self.path(&record.key, &format!("json.{}.tmp", std::process::id()));
         let text = serde_json::to_string_pretty(record).map_err(|error| error.to_string())?;
-        std::fs::write(&temporary, text + "\n")
+        private_file()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temporary)
+            .and_then(|mut file| file.write_all((text + "\n").as_bytes()))
             .and_then(|()| std::fs::rename(&temporary, &path))
             .map_err(|error| {
                 let _ = std::fs::remove_file(&temporary);
@@ -388,7 +400,7 @@ impl Store {
         holder: &Holder,
     ) -> Result<Result<Lock, Option<Holder>>, String> {
         let path = self.path(key, suffix);
-        let file = std::fs::OpenOptions::new()
+        let file = private_file()
             .create(true)
             .truncate(false)
             .read(true)
@@ -424,6 +436,15 @@ impl Store {
 /// What a lock file says about its holder.
 fn read_holder(path: &Path) -> Option<Holder> {
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// Options that create a file readable and writable by its owner only (0600).
+#[must_use]
+pub fn private_file() -> std::fs::OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut options = std::fs::OpenOptions::new();
+    options.mode(0o600);
+    options
 }
 
 /// Creates `dir` (and its parents) when missing, and makes it owner-only (0700).

@@ -50,7 +50,11 @@ pub async fn start_owner(store: &Store, key: &str) -> Result<UnixStream, Failure
     let program = std::env::current_exe()
         .map_err(|error| failed(format!("cannot start the session's owner: {error}")))?;
     let log_path = store.path(key, "owner.log");
-    let log = std::fs::File::create(&log_path)
+    let log = super::store::private_file()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&log_path)
         .map_err(|error| failed(format!("cannot write {}: {error}", log_path.display())))?;
     let mut child = std::process::Command::new(program)
         .args(argv)
