@@ -1,5 +1,6 @@
 //! Named sessions, queued prompts and MCP servers against agents written with the official
-//! TypeScript and Python SDKs (v1 and v2). Neither agent can continue a session, so a named
+//! TypeScript and Python SDKs (v1 and v2), cancel and status from another process, and a
+//! named agent of the config file. Neither agent can continue a session, so a named
 //! session's later runs start a new one with a note, and the history comes from the client's
 //! own record. The peers are installed by `scripts/interop-setup.sh`; without them the tests
 //! skip (and fail with `ACP_INTEROP_REQUIRED=1`).
@@ -305,4 +306,138 @@ fn an_owner_serves_queued_prompts_to_an_sdk_agent_in_order() {
     }
     home.wait_for_nothing_left(Duration::from_secs(15));
     assert!(home.sockets().is_empty());
+}
+
+/// `acp sessions status NAME --format json` until `ready` says yes (or the test fails).
+fn status_until(home: &Home, cwd: &Path, name: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let start = std::time::Instant::now();
+    loop {
+        let ran = home.sessions(cwd, &["status", name, "--format", "json"]);
+        if let Ok(status) = serde_json::from_str::<Value>(ran.stdout.trim()) {
+            if ready(&status) {
+                return status;
+            }
+            assert!(start.elapsed() < LIMIT, "{name}: {status}");
+        }
+        assert!(start.elapsed() < LIMIT, "{name}: {}", ran.stderr);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn cancel_and_status_reach_an_sdk_agent_through_its_owner_which_leaves_after_its_ttl() {
+    let Some(peers) = interop::peers("cancel_and_status_reach_an_sdk_agent_through_its_owner")
+    else {
+        return;
+    };
+    let home = Home::new("sdk-cx");
+    let work = home.work("w");
+    // `--slow` (v1): a turn streams dots for 30 s unless it is cancelled.
+    for (label, sdk, protocol) in [AGENTS[0], AGENTS[2]] {
+        let log = home.dir().join(format!("{label}.log"));
+        let mut agent = agent(&peers, sdk, protocol);
+        agent.push("--slow".to_owned());
+        let flags = [
+            "--session",
+            label,
+            "--no-wait",
+            "--ttl",
+            "1",
+            "--prompt",
+            "slow",
+        ];
+        client(&home, &peers, &work, &log, protocol, &flags, &agent).expect(0);
+        // From another process: what runs, who serves.
+        let status = status_until(&home, &work, label, |status| {
+            status["owner"]["running"]["ticket"] == 1
+        });
+        assert_eq!(status["owner"]["running"]["prompt"], "slow", "{label}");
+        let pid = status["owner"]["pid"].as_u64().unwrap();
+        let cancel = home.sessions(&work, &["cancel", label]).expect(0);
+        assert!(
+            cancel.stderr.contains(&format!(
+                "acp: cancelled the running turn (prompt #1) of session {label}"
+            )),
+            "{label}: {}",
+            cancel.stderr
+        );
+        // The agent saw `session/cancel` and the turn ended `cancelled`, well before 30 s.
+        status_until(&home, &work, label, |status| {
+            status["owner"]["running"].is_null()
+        });
+        let turns = home
+            .sessions(&work, &["history", label, "--format", "json"])
+            .expect(0)
+            .json();
+        assert_eq!(turns.len(), 1, "{label}: {turns:?}");
+        assert_eq!(turns[0]["stopReason"], "cancelled", "{label}: {}", turns[0]);
+        assert_eq!(records(&log, "cancelled").len(), 1, "{label}");
+        // Idle for its TTL (1 s), the owner exits, and its agent with it.
+        assert!(home::gone(pid, Duration::from_secs(15)), "{label}");
+    }
+    home.wait_for_nothing_left(Duration::from_secs(15));
+    assert!(home.sockets().is_empty());
+}
+
+#[test]
+fn a_named_agent_from_the_config_file_runs_an_sdk_agent_in_a_named_session() {
+    let Some(peers) = interop::peers("a_named_agent_from_the_config_file_runs_an_sdk_agent") else {
+        return;
+    };
+    let home = Home::new("sdk-cf");
+    let work = home.work("w");
+    let log = home.dir().join("ts.log");
+    let agent = agent(&peers, Sdk::TypeScript, "1");
+    let quoted: Vec<String> = agent[1..]
+        .iter()
+        .map(|arg| serde_json::to_string(arg).unwrap())
+        .collect();
+    let config = home.config.join("acp/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "format = \"json\"\n\n[agents.sdk]\ncommand = {}\nargs = [{}]\nenv = {{ ACP_SDK_DIR = {}, ACP_TEST_LOG = {} }}\n",
+            serde_json::to_string(&agent[0]).unwrap(),
+            quoted.join(", "),
+            serde_json::to_string(&peers.node_modules().join("@agentclientprotocol/sdk")).unwrap(),
+            serde_json::to_string(&log).unwrap(),
+        ),
+    )
+    .unwrap();
+    let run = |prompt: &str| {
+        end(
+            home.command(
+                &work,
+                &["client", "sdk", "--session", "cf", "--prompt", prompt],
+            )
+            .spawn()
+            .unwrap(),
+            LIMIT,
+        )
+        .expect(0)
+    };
+    // The config's default format (json) and the agent's env (its log) both apply.
+    let first = run("one");
+    assert_eq!(
+        first.event("named_session")["how"],
+        "new",
+        "{}",
+        first.stdout
+    );
+    assert!(first.stdout.contains("you said: one"), "{}", first.stdout);
+    let second = run("two");
+    assert_eq!(second.event("named_session")["how"], "restarted");
+    assert_eq!(records(&log, "session/new").len(), 2);
+    let listed = home
+        .sessions(&work, &["list", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["agentName"], "sdk", "{}", listed[0]);
+    let history = home
+        .sessions(&work, &["history", "cf", "--format", "json"])
+        .expect(0);
+    assert_eq!(prompts(&history), ["one", "two"]);
+    home.wait_for_nothing_left(Duration::from_secs(15));
 }
