@@ -25,27 +25,6 @@ fn status(home: &Home, cwd: &Path, name: &str) -> Value {
     serde_json::from_str(ran.stdout.trim()).unwrap()
 }
 
-/// Waits (up to 20 s) until the session is known and `check` holds for its status.
-fn status_until(home: &Home, cwd: &Path, name: &str, check: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let ran = home.sessions(cwd, &["status", name, "--format", "json"]);
-        let status = if ran.code == Some(0) {
-            serde_json::from_str(ran.stdout.trim()).unwrap()
-        } else {
-            Value::Null
-        };
-        if check(&status) {
-            return status;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the status never came: {status}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 /// The session's recorded turns, once there are `count` of them (waiting up to 20 s).
 fn history(home: &Home, cwd: &Path, name: &str, count: usize) -> Ran {
     let start = Instant::now();
@@ -187,7 +166,7 @@ fn cancel_and_status_from_another_process() {
         &agent,
     )
     .expect(0);
-    status_until(&home, &work, "c", |status| {
+    home.status_until(&work, "c", |status| {
         status["owner"]["running"]["ticket"] == 1
     });
     let text = home.sessions(&work, &["status", "c"]).expect(0);
@@ -242,7 +221,7 @@ fn sigterm_ends_the_owner_and_its_agent_and_a_waiting_run_takes_over() {
         &agent,
     )
     .expect(0);
-    let pid = status_until(&home, &work, "t", |status| {
+    let pid = home.status_until(&work, "t", |status| {
         status["owner"]["running"]["ticket"] == 1
     })["owner"]["pid"]
         .as_u64()
@@ -252,7 +231,7 @@ fn sigterm_ends_the_owner_and_its_agent_and_a_waiting_run_takes_over() {
     args.push("--");
     args.extend(agent.iter().map(String::as_str));
     let waiting = home.spawn(&work, &args);
-    status_until(&home, &work, "t", |status| status["owner"]["queued"] == 1);
+    home.status_until(&work, "t", |status| status["owner"]["queued"] == 1);
     // And a queued prompt that nobody waits for: dropped, and the owner's log says so.
     home.client(
         &work,
@@ -328,7 +307,7 @@ fn a_run_waits_for_another_run_and_cancel_reaches_a_run_in_the_foreground() {
         home.spawn(&work, &args)
     };
     let long = with("a long one");
-    let run = status_until(&home, &work, "f", |status| status["run"]["role"] == "run");
+    let run = home.status_until(&work, "f", |status| status["run"]["role"] == "run");
     assert_eq!(run["owner"], Value::Null);
     assert_eq!(run["run"]["prompt"], "a long one");
     let short = with("/notice info After");

@@ -308,22 +308,6 @@ fn an_owner_serves_queued_prompts_to_an_sdk_agent_in_order() {
     assert!(home.sockets().is_empty());
 }
 
-/// `acp sessions status NAME --format json` until `ready` says yes (or the test fails).
-fn status_until(home: &Home, cwd: &Path, name: &str, ready: impl Fn(&Value) -> bool) -> Value {
-    let start = std::time::Instant::now();
-    loop {
-        let ran = home.sessions(cwd, &["status", name, "--format", "json"]);
-        if let Ok(status) = serde_json::from_str::<Value>(ran.stdout.trim()) {
-            if ready(&status) {
-                return status;
-            }
-            assert!(start.elapsed() < LIMIT, "{name}: {status}");
-        }
-        assert!(start.elapsed() < LIMIT, "{name}: {}", ran.stderr);
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 #[test]
 fn cancel_and_status_reach_an_sdk_agent_through_its_owner_which_leaves_after_its_ttl() {
     let Some(peers) = interop::peers("cancel_and_status_reach_an_sdk_agent_through_its_owner")
@@ -348,7 +332,7 @@ fn cancel_and_status_reach_an_sdk_agent_through_its_owner_which_leaves_after_its
         ];
         client(&home, &peers, &work, &log, protocol, &flags, &agent).expect(0);
         // From another process: what runs, who serves.
-        let status = status_until(&home, &work, label, |status| {
+        let status = home.status_until(&work, label, |status| {
             status["owner"]["running"]["ticket"] == 1
         });
         assert_eq!(status["owner"]["running"]["prompt"], "slow", "{label}");
@@ -362,9 +346,7 @@ fn cancel_and_status_reach_an_sdk_agent_through_its_owner_which_leaves_after_its
             cancel.stderr
         );
         // The agent saw `session/cancel` and the turn ended `cancelled`, well before 30 s.
-        status_until(&home, &work, label, |status| {
-            status["owner"]["running"].is_null()
-        });
+        home.status_until(&work, label, |status| status["owner"]["running"].is_null());
         let turns = home
             .sessions(&work, &["history", label, "--format", "json"])
             .expect(0)

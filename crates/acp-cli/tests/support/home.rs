@@ -165,6 +165,29 @@ impl Home {
         self.run(cwd, &all)
     }
 
+    /// `acp sessions status NAME --format json` in `cwd`, repeated until the session is known
+    /// and `check` holds for its status (the test fails after [`LIMIT`]).
+    pub fn status_until(&self, cwd: &Path, name: &str, check: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let ran = self.sessions(cwd, &["status", name, "--format", "json"]);
+            let status = if ran.code == Some(0) {
+                serde_json::from_str(ran.stdout.trim()).unwrap()
+            } else {
+                Value::Null
+            };
+            if check(&status) {
+                return status;
+            }
+            assert!(
+                start.elapsed() < LIMIT,
+                "the status never came: {status}\n{}",
+                ran.stderr
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// The processes of this home (clients, owners, agents and what they started): those
     /// whose command line or environment (`XDG_STATE_HOME`, inherited) names it.
     pub fn running(&self) -> Vec<u32> {
