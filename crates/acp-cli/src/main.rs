@@ -27,7 +27,8 @@ enum Command {
     /// Run the example agent over stdio.
     Agent(commands::agent::Args),
     /// Launch an agent and talk to it (terminal UI, or one turn with --prompt).
-    Client(commands::client::Args),
+    // Boxed: its many flags make it much the largest variant.
+    Client(Box<commands::client::Args>),
     /// The named sessions of `acp client --session NAME`: list, show, history, export,
     /// forget, cancel, status.
     Sessions(commands::sessions::Args),
@@ -44,7 +45,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Schema(args) => commands::schema::run(&args),
         Command::Agent(args) => commands::agent::run(args),
-        Command::Client(args) => commands::client::run(args),
+        Command::Client(args) => commands::client::run(*args),
         Command::Sessions(args) => commands::sessions::run(&args),
         Command::Demo(args) => commands::demo::run(args),
         Command::Check(args) => commands::check::run(args),

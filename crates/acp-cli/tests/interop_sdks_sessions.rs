@@ -83,6 +83,13 @@ fn client(
     end(command.spawn().unwrap(), LIMIT)
 }
 
+/// An agent, the MCP servers it gets as (name, type), and the warning.
+type Expected = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
+
 /// The agent's log records of `event`.
 fn records(log: &Path, event: &str) -> Vec<Value> {
     std::fs::read_to_string(log)
@@ -157,8 +164,7 @@ fn mcp_servers_reach_sdk_agents_as_their_capabilities_allow() {
         }}"#,
     )
     .unwrap();
-    // (agent, the servers it gets as (name, type), the warning)
-    let expected: [(&str, &[(&str, &str)], &str); 4] = [
+    let expected: [Expected; 4] = [
         // v1 TypeScript agent: stdio and HTTP advertised.
         (
             "ts-v1",

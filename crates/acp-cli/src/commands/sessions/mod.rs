@@ -498,7 +498,7 @@ async fn status(store: &Store, record: &Record, format: ListFormat) -> Result<Ex
         .map_err(|error| Failure::new(Exit::Failed, error))?;
     let owner = match stream {
         Some(stream) => match submit::ask(stream, &Request::Status).await {
-            Ok(Reply::Status(status)) => Some(status),
+            Ok(Reply::Status(status)) => Some(*status),
             Ok(_) => None,
             Err(error) => return Err(Failure::new(Exit::Failed, error)),
         },

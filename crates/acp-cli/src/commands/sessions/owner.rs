@@ -559,7 +559,7 @@ async fn connection(stream: UnixStream, shared: Shared) {
         Request::Cancel => Reply::Cancelled {
             ticket: shared.cancel(None).await,
         },
-        Request::Status => Reply::Status(shared.status()),
+        Request::Status => Reply::Status(Box::new(shared.status())),
         Request::Stop => {
             lock(&shared.state).stop = true;
             shared.work.notify_one();

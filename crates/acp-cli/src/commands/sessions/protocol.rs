@@ -134,7 +134,7 @@ pub enum Reply {
         ticket: Option<u64>,
     },
     /// The answer to [`Request::Status`].
-    Status(Status),
+    Status(Box<Status>),
     /// The answer to [`Request::Stop`].
     Stopping,
 }
