@@ -287,3 +287,51 @@ async fn terminals_belong_to_their_session_and_bad_commands_fail() {
         error.message
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_of_the_output_stays_on_show_after_release() {
+    use acp_runtime::client::{RELEASED_KEPT, RELEASED_TAIL_BYTES};
+    let dir = Scratch::new("term-tail");
+    let scope = scope(&dir);
+    let terminals = LocalTerminals::new();
+    // Far more output than a released terminal keeps, in numbered lines.
+    let id = run(
+        &terminals,
+        sh(
+            scope.clone(),
+            "i=0; while [ $i -lt 20000 ]; do echo line $i; i=$((i+1)); done; exit 3",
+        ),
+    )
+    .await;
+    assert_eq!(wait(&terminals, &scope, &id).await, TerminalExit::code(3));
+    let (received, ended) = terminals.progress(&id).unwrap();
+    assert!(ended && received > RELEASED_TAIL_BYTES as u64, "{received}");
+    let live = terminals.tail(&id, 12).unwrap();
+    assert_eq!(live.text, "line 19999\n");
+    assert!(live.truncated && !live.released);
+    assert_eq!(live.exit, Some(TerminalExit::code(3)));
+
+    terminals
+        .release(TerminalRef::new(scope.clone(), &id))
+        .await
+        .unwrap();
+    let kept = terminals.tail(&id, usize::MAX).unwrap();
+    assert!(kept.released && kept.truncated);
+    assert_eq!(kept.exit, Some(TerminalExit::code(3)));
+    assert!(kept.text.len() <= RELEASED_TAIL_BYTES);
+    assert!(kept.text.starts_with("line "), "cut at a line start");
+    assert!(kept.text.ends_with("line 19999\n"));
+    assert_eq!(terminals.progress(&id), Some((received, true)));
+
+    // Only the latest released terminals are kept.
+    for _ in 0..RELEASED_KEPT {
+        let other = run(&terminals, sh(scope.clone(), "echo x")).await;
+        wait(&terminals, &scope, &other).await;
+        terminals
+            .release(TerminalRef::new(scope.clone(), &other))
+            .await
+            .unwrap();
+    }
+    assert!(terminals.tail(&id, 100).is_none());
+    assert!(terminals.progress("no-such-terminal").is_none());
+}

@@ -4,6 +4,7 @@ pub mod agent;
 pub mod check;
 pub mod client;
 pub mod demo;
+pub mod inspect;
 pub mod listen;
 pub mod proxy;
 pub mod reaper;

@@ -9,7 +9,8 @@
 # cancel, fs, load, hostile (asks to run commands that leave marker files), setsid (runs a
 # command that starts a `setsid` child, whose pid goes to $ACP_TEST_DIR/setsid.pid),
 # auth-prompt (the prompt fails with -32000), perm (asks two permissions: a read, an edit),
-# junk (writes lines that are not JSON before its answers).
+# junk (writes lines that are not JSON before its answers), rich (a turn with Markdown, a
+# thought, a diff and a terminal).
 # `scripted.sh auth-terminal login` is the login run of the terminal method.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
@@ -130,6 +131,14 @@ while IFS= read -r line; do
     setsid:session/prompt)
       ask 300 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"setsid sh -c 'echo \$\$ > $ACP_TEST_DIR/setsid.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.3\"]}"
       ask 301 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    rich:session/prompt)
+      update '{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"Planning: **read** the file, then edit it."}}'
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"# The plan\n\nI will *edit* `main.rs`:\n\n- read it\n- change **one** line\n\n```rust\nfn main() {}\n```\n\nSee [the docs](https://example.org/docs) \u001b]52;c;aGk=\u0007and &#27;[2J done."}}'
+      ask 103 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"i=1; while [ \$i -le 12 ]; do echo output line \$i; i=\$((i+1)); done; exit 2\"]}"
+      ask 104 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      update '{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Edit main.rs","status":"completed","content":[{"type":"diff","path":"/work/main.rs","oldText":"fn main() {\n    old();\n}\n","newText":"fn main() {\n    new();\n}\n"},{"type":"terminal","terminalId":"term_1"}]}'
+      ask 105 terminal/release '{"sessionId":"s1","terminalId":"term_1"}'
       reply "$id" '{"stopReason":"end_turn"}' ;;
     *:session/prompt)
       update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Done."}}'

@@ -76,7 +76,8 @@ impl Run {
             .env("ACP_TEST_LOG", self.dir.join("agent.log"))
             .env("ACP_TEST_DIR", &self.dir)
             .env("ACP_TEST_PIDFILE", self.dir.join("helper.pid"))
-            // The client's state (the agent's standard-error logs) stays in the scratch space.
+            // The client's state (the agent's standard-error logs, the prompt history) stays in
+            // the scratch space.
             .env("XDG_STATE_HOME", &self.dir)
             .env("NO_COLOR", "1")
             .stdin(Stdio::null());

@@ -59,7 +59,10 @@ pub use handler::{
 pub use permission::{PermissionChoice, PermissionDecision, PermissionRequest};
 pub use sessions::{SessionOptions, SessionPage, SessionSummary};
 pub use state::{Clock, Violations};
-pub use terminals::{DEFAULT_OUTPUT_LIMIT, LocalTerminals, MAX_TERMINALS};
+pub use terminals::{
+    DEFAULT_OUTPUT_LIMIT, LocalTerminals, MAX_TERMINALS, RELEASED_KEPT, RELEASED_TAIL_BYTES,
+    TerminalTail,
+};
 pub use transcript::{SessionTranscript, Transcript};
 #[cfg(feature = "unstable_mcp_over_acp")]
 pub use unstable::McpOverAcp;

@@ -13,6 +13,11 @@
 //! [`ClientHandler::approve`](super::ClientHandler::approve) allowed it) is refused, and so is
 //! a working directory outside the session's directories (the checks of
 //! [`LocalFiles`](super::LocalFiles)).
+//!
+//! A client shows a terminal's output inside the tool calls that name it, also after the
+//! agent released it: [`LocalTerminals::tail`] gives the last of a terminal's output, and the
+//! last [`RELEASED_KEPT`] released terminals keep their final [`RELEASED_TAIL_BYTES`] bytes
+//! for that.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -37,12 +42,49 @@ pub const MAX_OUTPUT_LIMIT: usize = 8 * 1024 * 1024;
 /// The most terminals one client keeps at once (released ones do not count).
 pub const MAX_TERMINALS: usize = 32;
 
+/// How many released terminals keep the end of their output for display.
+pub const RELEASED_KEPT: usize = 32;
+
+/// How much of a released terminal's output is kept for display, in bytes.
+pub const RELEASED_TAIL_BYTES: usize = 64 * 1024;
+
+/// The end of a terminal's output, for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TerminalTail {
+    /// The last bytes of the output, as text (it starts at a line break when it was cut).
+    pub text: String,
+    /// Whether earlier output is missing (dropped by the output limit or by the cut).
+    pub truncated: bool,
+    /// How the command ended, once it has.
+    pub exit: Option<TerminalExit>,
+    /// Whether the agent released the terminal (the output can no longer grow).
+    pub released: bool,
+}
+
+/// The last `max_bytes` of `text`, from a line start when a line break is near; and whether
+/// something was cut.
+fn text_tail(text: &str, max_bytes: usize) -> (&str, bool) {
+    if text.len() <= max_bytes {
+        return (text, false);
+    }
+    let mut start = text.len() - max_bytes;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let tail = &text[start..];
+    let tail = tail.find('\n').map_or(tail, |at| &tail[at + 1..]);
+    (tail, true)
+}
+
 /// The last bytes of a command's output.
 #[derive(Debug)]
 struct Output {
     bytes: VecDeque<u8>,
     limit: usize,
     truncated: bool,
+    /// How many bytes came in all (kept or not).
+    received: u64,
 }
 
 impl Output {
@@ -51,12 +93,14 @@ impl Output {
             bytes: VecDeque::new(),
             limit,
             truncated: false,
+            received: 0,
         }
     }
 
     /// Appends `chunk`, then drops the oldest bytes beyond the limit, and any continuation
     /// bytes of a character whose start was dropped.
     fn push(&mut self, chunk: &[u8]) {
+        self.received += chunk.len() as u64;
         self.bytes.extend(chunk);
         if self.bytes.len() <= self.limit {
             return;
@@ -115,15 +159,6 @@ fn decode(mut bytes: &[u8], complete: bool) -> String {
     }
 }
 
-/// The last `limit` bytes of `text`, cut at a character boundary.
-fn last_bytes(text: &str, limit: usize) -> String {
-    let mut start = text.len().saturating_sub(limit);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    text[start..].to_owned()
-}
-
 /// Where a terminal's exit is announced (`None` while it runs).
 type ExitWatch = watch::Receiver<Option<TerminalExit>>;
 
@@ -170,18 +205,20 @@ fn kill_group(group: u32) {
 #[cfg(not(unix))]
 fn kill_group(_group: u32) {}
 
-/// How many released terminals keep the end of their output for [`LocalTerminals::tail`].
-const RELEASED_TAILS: usize = 16;
-
-/// How many bytes of a released terminal's output are kept for [`LocalTerminals::tail`].
-const TAIL_BYTES: usize = 4096;
+/// What is kept of a released terminal for display.
+#[derive(Debug)]
+struct Released {
+    id: String,
+    tail: TerminalTail,
+    received: u64,
+}
 
 #[derive(Debug, Default)]
 struct Registry {
     next: u64,
     terminals: HashMap<String, Terminal>,
-    /// The last output of recently released terminals (oldest first).
-    released: VecDeque<(String, String)>,
+    /// The latest released terminals, oldest first.
+    released: VecDeque<Released>,
 }
 
 /// Commands run for the agent on this machine (`terminal/*`). Offer it through
@@ -236,26 +273,6 @@ impl LocalTerminals {
         lock(&self.registry).terminals.len()
     }
 
-    /// The end of terminal `terminal_id`'s output (at most the last 4 KiB), for showing the
-    /// user what a command printed: from a kept terminal, or from one of the last few that
-    /// were released. Whoever asks, the agent is not told.
-    pub fn tail(&self, terminal_id: &str) -> Option<String> {
-        let registry = lock(&self.registry);
-        if let Some(terminal) = registry.terminals.get(terminal_id) {
-            let finished = terminal.exit.borrow().is_some();
-            return Some(last_bytes(
-                &lock(&terminal.output).text(finished),
-                TAIL_BYTES,
-            ));
-        }
-        registry
-            .released
-            .iter()
-            .rev()
-            .find(|(id, _)| id == terminal_id)
-            .map(|(_, tail)| tail.clone())
-    }
-
     /// The process groups of the commands still kept (for tests and diagnostics).
     pub fn process_groups(&self) -> Vec<u32> {
         lock(&self.registry)
@@ -277,6 +294,50 @@ impl LocalTerminals {
             )));
         }
         confined_dir(&request.scope, cwd)
+    }
+
+    /// How far terminal `id`'s output has come: the bytes received and whether the command
+    /// has ended. Cheap; a view calls [`tail`](Self::tail) only when this changed.
+    pub fn progress(&self, id: &str) -> Option<(u64, bool)> {
+        let registry = lock(&self.registry);
+        if let Some(terminal) = registry.terminals.get(id) {
+            let ended = terminal.exit.borrow().is_some();
+            return Some((lock(&terminal.output).received, ended));
+        }
+        registry
+            .released
+            .iter()
+            .find(|released| released.id == id)
+            .map(|released| (released.received, true))
+    }
+
+    /// The last `max_bytes` (at most) of terminal `id`'s output, with how it ended; also for a
+    /// recently released terminal. `None` for a terminal this client does not know (or no
+    /// longer keeps).
+    pub fn tail(&self, id: &str, max_bytes: usize) -> Option<TerminalTail> {
+        let registry = lock(&self.registry);
+        if let Some(terminal) = registry.terminals.get(id) {
+            let exit = terminal.exit.borrow().clone();
+            let output = lock(&terminal.output);
+            let text = output.text(exit.is_some());
+            let (tail, cut) = text_tail(&text, max_bytes);
+            return Some(TerminalTail {
+                text: tail.to_owned(),
+                truncated: output.truncated || cut,
+                exit,
+                released: false,
+            });
+        }
+        let released = registry
+            .released
+            .iter()
+            .find(|released| released.id == id)?;
+        let (tail, cut) = text_tail(&released.tail.text, max_bytes);
+        Some(TerminalTail {
+            text: tail.to_owned(),
+            truncated: released.tail.truncated || cut,
+            ..released.tail.clone()
+        })
     }
 
     fn start(&self, request: CreateTerminal) -> Result<String, ErrorObject> {
@@ -431,23 +492,35 @@ impl Terminals for LocalTerminals {
     fn release(&self, terminal: TerminalRef) -> BoxFuture<Result<(), ErrorObject>> {
         let removed = {
             let mut registry = lock(&self.registry);
-            let removed = match registry.terminals.get(&terminal.terminal_id) {
+            match registry.terminals.get(&terminal.terminal_id) {
                 Some(found) if found.session == terminal.scope.session_id => {
-                    registry.terminals.remove(&terminal.terminal_id)
+                    let removed = registry.terminals.remove(&terminal.terminal_id);
+                    if let Some(found) = &removed {
+                        // Keep the end of its output for the tool calls that show it.
+                        let exit = found.exit.borrow().clone();
+                        let output = lock(&found.output);
+                        let text = output.text(true);
+                        let (tail, cut) = text_tail(&text, RELEASED_TAIL_BYTES);
+                        let kept = Released {
+                            id: terminal.terminal_id.clone(),
+                            tail: TerminalTail {
+                                text: tail.to_owned(),
+                                truncated: output.truncated || cut,
+                                exit,
+                                released: true,
+                            },
+                            received: output.received,
+                        };
+                        drop(output);
+                        if registry.released.len() >= RELEASED_KEPT {
+                            registry.released.pop_front();
+                        }
+                        registry.released.push_back(kept);
+                    }
+                    removed
                 }
                 _ => None,
-            };
-            if let Some(found) = &removed {
-                let finished = found.exit.borrow().is_some();
-                let tail = last_bytes(&lock(&found.output).text(finished), TAIL_BYTES);
-                if registry.released.len() >= RELEASED_TAILS {
-                    registry.released.pop_front();
-                }
-                registry
-                    .released
-                    .push_back((terminal.terminal_id.clone(), tail));
             }
-            removed
         };
         // Dropping the terminal kills its group and stops its tasks.
         let result = removed.map(drop).ok_or_else(|| unknown(&terminal));

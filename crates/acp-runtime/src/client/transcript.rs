@@ -1,7 +1,11 @@
 //! The client's model of the conversation: per session, ordered entries built from the
 //! replayable session updates (user and agent messages with their chunks merged, thoughts,
-//! tool calls with their status), plus the current plan, commands, title, run state, modes
-//! and config options.
+//! tool calls with their status and content: text, file diffs, terminals), plus the current
+//! plan, commands, title, run state, modes and config options.
+//!
+//! Every change of an entry gives it a new [`Entry::revision`], a number no other entry of
+//! the transcript has had before, so that a view can keep what it drew of an entry until the
+//! entry changes.
 //!
 //! It is fed with `ReplayableUpdate`s only, which cannot be notices, so a transcript never
 //! contains a notice.
@@ -23,6 +27,10 @@ pub const MESSAGE_TEXT_LIMIT: usize = 4 * 1024 * 1024;
 
 /// What ends a message whose streamed text hit [`MESSAGE_TEXT_LIMIT`].
 pub const TRUNCATION_MARK: &str = " [...]";
+
+/// The longest old or new text of a file diff kept (1 MiB); a longer one is dropped and the
+/// diff is marked [`FileDiff::too_large`].
+pub const DIFF_TEXT_LIMIT: usize = 1024 * 1024;
 
 /// Appends `chunk` to the message unless its text would pass [`MESSAGE_TEXT_LIMIT`]; then the
 /// message is marked truncated, ends with [`TRUNCATION_MARK`], and takes no more chunks.
@@ -66,6 +74,8 @@ pub struct Message {
     /// (v2 `user_message`, or a user chunk) takes the place of this copy instead of adding a
     /// second one.
     pub unconfirmed: bool,
+    /// Changes with every change of the message (see [`Entry::revision`]).
+    pub revision: u64,
 }
 
 /// A tool call with its latest status.
@@ -80,63 +90,56 @@ pub struct ToolCall {
     pub status: String,
     /// Its kind as sent (`read`, `edit`, `execute`, ...), when the agent gave one.
     pub kind: Option<String>,
-    /// The text of its content (text blocks; other blocks as a bracketed placeholder).
+    /// The text of its content blocks (diffs and terminals are in [`ToolCall::diffs`] and
+    /// [`ToolCall::terminals`]).
     pub content: Vec<String>,
-    /// The files its diffs change, with the lines added and removed.
-    pub diffs: Vec<DiffSummary>,
-    /// The terminals it shows (their ids, as `terminal/create` named them).
+    /// The file changes its content shows, in order.
+    pub diffs: Vec<FileDiff>,
+    /// The terminals (by terminal id) whose output its content shows, in order.
     pub terminals: Vec<String>,
+    /// Changes with every change of the tool call (see [`Entry::revision`]).
+    pub revision: u64,
 }
 
-/// The content of a tool call, sorted: texts, diffs and terminals.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct ToolContent {
+/// One path a [`FileDiff`] changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChangedPath {
+    /// What happened to it: `modify` (v1 diffs with old text), `add` (v1 diffs without),
+    /// or the v2 `operation` (`add`, `delete`, `modify`, `move`, `copy`, or an unknown word).
+    pub operation: String,
+    /// The path.
+    pub path: String,
+    /// The path it came from, for a move or a copy.
+    pub from: Option<String>,
+}
+
+/// A change to files shown by a tool call (`diff` content): v1 gives one path with its old
+/// and new text, v2 the changed paths and, optionally, the whole change as patch text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FileDiff {
+    /// The changed paths.
+    pub paths: Vec<ChangedPath>,
+    /// v1: the text before the change (`None` for a new file).
+    pub old_text: Option<String>,
+    /// v1: the text after the change.
+    pub new_text: Option<String>,
+    /// v2: the change as patch text (`git diff` format), when the agent sent it.
+    pub patch: Option<String>,
+    /// Whether a text or the patch passed [`DIFF_TEXT_LIMIT`] and was dropped.
+    pub too_large: bool,
+    /// Per changed file, the lines added and removed (counted from the whole texts, also
+    /// when they were too large to keep).
+    pub summaries: Vec<DiffSummary>,
+}
+
+/// A tool call's content, read from the wire: texts, diffs, terminals.
+#[derive(Debug, Default)]
+struct ToolParts {
     texts: Vec<String>,
-    diffs: Vec<DiffSummary>,
+    diffs: Vec<FileDiff>,
     terminals: Vec<String>,
-}
-
-impl ToolContent {
-    fn v1(content: &[v1::ToolCallContent]) -> Self {
-        let mut sorted = Self::default();
-        for item in content {
-            match item {
-                v1::ToolCallContent::Content(content) => {
-                    sorted.texts.push(block_text(content.content.as_text()));
-                }
-                v1::ToolCallContent::Diff(diff) => sorted.diffs.push(v1_diff(diff)),
-                v1::ToolCallContent::Terminal(terminal) => {
-                    sorted
-                        .terminals
-                        .push(terminal.terminal_id.as_str().to_owned());
-                }
-                _ => {}
-            }
-        }
-        sorted
-    }
-
-    fn v2(content: &[v2::ToolCallContent]) -> Self {
-        let mut sorted = Self::default();
-        for item in content {
-            sorted.add_v2(item);
-        }
-        sorted
-    }
-
-    fn add_v2(&mut self, item: &v2::ToolCallContent) {
-        match item {
-            v2::ToolCallContent::Content(content) => {
-                self.texts.push(block_text(content.content.as_text()));
-            }
-            v2::ToolCallContent::Diff(diff) => self.diffs.extend(v2_diff(diff)),
-            v2::ToolCallContent::Terminal(terminal) => {
-                self.terminals
-                    .push(terminal.terminal_id.as_str().to_owned());
-            }
-            _ => {}
-        }
-    }
 }
 
 /// What a tool call update changes (absent fields stay as they are).
@@ -145,7 +148,7 @@ struct ToolChange {
     title: Option<String>,
     status: Option<String>,
     kind: Option<String>,
-    content: Option<ToolContent>,
+    content: Option<ToolParts>,
 }
 
 /// One entry of a session's transcript.
@@ -156,6 +159,18 @@ pub enum Entry {
     Message(Message),
     /// A tool call.
     ToolCall(ToolCall),
+}
+
+impl Entry {
+    /// A number that changes whenever the entry changes and that no other entry of the
+    /// transcript has had: equal revisions mean the same entry, unchanged.
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        match self {
+            Entry::Message(message) => message.revision,
+            Entry::ToolCall(call) => call.revision,
+        }
+    }
 }
 
 /// One item of the agent's plan.
@@ -221,6 +236,8 @@ impl SessionTranscript {
 pub struct Transcript {
     sessions: BTreeMap<String, SessionTranscript>,
     limit: usize,
+    /// The last revision given to an entry.
+    revision: u64,
 }
 
 impl Default for Transcript {
@@ -239,7 +256,14 @@ impl Transcript {
         Self {
             sessions: BTreeMap::new(),
             limit: limit.max(1),
+            revision: 0,
         }
+    }
+
+    /// A new revision for an entry that is made or changed.
+    fn next_revision(&mut self) -> u64 {
+        self.revision += 1;
+        self.revision
     }
 
     /// One session's transcript.
@@ -261,7 +285,12 @@ impl Transcript {
         self.sessions.entry(id.to_owned()).or_default()
     }
 
-    fn push(&mut self, session: &str, entry: Entry) {
+    fn push(&mut self, session: &str, mut entry: Entry) {
+        let revision = self.next_revision();
+        match &mut entry {
+            Entry::Message(message) => message.revision = revision,
+            Entry::ToolCall(call) => call.revision = revision,
+        }
         let limit = self.limit.max(1);
         let transcript = self.entry(session);
         if transcript.entries.len() >= limit {
@@ -285,6 +314,7 @@ impl Transcript {
                 text: text.to_owned(),
                 truncated: false,
                 unconfirmed: true,
+                revision: 0,
             }),
         );
     }
@@ -309,6 +339,7 @@ impl Transcript {
     /// and is confirmed. `false` when no prompt takes the echo (it is then an ordinary user
     /// message, or more text of one already confirmed).
     fn take_echo(&mut self, session: &str, id: Option<&str>, text: &str) -> bool {
+        let revision = self.next_revision();
         let transcript = self.entry(session);
         if let Some(id) = id {
             let known = transcript
@@ -327,6 +358,7 @@ impl Transcript {
                 }
                 message.text = text.to_owned();
                 message.unconfirmed = false;
+                message.revision = revision;
                 return true;
             }
         }
@@ -337,6 +369,7 @@ impl Transcript {
                 message.id = id.map(str::to_owned);
                 message.text = text.to_owned();
                 message.unconfirmed = false;
+                message.revision = revision;
                 true
             }
             _ => false,
@@ -349,6 +382,7 @@ impl Transcript {
         if role == Role::User && self.take_echo(session, id, text) {
             return;
         }
+        let revision = self.next_revision();
         let transcript = self.entry(session);
         // Without an id, only the very last entry may be continued.
         let continues_last = id.is_some()
@@ -367,7 +401,10 @@ impl Transcript {
                 _ => None,
             });
         match target {
-            Some(message) if continues_last => append_bounded(message, text),
+            Some(message) if continues_last => {
+                append_bounded(message, text);
+                message.revision = revision;
+            }
             _ => self.push(
                 session,
                 Entry::Message(Message {
@@ -376,6 +413,7 @@ impl Transcript {
                     text: text.to_owned(),
                     truncated: false,
                     unconfirmed: false,
+                    revision: 0,
                 }),
             ),
         }
@@ -390,6 +428,7 @@ impl Transcript {
                 }
             }
         }
+        let revision = self.next_revision();
         let transcript = self.entry(session);
         let existing = transcript
             .entries
@@ -407,6 +446,7 @@ impl Transcript {
             Some(message) => {
                 if let Some(text) = text {
                     message.text = text;
+                    message.revision = revision;
                 }
             }
             None => self.push(
@@ -417,13 +457,16 @@ impl Transcript {
                     text: text.unwrap_or_default(),
                     truncated: false,
                     unconfirmed: false,
+                    revision: 0,
                 }),
             ),
         }
     }
 
-    /// Creates or changes tool call `id`.
+    /// Creates or changes tool call `id`; the change's content replaces its content when
+    /// given.
     fn upsert_tool_call(&mut self, session: &str, id: &str, change: ToolChange) {
+        let revision = self.next_revision();
         let transcript = self.entry(session);
         let existing = transcript
             .entries
@@ -449,6 +492,7 @@ impl Transcript {
                     call.diffs = content.diffs;
                     call.terminals = content.terminals;
                 }
+                call.revision = revision;
             }
             None => {
                 let content = change.content.unwrap_or_default();
@@ -462,9 +506,28 @@ impl Transcript {
                         content: content.texts,
                         diffs: content.diffs,
                         terminals: content.terminals,
+                        revision: 0,
                     }),
                 );
             }
+        }
+    }
+
+    /// Adds streamed content to tool call `id` (v2 `tool_call_content_chunk`), creating it.
+    fn extend_tool_call(&mut self, session: &str, id: &str, more: ToolParts) {
+        self.upsert_tool_call(session, id, ToolChange::default());
+        let revision = self.next_revision();
+        if let Some(Entry::ToolCall(call)) = self
+            .entry(session)
+            .entries
+            .iter_mut()
+            .rev()
+            .find(|entry| matches!(entry, Entry::ToolCall(call) if call.id == id))
+        {
+            call.content.extend(more.texts);
+            call.diffs.extend(more.diffs);
+            call.terminals.extend(more.terminals);
+            call.revision = revision;
         }
     }
 
@@ -510,7 +573,7 @@ impl Transcript {
                     title: Some(call.title.clone()),
                     status: Some(status_word(call.status.as_ref())),
                     kind: call.kind.as_ref().map(json_word),
-                    content: Some(ToolContent::v1(&call.content)),
+                    content: Some(v1_parts(&call.content)),
                 },
             ),
             U::ToolCallUpdate(update) => self.upsert_tool_call(
@@ -520,7 +583,7 @@ impl Transcript {
                     title: update.title.clone(),
                     status: update.status.as_ref().map(|s| status_word(Some(s))),
                     kind: update.kind.as_ref().map(json_word),
-                    content: update.content.as_deref().map(ToolContent::v1),
+                    content: update.content.as_deref().map(v1_parts),
                 },
             ),
             U::Plan(plan) => {
@@ -611,27 +674,13 @@ impl Transcript {
                         .as_set()
                         .map(|status| status.as_str().to_owned()),
                     kind: update.kind.as_set().map(json_word),
-                    content: update
-                        .content
-                        .as_set()
-                        .map(|content| ToolContent::v2(content)),
+                    content: update.content.as_set().map(|content| v2_parts(content)),
                 },
             ),
             U::ToolCallContentChunk(chunk) => {
-                let id = chunk.tool_call_id.as_str().to_owned();
-                self.upsert_tool_call(session, &id, ToolChange::default());
-                if let Some(Entry::ToolCall(call)) = self
-                    .entry(session)
-                    .entries
-                    .iter_mut()
-                    .rev()
-                    .find(|entry| matches!(entry, Entry::ToolCall(call) if call.id == id))
-                {
-                    let mut more = ToolContent::default();
-                    more.add_v2(&chunk.content);
-                    call.content.extend(more.texts);
-                    call.diffs.extend(more.diffs);
-                    call.terminals.extend(more.terminals);
+                let more = v2_parts(std::slice::from_ref(&chunk.content));
+                if !(more.texts.is_empty() && more.diffs.is_empty() && more.terminals.is_empty()) {
+                    self.extend_tool_call(session, chunk.tool_call_id.as_str(), more);
                 }
             }
             U::StateUpdate(state) => {
@@ -708,4 +757,111 @@ fn json_word<T: serde::Serialize>(value: &T) -> String {
         Ok(serde_json::Value::String(word)) => word,
         _ => "unknown".to_owned(),
     }
+}
+
+/// `text` unless it passes [`DIFF_TEXT_LIMIT`] (then `None`, and `too_large` is set).
+fn bounded_text(text: &str, too_large: &mut bool) -> Option<String> {
+    if text.len() > DIFF_TEXT_LIMIT {
+        *too_large = true;
+        None
+    } else {
+        Some(text.to_owned())
+    }
+}
+
+fn v1_parts(content: &[v1::ToolCallContent]) -> ToolParts {
+    let mut parts = ToolParts::default();
+    for item in content {
+        match item {
+            v1::ToolCallContent::Content(content) => {
+                parts.texts.push(block_text(content.content.as_text()));
+            }
+            v1::ToolCallContent::Diff(diff) => {
+                let mut too_large = false;
+                let old_text = diff
+                    .old_text
+                    .as_deref()
+                    .and_then(|text| bounded_text(text, &mut too_large));
+                let new_text = bounded_text(&diff.new_text, &mut too_large);
+                let operation = if diff.old_text.is_some() {
+                    "modify"
+                } else {
+                    "add"
+                };
+                parts.diffs.push(FileDiff {
+                    paths: vec![ChangedPath {
+                        operation: operation.to_owned(),
+                        path: diff.path.clone(),
+                        from: None,
+                    }],
+                    old_text,
+                    new_text,
+                    patch: None,
+                    too_large,
+                    summaries: vec![v1_diff(diff)],
+                });
+            }
+            v1::ToolCallContent::Terminal(terminal) => {
+                parts
+                    .terminals
+                    .push(terminal.terminal_id.as_str().to_owned());
+            }
+            _ => {}
+        }
+    }
+    parts
+}
+
+fn v2_parts(content: &[v2::ToolCallContent]) -> ToolParts {
+    let mut parts = ToolParts::default();
+    for item in content {
+        match item {
+            v2::ToolCallContent::Content(content) => {
+                parts.texts.push(block_text(content.content.as_text()));
+            }
+            v2::ToolCallContent::Diff(diff) => {
+                let mut too_large = false;
+                let patch = diff
+                    .patch
+                    .as_ref()
+                    .and_then(|patch| bounded_text(&patch.text, &mut too_large));
+                let paths = diff
+                    .changes
+                    .iter()
+                    .map(|change| {
+                        use v2::DiffOperation as Op;
+                        let (path, from) = match &change.operation {
+                            Op::Add(one) | Op::Delete(one) | Op::Modify(one) => {
+                                (one.path.to_string(), None)
+                            }
+                            Op::Move(pair) | Op::Copy(pair) => {
+                                (pair.path.to_string(), Some(pair.old_path.to_string()))
+                            }
+                            _ => (String::new(), None),
+                        };
+                        ChangedPath {
+                            operation: change.operation.tag().to_owned(),
+                            path,
+                            from,
+                        }
+                    })
+                    .collect();
+                parts.diffs.push(FileDiff {
+                    paths,
+                    old_text: None,
+                    new_text: None,
+                    patch,
+                    too_large,
+                    summaries: v2_diff(diff),
+                });
+            }
+            v2::ToolCallContent::Terminal(terminal) => {
+                parts
+                    .terminals
+                    .push(terminal.terminal_id.as_str().to_owned());
+            }
+            _ => {}
+        }
+    }
+    parts
 }

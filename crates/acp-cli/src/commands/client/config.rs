@@ -175,12 +175,12 @@ impl Loaded {
 pub fn parse(text: &str) -> Result<Config, String> {
     let config: Config = toml::from_str(text).map_err(|error| error.to_string())?;
     for (key, seconds) in [("timeout", config.timeout), ("ttl", config.ttl)] {
-        if let Some(seconds) = seconds {
-            if !(seconds.is_finite() && (0.0..1e9).contains(&seconds)) {
-                return Err(format!(
-                    "`{key}` must be a number of seconds from 0 up, not {seconds}"
-                ));
-            }
+        if let Some(seconds) = seconds
+            && !(seconds.is_finite() && (0.0..1e9).contains(&seconds))
+        {
+            return Err(format!(
+                "`{key}` must be a number of seconds from 0 up, not {seconds}"
+            ));
         }
     }
     if config.permissions.is_some() && config.policy.is_some() {

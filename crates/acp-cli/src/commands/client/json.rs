@@ -130,6 +130,7 @@ impl<W: Write> Sink for JsonPrinter<W> {
         let diffs: Vec<Value> = call
             .diffs
             .iter()
+            .flat_map(|diff| &diff.summaries)
             .map(|diff| json!({"path": diff.path, "added": diff.added, "removed": diff.removed}))
             .collect();
         let output = match &self.tails {

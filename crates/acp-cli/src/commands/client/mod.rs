@@ -11,13 +11,18 @@
 pub mod agent_log;
 pub mod app;
 pub mod config;
+pub mod conversation;
 pub mod decide;
 pub mod dialog;
+pub mod editor;
 pub mod events;
 pub mod exit;
 pub mod follow;
 pub mod handler;
+pub mod history;
 pub mod json;
+pub mod layout;
+pub mod markdown;
 pub mod mcp_config;
 pub mod named;
 pub mod named_session;
@@ -25,11 +30,14 @@ pub mod oneshot;
 pub mod output;
 pub mod peer_log;
 pub mod plain;
+pub mod plain_ui;
 pub mod policy;
 pub mod prompt;
 pub mod setup;
 pub mod slash;
 pub mod text;
+pub mod theme;
+pub mod tool_block;
 pub mod tui;
 pub mod view;
 
@@ -168,6 +176,18 @@ pub struct Args {
     /// The agent command and its arguments, after `--` (or a named agent, or --url).
     #[arg(last = true, index = 2, value_name = "AGENT_COMMAND")]
     pub agent: Vec<String>,
+    /// The terminal UI as plain lines for screen readers and simple terminals: one event per
+    /// line, no boxes, no full-screen drawing; prompts are read line by line.
+    #[arg(long, conflicts_with_all = ["prompt", "prompt_file", "list_sessions"])]
+    pub plain: bool,
+    /// The terminal UI's high-contrast look: no dimmed text, bright colours, bold emphasis
+    /// (also `ACP_HIGH_CONTRAST=1`; `NO_COLOR` still turns colours off).
+    #[arg(long)]
+    pub high_contrast: bool,
+    /// Do not read or write the terminal UI's prompt history (kept per agent in
+    /// `$XDG_STATE_HOME/acp/client/history/`).
+    #[arg(long)]
+    pub no_history: bool,
     /// Read defaults and named agents from this config file (default:
     /// $XDG_CONFIG_HOME/acp/config.toml, else ~/.config/acp/config.toml, when it exists).
     #[arg(long, value_name = "FILE")]
@@ -330,6 +350,8 @@ impl Args {
             (None, Some(file)) => std::fs::read_to_string(file).map_err(|error| {
                 Failure::usage(format!("--prompt-file {}: {error}", file.display()))
             })?,
+            // `--plain` reads its prompts line by line from standard input itself.
+            (None, None) if self.plain => return Ok(None),
             (None, None) => {
                 if std::io::stdin().is_terminal() {
                     if std::io::stdout().is_terminal() {
@@ -496,6 +518,11 @@ pub fn run(mut args: Args) -> super::Outcome {
                 (Some(_), true) => named_session::queue(&args, text).await,
                 (Some(_), false) => named_session::run(&args, text).await,
                 (None, _) => oneshot::run(&args, text, oneshot::Opening::Plain).await,
+            }
+        } else if args.plain {
+            match plain_ui::run_client(&args).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(failure) => report(&failure),
             }
         } else {
             match tui::run_client(&args).await {

@@ -313,17 +313,17 @@ pub async fn run(args: &Args, text: &str) -> ExitCode {
             }
             Err(message) => return report(&Failure::new(Exit::Failed, message)),
         }
-        if let Some(limit) = args.timeout {
-            if waiting_since.elapsed() > limit {
-                return report(&Failure::new(
-                    Exit::Timeout,
-                    format!(
-                        "session {} stayed busy for {} s (--timeout)",
-                        scope.name,
-                        limit.as_secs_f64()
-                    ),
-                ));
-            }
+        if let Some(limit) = args.timeout
+            && waiting_since.elapsed() > limit
+        {
+            return report(&Failure::new(
+                Exit::Timeout,
+                format!(
+                    "session {} stayed busy for {} s (--timeout)",
+                    scope.name,
+                    limit.as_secs_f64()
+                ),
+            ));
         }
         tokio::select! {
             () = tokio::time::sleep(RETRY_EVERY) => {}

@@ -176,7 +176,9 @@ impl Ready {
     pub fn output<W: Write>(&self, format: Format, out: W, notices: bool) -> SharedOutput<W> {
         let mut output = Output::new(format, out);
         if let Some(terminals) = self.terminals.clone() {
-            let tails: TerminalTails = std::sync::Arc::new(move |id: &str| terminals.tail(id));
+            // The last 4 KiB of a command's output are shown under its tool call.
+            let tails: TerminalTails =
+                std::sync::Arc::new(move |id: &str| terminals.tail(id, 4096).map(|tail| tail.text));
             output = output.with_terminal_tails(tails);
         }
         SharedOutput::new(output, &self.opened.id, notices)

@@ -172,7 +172,7 @@ pub fn result_lines(call: &ToolCall, tails: Option<&TerminalTails>) -> Vec<Strin
             lines.push(format!("  ... ({} more lines)", all.len() - RESULT_LINES));
         }
     }
-    for diff in &call.diffs {
+    for diff in call.diffs.iter().flat_map(|diff| &diff.summaries) {
         let counts = match (diff.added, diff.removed) {
             (Some(added), Some(removed)) => {
                 let about = if diff.exact { "" } else { "at most " };

@@ -279,6 +279,9 @@ async fn connection<R: MessageReader, W: MessageWriter>(
             )),
         }
     }
+    if let Err(error) = run.capture(args, &args.command.join(" "), &format!("connection {n}: ")) {
+        say(format!("{error}; this connection is not captured"));
+    }
     let spawned = AgentCommand::new(program)
         .args(agent_args)
         .grace_period(Duration::from_secs_f64(args.grace_period))

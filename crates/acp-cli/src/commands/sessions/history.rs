@@ -121,10 +121,11 @@ pub fn last_turn(client: &Client, session: &str) -> Vec<HistoryEntry> {
                 diffs: call
                     .diffs
                     .iter()
-                    .map(|diff| FileChange {
-                        path: diff.path.clone(),
-                        added: diff.added,
-                        removed: diff.removed,
+                    .flat_map(|diff| &diff.summaries)
+                    .map(|summary| FileChange {
+                        path: summary.path.clone(),
+                        added: summary.added,
+                        removed: summary.removed,
                     })
                     .collect(),
             }),

@@ -131,18 +131,18 @@ impl Shared {
     async fn cancel(&self, ticket: Option<u64>) -> Option<u64> {
         let target = {
             let mut state = lock(&self.state);
-            if let Some(ticket) = ticket {
-                if let Some(at) = state.queue.iter().position(|job| job.ticket == ticket) {
-                    if let Some(job) = state.queue.remove(at) {
-                        if let Some(replies) = job.replies {
-                            replies.say("acp: the prompt was cancelled before its turn");
-                            replies.send(Reply::End {
-                                exit: Exit::Failed.code(),
-                            });
-                        }
-                    }
-                    return None;
+            if let Some(ticket) = ticket
+                && let Some(at) = state.queue.iter().position(|job| job.ticket == ticket)
+            {
+                if let Some(job) = state.queue.remove(at)
+                    && let Some(replies) = job.replies
+                {
+                    replies.say("acp: the prompt was cancelled before its turn");
+                    replies.send(Reply::End {
+                        exit: Exit::Failed.code(),
+                    });
                 }
+                return None;
             }
             match (&state.running, &state.session) {
                 (Some(running), Some((client, session)))

@@ -201,10 +201,10 @@ impl Record {
 
     /// Takes `id` as the session's id, keeping the one it replaces among the earlier ones.
     pub fn set_session(&mut self, id: &str) {
-        if let Some(old) = self.session_id.take() {
-            if old != id {
-                self.earlier_session_ids.push(old);
-            }
+        if let Some(old) = self.session_id.take()
+            && old != id
+        {
+            self.earlier_session_ids.push(old);
         }
         self.session_id = Some(id.to_owned());
         self.updated_at = now();
