@@ -14,7 +14,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Tools for the Agent Client Protocol (ACP).
 #[derive(Debug, Parser)]
-#[command(name = "acp", version, about)]
+#[command(name = "acp", version, about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -27,7 +27,11 @@ enum Command {
     /// Run the example agent over stdio.
     Agent(commands::agent::Args),
     /// Launch an agent and talk to it (terminal UI, or one turn with --prompt).
-    Client(commands::client::Args),
+    // Boxed: its many flags make it much the largest variant.
+    Client(Box<commands::client::Args>),
+    /// The named sessions of `acp client --session NAME`: list, show, history, export,
+    /// forget, cancel, status.
+    Sessions(commands::sessions::Args),
     /// Run the example agent against three clients and show what each user sees.
     Demo(commands::demo::Args),
     /// Check a recorded transcript or trace for protocol mistakes (notice mistakes above all).
@@ -44,7 +48,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Schema(args) => commands::schema::run(&args),
         Command::Agent(args) => commands::agent::run(args),
-        Command::Client(args) => commands::client::run(args),
+        Command::Client(args) => commands::client::run(*args),
+        Command::Sessions(args) => commands::sessions::run(&args),
         Command::Demo(args) => commands::demo::run(args),
         Command::Check(args) => commands::check::run(args),
         Command::Proxy(args) => commands::proxy::run(args),

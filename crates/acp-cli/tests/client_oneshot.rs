@@ -223,8 +223,12 @@ fn text_flows_in_the_order_it_happened() {
     // The session, when it starts and with how to continue it.
     let err = ran.stderr.clone();
     assert!(err.starts_with("acp: session sess_"), "{err}");
+    // (With the `--cwd` of this run, so that the session is continued in its directory.)
     assert!(
-        err.contains("acp: continue this session with: acp client --load sess_"),
+        err.contains(&format!(
+            "acp: continue this session with: acp client --cwd {} --load sess_",
+            scratch.work.display()
+        )),
         "{err}"
     );
     assert!(err.contains(" -- "), "{err}");

@@ -1,14 +1,16 @@
 //! MCP servers between client and agent: every transport the agent supports arrives with its
-//! endpoint and settings (one the runtime does not know keeps what it can), and a session
-//! with a transport the agent does not support is refused with `-32602`.
+//! endpoint and settings (one the runtime does not know keeps what it can), a server of a
+//! transport the agent did not advertise is left out by the client (with a warning in its
+//! log), and a session with a transport the agent does not support is refused with `-32602`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
 use std::sync::{Arc, Mutex};
 
-use acp_runtime::ProtocolVersion;
 use acp_runtime::agent::{AgentFeatures, AgentServer, McpServerSpec, McpTransports, SessionSetup};
+use acp_runtime::log::{Level, Logger};
+use acp_runtime::{ConnectionBuilder, ProtocolVersion};
 use common::{RawPeer, TestAgent, client, connect};
 use serde_json::json;
 
@@ -56,6 +58,91 @@ async fn mcp_servers_reach_the_agent_with_their_endpoints() {
         client.new_session("/work", &asked).await.unwrap();
         let got = first_setup(&setups).await;
         assert_eq!(got, expected, "v{version}");
+    }
+}
+
+#[tokio::test]
+async fn the_client_leaves_out_servers_of_transports_the_agent_did_not_advertise() {
+    let remote = |kind: &str| McpServerSpec::Remote {
+        name: format!("{kind}-server"),
+        kind: kind.to_owned(),
+        url: format!("https://mcp.example/{kind}"),
+        headers: Vec::new(),
+    };
+    let stdio = McpServerSpec::Stdio {
+        name: "local".to_owned(),
+        command: "/usr/bin/mcp-local".to_owned(),
+        args: Vec::new(),
+        env: Vec::new(),
+    };
+    let asked = [stdio.clone(), remote("http"), remote("sse")];
+    // (version, what the agent takes, what it gets, the transports warned about)
+    let cases = [
+        (
+            ProtocolVersion::V1,
+            McpTransports::new(),
+            vec![stdio.clone()],
+            vec!["http", "sse"],
+        ),
+        (
+            ProtocolVersion::V1,
+            McpTransports::new().sse(true),
+            vec![stdio.clone(), remote("sse")],
+            vec!["http"],
+        ),
+        // v2 has no SSE transport at all.
+        (
+            ProtocolVersion::V2,
+            McpTransports::new(),
+            vec![stdio.clone()],
+            vec!["http", "sse"],
+        ),
+        // In v2 even stdio needs the capability.
+        (
+            ProtocolVersion::V2,
+            McpTransports::new().stdio(false).http(true),
+            vec![remote("http")],
+            vec!["stdio", "sse"],
+        ),
+    ];
+    for (version, transports, expected, warned) in cases {
+        let (mut agent, _opened) = TestAgent::new();
+        agent.features = Some(AgentFeatures::new().mcp(transports));
+        let setups = agent.setups.clone();
+        let server = AgentServer::new(agent);
+        let warnings = Arc::new(Mutex::new(Vec::<String>::new()));
+        let logger = {
+            let warnings = Arc::clone(&warnings);
+            Logger::new(move |level, message| {
+                if level >= Level::Warn && message.contains("MCP server") {
+                    warnings.lock().unwrap().push(message.to_owned());
+                }
+            })
+        };
+        let builder =
+            client(version, true).connection_options(ConnectionBuilder::new().logger(logger));
+        let client = connect(&server, builder).await;
+        for spec in &asked {
+            assert_eq!(
+                client.agent().accepts_mcp_server(spec),
+                expected.contains(spec),
+                "v{version} {}",
+                spec.kind()
+            );
+        }
+        client.new_session("/work", &asked).await.unwrap();
+        assert_eq!(first_setup(&setups).await, expected, "v{version}");
+        let warnings = warnings.lock().unwrap().clone();
+        assert_eq!(warnings.len(), warned.len(), "v{version}: {warnings:?}");
+        for kind in warned {
+            assert!(
+                warnings
+                    .iter()
+                    .any(|w| w.contains(&format!("`{kind}-server`"))
+                        || (kind == "stdio" && w.contains("`local`"))),
+                "v{version}: no warning about {kind}: {warnings:?}"
+            );
+        }
     }
 }
 

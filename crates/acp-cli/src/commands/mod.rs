@@ -10,6 +10,7 @@ pub mod listen;
 pub mod proxy;
 pub mod reaper;
 pub mod schema;
+pub mod sessions;
 pub mod signals;
 pub mod tokens;
 

@@ -7,7 +7,8 @@ the interop tests of `acp client`.
 --notices: each prompt is answered with a notice (in v1 only when the client advertised
 `session.notices`, else with an agent message saying so).
 --slow (v1): each prompt streams a dot every 100 ms for 30 s, until the client cancels.
-What it learnt from the client goes to $ACP_TEST_LOG as JSON lines.
+What it learnt from the client (the MCP servers of each session/new included) goes to
+$ACP_TEST_LOG as JSON lines.
 """
 
 import asyncio
@@ -29,6 +30,12 @@ def log(record):
     if path:
         with open(path, "a", encoding="utf-8") as out:
             out.write(json.dumps(record) + "\n")
+
+
+def servers(mcp_servers):
+    """The MCP servers of a session set-up request, as JSON."""
+    return [server.model_dump(by_alias=True, exclude_none=True) if hasattr(server, "model_dump") else server
+            for server in (mcp_servers or [])]
 
 
 def said(prompt):
@@ -65,7 +72,7 @@ class V1Agent:
     async def new_session(self, cwd, additional_directories=None, mcp_servers=None, **kwargs):
         if REQUIRE_AUTH and not self.signed_in:
             raise acp.RequestError.auth_required()
-        log({"event": "session/new", "cwd": cwd})
+        log({"event": "session/new", "cwd": cwd, "mcpServers": servers(mcp_servers)})
         return v1.NewSessionResponse.model_validate({
             "sessionId": "py_1",
             "modes": {"currentModeId": "ask", "availableModes": [{"id": "ask", "name": "Ask"}, {"id": "code", "name": "Code"}]},
@@ -138,6 +145,7 @@ async def main_v2():
         async def new_session(self, cwd, additional_directories=None, mcp_servers=None, **kwargs):
             if REQUIRE_AUTH and not self.signed_in:
                 raise acp.RequestError.auth_required()
+            log({"event": "session/new", "cwd": cwd, "mcpServers": servers(mcp_servers)})
             return v2.NewSessionResponse.model_validate({"sessionId": "py_2"})
 
         async def prompt(self, session_id, prompt, **kwargs):

@@ -8,8 +8,9 @@
 // --notices: each prompt is answered with a notice (in v1 only when the client advertised
 //   `session.notices`, else with an agent message saying so).
 // It offers modes and a `model` config option, reads the file named after `read ` in a
-// prompt through the client (v1), and appends what it learnt from the client to
-// $ACP_TEST_LOG as JSON lines. The SDK is found in $ACP_SDK_DIR.
+// prompt through the client (v1), takes stdio MCP servers and HTTP ones (v1), and appends what
+// it learnt from the client (the MCP servers of each session/new included) to $ACP_TEST_LOG
+// as JSON lines. The SDK is found in $ACP_SDK_DIR.
 import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -58,10 +59,11 @@ const app = acp.agent({ name: "ts-interop-agent" })
     log({ event: "initialize", protocolVersion: params.protocolVersion, capabilities: clientCaps });
     if (protocol === 2) {
       return { protocolVersion: 2, info: { name: "ts-interop-agent", version: "1.0.0" },
-               capabilities: { session: {} }, authMethods };
+               capabilities: { session: { mcp: { stdio: {} } } }, authMethods };
     }
     return { protocolVersion: 1, agentInfo: { name: "ts-interop-agent", version: "1.0.0" },
-             agentCapabilities: { loadSession: false, sessionCapabilities: { list: {} } }, authMethods };
+             agentCapabilities: { loadSession: false, sessionCapabilities: { list: {} },
+                                  mcpCapabilities: { http: true, sse: false } }, authMethods };
   })
   .onRequest(protocol === 2 ? "auth/login" : "authenticate", ({ params }) => {
     log({ event: "authenticate", methodId: params.methodId });
@@ -72,7 +74,7 @@ const app = acp.agent({ name: "ts-interop-agent" })
   .onRequest("session/new", ({ params }) => {
     if (requireAuth && !signedIn) throw acp.RequestError.authRequired();
     const sessionId = `ts_${nextSession++}`;
-    log({ event: "session/new", cwd: params.cwd });
+    log({ event: "session/new", cwd: params.cwd, mcpServers: params.mcpServers ?? [] });
     if (protocol === 2) return { sessionId, configOptions: configOptions() };
     return { sessionId, modes: { currentModeId: "ask", availableModes: modes }, configOptions: configOptions() };
   })

@@ -130,6 +130,42 @@ impl ConnectedAgent {
         }
     }
 
+    /// Whether the agent takes MCP servers of `server`'s transport in session set-up: in v1
+    /// stdio always, `http` and `sse` when `mcpCapabilities` says so; in v2 each transport
+    /// (`stdio`, `http`) only when `session.mcp` lists it. A transport the version has no
+    /// capability for (v2 `sse`, a kind this runtime does not know) is never taken.
+    pub fn accepts_mcp_server(&self, server: &McpServerSpec) -> bool {
+        match &self.capabilities {
+            ByVersion::V1(capabilities) => {
+                let mcp = &capabilities.mcp_capabilities;
+                match server.kind() {
+                    "stdio" => true,
+                    "http" => mcp.http,
+                    "sse" => mcp.sse,
+                    #[cfg(feature = "unstable_mcp_over_acp")]
+                    "acp" => mcp.acp,
+                    _ => false,
+                }
+            }
+            ByVersion::V2(capabilities) => {
+                let Some(mcp) = capabilities
+                    .session
+                    .as_ref()
+                    .and_then(|session| session.mcp.as_ref())
+                else {
+                    return false;
+                };
+                match server.kind() {
+                    "stdio" => mcp.stdio.is_some(),
+                    "http" => mcp.http.is_some(),
+                    #[cfg(feature = "unstable_mcp_over_acp")]
+                    "acp" => mcp.acp.is_some(),
+                    _ => false,
+                }
+            }
+        }
+    }
+
     /// Whether the agent advertised the client-side method `method`. Methods every agent
     /// implements (`session/new`, `session/prompt`, ... and the v2 baseline `session/list`,
     /// `session/resume`, `session/close`) count as advertised; `authenticate`/`auth/login`
@@ -228,27 +264,40 @@ impl Client {
     }
 
     /// `specs` as the negotiated version sends them; a server whose transport that version
-    /// does not have is left out, with a warning in the log.
+    /// does not have, or that the agent did not advertise
+    /// ([`ConnectedAgent::accepts_mcp_server`]), is left out, with a warning in the log.
     fn servers<T>(
         &self,
         specs: &[McpServerSpec],
         convert: fn(&McpServerSpec) -> Option<T>,
     ) -> Vec<T> {
+        let warn = |spec: &McpServerSpec, why: String| {
+            self.inner.connection.logger().log(
+                crate::log::Level::Warn,
+                format!("left out MCP server `{}`: {why}", spec.name()),
+            );
+        };
         specs
             .iter()
             .filter_map(|spec| {
-                let converted = convert(spec);
-                if converted.is_none() {
-                    self.inner.connection.logger().log(
-                        crate::log::Level::Warn,
+                let Some(converted) = convert(spec) else {
+                    warn(
+                        spec,
+                        format!("ACP v{} has no such transport", self.protocol_version()),
+                    );
+                    return None;
+                };
+                if !self.agent().accepts_mcp_server(spec) {
+                    warn(
+                        spec,
                         format!(
-                            "left out MCP server `{}`: ACP v{} has no such transport",
-                            spec.name(),
-                            self.protocol_version()
+                            "the agent did not advertise the `{}` transport",
+                            spec.kind()
                         ),
                     );
+                    return None;
                 }
-                converted
+                Some(converted)
             })
             .collect()
     }

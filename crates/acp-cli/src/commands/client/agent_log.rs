@@ -54,15 +54,21 @@ impl Default for AgentLog {
     }
 }
 
-/// The directory of the logs: `$XDG_STATE_HOME/acp/client/logs`, else
-/// `~/.local/state/acp/client/logs`.
+/// The client's state directory (its logs, its named sessions): `$XDG_STATE_HOME/acp/client`,
+/// else `~/.local/state/acp/client`.
 #[must_use]
-pub fn logs_dir() -> Option<PathBuf> {
+pub fn state_dir() -> Option<PathBuf> {
     let state = std::env::var_os("XDG_STATE_HOME")
         .map(PathBuf::from)
         .filter(|dir| dir.is_absolute())
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".local/state")))?;
-    Some(state.join("acp/client/logs"))
+    Some(state.join("acp/client"))
+}
+
+/// The directory of the logs: `logs` in [`state_dir`].
+#[must_use]
+pub fn logs_dir() -> Option<PathBuf> {
+    state_dir().map(|dir| dir.join("logs"))
 }
 
 impl AgentLog {

@@ -153,6 +153,12 @@ impl OneShot {
         lock(&self.before_asking).take();
     }
 
+    /// Forgets that a question could not be asked (before the next turn of a session's
+    /// owner).
+    pub fn reset_failures(&self) {
+        self.failed.send_replace(false);
+    }
+
     /// Changes to `true` when a question could not be asked and `--non-interactive-permissions
     /// fail` is in force.
     #[must_use]

@@ -12,6 +12,7 @@ pub mod agent_life;
 pub mod agent_log;
 pub mod agent_pane;
 pub mod app;
+pub mod config;
 pub mod conversation;
 pub mod decide;
 pub mod dialog;
@@ -25,6 +26,9 @@ pub mod json;
 pub mod layout;
 pub mod login;
 pub mod markdown;
+pub mod mcp_config;
+pub mod named;
+pub mod named_session;
 pub mod oneshot;
 pub mod output;
 pub mod peer_log;
@@ -47,6 +51,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use acp_runtime::ConnectionBuilder;
+use acp_runtime::agent::McpServerSpec;
 use acp_runtime::client::{ClientBuilder, SessionOptions};
 use acp_runtime::transport::AgentCommand;
 use acp_runtime::transport::remote::ClientOptions;
@@ -87,10 +92,10 @@ pub struct Args {
     /// Run one turn with the prompt in this file (like --prompt).
     #[arg(long, value_name = "FILE", conflicts_with = "prompt")]
     pub prompt_file: Option<PathBuf>,
-    /// The output of --prompt and --list-sessions: plain text, one JSON object per line, or
-    /// only the agent's final message (quiet).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// The output of --prompt and --list-sessions: plain text (the default), one JSON object
+    /// per line, or only the agent's final message (quiet).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// One-shot mode: allow every permission request, command and file write.
     #[arg(long, visible_alias = "allow", group = "permissions")]
     pub approve_all: bool,
@@ -105,9 +110,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE", group = "permissions")]
     pub policy: Option<PathBuf>,
     /// One-shot mode: what the policy leaves to the user when there is no terminal to ask on:
-    /// `deny` it, or `fail` (cancel the turn and exit with 6).
-    #[arg(long, value_enum, value_name = "deny|fail", default_value_t = decide::NonInteractive::Deny)]
-    pub non_interactive_permissions: decide::NonInteractive,
+    /// `deny` it (the default), or `fail` (cancel the turn and exit with 6).
+    #[arg(long, value_enum, value_name = "deny|fail")]
+    pub non_interactive_permissions: Option<decide::NonInteractive>,
     /// One-shot mode: let the agent write files in the session's directories (default: asked
     /// on the terminal, refused without one; the terminal UI asks each time).
     #[arg(long)]
@@ -162,7 +167,7 @@ pub struct Args {
     /// Connect to a remote agent at this URL (WebSocket `ws://`, `wss://` or Streamable HTTP
     /// `http://`, `https://`; for example one served by `acp agent --listen`) instead of
     /// launching an agent command.
-    #[arg(long, value_name = "URL", conflicts_with = "agent")]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["agent", "agent_name", "named_agent"])]
     pub url: Option<String>,
     /// With --url: the bearer token to send (default: $ACP_TOKEN when set; empty is an error).
     #[arg(long, value_name = "TOKEN", requires = "url",
@@ -172,12 +177,8 @@ pub struct Args {
     /// certificates (for a private or self-signed server certificate).
     #[arg(long, value_name = "FILE", requires = "url")]
     pub tls_ca: Option<PathBuf>,
-    /// The agent command and its arguments, after `--` (or --url).
-    #[arg(
-        last = true,
-        required_unless_present = "url",
-        value_name = "AGENT_COMMAND"
-    )]
+    /// The agent command and its arguments, after `--` (or a named agent, or --url).
+    #[arg(last = true, index = 2, value_name = "AGENT_COMMAND")]
     pub agent: Vec<String>,
     /// The terminal UI as plain lines for screen readers and simple terminals: one event per
     /// line, no boxes, no full-screen drawing; prompts are read line by line.
@@ -191,6 +192,46 @@ pub struct Args {
     /// `$XDG_STATE_HOME/acp/client/history/`).
     #[arg(long)]
     pub no_history: bool,
+    /// Read defaults and named agents from this config file (default:
+    /// $XDG_CONFIG_HOME/acp/config.toml, else ~/.config/acp/config.toml, when it exists).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Launch the agent of this name (an [agents.NAME] entry of the config file, or a
+    /// built-in one: codex, claude, gemini) instead of a command after `--`.
+    #[arg(long = "agent", value_name = "NAME")]
+    pub agent_name: Option<String>,
+    /// Give the agent the MCP servers in this JSON file (`{"mcpServers": {...}}`, as Claude
+    /// Desktop, Claude Code and Cursor write it); servers of a transport the agent did not
+    /// advertise are left out with a warning.
+    #[arg(long, value_name = "FILE")]
+    pub mcp_config: Option<PathBuf>,
+    /// Name the session: the first run creates it, later runs with the same name, agent and
+    /// working directory continue it (see `acp sessions`).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["load", "list_sessions"])]
+    pub session: Option<String>,
+    /// With --session: hand the prompt to the session's owner (a background process, started
+    /// when there is none) and return at once.
+    #[arg(long, requires = "session")]
+    pub no_wait: bool,
+    /// With --no-wait: how many seconds the owner it starts waits idle before it exits
+    /// (default 300; 0: as soon as its queue is empty).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "session")]
+    pub ttl: Option<Duration>,
+    /// The named agent to launch (like --agent NAME), when no command is given after `--`.
+    #[arg(index = 1, value_name = "AGENT_NAME", conflicts_with = "agent_name")]
+    pub named_agent: Option<String>,
+    /// Serve the --session as its owner (how --no-wait starts one).
+    #[arg(long, hide = true, requires = "session")]
+    pub serve_as_owner: bool,
+    /// The environment of a named agent.
+    #[arg(skip)]
+    pub agent_env: Vec<(String, String)>,
+    /// The directory a named agent's process starts in.
+    #[arg(skip)]
+    pub agent_dir: Option<PathBuf>,
+    /// The MCP servers of --mcp-config (read by [`Args::resolve`]).
+    #[arg(skip)]
+    pub mcp_servers: Vec<McpServerSpec>,
 }
 
 /// The runtime client options of `acp client`: protocol `version`, `notices` on or off,
@@ -230,6 +271,71 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 }
 
 impl Args {
+    /// Fills in what the command line left to the config file (see [`config`]), the command
+    /// of a named agent, and the servers of `--mcp-config`; fails (exit 2) on a bad config
+    /// file, an unknown agent name, or no agent at all.
+    pub fn resolve(&mut self) -> Result<(), Failure> {
+        let loaded = config::Loaded::read(self.config.as_deref()).map_err(Failure::usage)?;
+        let defaults = &loaded.config;
+        self.format = self.format.or(defaults.format);
+        self.non_interactive_permissions = self
+            .non_interactive_permissions
+            .or(defaults.non_interactive_permissions);
+        let chosen =
+            self.approve_all || self.approve_reads || self.deny_all || self.policy.is_some();
+        if !chosen {
+            match defaults.permissions {
+                Some(config::Permissions::ApproveAll) => self.approve_all = true,
+                Some(config::Permissions::DenyAll) => self.deny_all = true,
+                Some(config::Permissions::ApproveReads) => self.approve_reads = true,
+                None => self.policy = defaults.policy.as_deref().map(|p| loaded.resolve(p)),
+            }
+        }
+        if self.timeout.is_none() {
+            self.timeout = defaults.timeout.map(Duration::from_secs_f64);
+        }
+        if self.ttl.is_none() {
+            self.ttl = defaults.ttl.map(Duration::from_secs_f64);
+        }
+        if self.mcp_config.is_none() {
+            self.mcp_config = defaults.mcp_config.as_deref().map(|p| loaded.resolve(p));
+        }
+        if let Some(name) = self.agent_name.clone().or_else(|| self.named_agent.clone()) {
+            if !self.agent.is_empty() {
+                return Err(Failure::usage(format!(
+                    "give the agent by name (`{name}`) or as a command after `--`, not both"
+                )));
+            }
+            let agent = named::resolve(&name, &loaded).map_err(Failure::usage)?;
+            self.agent = agent.command;
+            self.agent_env = agent.env;
+            self.agent_dir = agent.cwd;
+            self.agent_name = Some(name);
+        }
+        if self.agent.is_empty() && self.url.is_none() {
+            return Err(Failure::usage(format!(
+                "no agent: give its command after `--` (`acp client -- AGENT ARGS...`), a named agent (`acp client NAME` or --agent NAME; named: {}) or --url URL",
+                named::names(&loaded).join(", ")
+            )));
+        }
+        if let Some(file) = &self.mcp_config {
+            self.mcp_servers = mcp_config::read(file).map_err(Failure::usage)?;
+        }
+        Ok(())
+    }
+
+    /// `--format` (text by default).
+    #[must_use]
+    pub fn format(&self) -> Format {
+        self.format.unwrap_or_default()
+    }
+
+    /// `--non-interactive-permissions` (deny by default).
+    #[must_use]
+    pub fn non_interactive(&self) -> decide::NonInteractive {
+        self.non_interactive_permissions.unwrap_or_default()
+    }
+
     /// The runtime client options these arguments ask for; the agent's protocol problems go
     /// to `log`.
     fn builder(&self, handler: CliHandler, log: &PeerLog) -> ClientBuilder {
@@ -359,9 +465,16 @@ impl Args {
             .agent
             .split_first()
             .ok_or_else(|| Failure::usage("no agent command given (put it after `--`)"))?;
-        Ok(AgentCommand::new(program)
+        let mut command = AgentCommand::new(program)
             .args(rest)
-            .grace_period(self.grace))
+            .grace_period(self.grace);
+        for (key, value) in &self.agent_env {
+            command = command.env(key, value);
+        }
+        if let Some(dir) = &self.agent_dir {
+            command = command.current_dir(dir);
+        }
+        Ok(command)
     }
 
     /// The session's directories.
@@ -379,14 +492,23 @@ impl Args {
                 .map_err(|error| Failure::usage(format!("--add-dir {}: {error}", dir.display())))?;
             extra.push(dir.to_string_lossy().into_owned());
         }
-        Ok(SessionOptions::new(cwd.to_string_lossy()).additional_directories(extra))
+        Ok(SessionOptions::new(cwd.to_string_lossy())
+            .additional_directories(extra)
+            .mcp_servers(self.mcp_servers.clone()))
     }
 }
 
 /// Runs the client.
-pub fn run(args: Args) -> super::Outcome {
-    // Everything started from here on (the agent, terminals, their children) is ended with us.
-    let _reaper = super::reaper::Reaper::start();
+pub fn run(mut args: Args) -> super::Outcome {
+    if let Err(failure) = args.resolve() {
+        return Ok(report(&failure));
+    }
+    if args.serve_as_owner {
+        return Ok(crate::commands::sessions::owner::run(&args));
+    }
+    // Everything started from here on (the agent, terminals, their children) is ended with
+    // us; a run with --no-wait starts no agent, and the owner it may start outlives it.
+    let _reaper = (!args.no_wait).then(super::reaper::Reaper::start);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -398,11 +520,20 @@ pub fn run(args: Args) -> super::Outcome {
             Err(failure) => return Ok(report(&failure)),
         }
     };
+    if prompt.is_none() && args.session.is_some() && !args.list_sessions {
+        return Ok(report(&Failure::usage(
+            "--session needs a prompt (--prompt TEXT, --prompt - or --prompt-file FILE): the terminal UI does not take named sessions yet",
+        )));
+    }
     let code = runtime.block_on(async move {
         if args.list_sessions {
             list_sessions(&args).await
         } else if let Some(text) = &prompt {
-            oneshot::run(&args, text).await
+            match (&args.session, args.no_wait) {
+                (Some(_), true) => named_session::queue(&args, text).await,
+                (Some(_), false) => named_session::run(&args, text).await,
+                (None, _) => oneshot::run(&args, text, oneshot::Opening::Plain).await,
+            }
         } else if args.plain {
             match plain_ui::run_client(&args).await {
                 Ok(()) => ExitCode::SUCCESS,
@@ -482,7 +613,7 @@ async fn list_sessions(args: &Args) -> ExitCode {
     match outcome {
         Ok(sessions) => {
             for session in &sessions {
-                let line = match args.format {
+                let line = match args.format() {
                     Format::Json => {
                         let mut printer = json::JsonPrinter::new(Vec::new());
                         let _ = printer.write(&[
@@ -514,7 +645,7 @@ async fn list_sessions(args: &Args) -> ExitCode {
                     return exit::Exit::OutputClosed.into();
                 }
             }
-            if sessions.is_empty() && args.format == Format::Text {
+            if sessions.is_empty() && args.format() == Format::Text {
                 exit::say("acp: the agent has no sessions");
             }
             ExitCode::SUCCESS

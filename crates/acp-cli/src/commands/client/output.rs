@@ -163,6 +163,28 @@ impl<W: Write> Output<W> {
         Ok(())
     }
 
+    /// The named session the turn runs in (JSON only: text mode says it on standard error):
+    /// its name, and `how` it was opened (`new`, `resumed`, `loaded`, `restarted`, `served`),
+    /// with a note when it could not be continued.
+    pub fn named_session(
+        &mut self,
+        name: &str,
+        session: &str,
+        how: &str,
+        note: Option<&str>,
+    ) -> io::Result<()> {
+        if let Output::Json(printer) = self {
+            printer.write(&[
+                ("type", json!("named_session")),
+                ("name", json!(name)),
+                ("sessionId", json!(session)),
+                ("how", json!(how)),
+                ("note", json!(note)),
+            ])?;
+        }
+        Ok(())
+    }
+
     /// How the turn ended.
     pub fn stop(&mut self, stop: &StopReason) -> io::Result<()> {
         match self {
@@ -412,6 +434,22 @@ impl<W: Write> SharedOutput<W> {
             client.with_transcript(|transcript| follower.transcript(transcript, out))?;
             shown.out.history(false)
         });
+    }
+
+    /// Marks everything now in the session's transcript and notice list as printed (what a
+    /// load replayed, earlier turns of the session).
+    pub fn skip_existing(&self, client: &Client) {
+        let mut shown = lock(&self.shown);
+        let Shown {
+            follower, notices, ..
+        } = &mut *shown;
+        client.with_transcript(|transcript| follower.skip_transcript(transcript));
+        if *notices {
+            let mut sink = PlainPrinter::new(io::sink());
+            client.with_notice_center(|center| {
+                let _ = follower.notices(center, &mut sink);
+            });
+        }
     }
 
     /// The kind of the first write error, if a write failed (the output was closed).

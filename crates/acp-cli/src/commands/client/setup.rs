@@ -11,7 +11,7 @@ use acp_runtime::rpc::{AUTH_REQUIRED, RESOURCE_NOT_FOUND};
 use acp_runtime::transport::remote::ClientOptions;
 use acp_runtime::transport::{AgentCommand, AgentProcess};
 
-use super::exit::{Exit, Failure};
+use super::exit::{Exit, Failure, say};
 use super::text::terminal_safe;
 
 /// Runs `work`, failing with [`Exit::Timeout`] after `limit` (when there is one).
@@ -290,6 +290,35 @@ pub async fn open(
             .await
         }
     }
+}
+
+/// `options` fitted to the agent: only the MCP servers of transports it advertised, and the
+/// further directories only when it takes them. What is left out is said on standard error,
+/// naming what is kept.
+#[must_use]
+pub fn fit_to_agent(client: &Client, options: &SessionOptions) -> SessionOptions {
+    let mut fitted = options.clone();
+    let (servers, warning) = super::mcp_config::for_agent(client, &options.mcp_servers);
+    if let Some(warning) = warning {
+        say(&format!("acp: warning: {warning}"));
+    }
+    fitted.mcp_servers = servers;
+    if !options.additional_directories.is_empty()
+        && !client.agent().accepts_additional_directories()
+    {
+        say(&format!(
+            "acp: warning: the agent takes no further directories (it did not advertise `additionalDirectories`): left out --add-dir {}; the session keeps only its working directory {}",
+            options
+                .additional_directories
+                .iter()
+                .map(|dir| terminal_safe(dir).into_owned())
+                .collect::<Vec<_>>()
+                .join(", "),
+            terminal_safe(&options.cwd)
+        ));
+        fitted.additional_directories = Vec::new();
+    }
+    fitted
 }
 
 /// Applies `--mode` and every `--set CONFIG_ID=VALUE`, in that order.
