@@ -53,9 +53,7 @@ struct Streamer {
 impl Agent for Streamer {
     async fn prompt(&self, session: Session, _prompt: Prompt) -> Result<StopReason, ErrorObject> {
         for i in 0..self.updates {
-            let notice = Notice::new("info", format!("update {i}"))
-                .map_err(acp_runtime::rpc::internal)?
-                .description(now_ns().to_string());
+            let notice = Notice::info(format!("update {i}")).description(now_ns().to_string());
             session
                 .notice(&notice)
                 .await

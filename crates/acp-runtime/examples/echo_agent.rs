@@ -10,11 +10,11 @@
 //! target/debug/acp client --allow --prompt "hello" -- cargo run -q -p acp-runtime --example echo_agent
 //! ```
 
+use acp_runtime::Notice;
 use acp_runtime::agent::{
     Agent, AgentServer, FileStore, Modes, PermissionRequest, Prompt, Session, SessionConfig,
     SessionSetup, StopReason, ToolStatus,
 };
-use acp_runtime::{Notice, rpc};
 use acp_schema::jsonrpc::ErrorObject;
 
 struct Echo;
@@ -32,26 +32,22 @@ impl Agent for Echo {
     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
         if prompt.text.trim().is_empty() {
             // A v1 client without `session.notices` gets an ordinary message instead.
-            let notice = Notice::new("warning", "Empty prompt").map_err(rpc::internal)?;
-            session.notice(&notice).await.map_err(rpc::internal)?;
+            let notice = Notice::warning("Empty prompt");
+            session.notice(&notice).await?;
             return Ok(StopReason::EndTurn);
         }
         let mut reply = format!("You said: {}", prompt.text);
         if session.mode().as_deref() == Some("loud") {
             reply = reply.to_uppercase();
         }
-        session.send_text(reply).await.map_err(rpc::internal)?;
+        session.send_text(reply).await?;
 
         // One tool call, run only with the user's permission.
         session
             .start_tool_call("count", "Count the characters", ToolStatus::Pending)
-            .await
-            .map_err(rpc::internal)?;
+            .await?;
         let asked = PermissionRequest::new("count", "Count the characters");
-        let outcome = session
-            .request_permission(&asked)
-            .await
-            .map_err(rpc::internal)?;
+        let outcome = session.request_permission(&asked).await?;
         if session.is_cancelled() {
             return Ok(StopReason::Cancelled);
         }
@@ -65,8 +61,7 @@ impl Agent for Echo {
         };
         session
             .update_tool_call("count", status, Some(&result))
-            .await
-            .map_err(rpc::internal)?;
+            .await?;
         Ok(StopReason::EndTurn)
     }
 }

@@ -68,8 +68,27 @@ mod version;
 
 pub use connection::{Connection, ConnectionBuilder};
 pub use error::{Error, rpc};
-pub use notice::{FallbackPolicy, Notice, NoticeDelivery};
+pub use notice::{FallbackPolicy, Notice, NoticeDelivery, NoticeSeverity, NoticeTitle};
 pub use version::{ByVersion, SUPPORTED_VERSIONS};
+
+/// The wire types of both protocol versions (`acp_schema::v1`, `acp_schema::v2`), for what
+/// the runtime's own types do not cover: an agent needs no dependency of its own on
+/// `acp-schema`.
+pub use acp_schema;
+
+/// The JSON-RPC error object that handlers return. Every [`Error`] converts into one (`?`
+/// works on every runtime call inside a handler); see the conversion for what each becomes.
+pub use acp_schema::jsonrpc::ErrorObject;
+
+/// What an agent needs, in one import: `use acp_runtime::prelude::*;`.
+pub mod prelude {
+    pub use crate::agent::{
+        Agent, AgentFeatures, AgentInfo, AgentServer, FileStore, MemoryStore, Modes,
+        PermissionOutcome, PermissionRequest, Prompt, Session, SessionConfig, SessionSetup,
+        StopReason,
+    };
+    pub use crate::{Error, ErrorObject, Notice, NoticeSeverity};
+}
 
 /// The negotiated protocol version type (shared by both versions' wire types).
 pub use acp_schema::v1::ProtocolVersion;

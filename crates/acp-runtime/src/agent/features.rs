@@ -57,7 +57,8 @@ pub struct AgentFeatures {
 }
 
 impl AgentFeatures {
-    /// The baseline: text and resource links, stdio MCP servers, no authentication.
+    /// The baseline: text and resource links, no MCP transport beyond v1's stdio servers
+    /// (which every v1 agent takes), no authentication.
     pub fn new() -> Self {
         Self::default()
     }
@@ -187,7 +188,9 @@ fn refused_block(kind: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct McpTransports {
-    /// Local servers over stdio (on by default).
+    /// Local servers over stdio, advertised in v2 (`session.mcp.stdio`). Off by default. v1
+    /// has no capability for them: every v1 agent takes stdio servers, so a v1 session may name
+    /// them whatever this says.
     pub stdio: bool,
     /// Streamable HTTP servers.
     pub http: bool,
@@ -205,7 +208,7 @@ pub struct McpTransports {
 impl Default for McpTransports {
     fn default() -> Self {
         Self {
-            stdio: true,
+            stdio: false,
             http: false,
             sse: false,
             other: Vec::new(),
@@ -216,7 +219,7 @@ impl Default for McpTransports {
 }
 
 impl McpTransports {
-    /// Stdio only.
+    /// No transport declared (v1 sessions still take stdio servers).
     pub fn new() -> Self {
         Self::default()
     }
@@ -257,11 +260,16 @@ impl McpTransports {
         self
     }
 
-    /// Checks the transport kinds of a session's servers (`stdio`, `http`, `sse`, or another).
-    pub(crate) fn check<'a>(&self, kinds: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    /// Checks the transport kinds of a session's servers (`stdio`, `http`, `sse`, or another)
+    /// on a connection of `version`.
+    pub(crate) fn check<'a>(
+        &self,
+        version: ProtocolVersion,
+        kinds: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), String> {
         for kind in kinds {
             let supported = match kind {
-                "stdio" => self.stdio,
+                "stdio" => self.stdio || version == ProtocolVersion::V1,
                 "http" => self.http,
                 "sse" => self.sse,
                 #[cfg(feature = "unstable_mcp_over_acp")]

@@ -45,6 +45,7 @@ mod dispatch;
 mod features;
 mod gate;
 mod ids;
+mod info;
 mod listing;
 mod principal;
 mod session;
@@ -79,6 +80,7 @@ pub use features::{
 };
 pub use gate::{ClientConnection, ClientFeature, ConnectedClient, Elicitation};
 pub use ids::fresh_id;
+pub use info::AgentInfo;
 pub use listing::DEFAULT_PAGE_SIZE;
 pub use principal::Principal;
 pub use session::{CommandSpec, Session, ToolStatus};
@@ -114,17 +116,17 @@ use crate::version::SUPPORTED_VERSIONS;
 /// Methods return `impl Future + Send`; implement them with `async fn`. Handlers that refuse
 /// a request return the JSON-RPC error to answer with (see [`crate::rpc`]).
 pub trait Agent: Send + Sync + 'static {
-    /// The agent's name and version, sent in the `initialize` response.
-    fn name(&self) -> (String, String) {
-        (
-            "acp-runtime-agent".to_owned(),
-            env!("CARGO_PKG_VERSION").to_owned(),
-        )
+    /// Who the agent is (name, title, version), sent in the `initialize` response. Default:
+    /// [`AgentInfo::default`], `acp-runtime-agent` at the runtime's version.
+    fn info(&self) -> AgentInfo {
+        AgentInfo::default()
     }
 
     /// What the agent supports beyond the baseline. Read at every `initialize`; it decides,
-    /// with the store's features, what is advertised and what is answered. Default: text and
-    /// resource links in prompts, stdio MCP servers, no authentication.
+    /// with the store's features, what is advertised and what is answered. Default: only the
+    /// protocol's baseline (text and resource links in prompts, no MCP transport beyond what
+    /// v1 requires of every agent, no authentication): nothing is advertised that the agent
+    /// did not declare.
     fn features(&self) -> AgentFeatures {
         AgentFeatures::new()
     }

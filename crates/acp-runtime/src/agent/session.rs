@@ -223,11 +223,11 @@ impl Session {
         if self.client().supports(ClientFeature::Notices) {
             match self.protocol_version() {
                 ProtocolVersion::V1 => {
-                    self.send_v1(v1::SessionUpdate::Notice(notice.to_v1()?))
+                    self.send_v1(v1::SessionUpdate::Notice(notice.to_v1()))
                         .await?;
                 }
                 _ => {
-                    self.send_v2(v2::SessionUpdate::Notice(notice.to_v2()?))
+                    self.send_v2(v2::SessionUpdate::Notice(notice.to_v2()))
                         .await?;
                 }
             }

@@ -187,6 +187,11 @@ impl Agent for TestAgent {
                 Ok(StopReason::EndTurn)
             }
             "fail" => Err(rpc::internal("asked to fail")),
+            // A runtime error ended with `?`.
+            "read?" => {
+                session.read_text_file("/work/a.txt", None, None).await?;
+                Ok(StopReason::EndTurn)
+            }
             text if text.starts_with("stop:") => Ok(StopReason::Other(text[5..].to_owned())),
             "ask" => {
                 let outcome = ask_permission(&session).await;

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use acp_runtime::agent::{
-    Agent, CommandSpec, ConfigOption, McpServerSpec, Modes, PermissionRequest, Prompt, Session,
-    SessionConfig, SessionSetup, StopReason, ToolStatus,
+    Agent, AgentFeatures, AgentInfo, CommandSpec, ConfigOption, McpServerSpec, McpTransports,
+    Modes, PermissionRequest, Prompt, Session, SessionConfig, SessionSetup, StopReason, ToolStatus,
 };
 use acp_runtime::{Notice, rpc};
 use acp_schema::jsonrpc::ErrorObject;
@@ -282,11 +282,13 @@ fn reply_text(prompt: &str) -> String {
 }
 
 impl Agent for ExampleAgent {
-    fn name(&self) -> (String, String) {
-        (
-            "acp-example-agent".to_owned(),
-            env!("CARGO_PKG_VERSION").to_owned(),
-        )
+    fn info(&self) -> AgentInfo {
+        AgentInfo::new("acp-example-agent", env!("CARGO_PKG_VERSION")).title("ACP example agent")
+    }
+
+    fn features(&self) -> AgentFeatures {
+        // It looks at the stdio MCP servers it is given (and warns when one cannot start).
+        AgentFeatures::new().mcp(McpTransports::new().stdio(true))
     }
 
     async fn new_session(&self, _setup: &SessionSetup) -> Result<SessionConfig, ErrorObject> {
@@ -304,10 +306,8 @@ impl Agent for ExampleAgent {
             let Some(reason) = unavailable_reason(command) else {
                 continue;
             };
-            let notice = match Notice::new("warning", format!("MCP server {name} unavailable")) {
-                Ok(notice) => notice.description(reason),
-                Err(_) => continue,
-            };
+            let notice =
+                Notice::warning(format!("MCP server {name} unavailable")).description(reason);
             if session.notice(&notice).await.is_err() {
                 return;
             }
@@ -319,8 +319,7 @@ impl Agent for ExampleAgent {
         if let Some(command) = parse_notice_command(&prompt.text) {
             match command {
                 Ok(command) => {
-                    let mut notice = Notice::new(command.severity, command.title)
-                        .map_err(rpc::invalid_params)?;
+                    let mut notice = Notice::new(command.severity, command.title);
                     if let Some(description) = command.description {
                         notice = notice.description(description);
                     }

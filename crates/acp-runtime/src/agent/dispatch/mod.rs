@@ -114,14 +114,9 @@ pub(crate) fn decode_error(error: acp_schema::Error) -> ErrorObject {
     }
 }
 
-/// The JSON-RPC error for a store failure: `-32002` for a session the store does not know,
-/// `-32602` for one of another protocol version, `-32603` with the store's message otherwise.
+/// The JSON-RPC error for a store failure (see [`rpc::store_error`]).
 pub(super) fn store_error(error: &StoreError) -> ErrorObject {
-    match error {
-        StoreError::Unknown(id) => rpc::session_not_found(id),
-        StoreError::WrongVersion { .. } => rpc::invalid_params(error),
-        other => rpc::internal(other),
-    }
+    rpc::store_error(error)
 }
 
 /// When a prompt arrived: its session's cancellation count at that moment.
@@ -217,7 +212,7 @@ impl<A: Agent> Inner<A> {
         } else {
             latest
         };
-        let (name, version) = self.agent.name();
+        let info = self.agent.info();
         let offer = Arc::new(Offer::new(
             self.agent.features(),
             self.owned.store().features(),
@@ -244,7 +239,7 @@ impl<A: Agent> Inner<A> {
             let response = v1::InitializeResponse::new(chosen)
                 .agent_capabilities(offer.v1_capabilities())
                 .auth_methods(offer.v1_auth_methods())
-                .agent_info(v1::Implementation::new(name, version));
+                .agent_info(info.to_v1());
             (client, Reply::ok(&response))
         } else {
             let request = match serde_json::from_str::<v2::InitializeRequest>(raw) {
@@ -265,10 +260,9 @@ impl<A: Agent> Inner<A> {
                 name: request.map(|r| r.info.name),
                 principal: self.owned.principal().clone(),
             };
-            let response =
-                v2::InitializeResponse::new(chosen.get(), v2::Implementation::new(name, version))
-                    .capabilities(offer.v2_capabilities())
-                    .auth_methods(offer.v2_auth_methods());
+            let response = v2::InitializeResponse::new(chosen.get(), info.to_v2())
+                .capabilities(offer.v2_capabilities())
+                .auth_methods(offer.v2_auth_methods());
             (client, Reply::ok(&response))
         };
         *lock(&self.init) = Some(Initialized {

@@ -326,10 +326,10 @@ impl Fields {
                     .map(|prompt| prompt.mode.as_str()),
             )
             .and_then(|()| {
-                offer
-                    .features()
-                    .mcp
-                    .check(self.mcp_servers.iter().map(McpServerSpec::kind))
+                offer.features().mcp.check(
+                    init.client.protocol_version(),
+                    self.mcp_servers.iter().map(McpServerSpec::kind),
+                )
             })
             .map_err(|detail| Reply::error(rpc::invalid_params(detail)))?;
         init.client.offered_servers(&self.mcp_servers);
