@@ -16,18 +16,15 @@
 //! # An agent and a client over an in-memory pipe
 //!
 //! ```
-//! use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 //! use acp_runtime::client::ClientBuilder;
-//! use acp_runtime::{Notice, NoticeDelivery};
-//! use acp_schema::jsonrpc::ErrorObject;
+//! use acp_runtime::prelude::*;
 //!
 //! struct Echo;
 //!
 //! impl Agent for Echo {
 //!     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
-//!         let notice = Notice::new("info", "Echo mode").map_err(acp_runtime::rpc::internal)?;
-//!         session.notice(&notice).await.map_err(acp_runtime::rpc::internal)?;
-//!         session.send_text(format!("You said: {}", prompt.text)).await.map_err(acp_runtime::rpc::internal)?;
+//!         session.notice(&Notice::info("Echo mode")).await?;
+//!         session.send_text(format!("You said: {}", prompt.text)).await?;
 //!         Ok(StopReason::EndTurn)
 //!     }
 //! }

@@ -276,10 +276,10 @@ async fn close_cancels_the_turn_first_and_stops_everything_for_the_session() {
             });
         }
         if version == 1 {
-            // v1: the late chunk, then the prompt answered cancelled (before or after the
-            // close answer; here the turn had ended when the close went on).
+            // v1: the prompt answered cancelled (before or after the close answer); the
+            // handler's late chunk was refused, not sent.
             assert!(
-                order.contains(&"agent_message_chunk".to_owned()),
+                !order.contains(&"agent_message_chunk".to_owned()),
                 "{order:?}"
             );
             if !order.contains(&"prompt:\"cancelled\"".to_owned()) {
@@ -294,6 +294,14 @@ async fn close_cancels_the_turn_first_and_stops_everything_for_the_session() {
             );
         }
         assert!(events.lock().unwrap().contains(&format!("close:{id}")));
+        assert!(
+            events
+                .lock()
+                .unwrap()
+                .contains(&"late:cancelled".to_owned()),
+            "{:?}",
+            events.lock().unwrap()
+        );
         // The session is no longer open here.
         let answer = wire
             .call("session/prompt", Wire::prompt_params(&id, "hi"))

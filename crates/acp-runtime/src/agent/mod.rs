@@ -24,10 +24,46 @@
 //!   is echoed as a `user_message` update with that id, and the turn runs framed by
 //!   `state_update` `running` and `idle` (with the stop reason).
 //!
-//! In both, once `session/cancel` arrived the turn ends `cancelled` whatever the handler
-//! returns. Typed requests to the client (permission, files, terminals, elicitation) are on
+//! Typed requests to the client (permission, files, terminals, elicitation) are on
 //! [`Session`] and [`ClientConnection`], each behind the one capability gate of
-//! [`ConnectedClient::require`].
+//! [`ConnectedClient::require`]. Tool calls are announced with [`Session::start_tool_call`],
+//! which gives each a fresh id and returns a [`ToolCallHandle`] for its updates.
+//!
+//! # Cancellation
+//!
+//! The [`Session`] a prompt handler gets belongs to its turn. When the client cancels the turn
+//! (`session/cancel`; `session/close` and `session/delete` cancel it too), the runtime ends it
+//! at once, whatever the handler is doing:
+//!
+//! 1. Every call of the turn fails from then on with [`Error::Cancelled`](crate::Error::Cancelled)
+//!    and sends nothing: text, notices, tool calls, titles, modes, and requests to the client
+//!    (permission, files, terminals, elicitation). So `?` ends the handler; a handler that
+//!    goes on anyway cannot send. A request still waiting for the client's answer stops
+//!    waiting, fails the same way, and is cancelled with `$/cancel_request`. (Only
+//!    [`Terminal::kill`] and [`Terminal::release`] still go out, to clean up.)
+//! 2. The runtime waits until no call of the turn is half-way through sending (so that the
+//!    cancellations of step 1 are on the wire first), closes the tool calls the turn announced
+//!    and did not finish, and sends the stop reason `cancelled`. It does not wait for the
+//!    handler to return: a handler that ignores the cancellation delays nothing.
+//! 3. Nothing of that turn is sent after the stop. The next prompt of the session may start.
+//!    A handler error that is the cancellation (`-32800` from [`Error::Cancelled`](crate::Error::Cancelled))
+//!    also ends a turn `cancelled`, never with an error.
+//!
+//! On the wire, after the client's `{"method":"session/cancel","params":{"sessionId":"S"}}`:
+//!
+//! * **v1**: `{"method":"$/cancel_request","params":{"requestId":N}}` for each request of the
+//!   turn still waiting (a `session/request_permission`, an `fs/read_text_file`, ...);
+//!   `session/update` `tool_call_update` `{"toolCallId":"call_...","status":"failed"}` for each
+//!   tool call left open (v1 has no `cancelled` status); then the response to
+//!   `session/prompt`, `{"stopReason":"cancelled"}`.
+//! * **v2**: the same `$/cancel_request`s; `tool_call_update`
+//!   `{"toolCallId":"call_...","status":"cancelled"}` for each tool call left open; then
+//!   `state_update` `{"state":"idle","stopReason":"cancelled"}`. No `requires_action` is
+//!   reported once the turn is cancelled. (The prompt itself was answered with its `messageId`
+//!   when it was inserted.)
+//!
+//! A turn that ends otherwise closes the tool calls it left open too, `failed` in both
+//! versions, before its stop (v1 response, v2 idle state).
 //!
 //! Session set-up hooks ([`Agent::session_opened`]) run after the response to `session/new`,
 //! `session/load` or `session/resume`, so anything they send (notices included) is live and
@@ -53,6 +89,8 @@ mod setup;
 mod state;
 mod stop;
 mod store;
+mod tool_call;
+mod turn;
 mod unstable;
 mod unstable_calls;
 
@@ -83,7 +121,7 @@ pub use ids::fresh_id;
 pub use info::AgentInfo;
 pub use listing::DEFAULT_PAGE_SIZE;
 pub use principal::Principal;
-pub use session::{CommandSpec, Session, ToolStatus};
+pub use session::{CommandSpec, Session};
 #[cfg(feature = "unstable_session_archive")]
 pub use setup::ArchiveFilter;
 pub use setup::{
@@ -94,6 +132,10 @@ pub use stop::StopReason;
 pub use store::{
     DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry, MemoryStore,
     SessionMeta, SessionStore, StoreError, StoreFeatures,
+};
+pub use tool_call::{
+    Diff, ToolCall, ToolCallChange, ToolCallHandle, ToolCallStatus, ToolContent, ToolKind,
+    ToolLocation,
 };
 #[cfg(feature = "unstable_session_options")]
 pub use unstable::OptionsQuery;

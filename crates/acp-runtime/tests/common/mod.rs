@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use acp_runtime::agent::{
     Agent, AgentFeatures, AgentServer, ClientConnection, ConfigValue, PermissionRequest, Prompt,
-    Session, SessionConfig, SessionSetup, StopReason, ToolStatus,
+    Session, SessionConfig, SessionSetup, StopReason, ToolCall,
 };
 use acp_runtime::client::{Client, ClientBuilder};
 use acp_runtime::{Notice, ProtocolVersion, rpc};
@@ -143,11 +143,21 @@ impl Agent for TestAgent {
                 session.cancelled().await;
                 Ok(StopReason::Cancelled)
             }
-            // Ignores the cancellation: claims a normal end, after one more update.
+            // Ignores the cancellation: tries one more update, then claims a normal end.
             "wait then end" => {
                 started();
                 session.cancelled().await;
-                session.send_text("late").await.map_err(rpc::internal)?;
+                let late = session.send_text("late").await;
+                self.event(format!(
+                    "late:{}",
+                    late.err().map_or("sent", |e| {
+                        if e.is_cancelled() {
+                            "cancelled"
+                        } else {
+                            "failed"
+                        }
+                    })
+                ));
                 Ok(StopReason::EndTurn)
             }
             // Fails because of the cancellation.
@@ -200,15 +210,11 @@ impl Agent for TestAgent {
             }
             // The typed permission request.
             "permission" => {
-                session
-                    .start_tool_call("call_p", "Delete everything", ToolStatus::Pending)
-                    .await
-                    .map_err(rpc::internal)?;
+                let call = session
+                    .start_tool_call(ToolCall::new("Delete everything"))
+                    .await?;
                 started();
-                let outcome = session
-                    .request_permission(&PermissionRequest::new("call_p", "Delete everything"))
-                    .await
-                    .map_err(rpc::internal)?;
+                let outcome = call.request_permission().await?;
                 let text = if outcome.allowed() {
                     "allowed"
                 } else {
