@@ -296,8 +296,11 @@ impl Terminal {
 impl Session {
     /// Runs `work` (a request to the client) as a call of the turn: refused with
     /// [`Error::Cancelled`] once the turn was cancelled, and given up when it is cancelled
-    /// meanwhile. Dropping the work cancels its request with `$/cancel_request`, and that
-    /// happens before the turn's stop is sent (the stop waits for admitted calls).
+    /// meanwhile. Once admitted, the request is sent even if the cancellation comes in the
+    /// same instant (the work is polled first), so that what was announced for it (v2
+    /// `requires_action`) is always followed by it. Dropping the work cancels its request with
+    /// `$/cancel_request`, and that happens before the turn's stop is sent (the stop waits
+    /// for admitted calls).
     pub(crate) async fn unless_cancelled<T>(
         &self,
         work: impl Future<Output = Result<T, Error>>,
@@ -311,8 +314,8 @@ impl Session {
         let mut work = std::pin::pin!(work);
         let result = tokio::select! {
             biased;
-            () = turn.cancelled() => Err(Error::Cancelled),
             result = &mut work => result,
+            () = turn.cancelled() => Err(Error::Cancelled),
         };
         // The request's `$/cancel_request` is queued here, while the call still counts.
         drop(work);
