@@ -66,8 +66,10 @@
 //! versions, before its stop (v1 response, v2 idle state).
 //!
 //! Session set-up hooks ([`Agent::session_opened`]) run after the response to `session/new`,
-//! `session/load` or `session/resume`, so anything they send (notices included) is live and
-//! never part of a replay.
+//! v1 `session/load` or v1 `session/resume`, and for a v2 `session/resume` after its replay
+//! (`replay_complete`) and state but before its response (nothing for a resumed session may
+//! follow that response), so anything they send (notices included) is live and never part of
+//! a replay.
 //!
 //! Sessions belong to someone: each connection acts for a [`Principal`] (the local user over
 //! stdio; over a remote server, the principal of the bearer token), a session is owned by the
@@ -225,10 +227,12 @@ pub trait Agent: Send + Sync + 'static {
         self.new_session(setup)
     }
 
-    /// Called after a session was created, loaded or resumed on a connection, once the
-    /// response (and any replay) has been sent. Notices sent from here are live events. It
-    /// counts as part of the request that opened the session (its in-flight slot stays taken
-    /// until it returns): spawn work that should run on.
+    /// Called after a session was created, loaded or resumed on a connection: once the
+    /// response (and any replay) has been sent, except for a v2 `session/resume`, where it
+    /// runs after the replay's `replay_complete` and the state snapshot but before the
+    /// response (everything for a resumed session comes before that response). Notices sent
+    /// from here are live events. It counts as part of the request that opened the session
+    /// (its in-flight slot stays taken until it returns): spawn work that should run on.
     fn session_opened(
         &self,
         session: Session,
@@ -259,7 +263,9 @@ pub trait Agent: Send + Sync + 'static {
     }
 
     /// `session/delete` of a stored session, before the runtime closes it and removes it
-    /// from the store; an error keeps it. Default: accepted.
+    /// from the store; an error keeps it. Not called for an id the connection's principal
+    /// has no session under: that delete succeeds without changing anything. Default:
+    /// accepted.
     fn delete_session(&self, id: &str) -> impl Future<Output = Result<(), ErrorObject>> + Send {
         let _ = id;
         async { Ok(()) }

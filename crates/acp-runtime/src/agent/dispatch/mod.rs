@@ -9,6 +9,7 @@ mod fork;
 mod manage;
 mod open;
 mod owned;
+mod replay;
 mod turn;
 mod unstable;
 

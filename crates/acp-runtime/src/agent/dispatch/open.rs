@@ -5,9 +5,11 @@
 //! accepted it ([`Agent::new_session`]). A stored session is reopened with the configuration
 //! the agent gives ([`Agent::load_session`], [`Agent::resume_session`]) and the current values
 //! it had; its history is read whole before anything is sent, so a damaged file fails the
-//! request cleanly. Replays hold only recorded history (never a notice). v2 resume ends with
-//! `replay_complete` (when a replay was asked for) and a `state_update` snapshot, both before
-//! the response. [`Agent::session_opened`] runs after the response.
+//! request cleanly. Replays hold only recorded history (never a notice); a v2 replay puts the
+//! whole-message update with empty content before the first chunk of each message. v2 resume
+//! ends with `replay_complete` (when a replay was asked for) and a `state_update` snapshot,
+//! then [`Agent::session_opened`] runs, all before the response, so that nothing for the
+//! resumed session follows it. Otherwise [`Agent::session_opened`] runs after the response.
 
 use std::sync::Arc;
 
@@ -597,8 +599,7 @@ pub(super) async fn resume<A: Agent>(
                 Err(error) => return Reply::error(store_error(&error)),
             };
             let connection = init.client.connection();
-            let updates = replayed_v2(history)
-                .map(v2::SessionUpdate::from)
+            let updates = super::replay::primed(replayed_v2(history))
                 .chain(std::iter::once(v2::ReplayComplete::new().into()));
             for update in updates {
                 let params = v2::UpdateSessionNotification::new(state.id.as_str(), update);
@@ -622,10 +623,19 @@ pub(super) async fn resume<A: Agent>(
     }
     lock(&inner.sessions).insert(session.id().to_owned(), session.clone());
     let config = state.config();
-    opened(
-        inner,
-        response(version, Method::Resume, &state.id, &config),
-        session,
-        setup,
-    )
+    if version == ProtocolVersion::V1 {
+        return opened(
+            inner,
+            response(version, Method::Resume, &state.id, &config),
+            session,
+            setup,
+        );
+    }
+    // v2: everything the agent sends for a resumed session comes before the response, the
+    // hook's updates included; they follow `replay_complete`, so they are live, not replayed.
+    inner.agent.session_opened(session, setup).await;
+    match response(version, Method::Resume, &state.id, &config) {
+        Ok(response) => Reply::new(Ok(response)),
+        Err(error) => Reply::error(rpc::internal(error)),
+    }
 }
