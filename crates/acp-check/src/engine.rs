@@ -9,8 +9,8 @@ use acp_schema::jsonrpc::{Id, Message, Notification, Request, Response};
 use crate::decode::{self, Facts, NoticeView, UpdateKind, Version, one_pass};
 use crate::finding::{Finding, Rule, quote};
 use crate::peek;
-use crate::replay::{Replay, Verdict, Windows};
-use crate::state::{PendingKind, Requests};
+use crate::replay::{Replay, UpdateClass, Verdict, Windows};
+use crate::state::{PendingKind, Requests, ToolCalls};
 use crate::transcript::{Entry, Side};
 
 /// What the checker saw in one line.
@@ -57,6 +57,8 @@ pub struct Checker {
     notices: Option<bool>,
     requests: Requests,
     windows: Windows,
+    /// The tool call ids each session announced.
+    tool_calls: ToolCalls,
     /// The note about inferred senders was given.
     told_inferred: bool,
     /// The note about an assumed version was given.
@@ -190,7 +192,11 @@ impl Checker {
                     _ => decode::v1_advertises_notices(params),
                 });
             }
-            Ok(Facts::Load { .. }) if version == Version::V1 => opens = Some(Replay::Load),
+            Ok(Facts::Load { session }) if version == Version::V1 => {
+                // The replay announces the session's tool calls again, from the start.
+                self.tool_calls.forget(&session);
+                opens = Some(Replay::Load);
+            }
             Ok(Facts::Resume { replay: true, .. }) => opens = Some(Replay::Resume),
             Ok(Facts::Prompt) => turn = true,
             Ok(_) => {}
@@ -259,6 +265,18 @@ impl Checker {
             match kind {
                 UpdateKind::Notice(notice) => {
                     self.notice(line, version, Some(session), Some(notice), obs);
+                }
+                UpdateKind::ToolCall { id } => {
+                    self.windows.update(&session, UpdateClass::History);
+                    if !self.tool_calls.announce(&session, &id) {
+                        obs.findings.push(Finding::new(
+                            line,
+                            Rule::DuplicateToolCallId,
+                            format!(
+                                "`tool_call` announces `{id}`, a tool call id session `{session}` already announced; give every tool call an id of its own"
+                            ),
+                        ));
+                    }
                 }
                 UpdateKind::Plain(class) => self.windows.update(&session, class),
             }
