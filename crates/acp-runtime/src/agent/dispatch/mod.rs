@@ -4,6 +4,7 @@
 //! The work of each method is shared by both versions ([`open`], [`manage`], [`turn`]); the
 //! code here only unpacks the version's request and packs the version's response.
 
+mod fields;
 #[cfg(feature = "unstable_session_fork")]
 mod fork;
 mod manage;
@@ -305,11 +306,11 @@ impl<A: Agent> Inner<A> {
             }
             R::Logout(_) => manage::logout(self, &init, v1::LogoutResponse::new).await,
             R::SessionNew(request) => {
-                open::new_session(self, &init, open::Fields::v1_new(request)).await
+                open::new_session(self, &init, open::SetupRequest::fields(request)).await
             }
             R::SessionLoad(request) => open::load_v1(self, &init, request).await,
             R::SessionResume(request) => {
-                open::resume(self, &init, open::Fields::v1_resume(request), None).await
+                open::resume(self, &init, open::SetupRequest::fields(request), None).await
             }
             R::SessionList(request) => {
                 #[cfg(feature = "unstable_session_archive")]
@@ -377,7 +378,7 @@ impl<A: Agent> Inner<A> {
             }
             R::AuthLogout(_) => manage::logout(self, &init, v2::LogoutAuthResponse::new).await,
             R::SessionNew(request) => {
-                open::new_session(self, &init, open::Fields::v2_new(request)).await
+                open::new_session(self, &init, open::SetupRequest::fields(request)).await
             }
             R::SessionResume(request) => {
                 let replay = match &request.replay_from {
@@ -390,7 +391,13 @@ impl<A: Agent> Inner<A> {
                         )));
                     }
                 };
-                open::resume(self, &init, open::Fields::v2_resume(request), Some(replay)).await
+                open::resume(
+                    self,
+                    &init,
+                    open::SetupRequest::fields(request),
+                    Some(replay),
+                )
+                .await
             }
             R::SessionList(request) => {
                 #[cfg(feature = "unstable_session_archive")]
