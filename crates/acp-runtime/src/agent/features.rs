@@ -30,6 +30,25 @@ macro_rules! system_prompt_capability {
     }};
 }
 
+/// The `authMethods` of one version (the types are distinct per version, the fields alike).
+macro_rules! auth_methods {
+    ($offer:expr, $version:ident) => {
+        $offer
+            .features
+            .auth_methods
+            .iter()
+            .map(|method| {
+                let entry =
+                    $version::AuthMethodAgent::new(method.id.as_str(), method.name.as_str());
+                $version::AuthMethod::Agent(match &method.description {
+                    Some(description) => entry.description(description.as_str()),
+                    None => entry,
+                })
+            })
+            .collect()
+    };
+}
+
 /// What an agent supports beyond the baseline of the protocol, declared by
 /// [`Agent::features`](super::Agent::features).
 ///
@@ -148,29 +167,31 @@ impl PromptContent {
 
     /// Checks a v1 prompt; the error names the first block that is not accepted.
     pub(crate) fn check_v1(&self, blocks: &[v1::ContentBlock]) -> Result<(), String> {
-        for block in blocks {
-            let (kind, accepted) = match block {
-                v1::ContentBlock::Image(_) => ("image", self.image),
-                v1::ContentBlock::Audio(_) => ("audio", self.audio),
-                v1::ContentBlock::Resource(_) => ("resource", self.embedded_context),
-                _ => continue,
-            };
-            if !accepted {
-                return Err(refused_block(kind));
-            }
-        }
-        Ok(())
+        self.check(blocks.iter().map(|block| match block {
+            v1::ContentBlock::Image(_) => "image",
+            v1::ContentBlock::Audio(_) => "audio",
+            v1::ContentBlock::Resource(_) => "resource",
+            _ => "text",
+        }))
     }
 
     /// Checks a v2 prompt; the error names the first block that is not accepted.
     pub(crate) fn check_v2(&self, blocks: &[v2::ContentBlock]) -> Result<(), String> {
-        for block in blocks {
-            let (kind, accepted) = match block {
-                v2::ContentBlock::Text(_) | v2::ContentBlock::ResourceLink(_) => continue,
-                v2::ContentBlock::Image(_) => ("image", self.image),
-                v2::ContentBlock::Audio(_) => ("audio", self.audio),
-                v2::ContentBlock::Resource(_) => ("resource", self.embedded_context),
-                other => (other.tag(), false),
+        self.check(blocks.iter().map(|block| match block {
+            v2::ContentBlock::Text(_) | v2::ContentBlock::ResourceLink(_) => "text",
+            other => other.tag(),
+        }))
+    }
+
+    /// Checks the kinds of a prompt's blocks (`text` for those every agent takes).
+    fn check<'a>(&self, kinds: impl Iterator<Item = &'a str>) -> Result<(), String> {
+        for kind in kinds {
+            let accepted = match kind {
+                "text" => true,
+                "image" => self.image,
+                "audio" => self.audio,
+                "resource" => self.embedded_context,
+                _ => false,
             };
             if !accepted {
                 return Err(refused_block(kind));
@@ -566,32 +587,12 @@ impl Offer {
 
     /// The v1 `authMethods`.
     pub fn v1_auth_methods(&self) -> Vec<v1::AuthMethod> {
-        self.features
-            .auth_methods
-            .iter()
-            .map(|method| {
-                let entry = v1::AuthMethodAgent::new(method.id.as_str(), method.name.as_str());
-                v1::AuthMethod::Agent(match &method.description {
-                    Some(description) => entry.description(description.as_str()),
-                    None => entry,
-                })
-            })
-            .collect()
+        auth_methods!(self, v1)
     }
 
     /// The v2 `authMethods`.
     pub fn v2_auth_methods(&self) -> Vec<v2::AuthMethod> {
-        self.features
-            .auth_methods
-            .iter()
-            .map(|method| {
-                let entry = v2::AuthMethodAgent::new(method.id.as_str(), method.name.as_str());
-                v2::AuthMethod::Agent(match &method.description {
-                    Some(description) => entry.description(description.as_str()),
-                    None => entry,
-                })
-            })
-            .collect()
+        auth_methods!(self, v2)
     }
 
     /// Checks the setup fields of a session request against what is advertised.

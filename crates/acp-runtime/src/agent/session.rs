@@ -447,32 +447,34 @@ impl Session {
 
     /// Streams a piece of the agent's reply (appended to the turn's agent message).
     pub async fn send_text(&self, text: impl Into<String>) -> Result<(), Error> {
-        let id = self.message_id();
-        match self.protocol_version() {
-            ProtocolVersion::V1 => {
-                let chunk = v1::ContentChunk::new(text.into()).message_id(id);
-                self.send_v1(v1::SessionUpdate::AgentMessageChunk(chunk))
-                    .await
-            }
-            _ => {
-                self.send_v2(v2::SessionUpdate::agent_message_chunk(id, text.into()))
-                    .await
-            }
-        }
+        self.send_chunk(false, self.message_id(), text.into()).await
     }
 
     /// Streams a piece of the agent's reasoning.
     pub async fn send_thought(&self, text: impl Into<String>) -> Result<(), Error> {
         let id = format!("{}_thought", self.message_id());
+        self.send_chunk(true, id, text.into()).await
+    }
+
+    /// An agent message chunk (or, with `thought`, a thought chunk) of message `id`.
+    async fn send_chunk(&self, thought: bool, id: String, text: String) -> Result<(), Error> {
         match self.protocol_version() {
             ProtocolVersion::V1 => {
-                let chunk = v1::ContentChunk::new(text.into()).message_id(id);
-                self.send_v1(v1::SessionUpdate::AgentThoughtChunk(chunk))
-                    .await
+                let chunk = v1::ContentChunk::new(text).message_id(id);
+                self.send_v1(if thought {
+                    v1::SessionUpdate::AgentThoughtChunk(chunk)
+                } else {
+                    v1::SessionUpdate::AgentMessageChunk(chunk)
+                })
+                .await
             }
             _ => {
-                self.send_v2(v2::SessionUpdate::agent_thought_chunk(id, text.into()))
-                    .await
+                self.send_v2(if thought {
+                    v2::SessionUpdate::agent_thought_chunk(id, text)
+                } else {
+                    v2::SessionUpdate::agent_message_chunk(id, text)
+                })
+                .await
             }
         }
     }
