@@ -336,7 +336,7 @@ impl Client {
         self.agent().check("session/fork")?;
         let connection = &self.inner.connection;
         let directories = self.directories(options);
-        let (id, controls) = if self.protocol_version() == ProtocolVersion::V1 {
+        let opened = if self.protocol_version() == ProtocolVersion::V1 {
             let servers: Vec<v1::McpServer> =
                 self.servers(&options.mcp_servers, super::mcp::mcp_v1);
             let request = v1::ForkSessionRequest::new(source, options.cwd.as_str())
@@ -345,37 +345,19 @@ impl Client {
             let response = connection
                 .request::<v1::methods::SessionFork>(&request)
                 .await?;
-            (
-                response.session_id.as_str().to_owned(),
-                v1_controls(response.modes.as_ref(), response.config_options.as_deref()),
-            )
+            super::sessions::Opened::parts(response)
         } else {
             let servers: Vec<v2::McpServer> =
                 self.servers(&options.mcp_servers, super::mcp::mcp_v2);
             let request = v2::ForkSessionRequest::new(source, options.cwd.as_str())
                 .mcp_servers(servers)
-                .additional_directories(v2_dirs(&directories));
+                .additional_directories(super::sessions::v2_dirs(&directories));
             let response = connection
                 .request::<v2::methods::SessionFork>(&request)
                 .await?;
-            let id = response.session_id.as_str().to_owned();
-            self.with_transcript(|transcript| {
-                transcript.apply_v2(
-                    &id,
-                    &v2::ReplayableUpdate::AvailableCommandsUpdate(
-                        v2::AvailableCommandsUpdate::new(response.available_commands.clone()),
-                    ),
-                );
-            });
-            (id, v2_controls(&response.config_options))
+            super::sessions::Opened::parts(response)
         };
-        self.remember_scope(&id, options, &directories);
-        self.with_transcript(|transcript| {
-            transcript.set_running(&id, false);
-            transcript.set_controls(&id, controls);
-        });
-        self.inner.state.changed();
-        Ok(id)
+        Ok(self.opened(opened, options, &directories))
     }
 
     /// Hides a session from the agent's default session list (`session/archive`); the
