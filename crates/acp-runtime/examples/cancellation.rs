@@ -14,6 +14,7 @@ use std::time::Duration;
 use acp_runtime::agent::{ToolCall, ToolKind};
 use acp_runtime::prelude::*;
 
+/// Counts to a hundred, slowly.
 pub struct Counter {
     /// The pause between numbers.
     pub pause: Duration,

@@ -10,6 +10,7 @@
 use acp_runtime::agent::{ClientFeature, TerminalCommand, ToolCall, ToolCallChange, ToolKind};
 use acp_runtime::prelude::*;
 
+/// Lists the session directory in a client terminal.
 pub struct Runner;
 
 impl Agent for Runner {

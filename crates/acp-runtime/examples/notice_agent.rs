@@ -11,6 +11,7 @@
 use acp_runtime::NoticeDelivery;
 use acp_runtime::prelude::*;
 
+/// Warns with a notice in every turn.
 pub struct Notifier;
 
 impl Agent for Notifier {

@@ -10,6 +10,7 @@
 use acp_runtime::agent::{ClientFeature, Diff, ToolCall, ToolKind};
 use acp_runtime::prelude::*;
 
+/// Proposes one edit per turn.
 pub struct Editor;
 
 impl Agent for Editor {

@@ -13,6 +13,7 @@
 use acp_runtime::agent::SessionOrigin;
 use acp_runtime::prelude::*;
 
+/// Notes what it is told, in sessions kept in files.
 pub struct Diary;
 
 impl Agent for Diary {

@@ -11,6 +11,7 @@
 use acp_runtime::agent::{Diff, ToolCall, ToolKind};
 use acp_runtime::prelude::*;
 
+/// Counts the words of each prompt.
 pub struct WordCounter;
 
 impl Agent for WordCounter {
@@ -19,10 +20,8 @@ impl Agent for WordCounter {
     }
 
     async fn new_session(&self, _setup: &SessionSetup) -> Result<SessionConfig, ErrorObject> {
-        let modes = Modes::new("plain")
-            .mode("plain", "Plain")
-            .mode("loud", "Loud");
-        Ok(SessionConfig::new().modes(modes))
+        let modes = Modes::new("plain").mode("plain", "Plain");
+        Ok(SessionConfig::new().modes(modes.mode("loud", "Loud")))
     }
 
     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
@@ -44,11 +43,10 @@ impl Agent for WordCounter {
         }
         // A tool call with a diff, run only with the user's permission.
         let path = format!("{}/count.txt", session.cwd().trim_end_matches('/'));
-        let diff = Diff::new(&path, format!("{words}\n"));
-        let edit = ToolCall::new("Save the count")
-            .kind(ToolKind::Edit)
-            .diff(diff);
-        let call = session.start_tool_call(edit).await?;
+        let edit = ToolCall::new("Save the count").kind(ToolKind::Edit);
+        let call = session
+            .start_tool_call(edit.diff(Diff::new(&path, format!("{words}\n"))))
+            .await?;
         if call.request_permission().await?.allowed() {
             call.complete(format!("Saved {words} to {path}")).await?;
         } else {
@@ -60,11 +58,11 @@ impl Agent for WordCounter {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // `session/list`, `load` and `resume` are answered from this directory.
-    let dir = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "word-counter-sessions".into());
-    let server = AgentServer::new(WordCounter).store(FileStore::open(dir)?);
-    server.serve_stdio().await?;
+    // Sessions in files: `session/list`, `load` and `resume` work across restarts.
+    let store = FileStore::open(std::env::args().nth(1).unwrap_or("sessions".into()))?;
+    AgentServer::new(WordCounter)
+        .store(store)
+        .serve_stdio()
+        .await?;
     Ok(())
 }
