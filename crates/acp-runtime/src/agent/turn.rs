@@ -9,10 +9,10 @@
 //! of a cancelled turn follows its stop.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use acp_schema::{v1, v2};
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 
 use super::ids::fresh_id;
 use crate::connection::lock;
@@ -28,8 +28,10 @@ pub(crate) struct Turn {
     message_id: Mutex<String>,
     /// How many requests to the client the turn is waiting for.
     waiting_on_user: Mutex<u32>,
-    /// How many admitted calls of the turn are still running.
-    busy: watch::Sender<usize>,
+    /// How many admitted calls of the turn are still running (an atomic: every streamed
+    /// chunk passes here), and the wake-up of [`Self::settled`] when it drops to zero.
+    busy: AtomicUsize,
+    idle: Notify,
     /// The tool calls the turn announced that have no final status yet, oldest first.
     open_tools: Mutex<Vec<String>>,
 }
@@ -42,9 +44,9 @@ pub(crate) struct Busy<'a> {
 
 impl Drop for Busy<'_> {
     fn drop(&mut self) {
-        self.turn
-            .busy
-            .send_modify(|busy| *busy = busy.saturating_sub(1));
+        if self.turn.busy.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.turn.idle.notify_waiters();
+        }
     }
 }
 
@@ -55,7 +57,8 @@ impl Turn {
             ended: AtomicBool::new(false),
             message_id: Mutex::new(fresh_id("msg")),
             waiting_on_user: Mutex::new(0),
-            busy: watch::channel(0).0,
+            busy: AtomicUsize::new(0),
+            idle: Notify::new(),
             open_tools: Mutex::new(Vec::new()),
         }
     }
@@ -91,7 +94,7 @@ impl Turn {
     /// cancelled. The call is counted before the flag is read, so a cancellation either
     /// refuses it or waits for it ([`Self::settled`]).
     pub(crate) fn enter(&self) -> Result<Busy<'_>, Error> {
-        self.busy.send_modify(|busy| *busy += 1);
+        self.busy.fetch_add(1, Ordering::SeqCst);
         let busy = Busy { turn: self };
         if self.is_cancelled() {
             return Err(Error::Cancelled);
@@ -101,8 +104,13 @@ impl Turn {
 
     /// Resolves once no admitted call is running.
     pub(crate) async fn settled(&self) {
-        let mut busy = self.busy.subscribe();
-        let _ = busy.wait_for(|busy| *busy == 0).await;
+        loop {
+            let idle = self.idle.notified();
+            if self.busy.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            idle.await;
+        }
     }
 
     /// The id of the agent message the turn streams into.
