@@ -15,6 +15,23 @@ use acp_schema::{v1, v2};
 use super::store::StoreFeatures;
 use super::unstable::{self, UnstableFeatures};
 
+/// Builder methods that set one field each (`value` as given, or `Some(value)` for `opt`).
+macro_rules! builder {
+    ($type:ident { $($(#[doc = $doc:expr])* $(#[cfg($cfg:meta)])? $field:ident: $value:ty),+ $(,)? }) => {
+        impl $type {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                #[must_use]
+                pub fn $field(mut self, value: $value) -> Self {
+                    self.$field = value;
+                    self
+                }
+            )+
+        }
+    };
+}
+
 /// The `systemPrompt` capability object of one version (the types are distinct per version).
 macro_rules! system_prompt_capability {
     ($version:ident, $modes:expr) => {{
@@ -82,20 +99,6 @@ impl AgentFeatures {
         Self::default()
     }
 
-    /// Sets the accepted prompt content.
-    #[must_use]
-    pub fn prompt(mut self, prompt: PromptContent) -> Self {
-        self.prompt = prompt;
-        self
-    }
-
-    /// Sets the MCP transports.
-    #[must_use]
-    pub fn mcp(mut self, mcp: McpTransports) -> Self {
-        self.mcp = mcp;
-        self
-    }
-
     /// Adds an authentication method.
     #[must_use]
     pub fn auth_method(mut self, method: AuthMethodSpec) -> Self {
@@ -103,24 +106,10 @@ impl AgentFeatures {
         self
     }
 
-    /// Accepts `additionalDirectories` in session setup.
-    #[must_use]
-    pub fn additional_directories(mut self, accepted: bool) -> Self {
-        self.additional_directories = accepted;
-        self
-    }
-
     /// Accepts a client system prompt in session setup.
     #[must_use]
     pub fn system_prompt(mut self, modes: SystemPromptModes) -> Self {
         self.system_prompt = Some(modes);
-        self
-    }
-
-    /// Declares the unstable methods the agent implements itself.
-    #[must_use]
-    pub fn unstable(mut self, unstable: UnstableFeatures) -> Self {
-        self.unstable = unstable;
         self
     }
 }
@@ -138,31 +127,30 @@ pub struct PromptContent {
     pub embedded_context: bool,
 }
 
+builder!(AgentFeatures {
+    /// Sets the accepted prompt content.
+    prompt: PromptContent,
+    /// Sets the MCP transports.
+    mcp: McpTransports,
+    /// Accepts `additionalDirectories` in session setup.
+    additional_directories: bool,
+    /// Declares the unstable methods the agent implements itself.
+    unstable: UnstableFeatures,
+});
+
+builder!(PromptContent {
+    /// Accepts images.
+    image: bool,
+    /// Accepts audio.
+    audio: bool,
+    /// Accepts embedded resources.
+    embedded_context: bool,
+});
+
 impl PromptContent {
     /// Text and resource links only.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// Accepts images.
-    #[must_use]
-    pub fn image(mut self, accepted: bool) -> Self {
-        self.image = accepted;
-        self
-    }
-
-    /// Accepts audio.
-    #[must_use]
-    pub fn audio(mut self, accepted: bool) -> Self {
-        self.audio = accepted;
-        self
-    }
-
-    /// Accepts embedded resources.
-    #[must_use]
-    pub fn embedded_context(mut self, accepted: bool) -> Self {
-        self.embedded_context = accepted;
-        self
     }
 
     /// Checks a v1 prompt; the error names the first block that is not accepted.
@@ -239,39 +227,22 @@ impl Default for McpTransports {
     }
 }
 
+builder!(McpTransports {
+    /// Sets stdio support (advertised in v2).
+    stdio: bool,
+    /// Sets HTTP support.
+    http: bool,
+    /// Sets SSE support (v1).
+    sse: bool,
+    /// Sets support for `acp` servers (MCP over the ACP connection).
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    acp: bool,
+});
+
 impl McpTransports {
     /// No transport declared (v1 sessions still take stdio servers).
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// Sets stdio support.
-    #[must_use]
-    pub fn stdio(mut self, supported: bool) -> Self {
-        self.stdio = supported;
-        self
-    }
-
-    /// Sets HTTP support.
-    #[must_use]
-    pub fn http(mut self, supported: bool) -> Self {
-        self.http = supported;
-        self
-    }
-
-    /// Sets SSE support (v1).
-    #[must_use]
-    pub fn sse(mut self, supported: bool) -> Self {
-        self.sse = supported;
-        self
-    }
-
-    /// Sets support for `acp` servers (MCP over the ACP connection).
-    #[cfg(feature = "unstable_mcp_over_acp")]
-    #[must_use]
-    pub fn acp(mut self, supported: bool) -> Self {
-        self.acp = supported;
-        self
     }
 
     /// Accepts servers of another transport `kind`.
@@ -346,17 +317,15 @@ pub struct SystemPromptModes {
     pub override_prompt: bool,
 }
 
+builder!(SystemPromptModes {
+    /// Also accepts `override`.
+    override_prompt: bool,
+});
+
 impl SystemPromptModes {
     /// Append only.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// Also accepts `override`.
-    #[must_use]
-    pub fn override_prompt(mut self, accepted: bool) -> Self {
-        self.override_prompt = accepted;
-        self
     }
 }
 

@@ -119,61 +119,54 @@ pub(super) fn supports_v2(capabilities: &v2::AgentCapabilities, method: &str) ->
     })
 }
 
-/// Answers an unstable v1 request of the agent (any other answers `-32601`).
-#[allow(unused_variables)]
-pub(super) async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
-    match request {
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        v1::AgentRequest::McpMessage(request) => match state.handler.mcp_over_acp() {
-            Some(service) => match service.message(ByVersion::V1(request)).await {
-                Ok(ByVersion::V1(response)) => Reply::ok(&response),
-                Ok(ByVersion::V2(_)) => {
-                    Reply::error(rpc::internal("the MCP service answered a v1 request in v2"))
-                }
-                Err(error) => Reply::error(error),
-            },
-            None => Reply::error(rpc::method_not_found("mcp/message")),
-        },
-        other => Reply::error(rpc::method_not_found(other.method())),
-    }
+/// Writes the answer to one version's unstable agent requests and the hand-over of its
+/// unstable notifications (the methods are the same in both versions, the types are not).
+macro_rules! unstable_from_agent {
+    ($request:ident, $notification:ident, $version:ident, $side:ident, $other:ident, $mismatch:literal) => {
+        /// Answers an unstable request of the agent (any other answers `-32601`).
+        #[allow(unused_variables)]
+        pub(super) async fn $request(state: &State, request: $version::AgentRequest) -> Reply {
+            match request {
+                #[cfg(feature = "unstable_mcp_over_acp")]
+                $version::AgentRequest::McpMessage(request) => match state.handler.mcp_over_acp() {
+                    Some(service) => match service.message(ByVersion::$side(request)).await {
+                        Ok(ByVersion::$side(response)) => Reply::ok(&response),
+                        Ok(ByVersion::$other(_)) => Reply::error(rpc::internal($mismatch)),
+                        Err(error) => Reply::error(error),
+                    },
+                    None => Reply::error(rpc::method_not_found("mcp/message")),
+                },
+                other => Reply::error(rpc::method_not_found(other.method())),
+            }
+        }
+
+        /// Hands an unstable notification of the agent to the handler (others are ignored).
+        #[allow(unused_variables)]
+        pub(super) fn $notification(state: &State, notification: $version::AgentNotification) {
+            #[cfg(feature = "unstable_auth_status")]
+            if let $version::AgentNotification::AuthStatusUpdate(update) = notification {
+                state.handler.auth_status_update(ByVersion::$side(update));
+            }
+        }
+    };
 }
 
-/// Answers an unstable v2 request of the agent (any other answers `-32601`).
-#[allow(unused_variables)]
-pub(super) async fn request_v2(state: &State, request: v2::AgentRequest) -> Reply {
-    match request {
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        v2::AgentRequest::McpMessage(request) => match state.handler.mcp_over_acp() {
-            Some(service) => match service.message(ByVersion::V2(request)).await {
-                Ok(ByVersion::V2(response)) => Reply::ok(&response),
-                Ok(ByVersion::V1(_)) => {
-                    Reply::error(rpc::internal("the MCP service answered a v2 request in v1"))
-                }
-                Err(error) => Reply::error(error),
-            },
-            None => Reply::error(rpc::method_not_found("mcp/message")),
-        },
-        other => Reply::error(rpc::method_not_found(other.method())),
-    }
-}
-
-/// Hands an unstable v1 notification of the agent to the handler (others are ignored).
-#[allow(unused_variables)]
-pub(super) fn notification_v1(state: &State, notification: v1::AgentNotification) {
-    #[cfg(feature = "unstable_auth_status")]
-    if let v1::AgentNotification::AuthStatusUpdate(update) = notification {
-        state.handler.auth_status_update(ByVersion::V1(update));
-    }
-}
-
-/// Hands an unstable v2 notification of the agent to the handler (others are ignored).
-#[allow(unused_variables)]
-pub(super) fn notification_v2(state: &State, notification: v2::AgentNotification) {
-    #[cfg(feature = "unstable_auth_status")]
-    if let v2::AgentNotification::AuthStatusUpdate(update) = notification {
-        state.handler.auth_status_update(ByVersion::V2(update));
-    }
-}
+unstable_from_agent!(
+    request_v1,
+    notification_v1,
+    v1,
+    V1,
+    V2,
+    "the MCP service answered a v1 request in v2"
+);
+unstable_from_agent!(
+    request_v2,
+    notification_v2,
+    v2,
+    V2,
+    V1,
+    "the MCP service answered a v2 request in v1"
+);
 
 /// An LLM provider as `providers/list` reports it.
 #[cfg(feature = "unstable_llm_providers")]
