@@ -155,6 +155,27 @@ use crate::notice::FallbackPolicy;
 use crate::transport::{MessageReader, MessageWriter};
 use crate::version::SUPPORTED_VERSIONS;
 
+/// Declares an [`Agent`] handler of a method only the agent can answer, whose default answers
+/// `-32601` (the doc comment gets that sentence).
+macro_rules! unanswered {
+    (
+        $(#[doc = $doc:expr])*
+        #[cfg($cfg:meta)]
+        fn $name:ident($($arg:ident: $type:ty),+) -> $out:ty = $method:literal;
+    ) => {
+        $(#[doc = $doc])*
+        #[doc = "Default: `-32601`."]
+        #[cfg($cfg)]
+        fn $name(
+            &self,
+            $($arg: $type),+
+        ) -> impl Future<Output = Result<$out, ErrorObject>> + Send {
+            let _ = ($($arg),+);
+            async { Err(rpc::method_not_found($method)) }
+        }
+    };
+}
+
 /// An ACP agent. Implement the turn ([`Agent::prompt`]); everything else has a default.
 ///
 /// Methods return `impl Future + Send`; implement them with `async fn`. Handlers that refuse
@@ -336,62 +357,40 @@ pub trait Agent: Send + Sync + 'static {
         async { Ok(()) }
     }
 
-    /// `providers/list`, answered only when [`UnstableFeatures::providers`] is declared.
-    /// Default: `-32601`.
-    #[cfg(feature = "unstable_llm_providers")]
-    fn list_providers(
-        &self,
-        client: &ClientConnection,
-        request: ListProviders,
-    ) -> impl Future<Output = Result<ProviderList, ErrorObject>> + Send {
-        let _ = (client, request);
-        async { Err(rpc::method_not_found("providers/list")) }
+    unanswered! {
+        /// `providers/list`, answered only when [`UnstableFeatures::providers`] is declared.
+        #[cfg(feature = "unstable_llm_providers")]
+        fn list_providers(client: &ClientConnection, request: ListProviders) -> ProviderList
+            = "providers/list";
     }
 
-    /// `providers/set`: replaces the whole configuration of one provider. Default: `-32601`.
-    #[cfg(feature = "unstable_llm_providers")]
-    fn set_provider(
-        &self,
-        client: &ClientConnection,
-        request: SetProvider,
-    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
-        let _ = (client, request);
-        async { Err(rpc::method_not_found("providers/set")) }
+    unanswered! {
+        /// `providers/set`: replaces the whole configuration of one provider.
+        #[cfg(feature = "unstable_llm_providers")]
+        fn set_provider(client: &ClientConnection, request: SetProvider) -> () = "providers/set";
     }
 
-    /// `providers/disable`: switches one provider off. Default: `-32601`.
-    #[cfg(feature = "unstable_llm_providers")]
-    fn disable_provider(
-        &self,
-        client: &ClientConnection,
-        request: DisableProvider,
-    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
-        let _ = (client, request);
-        async { Err(rpc::method_not_found("providers/disable")) }
+    unanswered! {
+        /// `providers/disable`: switches one provider off.
+        #[cfg(feature = "unstable_llm_providers")]
+        fn disable_provider(client: &ClientConnection, request: DisableProvider) -> ()
+            = "providers/disable";
     }
 
-    /// `auth/status`, answered only when [`UnstableFeatures::auth_status`] is declared: the
-    /// current authentication state, changing nothing. Default: `-32601`.
-    #[cfg(feature = "unstable_auth_status")]
-    fn auth_status(
-        &self,
-        client: &ClientConnection,
-        request: AuthStatusQuery,
-    ) -> impl Future<Output = Result<AuthStatus, ErrorObject>> + Send {
-        let _ = (client, request);
-        async { Err(rpc::method_not_found("auth/status")) }
+    unanswered! {
+        /// `auth/status`, answered only when [`UnstableFeatures::auth_status`] is declared: the
+        /// current authentication state, changing nothing.
+        #[cfg(feature = "unstable_auth_status")]
+        fn auth_status(client: &ClientConnection, request: AuthStatusQuery) -> AuthStatus
+            = "auth/status";
     }
 
-    /// `session/options`, answered only when [`UnstableFeatures::session_options`] is
-    /// declared: the modes and options a session would start with. It must have no side
-    /// effects (no session, no update, no MCP connection). Default: `-32601`.
-    #[cfg(feature = "unstable_session_options")]
-    fn session_options(
-        &self,
-        query: &OptionsQuery,
-    ) -> impl Future<Output = Result<SessionConfig, ErrorObject>> + Send {
-        let _ = query;
-        async { Err(rpc::method_not_found("session/options")) }
+    unanswered! {
+        /// `session/options`, answered only when [`UnstableFeatures::session_options`] is
+        /// declared: the modes and options a session would start with. It must have no side
+        /// effects (no session, no update, no MCP connection).
+        #[cfg(feature = "unstable_session_options")]
+        fn session_options(query: &OptionsQuery) -> SessionConfig = "session/options";
     }
 
     /// `session/fork` of the stored session `source` into the new session of `setup`
