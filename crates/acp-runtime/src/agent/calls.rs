@@ -311,14 +311,16 @@ impl Session {
         let Some(turn) = self.turn().cloned() else {
             return work.await;
         };
-        let mut work = std::pin::pin!(work);
-        let result = tokio::select! {
-            biased;
-            result = &mut work => result,
-            () = turn.cancelled() => Err(Error::Cancelled),
+        let result = {
+            let mut work = std::pin::pin!(work);
+            tokio::select! {
+                biased;
+                result = &mut work => result,
+                () = turn.cancelled() => Err(Error::Cancelled),
+            }
+            // The work is dropped here: a request given up queues its `$/cancel_request`
+            // while the call still counts.
         };
-        // The request's `$/cancel_request` is queued here, while the call still counts.
-        drop(work);
         drop(busy);
         result
     }

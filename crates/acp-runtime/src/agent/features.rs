@@ -193,8 +193,8 @@ fn refused_block(kind: &str) -> String {
     format!("this agent does not accept `{kind}` content blocks in prompts (not advertised)")
 }
 
-/// MCP server transports an agent can use.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// MCP server transports an agent can use (none declared by default).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct McpTransports {
     /// Local servers over stdio, advertised in v2 (`session.mcp.stdio`). Off by default. v1
@@ -212,19 +212,6 @@ pub struct McpTransports {
     /// reached with `mcp/message`); advertised as `mcpCapabilities.acp`.
     #[cfg(feature = "unstable_mcp_over_acp")]
     pub acp: bool,
-}
-
-impl Default for McpTransports {
-    fn default() -> Self {
-        Self {
-            stdio: false,
-            http: false,
-            sse: false,
-            other: Vec::new(),
-            #[cfg(feature = "unstable_mcp_over_acp")]
-            acp: false,
-        }
-    }
 }
 
 builder!(McpTransports {

@@ -7,8 +7,8 @@ pub mod wire;
 use std::sync::{Arc, Mutex};
 
 use acp_runtime::agent::{
-    Agent, AgentFeatures, AgentServer, ClientConnection, ConfigValue, PermissionRequest, Prompt,
-    Session, SessionConfig, SessionSetup, StopReason, ToolCall,
+    Agent, AgentFeatures, AgentServer, ClientConnection, ConfigValue, Prompt, Session,
+    SessionConfig, SessionSetup, StopReason, ToolCall,
 };
 use acp_runtime::client::{Client, ClientBuilder};
 use acp_runtime::{Notice, ProtocolVersion, rpc};
