@@ -26,7 +26,8 @@ cargo test -p acp-schema --locked --lib --tests --no-default-features
 # To keep CI lean these builds leave out the default `schemars` feature (the JSON Schema code
 # of every feature was built and checked above, with all of them on) and run only the
 # integration tests whose cases depend on the features: the method tables against the
-# reference lists, the unstable methods and updates, and the session update corpus.
+# reference lists, the unstable methods and updates, the session update corpus, and the
+# encoders of the hot types against serde (whose unions gain variants with the features).
 features=$(awk '/^unstable = \[/ { listing = 1; next } listing && /\]/ { exit }
   listing { gsub(/[",[:space:]]/, ""); if ($0 != "" && $0 != "unstable_session_notices") print }' \
   crates/acp-schema/Cargo.toml)
@@ -34,11 +35,11 @@ if [ -z "${features}" ]; then
   echo "no unstable features found in crates/acp-schema/Cargo.toml" >&2
   exit 1
 fi
-# Each of these builds is used once, so its own outputs (the acp-schema library and the four
+# Each of these builds is used once, so its own outputs (the acp-schema library and the five
 # test binaries) are removed after its run: kept, the fourteen builds would take gigabytes of a
 # disk that CI shares with everything else. The dependencies they share stay. Set
 # ACP_TEST_KEEP_BUILDS=1 to keep them (a second run is then quicker).
-tests=(methods unstable_methods unstable_updates session_updates)
+tests=(methods unstable_methods unstable_updates session_updates encode)
 target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
   sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 if [ -z "${target_dir}" ] || [ ! -d "${target_dir}/debug" ]; then

@@ -4,7 +4,7 @@ use std::io::{self, BufRead};
 
 use crate::engine::too_long;
 use crate::finding::{Finding, Rule};
-use crate::input::{self, Conductor, ConductorLine, EXPECTED, Feed, InputFormat, detect};
+use crate::input::{self, Conductor, ConductorLine, EXPECTED, Event, Feed, InputFormat, detect};
 use crate::lines::{DEFAULT_MAX_LINE, LineRead, read_line};
 use crate::report::Summary;
 use crate::transcript::{Entry, parse_line};
@@ -54,11 +54,34 @@ impl CheckOptions {
 /// `on_finding` as soon as it is found, and returns the summary. Fails only when reading
 /// fails; any content is checked.
 pub fn check<R: BufRead>(
-    mut reader: R,
+    reader: R,
     options: &CheckOptions,
     mut on_finding: impl FnMut(&Finding),
 ) -> io::Result<Summary> {
-    let mut feed = Feed::new(&mut on_finding);
+    read(reader, options, Feed::new(&mut on_finding))
+}
+
+/// [`check`], also handing every run header and message to `on_event` as it is read (before
+/// its findings go to `on_finding`): what `acp inspect import` stores.
+pub fn visit<R: BufRead>(
+    reader: R,
+    options: &CheckOptions,
+    mut on_event: impl FnMut(Event<'_>),
+    mut on_finding: impl FnMut(&Finding),
+) -> io::Result<Summary> {
+    read(
+        reader,
+        options,
+        Feed::new(&mut on_finding).events(&mut on_event),
+    )
+}
+
+/// Reads a trace in any format into `feed`.
+fn read<R: BufRead>(
+    mut reader: R,
+    options: &CheckOptions,
+    mut feed: Feed<'_>,
+) -> io::Result<Summary> {
     let format = match options.format {
         InputFormat::Auto => {
             let start = loop {
@@ -128,7 +151,12 @@ fn lines<R: BufRead>(
         }
         match format {
             InputFormat::Conductor => match conductor.read(text) {
-                ConductorLine::Message { from, text } => feed.message(line, Some(from), &text),
+                ConductorLine::Message {
+                    from,
+                    text: message,
+                } => {
+                    feed.message(line, text, Some(from), &message);
+                }
                 ConductorLine::Skip { kind, reason } => feed.skip(line, kind, || reason),
                 ConductorLine::Log => {}
                 ConductorLine::Mixed(other) => feed.findings(&[mixed(line, other, format)]),
@@ -151,7 +179,7 @@ fn lines<R: BufRead>(
                 };
                 match other {
                     Some(other) => feed.findings(&[mixed(line, other, format)]),
-                    None => feed.entry(line, &entry),
+                    None => feed.entry(line, text, &entry),
                 }
             }
         }

@@ -108,13 +108,13 @@ impl Checker {
     pub fn observe(&mut self, line: u64, from: Option<Side>, text: &str) -> Observation {
         let mut obs = Observation::default();
         // The hot path: a plain, valid notification decodes in one pass (see `one_pass`).
-        if let (Some(side), Some(version)) = (from, self.version()) {
-            if let Some(facts) = one_pass::notification(text, version, side) {
-                obs.json = true;
-                obs.side = Some(side);
-                self.on_notification_facts(line, version, facts, &mut obs);
-                return obs;
-            }
+        if let (Some(side), Some(version)) = (from, self.version())
+            && let Some(facts) = one_pass::notification(text, version, side)
+        {
+            obs.json = true;
+            obs.side = Some(side);
+            self.on_notification_facts(line, version, facts, &mut obs);
+            return obs;
         }
         let message = match text.parse::<Message>() {
             Ok(message) => message,
@@ -210,12 +210,12 @@ impl Checker {
             }
         }
         // Every client request naming a session counts for that session's replay windows.
-        if side == Side::Client && !initialize {
-            if let Some(session) = peek::session_id(params) {
-                if let Some(ticket) = self.windows.request(&session, opens, turn) {
-                    kind = PendingKind::Session(ticket);
-                }
-            }
+        if side == Side::Client
+            && !initialize
+            && let Some(session) = peek::session_id(params)
+            && let Some(ticket) = self.windows.request(&session, opens, turn)
+        {
+            kind = PendingKind::Session(ticket);
         }
         self.requests
             .insert(side, request.id, &request.method, decodable, kind);

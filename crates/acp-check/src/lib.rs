@@ -45,7 +45,7 @@ pub mod report;
 mod state;
 pub mod transcript;
 
-pub use check::{CheckOptions, check, check_bytes};
+pub use check::{CheckOptions, check, check_bytes, visit};
 pub use decode::{NoticeView, Version};
 pub use engine::{Checker, NoticeEvent, Observation};
 pub use finding::{Finding, Rule, Severity};

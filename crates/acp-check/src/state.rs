@@ -110,10 +110,10 @@ impl ToolCalls {
         if self.seen.contains(&key) {
             return false;
         }
-        if self.order.len() >= MAX_TOOL_CALLS {
-            if let Some(oldest) = self.order.pop_front() {
-                self.seen.remove(&oldest);
-            }
+        if self.order.len() >= MAX_TOOL_CALLS
+            && let Some(oldest) = self.order.pop_front()
+        {
+            self.seen.remove(&oldest);
         }
         self.order.push_back(key.clone());
         self.seen.insert(key);

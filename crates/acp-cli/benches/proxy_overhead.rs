@@ -9,10 +9,11 @@
 //! 70% text chunks, 10% thoughts, 12% tool-call updates, 5% usage, 3% notices; the client
 //! advertises notices, so the proxy checks every line and repairs nothing).
 //!
-//! Each measurement is taken three ways in the same run: direct, through `acp proxy`, and
-//! through `acp proxy --record FILE` (the write-ahead record on: every batch is written to the
-//! file before it is forwarded; the file is in the target directory, or in
-//! `ACP_BENCH_RECORD_DIR`, and removed afterwards).
+//! Each measurement is taken four ways in the same run: direct, through `acp proxy`, through
+//! `acp proxy --record FILE` (the write-ahead record on: every batch is written to the file
+//! before it is forwarded), and through `acp proxy --capture=DB` (every batch committed to the
+//! capture database before it is forwarded). The files are in the target directory, or in
+//! `ACP_BENCH_RECORD_DIR`, and removed afterwards.
 //!
 //! `acp proxy` widens the pipes it streams through (from its agent, to its client) to 1 MiB;
 //! the direct pipe keeps the system's 64 KiB unless `ACP_BENCH_WIDE_DIRECT=1` is set.
@@ -71,9 +72,11 @@ enum Path {
     Proxy,
     /// `acp proxy --record FILE -- AGENT`.
     Recorded,
+    /// `acp proxy --capture=DB -- AGENT`.
+    Captured,
 }
 
-const PATHS: [Path; 3] = [Path::Direct, Path::Proxy, Path::Recorded];
+const PATHS: [Path; 4] = [Path::Direct, Path::Proxy, Path::Recorded, Path::Captured];
 
 fn main() {
     if let Some(mode) = std::env::var_os(AGENT_ENV) {
@@ -90,12 +93,13 @@ fn main() {
 
     println!("acp proxy overhead (agent and client: this benchmark; OS pipes)");
     println!();
-    let mut rtt: [Vec<Duration>; 3] = Default::default();
+    let mut rtt: [Vec<Duration>; 4] = Default::default();
     // One entry per round: [endpoints][path] messages per second.
-    let mut rates: Vec<[[f64; 3]; 2]> = Vec::with_capacity(rounds);
+    let mut rates: Vec<[[f64; 4]; 2]> = Vec::with_capacity(rounds);
     let mut findings = 0;
+    let mut db_bytes_per_frame = Vec::new();
     for round in 0..rounds {
-        let mut this_round = [[0.0f64; 3]; 2];
+        let mut this_round = [[0.0f64; 4]; 2];
         for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
             for i in 0..PATHS.len() {
                 let p = (i + round) % PATHS.len();
@@ -105,7 +109,9 @@ fn main() {
                     rtt[p].extend(peer.latency(round_trips / rounds));
                 }
                 this_round[e][p] = peer.throughput(updates, endpoints);
-                findings += peer.finish();
+                let (found, db) = peer.finish();
+                findings += found;
+                db_bytes_per_frame.extend(db);
             }
         }
         rates.push(this_round);
@@ -119,15 +125,23 @@ fn main() {
         rtt[0].len()
     );
     println!(
-        "{:>6} {:>10} {:>10} {:>14} {:>14} {:>16}",
-        "", "direct", "proxy", "proxy+record", "added/message", "added (record)"
+        "{:>6} {:>10} {:>10} {:>14} {:>15} {:>14} {:>16} {:>17}",
+        "",
+        "direct",
+        "proxy",
+        "proxy+record",
+        "proxy+capture",
+        "added/message",
+        "added (record)",
+        "added (capture)"
     );
     for (name, q) in [("p50", 0.50), ("p90", 0.90), ("p99", 0.99)] {
-        let [d, p, r] = [0, 1, 2].map(|i| us(percentile(&rtt[i], q)));
+        let [d, p, r, c] = [0, 1, 2, 3].map(|i| us(percentile(&rtt[i], q)));
         println!(
-            "{name:>6} {d:>8.1}us {p:>8.1}us {r:>12.1}us {:>12.1}us {:>14.1}us",
+            "{name:>6} {d:>8.1}us {p:>8.1}us {r:>12.1}us {c:>13.1}us {:>12.1}us {:>14.1}us {:>15.1}us",
             (p - d) / 2.0,
-            (r - d) / 2.0
+            (r - d) / 2.0,
+            (c - d) / 2.0
         );
     }
     println!();
@@ -135,12 +149,12 @@ fn main() {
         "throughput: {updates} session/update messages per run, {rounds} rounds; medians, ratio [quartiles]:"
     );
     println!(
-        "{:>9} {:>14} {:>14} {:>20} {:>14} {:>20}",
-        "endpoints", "direct", "proxy", "ratio", "proxy+record", "ratio"
+        "{:>9} {:>14} {:>14} {:>20} {:>14} {:>20} {:>14} {:>20}",
+        "endpoints", "direct", "proxy", "ratio", "proxy+record", "ratio", "proxy+capture", "ratio"
     );
     for (e, endpoints) in [Endpoints::Typed, Endpoints::Raw].into_iter().enumerate() {
-        let [direct, proxied, recorded] =
-            [0, 1, 2].map(|p| rates.iter().map(|round| round[e][p]).collect::<Vec<f64>>());
+        let [direct, proxied, recorded, captured] =
+            [0, 1, 2, 3].map(|p| rates.iter().map(|round| round[e][p]).collect::<Vec<f64>>());
         let ratio = |path: &[f64]| {
             let ratios: Vec<f64> = path
                 .iter()
@@ -151,16 +165,24 @@ fn main() {
             format!("{median:>5.1}% [{q1:.0}-{q3:.0}%]")
         };
         println!(
-            "{:>9} {:>8.0} msg/s {:>8.0} msg/s {:>20} {:>8.0} msg/s {:>20}",
+            "{:>9} {:>8.0} msg/s {:>8.0} msg/s {:>20} {:>8.0} msg/s {:>20} {:>8.0} msg/s {:>20}",
             endpoints.name(),
             quartiles(&direct).1,
             quartiles(&proxied).1,
             ratio(&proxied),
             quartiles(&recorded).1,
             ratio(&recorded),
+            quartiles(&captured).1,
+            ratio(&captured),
         );
     }
     println!();
+    if !db_bytes_per_frame.is_empty() {
+        let (_, median, _) = quartiles(&db_bytes_per_frame);
+        println!(
+            "capture database: {median:.0} bytes per frame (median of the runs, search index included)"
+        );
+    }
     println!("proxy findings on stderr during the runs: {findings}");
 }
 
@@ -187,8 +209,10 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
 /// The client's end of a connection to the agent, direct or through `acp proxy`.
 struct Peer {
     child: Child,
-    /// The record written by `acp proxy --record`, removed at the end.
+    /// The record written by `acp proxy --record`, or the database of `--capture`, removed at
+    /// the end.
     record: Option<std::path::PathBuf>,
+    path: Path,
     stdin: BufWriter<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     stderr: Option<JoinHandle<usize>>,
@@ -199,20 +223,31 @@ struct Peer {
 impl Peer {
     fn spawn(path: Path, endpoints: Endpoints) -> Peer {
         let me = std::env::current_exe().expect("the benchmark's own path");
-        let record = (path == Path::Recorded).then(|| {
+        let record = matches!(path, Path::Recorded | Path::Captured).then(|| {
             let dir = std::env::var_os("ACP_BENCH_RECORD_DIR").map_or_else(
                 || env!("CARGO_TARGET_TMPDIR").into(),
                 std::path::PathBuf::from,
             );
-            dir.join(format!("proxy-bench-{}.ndjson", std::process::id()))
+            let extension = if path == Path::Captured {
+                "db"
+            } else {
+                "ndjson"
+            };
+            dir.join(format!("proxy-bench-{}.{extension}", std::process::id()))
         });
         let mut command = match path {
             Path::Direct => Command::new(&me),
-            Path::Proxy | Path::Recorded => {
+            Path::Proxy | Path::Recorded | Path::Captured => {
                 let mut command = Command::new(env!("CARGO_BIN_EXE_acp"));
                 command.arg("proxy");
-                if let Some(record) = &record {
-                    command.arg("--record").arg(record);
+                match (&record, path) {
+                    (Some(db), Path::Captured) => {
+                        command.arg(format!("--capture={}", db.display()));
+                    }
+                    (Some(record), _) => {
+                        command.arg("--record").arg(record);
+                    }
+                    _ => {}
                 }
                 command.arg("--").arg(&me);
                 command
@@ -247,6 +282,7 @@ impl Peer {
         Peer {
             child,
             record,
+            path,
             stdin,
             stdout,
             stderr: Some(stderr),
@@ -335,15 +371,37 @@ impl Peer {
         updates as f64 / elapsed.as_secs_f64()
     }
 
-    /// Ends the connection; returns the number of proxy findings.
-    fn finish(mut self) -> usize {
+    /// Ends the connection; returns the number of proxy findings and, for a capture, the
+    /// size of its database per frame.
+    fn finish(mut self) -> (usize, Option<f64>) {
         drop(self.stdin);
         let status = self.child.wait().expect("wait");
         assert!(status.success(), "agent or proxy failed: {status}");
+        let mut per_frame = None;
         if let Some(record) = &self.record {
+            if self.path == Path::Captured {
+                let store = acp_inspect::Store::open(record).expect("the capture database");
+                let frames: i64 = store
+                    .captures(1, 0)
+                    .expect("the capture")
+                    .iter()
+                    .map(|c| c.frames)
+                    .sum();
+                drop(store);
+                let size: u64 = ["", "-wal"]
+                    .iter()
+                    .filter_map(|s| std::fs::metadata(format!("{}{s}", record.display())).ok())
+                    .map(|m| m.len())
+                    .sum();
+                per_frame = Some(size as f64 / frames.max(1) as f64);
+                for suffix in ["-wal", "-shm"] {
+                    std::fs::remove_file(format!("{}{suffix}", record.display())).ok();
+                }
+            }
             std::fs::remove_file(record).ok();
         }
-        self.stderr.take().map_or(0, |t| t.join().unwrap_or(0))
+        let findings = self.stderr.take().map_or(0, |t| t.join().unwrap_or(0));
+        (findings, per_frame)
     }
 }
 

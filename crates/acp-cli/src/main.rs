@@ -34,6 +34,9 @@ enum Command {
     Check(commands::check::Args),
     /// Sit between a client and an agent: check the traffic and repair notice mistakes live.
     Proxy(commands::proxy::Args),
+    /// Look into captured traffic (`acp proxy --capture`): list, show, search, diff, import,
+    /// export, and a read-only MCP server.
+    Inspect(commands::inspect::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,11 +48,14 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(args),
         Command::Check(args) => commands::check::run(args),
         Command::Proxy(args) => commands::proxy::run(args),
+        Command::Inspect(args) => commands::inspect::run(args),
     };
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("acp: {error}");
+            use std::io::Write;
+            // A closed standard error is no reason to panic.
+            let _ = writeln!(std::io::stderr(), "acp: {error}");
             if error.is::<commands::tokens::UsageError>() {
                 ExitCode::from(2)
             } else {

@@ -125,9 +125,13 @@ fn the_permission_is_rejected_by_default_with_prompt() {
                 "type": "permission",
                 "title": COUNT,
                 "decision": "selected",
+                "toolKind": null,
                 "optionId": "reject",
                 "optionName": "Reject",
                 "kind": "reject_once",
+                "allowed": false,
+                // No terminal to ask on: the default policy's question is refused.
+                "by": "no_terminal",
             }),
             "v{version}"
         );
@@ -157,9 +161,12 @@ fn allow_selects_the_first_allow_option() {
                 "type": "permission",
                 "title": COUNT,
                 "decision": "selected",
+                "toolKind": null,
                 "optionId": "allow",
                 "optionName": "Allow",
                 "kind": "allow_once",
+                "allowed": true,
+                "by": "policy",
             }),
             "v{version}"
         );
@@ -411,7 +418,7 @@ fn ctrl_c_cancels_the_agents_turn_and_exits_130() {
         );
         let last = events.last().unwrap();
         assert_eq!(last["exitCode"], 130, "v{version}: {events:?}");
-        assert_eq!(last["message"], "interrupted; cancelled the turn");
+        assert_eq!(last["message"], "interrupted (SIGINT); cancelled the turn");
         // The reply was cut short: no tool call ran.
         assert!(!agent_text(&events).contains("Done:"), "v{version}");
     }

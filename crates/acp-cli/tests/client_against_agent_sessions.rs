@@ -243,6 +243,7 @@ fn a_loaded_session_in_plain_text() {
                  You: hello there\n\
                  Agent: {}\n\
                  [tool] Count the words of the prompt (completed)\n\
+                 \x20 2 words, 11 characters\n\
                  Agent: Done: 2 words, 11 characters.\n\
                  -- end of history --\n\
                  You: and now?\n\

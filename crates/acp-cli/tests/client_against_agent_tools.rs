@@ -118,7 +118,9 @@ fn a_command_runs_in_a_client_terminal() {
     let events = scratch.turn("/run echo hello world", &["--allow"], &[]);
     assert_eq!(
         of_type(&events, "terminal"),
-        [&json!({"type": "terminal", "command": "echo", "args": ["hello", "world"]})]
+        [
+            &json!({"type": "terminal", "command": "echo", "args": ["hello", "world"], "cwd": scratch.work.display().to_string(), "allowed": true, "reason": null})
+        ]
     );
     let asked = of_type(&events, "permission");
     assert_eq!(asked.len(), 1, "{events:?}");
@@ -213,7 +215,9 @@ fn a_command_still_running_when_the_turn_times_out_is_ended() {
     let events = ran.events();
     assert_eq!(
         of_type(&events, "terminal"),
-        [&json!({"type": "terminal", "command": "sleep", "args": [seconds]})]
+        [
+            &json!({"type": "terminal", "command": "sleep", "args": [seconds], "cwd": scratch.work.display().to_string(), "allowed": true, "reason": null})
+        ]
     );
     let last = events.last().unwrap();
     assert_eq!(last["type"], "error", "{events:?}");

@@ -1,6 +1,6 @@
 //! `acp client --prompt` serving the agent's file and terminal requests: reads inside the
-//! session's directory, writes refused unless `--allow-write`, paths outside refused, commands
-//! run and reported; `--no-fs` and `--no-terminal` take them away (and out of `initialize`).
+//! session's directory, writes refused unless `--allow-write` (no terminal to ask on), paths
+//! outside refused, commands refused without consent and run with it, and reported; `--no-fs` and `--no-terminal` take them away (and out of `initialize`).
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -9,35 +9,16 @@ mod scripted;
 
 use std::time::Duration;
 
-use scripted::{Run, text};
+use scripted::{Run, answers, initialize, text};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(30);
-
-/// The client's answers to the agent's requests, by request id.
-fn answers(run: &Run) -> Vec<Value> {
-    run.log()
-        .lines()
-        .filter_map(|line| line.strip_prefix("ANSWER "))
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
 
 fn answer(answers: &[Value], id: u64) -> &Value {
     answers
         .iter()
         .find(|answer| answer["id"] == id)
         .unwrap_or_else(|| panic!("no answer to {id}: {answers:?}"))
-}
-
-fn initialize(run: &Run) -> Value {
-    let line = run
-        .log()
-        .lines()
-        .find(|line| line.contains(r#""method":"initialize""#))
-        .unwrap()
-        .to_owned();
-    serde_json::from_str::<Value>(&line).unwrap()["params"].clone()
 }
 
 #[test]
@@ -52,7 +33,7 @@ fn writes_are_refused_without_allow_write() {
         .as_str()
         .unwrap()
         .to_owned();
-    assert!(refused.contains("writes need --allow-write"), "{refused}");
+    assert!(refused.contains("no terminal to ask on"), "{refused}");
     assert!(!run.dir.join("out.txt").exists());
     let outside = answer(&answers, 102)["error"]["message"]
         .as_str()
@@ -62,12 +43,16 @@ fn writes_are_refused_without_allow_write() {
         outside.contains("outside the session's directories"),
         "{outside}"
     );
-    assert_eq!(answer(&answers, 104)["result"]["exitCode"], 4);
-    assert_eq!(answer(&answers, 105)["result"], serde_json::json!({}));
+    // The command needs consent too, and nobody could be asked.
+    let command = answer(&answers, 103)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(command.contains("running `sh` was refused"), "{command}");
     let out = text(&output.stdout);
     for needle in [
-        "(20 bytes) refused: writes need --allow-write with --prompt",
-        "[terminal] sh -c echo from the terminal; exit 4",
+        "(20 bytes) refused: the permission policy asks the user and there is no terminal to ask on",
+        "[terminal] sh -c 'echo from the terminal; exit 4' (in ",
     ] {
         assert!(out.contains(needle), "{needle:?} missing:\n{out}");
     }
@@ -80,12 +65,12 @@ fn writes_are_refused_without_allow_write() {
 }
 
 #[test]
-fn allow_write_writes_and_json_reports_it() {
+fn approve_all_writes_runs_and_json_reports_it() {
     let run = Run::new("fs-allowed");
     std::fs::write(run.dir.join("in.txt"), "one\ntwo\n").unwrap();
     let output = run.run(
         "fs",
-        &["--prompt", "go", "--allow-write", "--format", "json"],
+        &["--prompt", "go", "--approve-all", "--format", "json"],
         LIMIT,
     );
     assert!(output.status.success(), "{}", text(&output.stderr));
@@ -102,6 +87,8 @@ fn allow_write_writes_and_json_reports_it() {
     assert_eq!(write["bytes"], 20);
     let terminal = events.iter().find(|e| e["type"] == "terminal").unwrap();
     assert_eq!(terminal["command"], "sh");
+    assert_eq!(terminal["allowed"], true);
+    assert_eq!(answer(&answers(&run), 104)["result"]["exitCode"], 4);
     assert_eq!(events.last().unwrap()["type"], "stop");
 }
 

@@ -1,5 +1,6 @@
 //! The terminal UI end to end, in a pseudo-terminal: the sign-in picker when the agent asks
-//! for authentication, a turn, the write confirmation, and leaving with Ctrl-Q.
+//! for authentication, a turn, the write confirmation, leaving with Ctrl-Q, and the prompt
+//! editor (pasting, new lines, the history of an earlier run).
 #![cfg(target_os = "linux")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -200,6 +201,15 @@ fn a_write_is_confirmed_in_the_dialog() {
     std::thread::sleep(Duration::from_millis(200));
     screen.press(b"\r");
     screen.wait_until("wrote the file", |_, _| out.is_file());
+    // Then the command: its dialog shows the command line and directory; Enter on the
+    // highlighted "Do not run it" refuses it.
+    screen.wait_for("Run a command?");
+    screen.wait_for("$ sh -c 'echo from the terminal; exit 4'");
+    screen.press(b"\r");
+    screen.wait_until("refused the command", |_, run| {
+        run.log()
+            .contains(r#"ANSWER {"jsonrpc":"2.0","id":103,"error""#)
+    });
     screen.wait_until("ended the turn", |_, run| count(run, r#""id":105"#) == 1);
     screen.press(b"\x11");
     let run = screen.run.take().unwrap();
@@ -255,4 +265,109 @@ fn with_prompt_a_terminal_login_runs_in_the_terminal_too() {
     assert!(output.status.success(), "{:?}", output.status);
     assert_eq!(count(&run, r#""method":"session/new""#), 1, "{}", run.log());
     assert!(!run.log().contains(r#""method":"authenticate""#));
+}
+
+/// The prompt texts the agent received, in order (as JSON-escaped text).
+fn prompts(run: &Run) -> Vec<String> {
+    run.log()
+        .lines()
+        .filter(|line| line.contains(r#""method":"session/prompt""#))
+        .filter_map(|line| {
+            let start = line.find(r#""text":""#)? + 8;
+            let end = line[start..].find('"')?;
+            Some(line[start..start + end].to_owned())
+        })
+        .collect()
+}
+
+/// Sends `keys` to a new client, which shows `shown` and sends nothing; then Enter sends the
+/// agent one prompt, `expected` (as JSON-escaped text).
+fn sent_only_by_enter(test: &str, keys: &[u8], shown: &str, expected: &str) {
+    let mut screen = Screen::start(Run::new(test), "ok");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.press(keys);
+    screen.wait_for(shown);
+    std::thread::sleep(Duration::from_millis(300));
+    let run = screen.run.take().unwrap();
+    assert_eq!(
+        count(&run, r#""method":"session/prompt""#),
+        0,
+        "{}",
+        run.log()
+    );
+    screen.run = Some(run);
+    screen.press(b"\r");
+    screen.wait_until("sent the prompt", |_, run| {
+        count(run, r#""method":"session/prompt""#) == 1
+    });
+    let run = screen.run.take().unwrap();
+    assert_eq!(prompts(&run), [expected]);
+    screen.run = Some(run);
+    screen.press(b"\x11");
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+}
+
+#[test]
+fn a_pasted_three_line_text_is_inserted_and_sent_only_by_enter() {
+    // A bracketed paste, with the line breaks a terminal sends for a paste (CR).
+    sent_only_by_enter(
+        "tui-paste",
+        b"\x1b[200~first line\rsecond line\rthird line\x1b[201~",
+        "third line",
+        r"first line\nsecond line\nthird line",
+    );
+}
+
+#[test]
+fn alt_enter_and_ctrl_j_add_lines_to_the_prompt() {
+    // Alt-Enter is ESC CR; Ctrl-J is LF.
+    sent_only_by_enter(
+        "tui-newline",
+        b"one\x1b\rtwo\nthree",
+        "three",
+        r"one\ntwo\nthree",
+    );
+}
+
+#[test]
+fn up_recalls_the_prompt_of_an_earlier_run() {
+    let run = Run::new("tui-history");
+    let state = run.dir.clone();
+    let mut screen = Screen::start(run, "ok");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.press(b"remember me\r");
+    screen.wait_until("sent the prompt", |_, run| {
+        count(run, r#""method":"session/prompt""#) == 1
+    });
+    screen.wait_for("turn ended");
+    screen.press(b"\x11");
+    assert!(screen.end().status.success());
+    // The history file is in the state directory given to the client.
+    let files: Vec<_> = std::fs::read_dir(state.join("acp/client/history"))
+        .unwrap()
+        .collect();
+    assert_eq!(files.len(), 1);
+
+    // A second run of the same agent, same state directory: Up, then Enter.
+    let run = screen.run.take().unwrap();
+    let mut again = Screen::start(run, "ok");
+    again.wait_until("opened the session again", |_, run| {
+        count(run, r#""method":"session/new""#) == 2
+    });
+    again.press(b"\x1b[A");
+    again.wait_for("remember me");
+    again.press(b"\r");
+    again.wait_until("sent the recalled prompt", |_, run| {
+        count(run, r#""method":"session/prompt""#) == 2
+    });
+    let run = again.run.take().unwrap();
+    assert_eq!(prompts(&run), ["remember me", "remember me"]);
+    again.run = Some(run);
+    again.press(b"\x11");
+    assert!(again.end().status.success());
 }

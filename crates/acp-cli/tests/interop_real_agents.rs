@@ -12,7 +12,6 @@ mod interop;
 #[path = "support/scripted.rs"]
 mod scripted;
 
-use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -53,10 +52,8 @@ const CASES: &[Case] = &[
         command: &["node", "@zed-industries/codex-acp/bin/codex-acp.js"],
         flags: &["--auth", "openai-api-key"],
         codes: &[3],
-        // The agent's explanation is in the error's data.
-        stderr: &[
-            "signing in with `openai-api-key` failed: Internal error (code -32603): OPENAI_API_KEY is not set",
-        ],
+        // An `env_var` method: its unset variable is named before anything is tried.
+        stderr: &["--auth openai-api-key: set OPENAI_API_KEY for the agent"],
     },
     Case {
         process: "codex-acp",
@@ -90,6 +87,73 @@ const CASES: &[Case] = &[
     },
 ];
 
+/// codex-acp's sign-in methods in `--format json`: the `error` event lists them, with the
+/// variables of its `env_var` methods.
+#[test]
+fn codex_lists_its_sign_in_methods_in_json() {
+    let Some(peers) = interop::peers("codex_lists_its_sign_in_methods_in_json") else {
+        return;
+    };
+    let run = Run::new("codex-json");
+    let mut command = Command::new(ACP);
+    command
+        .args([
+            "client",
+            "--prompt",
+            "hello",
+            "--format",
+            "json",
+            "--timeout",
+            "60",
+            "--grace",
+            "1",
+            "--cwd",
+        ])
+        .arg(&run.dir)
+        // The agent inherits this directory: it tells this run's processes from other tests'.
+        .current_dir(&run.dir)
+        .arg("--")
+        .arg(peers.node())
+        .arg(
+            peers
+                .node_modules()
+                .join("@zed-industries/codex-acp/bin/codex-acp.js"),
+        )
+        .env("HOME", &run.dir)
+        .env("XDG_CONFIG_HOME", run.dir.join(".config"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for name in CREDENTIALS {
+        command.env_remove(name);
+    }
+    let output = finish(command.spawn().unwrap(), Duration::from_secs(180));
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    let last: serde_json::Value =
+        serde_json::from_str(text(&output.stdout).lines().last().unwrap_or("{}")).unwrap();
+    assert_eq!(last["type"], "error");
+    assert_eq!(last["code"], -32000);
+    assert_eq!(last["exitCode"], 3);
+    let methods = last["authMethods"].as_array().unwrap();
+    let key = methods
+        .iter()
+        .find(|method| method["id"] == "openai-api-key")
+        .unwrap_or_else(|| panic!("{methods:?}"));
+    assert_eq!(key["kind"], "env_var");
+    assert_eq!(key["vars"], serde_json::json!(["OPENAI_API_KEY"]));
+    let left = left_in("codex", &run.dir);
+    assert!(left.is_empty(), "codex-acp left {left:?} running");
+}
+
+/// The processes whose command line names `process` and whose working directory is `dir`
+/// (the agents a run in `dir` started, not another test's).
+fn left_in(process: &str, dir: &std::path::Path) -> Vec<u32> {
+    processes_with(process)
+        .into_iter()
+        .filter(|pid| std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir))
+        .collect()
+}
+
 /// Credentials that would change what the agents do.
 const CREDENTIALS: &[&str] = &[
     "OPENAI_API_KEY",
@@ -108,7 +172,6 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
     };
     for case in CASES {
         let run = Run::new("real-agent");
-        let before: BTreeSet<u32> = processes_with(case.process).into_iter().collect();
         let mut agent = Vec::new();
         for (index, part) in case.command.iter().enumerate() {
             agent.push(if index == 0 && *part == "node" {
@@ -135,6 +198,9 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
             .arg(&run.dir)
             .arg("--")
             .args(&agent)
+            // The agent inherits this directory: it tells this run's processes from those of
+            // the other test, which runs at the same time.
+            .current_dir(&run.dir)
             .env("HOME", &run.dir)
             .env("XDG_CONFIG_HOME", run.dir.join(".config"))
             .env("NO_COLOR", "1")
@@ -162,12 +228,10 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
                 case.flags
             );
         }
-        // One message of ours, with no doubled prefixes.
-        assert_eq!(err.matches("acp: ").count(), 1, "{err}");
-        let left: Vec<u32> = processes_with(case.process)
-            .into_iter()
-            .filter(|pid| !before.contains(pid))
-            .collect();
+        // One message of ours, with no doubled prefixes (besides the session lines).
+        let ours = scripted::client_messages(&err);
+        assert_eq!(ours, 1, "{err}");
+        let left = left_in(case.process, &run.dir);
         assert!(left.is_empty(), "{:?} left {left:?} running", case.command);
     }
 }

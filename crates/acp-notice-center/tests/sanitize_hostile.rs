@@ -396,3 +396,31 @@ fn sanitising_is_idempotent_on_the_suite() {
         );
     }
 }
+
+#[test]
+fn long_agent_text_is_cleaned_without_a_width_limit() {
+    // Every hostile title and description case is safe as conversation text too.
+    for (name, input, _) in title_cases().into_iter().chain(description_cases()) {
+        let got = sanitize::text(&input);
+        assert_no_dangerous_chars(&got, true, name);
+        assert_eq!(
+            sanitize::text(&got),
+            got,
+            "text case {name:?} is not stable"
+        );
+    }
+    // No cut and no ellipsis, however long; Markdown and indentation stay.
+    let long = "word ".repeat(100_000);
+    assert_eq!(sanitize::text(&long), long.trim_end());
+    let markdown =
+        "# Title\n\n```rust\n    let x = 1;\n```\n- item \x1b]8;;http://evil\x07link\x1b]8;;\x07";
+    assert_eq!(
+        sanitize::text(markdown),
+        "# Title\n\n```rust\n    let x = 1;\n```\n- item link"
+    );
+    assert!(matches!(
+        sanitize::text("line one\n  line two"),
+        Cow::Borrowed(_)
+    ));
+    assert_eq!(sanitize::text("\x1b[2J"), "");
+}

@@ -64,8 +64,20 @@ fn read_request(scope: SessionScope, path: PathBuf) -> ReadTextFile {
     ReadTextFile::new(scope, path)
 }
 
+/// A write the user agreed to.
 fn write_request(scope: SessionScope, path: PathBuf, content: &str) -> WriteTextFile {
-    WriteTextFile::new(scope, path, content)
+    WriteTextFile::new(scope, path, content).approve()
+}
+
+#[test]
+fn an_unapproved_write_is_refused() {
+    let tree = Tree::new();
+    let path = tree.root.join("unapproved.txt");
+    let error = LocalFiles::new()
+        .write(&WriteTextFile::new(tree.scope(), path.clone(), "x"))
+        .unwrap_err();
+    assert!(error.message.contains("not approved"), "{}", error.message);
+    assert!(!path.exists());
 }
 
 #[test]
@@ -212,4 +224,42 @@ fn writes_outside_are_refused_and_change_nothing() {
         "secret\n"
     );
     assert!(!tree.outside.join("new.txt").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_devices_and_hard_links_are_refused_without_blocking() {
+    let tree = Tree::new();
+    let fifo = tree.root.join("pipe");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let start = std::time::Instant::now();
+    let error = tree.read(fifo.clone(), None, None).unwrap_err();
+    assert!(error.contains("is a FIFO"), "{error}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(2),
+        "the read of a FIFO blocked"
+    );
+    let error = tree.write(fifo, "x").unwrap_err();
+    assert!(error.contains("is a FIFO"), "{error}");
+
+    // A device reached through a link inside the directory is outside; a device inside is
+    // refused as a device.
+    std::os::unix::fs::symlink("/dev/zero", tree.root.join("zero")).unwrap();
+    let error = tree.read(tree.root.join("zero"), None, None).unwrap_err();
+    assert!(error.contains("outside"), "{error}");
+
+    // A second name for a file outside the session: refused both ways, and unchanged.
+    let outside = Scratch::new("files-outside-link");
+    let secret = outside.file("secret.txt", b"the launch code\n");
+    let inside = tree.root.join("innocent.txt");
+    if std::fs::hard_link(&secret, &inside).is_ok() {
+        let error = tree.read(inside.clone(), None, None).unwrap_err();
+        assert!(error.contains("2 hard links"), "{error}");
+        let error = tree.write(inside, "overwritten").unwrap_err();
+        assert!(error.contains("2 hard links"), "{error}");
+        assert_eq!(
+            std::fs::read_to_string(&secret).unwrap(),
+            "the launch code\n"
+        );
+    }
 }

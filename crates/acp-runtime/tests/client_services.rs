@@ -8,20 +8,32 @@ mod common;
 
 use acp_runtime::ProtocolVersion;
 use acp_runtime::client::{
-    Client, ClientBuilder, ClientHandler, LocalFiles, LocalTerminals, ReadFiles, Terminals,
-    WriteFiles,
+    Action, Client, ClientBuilder, ClientHandler, Consent, LocalFiles, LocalTerminals, ReadFiles,
+    Terminals, WriteFiles,
 };
+use acp_runtime::connection::BoxFuture;
 use client_support::Scratch;
 use common::RawPeer;
 use serde_json::{Value, json};
 
-/// Reads files, writes files and runs commands.
+/// Reads files, writes files and runs commands; approves every action when `approve`.
 struct Everything {
     files: LocalFiles,
     terminals: LocalTerminals,
+    approve: bool,
 }
 
 impl ClientHandler for Everything {
+    fn approve(&self, action: Action<'_>) -> BoxFuture<Consent> {
+        let consent = if self.approve {
+            Consent::Allowed
+        } else if let Action::RunCommand(request) = action {
+            Consent::Refused(format!("the user said no to `{}`", request.command))
+        } else {
+            Consent::Refused("the user said no".to_owned())
+        };
+        Box::pin(async move { consent })
+    }
     fn file_reader(&self) -> Option<&dyn ReadFiles> {
         Some(&self.files)
     }
@@ -46,6 +58,7 @@ fn everything() -> Everything {
     Everything {
         files: LocalFiles::new(),
         terminals: LocalTerminals::new(),
+        approve: true,
     }
 }
 
@@ -277,6 +290,98 @@ async fn terminal_requests_run_in_the_session_directory() {
     )
     .await;
     assert_eq!(released["result"], json!({}));
+}
+
+/// Offers terminals and writes with the runtime's default `approve`.
+struct Forgetful {
+    files: LocalFiles,
+    terminals: LocalTerminals,
+}
+
+impl ClientHandler for Forgetful {
+    fn file_writer(&self) -> Option<&dyn WriteFiles> {
+        Some(&self.files)
+    }
+    fn terminals(&self) -> Option<&dyn Terminals> {
+        Some(&self.terminals)
+    }
+}
+
+#[tokio::test]
+async fn commands_and_writes_need_consent() {
+    let dir = Scratch::new("services-consent");
+    let marker = dir.join("marker");
+    let script = format!("touch {}", marker.display());
+    for (handler, expected) in [
+        (
+            ClientBuilder::new().handler(Forgetful {
+                files: LocalFiles::new(),
+                terminals: LocalTerminals::new(),
+            }),
+            "without the user's consent",
+        ),
+        (
+            ClientBuilder::new().handler(Everything {
+                approve: false,
+                ..everything()
+            }),
+            "the user said no to `sh`",
+        ),
+    ] {
+        let (client, mut agent, params) = connect_raw(handler, 1, json!({})).await;
+        assert_eq!(params["clientCapabilities"]["terminal"], true);
+        open(&client, &mut agent, &dir.path().display().to_string()).await;
+        let created = ask(
+            &mut agent,
+            10,
+            "terminal/create",
+            json!({"sessionId": "s1", "command": "sh", "args": ["-c", script]}),
+        )
+        .await;
+        let message = created["error"]["message"].as_str().unwrap();
+        assert!(message.contains("running `sh` was refused"), "{created}");
+        assert!(message.contains(expected), "{created}");
+        let written = ask(
+            &mut agent,
+            11,
+            "fs/write_text_file",
+            json!({"sessionId": "s1", "path": dir.join("w.txt"), "content": "x"}),
+        )
+        .await;
+        assert!(
+            written["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("was refused"),
+            "{written}"
+        );
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(!marker.exists(), "a command ran without consent");
+    assert!(
+        !dir.join("w.txt").exists(),
+        "a file was written without consent"
+    );
+}
+
+#[tokio::test]
+async fn a_terminal_cwd_outside_the_session_is_refused() {
+    let dir = Scratch::new("services-cwd");
+    let (client, mut agent, _) =
+        connect_raw(ClientBuilder::new().handler(everything()), 1, json!({})).await;
+    open(&client, &mut agent, &dir.path().display().to_string()).await;
+    let created = ask(
+        &mut agent,
+        10,
+        "terminal/create",
+        json!({"sessionId": "s1", "command": "true", "cwd": "/"}),
+    )
+    .await;
+    let message = created["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("outside the session's directories"),
+        "{created}"
+    );
 }
 
 #[tokio::test]

@@ -24,8 +24,11 @@ async fn run(terminals: &LocalTerminals, request: CreateTerminal) -> String {
         .unwrap()
 }
 
+/// `sh -c SCRIPT`, approved (as the runtime marks it once the user agreed).
 fn sh(scope: SessionScope, script: &str) -> CreateTerminal {
-    CreateTerminal::new(scope, "sh").args(["-c", script])
+    CreateTerminal::new(scope, "sh")
+        .args(["-c", script])
+        .approve()
 }
 
 async fn wait(terminals: &LocalTerminals, scope: &SessionScope, id: &str) -> TerminalExit {
@@ -89,14 +92,56 @@ async fn a_command_runs_with_its_arguments_environment_and_directory() {
         "standard error is merged in order"
     );
 
-    // A directory of its own.
-    let other = Scratch::new("term-cwd");
-    let id = run(&terminals, sh(scope.clone(), "pwd").cwd(other.path())).await;
+    // A directory of its own, inside the session's.
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let id = run(&terminals, sh(scope.clone(), "pwd").cwd(&sub)).await;
     wait(&terminals, &scope, &id).await;
     assert_eq!(
         first_line(&terminals, &scope, &id).await,
-        other.path().display().to_string()
+        sub.display().to_string()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_runs_unapproved_or_outside_the_session() {
+    let dir = Scratch::new("term-consent");
+    let scope = scope(&dir);
+    let terminals = LocalTerminals::new();
+    let marker = dir.join("marker");
+    let script = format!("touch {}", marker.display());
+    let unapproved = CreateTerminal::new(scope.clone(), "sh").args(["-c", script.as_str()]);
+    let error = terminals.create(unapproved).await.unwrap_err();
+    assert!(
+        error.message.contains("was not approved"),
+        "{}",
+        error.message
+    );
+    let other = Scratch::new("term-outside");
+    for cwd in [other.path().to_owned(), std::path::PathBuf::from("/")] {
+        let error = terminals
+            .create(sh(scope.clone(), &script).cwd(&cwd))
+            .await
+            .unwrap_err();
+        assert!(
+            error.message.contains("outside the session's directories"),
+            "{}",
+            error.message
+        );
+    }
+    // A link inside that leads outside is outside too.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(other.path(), dir.join("link")).unwrap();
+        let error = terminals
+            .create(sh(scope.clone(), &script).cwd(dir.join("link")))
+            .await
+            .unwrap_err();
+        assert!(error.message.contains("resolves to"), "{}", error.message);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!marker.exists(), "a refused command ran");
+    assert_eq!(terminals.count(), 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -228,10 +273,7 @@ async fn terminals_belong_to_their_session_and_bad_commands_fail() {
     );
 
     let error = terminals
-        .create(CreateTerminal::new(
-            scope.clone(),
-            "/nonexistent/acp-test-command",
-        ))
+        .create(CreateTerminal::new(scope.clone(), "/nonexistent/acp-test-command").approve())
         .await
         .unwrap_err();
     assert!(error.message.contains("cannot run"), "{}", error.message);
@@ -244,4 +286,52 @@ async fn terminals_belong_to_their_session_and_bad_commands_fail() {
         "{}",
         error.message
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_of_the_output_stays_on_show_after_release() {
+    use acp_runtime::client::{RELEASED_KEPT, RELEASED_TAIL_BYTES};
+    let dir = Scratch::new("term-tail");
+    let scope = scope(&dir);
+    let terminals = LocalTerminals::new();
+    // Far more output than a released terminal keeps, in numbered lines.
+    let id = run(
+        &terminals,
+        sh(
+            scope.clone(),
+            "i=0; while [ $i -lt 20000 ]; do echo line $i; i=$((i+1)); done; exit 3",
+        ),
+    )
+    .await;
+    assert_eq!(wait(&terminals, &scope, &id).await, TerminalExit::code(3));
+    let (received, ended) = terminals.progress(&id).unwrap();
+    assert!(ended && received > RELEASED_TAIL_BYTES as u64, "{received}");
+    let live = terminals.tail(&id, 12).unwrap();
+    assert_eq!(live.text, "line 19999\n");
+    assert!(live.truncated && !live.released);
+    assert_eq!(live.exit, Some(TerminalExit::code(3)));
+
+    terminals
+        .release(TerminalRef::new(scope.clone(), &id))
+        .await
+        .unwrap();
+    let kept = terminals.tail(&id, usize::MAX).unwrap();
+    assert!(kept.released && kept.truncated);
+    assert_eq!(kept.exit, Some(TerminalExit::code(3)));
+    assert!(kept.text.len() <= RELEASED_TAIL_BYTES);
+    assert!(kept.text.starts_with("line "), "cut at a line start");
+    assert!(kept.text.ends_with("line 19999\n"));
+    assert_eq!(terminals.progress(&id), Some((received, true)));
+
+    // Only the latest released terminals are kept.
+    for _ in 0..RELEASED_KEPT {
+        let other = run(&terminals, sh(scope.clone(), "echo x")).await;
+        wait(&terminals, &scope, &other).await;
+        terminals
+            .release(TerminalRef::new(scope.clone(), &other))
+            .await
+            .unwrap();
+    }
+    assert!(terminals.tail(&id, 100).is_none());
+    assert!(terminals.progress("no-such-terminal").is_none());
 }

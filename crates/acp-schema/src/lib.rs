@@ -30,6 +30,7 @@
 mod macros;
 
 mod de;
+mod encode;
 mod error;
 pub mod jsonrpc;
 mod meta;

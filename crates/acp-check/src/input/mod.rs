@@ -32,6 +32,7 @@ pub(crate) fn line_format(line: &str) -> Option<InputFormat> {
     detect::Keys::of(line)?.format()
 }
 pub(crate) use feed::Feed;
+pub use feed::{Event, Seen};
 
 /// A format `acp check` reads.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

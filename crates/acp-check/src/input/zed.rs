@@ -164,6 +164,7 @@ impl<'de> Visitor<'de> for Entries<'_, '_> {
 
 /// Checks one element of the array, starting at `line`.
 fn entry(feed: &mut Feed<'_>, line: u64, text: &str) {
+    let text_source = text;
     let entry = match serde_json::from_str::<Entry<'_>>(text) {
         Ok(entry) => entry,
         Err(error) => {
@@ -228,5 +229,5 @@ fn entry(feed: &mut Feed<'_>, line: u64, text: &str) {
             return;
         }
     };
-    feed.message(line, Some(from), &text);
+    feed.message(line, text_source, Some(from), &text);
 }

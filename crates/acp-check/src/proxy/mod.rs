@@ -17,10 +17,14 @@
 //!
 //! A record that fails to write is reported at once through [`Hooks::on_record_error`];
 //! recording stops there and forwarding goes on.
+//!
+//! A [`Tap`] ([`Hooks::tap`]) sees every line with the checker's verdict and commits each batch
+//! at the same point as the record, before the batch is forwarded (`acp proxy --capture`).
 
 mod control;
 mod lines;
 mod shared;
+mod tap;
 
 use std::io;
 
@@ -36,6 +40,7 @@ pub use control::Control;
 use control::Watcher;
 use lines::{Out, Read, copy_rest, read_line, split_ending, whole_line};
 use shared::Shared;
+pub use tap::{Body, Frame, Tap};
 
 /// Bytes collected for forwarding before a batch is written out in any case.
 const BATCH: usize = 64 * 1024;
@@ -124,6 +129,10 @@ pub struct Hooks {
     pub record: Option<Box<dyn io::Write + Send>>,
     /// Told at once when writing the record fails (recording stops; forwarding goes on).
     pub on_record_error: Box<dyn FnMut(&io::Error) + Send>,
+    /// Shown every line and committed before each batch is forwarded, when set.
+    pub tap: Option<Box<dyn Tap>>,
+    /// Told at once when the tap fails to commit (the tap stops; forwarding goes on).
+    pub on_tap_error: Box<dyn FnMut(&io::Error) + Send>,
 }
 
 impl Hooks {
@@ -133,6 +142,8 @@ impl Hooks {
             on_finding: Box::new(on_finding),
             record: None,
             on_record_error: Box::new(|_| {}),
+            tap: None,
+            on_tap_error: Box::new(|_| {}),
         }
     }
 
@@ -149,12 +160,27 @@ impl Hooks {
         self.on_record_error = Box::new(report);
         self
     }
+
+    /// Shows every line to `tap`, committed before each batch is forwarded.
+    #[must_use]
+    pub fn tap(mut self, tap: impl Tap + 'static) -> Self {
+        self.tap = Some(Box::new(tap));
+        self
+    }
+
+    /// Calls `report` at once when the tap fails.
+    #[must_use]
+    pub fn on_tap_error(mut self, report: impl FnMut(&io::Error) + Send + 'static) -> Self {
+        self.on_tap_error = Box::new(report);
+        self
+    }
 }
 
 impl std::fmt::Debug for Hooks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Hooks")
             .field("record", &self.record.is_some())
+            .field("tap", &self.tap.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -171,6 +197,8 @@ pub struct ProxyReport {
     pub recorded: u64,
     /// Why reading from the client failed, if it did (the agent's input was closed then).
     pub client_error: Option<io::Error>,
+    /// Why the tap stopped early, if it did.
+    pub tap_error: Option<io::Error>,
 }
 
 /// Creates (or truncates) a file to record a transcript in.
@@ -261,13 +289,14 @@ where
             result = &mut downstream => break result,
         }
     };
-    let (summary, record_error, recorded) = shared.finish();
+    let finished = shared.finish();
     agent_result?;
     Ok(ProxyReport {
-        summary,
-        record_error,
-        recorded,
+        summary: finished.summary,
+        record_error: finished.record_error,
+        recorded: finished.recorded,
         client_error: client_result.and_then(Result::err),
+        tap_error: finished.tap_error,
     })
 }
 

@@ -12,7 +12,7 @@ use std::time::SystemTime;
 
 use crate::engine::{Checker, too_long};
 use crate::finding::{Finding, Rule};
-use crate::proxy::{Hooks, ProxyOptions};
+use crate::proxy::{Body, Frame, Hooks, ProxyOptions, Tap};
 use crate::repair::{Action, Fallback, decide};
 use crate::report::Summary;
 use crate::transcript::{Recorded, Side, rfc3339, write_stamped};
@@ -46,6 +46,20 @@ struct Inner {
     /// Entries in `pending`.
     pending_entries: u64,
     record_error: Option<io::Error>,
+    /// The capture hook; `None` once it failed (or when there is none).
+    tap: Option<Box<dyn Tap>>,
+    on_tap_error: Box<dyn FnMut(&io::Error) + Send>,
+    tap_error: Option<io::Error>,
+    /// When the current batch was read, once a tap asked.
+    batch_time: Option<SystemTime>,
+}
+
+/// What [`Shared::finish`] returns.
+pub(crate) struct Finished {
+    pub(crate) summary: Summary,
+    pub(crate) record_error: Option<io::Error>,
+    pub(crate) recorded: u64,
+    pub(crate) tap_error: Option<io::Error>,
 }
 
 impl Shared {
@@ -66,6 +80,10 @@ impl Shared {
             recorded: 0,
             pending_entries: 0,
             record_error: None,
+            tap: hooks.tap,
+            on_tap_error: hooks.on_tap_error,
+            tap_error: None,
+            batch_time: None,
         };
         if let Some(header) = &options.header {
             inner.line += 1;
@@ -100,6 +118,13 @@ impl Shared {
         let finding = too_long(inner.line, limit);
         inner.record(side, Recorded::TooLong(limit));
         inner.report(&finding);
+        inner.tap(
+            side,
+            Body::TooLong(limit),
+            &[finding],
+            None,
+            &Action::Forward,
+        );
     }
 
     /// Hands every queued entry to the record.
@@ -107,24 +132,30 @@ impl Shared {
         self.lock().write_record();
     }
 
-    /// Writes what is left and flushes the record; returns the summary, why the record
-    /// stopped (if it did) and how many entries it got.
-    pub(crate) fn finish(&self) -> (Summary, Option<io::Error>, u64) {
+    /// Writes what is left and flushes the record and the tap; returns the summary, why the
+    /// record or the tap stopped (if they did) and how many entries the record got.
+    pub(crate) fn finish(&self) -> Finished {
         let mut inner = self.lock();
         inner.write_record();
-        if let Some(writer) = inner.record.as_mut() {
-            if let Err(error) = writer.flush() {
-                inner.failed(error);
-            }
+        if let Some(writer) = inner.record.as_mut()
+            && let Err(error) = writer.flush()
+        {
+            inner.failed(error);
+        }
+        if let Some(tap) = inner.tap.as_mut()
+            && let Err(error) = tap.finish()
+        {
+            inner.tap_failed(error);
         }
         if inner.summary.runs == 0 && inner.summary.messages > 0 {
             inner.summary.runs = 1;
         }
-        (
-            inner.summary.clone(),
-            inner.record_error.take(),
-            inner.recorded,
-        )
+        Finished {
+            summary: inner.summary.clone(),
+            record_error: inner.record_error.take(),
+            recorded: inner.recorded,
+            tap_error: inner.tap_error.take(),
+        }
     }
 
     /// The checking state. A panic while it was held (a bug) leaves it usable: the worst
@@ -173,17 +204,65 @@ impl Inner {
         for finding in &findings {
             self.report(finding);
         }
-        let (action, repair) = match notice {
+        let (action, repair) = match &notice {
             Some(event) if side == Side::Agent => {
                 let run = &self.run;
-                decide(line, &event, self.fallback, || format!("{run}-{line}"))
+                decide(line, event, self.fallback, || format!("{run}-{line}"))
             }
             _ => (Action::Forward, None),
         };
-        if let Some(repair) = repair {
-            self.report(&repair);
+        if let Some(repair) = &repair {
+            self.report(repair);
+        }
+        if self.tap.is_some() {
+            let mut findings = findings;
+            findings.extend(repair);
+            let body = Body::Line(content);
+            self.tap(side, body, &findings, notice.as_ref(), &action);
         }
         action
+    }
+
+    /// Shows one line to the tap, if there is one.
+    fn tap(
+        &mut self,
+        side: Side,
+        body: Body<'_>,
+        findings: &[Finding],
+        notice: Option<&crate::engine::NoticeEvent>,
+        action: &Action,
+    ) {
+        let Some(tap) = self.tap.as_mut() else {
+            return;
+        };
+        let time = *self.batch_time.get_or_insert_with(SystemTime::now);
+        tap.frame(&Frame {
+            side,
+            time,
+            body,
+            findings,
+            notice,
+            action,
+            client_notices: self.checker.client_advertises_notices(),
+            version: self.checker.version(),
+        });
+    }
+
+    /// Commits the tap's frames (before the batch is forwarded).
+    fn commit_tap(&mut self) {
+        self.batch_time = None;
+        if let Some(tap) = self.tap.as_mut()
+            && let Err(error) = tap.commit()
+        {
+            self.tap_failed(error);
+        }
+    }
+
+    /// The tap failed: say so at once, and stop tapping.
+    fn tap_failed(&mut self, error: io::Error) {
+        (self.on_tap_error)(&error);
+        self.tap = None;
+        self.tap_error.get_or_insert(error);
     }
 
     fn report(&mut self, finding: &Finding) {
@@ -208,6 +287,9 @@ impl Inner {
     /// timestamp of its own.
     fn write_record(&mut self) {
         self.stamp.clear();
+        if self.tap.is_some() {
+            self.commit_tap();
+        }
         if self.pending.is_empty() {
             return;
         }

@@ -6,11 +6,18 @@
 #   scripted.sh MODE
 #
 # MODE: ok, garbage, huge, exit-mid-turn, silent, auth, auth-terminal, grandchild, v1only,
-# cancel, fs, load. `scripted.sh auth-terminal login` is the login run of the terminal method.
+# cancel, fs, load, hostile (asks to run commands that leave marker files), setsid (runs a
+# command that starts a `setsid` child, whose pid goes to $ACP_TEST_DIR/setsid.pid),
+# auth-prompt (the prompt fails with -32000), perm (asks two permissions: a read, an edit),
+# junk (writes lines that are not JSON before its answers), rich (a turn with Markdown, a
+# thought, a diff and a terminal).
+# `scripted.sh auth-terminal login` is the login run of the terminal method.
 mode="$1"
 log="${ACP_TEST_LOG:-/dev/null}"
 # Every agent process of a run leaves its pid, so that tests can check it is gone.
 if [ -n "$ACP_TEST_DIR" ]; then echo $$ >> "$ACP_TEST_DIR/agent.pids"; fi
+# A line on standard error first, when asked for.
+if [ -n "$ACP_TEST_STDERR" ]; then echo "$ACP_TEST_STDERR" >&2; fi
 
 reply() { printf '{"jsonrpc":"2.0","id":%s,"result":%s}\n' "$1" "$2"; }
 fail() { printf '{"jsonrpc":"2.0","id":%s,"error":%s}\n' "$1" "$2"; }
@@ -25,7 +32,7 @@ ask() {
 }
 
 init='{"protocolVersion":1,"agentInfo":{"name":"scripted","version":"0"}}'
-if [ "$mode" = auth ]; then
+if [ "$mode" = auth ] || [ "$mode" = auth-prompt ]; then
   init='{"protocolVersion":1,"authMethods":[{"id":"browser","name":"Sign in with a browser","description":"Opens a browser"},{"type":"env_var","id":"api-key","name":"Use API_KEY","vars":[{"name":"API_KEY"}]}]}'
 fi
 if [ "$mode" = auth-terminal ] && [ "$2" = login ]; then
@@ -61,6 +68,10 @@ while IFS= read -r line; do
       head -c 17000000 /dev/zero | tr '\0' 'a'
       echo
       exit 0 ;;
+    junk:initialize)
+      echo 'Please visit https://example.invalid/login to sign in'
+      echo 'Enter the authorization code:'
+      reply "$id" "$init" ;;
     *:initialize) reply "$id" "$init" ;;
     auth:authenticate)
       signed_in=yes
@@ -97,6 +108,36 @@ while IFS= read -r line; do
       ask 102 fs/read_text_file "{\"sessionId\":\"s1\",\"path\":\"/etc/passwd\"}"
       ask 103 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"echo from the terminal; exit 4\"]}"
       ask 104 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      ask 105 terminal/release '{"sessionId":"s1","terminalId":"term_1"}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    auth-prompt:session/prompt)
+      fail "$id" '{"code":-32000,"message":"Authentication required","data":{"message":"Log in first"}}' ;;
+    perm:session/prompt)
+      ask 400 session/request_permission '{"sessionId":"s1","toolCall":{"toolCallId":"c1","title":"Read notes.txt","kind":"read"},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}'
+      ask 401 session/request_permission '{"sessionId":"s1","toolCall":{"toolCallId":"c2","title":"Edit main.rs","kind":"edit"},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    junk:session/new)
+      echo 'not JSON either {'
+      reply "$id" '{"sessionId":"s1"}' ;;
+    junk:session/prompt)
+      echo 'still no JSON'
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Done."}}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    hostile:session/prompt)
+      ask 200 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"touch $ACP_TEST_DIR/marker\"],\"env\":[{\"name\":\"SECRET\",\"value\":\"x\"}]}"
+      ask 201 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      ask 202 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"touch $ACP_TEST_DIR/marker-root\"],\"cwd\":\"/\"}"
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    setsid:session/prompt)
+      ask 300 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"setsid sh -c 'echo \$\$ > $ACP_TEST_DIR/setsid.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.3\"]}"
+      ask 301 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    rich:session/prompt)
+      update '{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"Planning: **read** the file, then edit it."}}'
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"# The plan\n\nI will *edit* `main.rs`:\n\n- read it\n- change **one** line\n\n```rust\nfn main() {}\n```\n\nSee [the docs](https://example.org/docs) \u001b]52;c;aGk=\u0007and &#27;[2J done."}}'
+      ask 103 terminal/create "{\"sessionId\":\"s1\",\"command\":\"sh\",\"args\":[\"-c\",\"i=1; while [ \$i -le 12 ]; do echo output line \$i; i=\$((i+1)); done; exit 2\"]}"
+      ask 104 terminal/wait_for_exit '{"sessionId":"s1","terminalId":"term_1"}'
+      update '{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Edit main.rs","status":"completed","content":[{"type":"diff","path":"/work/main.rs","oldText":"fn main() {\n    old();\n}\n","newText":"fn main() {\n    new();\n}\n"},{"type":"terminal","terminalId":"term_1"}]}'
       ask 105 terminal/release '{"sessionId":"s1","terminalId":"term_1"}'
       reply "$id" '{"stopReason":"end_turn"}' ;;
     *:session/prompt)

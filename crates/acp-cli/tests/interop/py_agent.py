@@ -1,11 +1,12 @@
 """A small ACP agent written with the official Python SDK (PyPI `agent-client-protocol`), for
 the interop tests of `acp client`.
 
-    python py_agent.py [--protocol 1|2] [--auth] [--notices]
+    python py_agent.py [--protocol 1|2] [--auth] [--notices] [--slow]
 
 --auth: session/new fails with -32000 until the client signs in with method `token`.
 --notices: each prompt is answered with a notice (in v1 only when the client advertised
 `session.notices`, else with an agent message saying so).
+--slow (v1): each prompt streams a dot every 100 ms for 30 s, until the client cancels.
 What it learnt from the client goes to $ACP_TEST_LOG as JSON lines.
 """
 
@@ -20,6 +21,7 @@ from acp import schema as v1
 PROTOCOL = int(sys.argv[sys.argv.index("--protocol") + 1]) if "--protocol" in sys.argv else 1
 REQUIRE_AUTH = "--auth" in sys.argv
 NOTICES = "--notices" in sys.argv
+SLOW = "--slow" in sys.argv
 
 
 def log(record):
@@ -87,9 +89,20 @@ class V1Agent:
             else:
                 await self.conn.session_update(session_id, v1.AgentMessageChunk.model_validate({
                     "sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Error: Index out of date - Rebuilding it"}}))
+        if SLOW:
+            self.cancelled = False
+            log({"event": "streaming", "pid": os.getpid()})
+            for _ in range(300):
+                if self.cancelled:
+                    log({"event": "cancelled"})
+                    return v1.PromptResponse.model_validate({"stopReason": "cancelled"})
+                await self.conn.session_update(session_id, v1.AgentMessageChunk.model_validate({
+                    "sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "."}}))
+                await asyncio.sleep(0.1)
         return v1.PromptResponse.model_validate({"stopReason": "end_turn"})
 
     async def cancel(self, session_id, **kwargs):
+        self.cancelled = True
         return None
 
 

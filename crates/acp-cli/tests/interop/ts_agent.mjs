@@ -1,8 +1,9 @@
 // A small ACP agent written with the official TypeScript SDK (@agentclientprotocol/sdk), for
 // the interop tests of `acp client`.
 //
-//   node ts_agent.mjs [--protocol 1|2] [--auth] [--notices]
+//   node ts_agent.mjs [--protocol 1|2] [--auth] [--notices] [--slow]
 //
+// --slow (v1): each prompt streams a dot every 100 ms for 30 s, until the client cancels.
 // --auth: session/new fails with -32000 until the client signs in with method `token`.
 // --notices: each prompt is answered with a notice (in v1 only when the client advertised
 //   `session.notices`, else with an agent message saying so).
@@ -18,6 +19,8 @@ const argv = process.argv.slice(2);
 const protocol = argv.includes("--protocol") ? Number(argv[argv.indexOf("--protocol") + 1]) : 1;
 const requireAuth = argv.includes("--auth");
 const sendNotices = argv.includes("--notices");
+const slow = argv.includes("--slow");
+let cancelled = false;
 const entry = protocol === 2 ? "dist/v2/unstable/acp.js" : "dist/v1/unstable/acp.js";
 const acp = await import(pathToFileURL(join(process.env.ACP_SDK_DIR, entry)).href);
 
@@ -114,9 +117,21 @@ const app = acp.agent({ name: "ts-interop-agent" })
       return { messageId: userId };
     }
     await turn();
+    if (slow) {
+      cancelled = false;
+      log({ event: "streaming", pid: process.pid });
+      for (let i = 0; i < 300 && !cancelled; i++) {
+        await update(chunk("."));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      if (cancelled) {
+        log({ event: "cancelled" });
+        return { stopReason: "cancelled" };
+      }
+    }
     return { stopReason: "end_turn" };
   })
-  .onNotification("session/cancel", () => {});
+  .onNotification("session/cancel", () => { cancelled = true; });
 if (protocol === 1) {
   app.onRequest("session/set_mode", ({ params }) => {
     log({ event: "set_mode", modeId: params.modeId });

@@ -116,6 +116,8 @@ impl Scratch {
             .arg(&self.state)
             .args(agent_flags)
             .env("NO_COLOR", "1")
+            // The client's state (the agent's standard-error logs) stays in the scratch space.
+            .env("XDG_STATE_HOME", &self.state)
             // No delay between reply chunks, unless AGENT_FLAGS has `--delay-ms`.
             .env("ACP_AGENT_DELAY_MS", "0")
             .stdin(Stdio::null())

@@ -76,6 +76,9 @@ impl Run {
             .env("ACP_TEST_LOG", self.dir.join("agent.log"))
             .env("ACP_TEST_DIR", &self.dir)
             .env("ACP_TEST_PIDFILE", self.dir.join("helper.pid"))
+            // The client's state (the agent's standard-error logs, the prompt history) stays in
+            // the scratch space.
+            .env("XDG_STATE_HOME", &self.dir)
             .env("NO_COLOR", "1")
             .stdin(Stdio::null());
         command
@@ -143,6 +146,39 @@ pub fn processes_with(needle: &str) -> Vec<u32> {
         })
         .filter(|pid| alive(*pid))
         .collect()
+}
+
+/// The client's answers to the scripted agent's requests (its `ANSWER` log lines).
+pub fn answers(run: &Run) -> Vec<serde_json::Value> {
+    run.log()
+        .lines()
+        .filter_map(|line| line.strip_prefix("ANSWER "))
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The `initialize` params the client sent to the scripted agent.
+pub fn initialize(run: &Run) -> serde_json::Value {
+    let line = run
+        .log()
+        .lines()
+        .find(|line| line.contains(r#""method":"initialize""#))
+        .unwrap()
+        .to_owned();
+    serde_json::from_str::<serde_json::Value>(&line).unwrap()["params"].clone()
+}
+
+/// How many messages of the client's (`acp: ...` lines) `stderr` holds, not counting the
+/// lines that name the session and how to continue it.
+pub fn client_messages(stderr: &str) -> usize {
+    stderr
+        .lines()
+        .filter(|line| {
+            line.starts_with("acp: ")
+                && !line.starts_with("acp: session ")
+                && !line.starts_with("acp: continue this session")
+        })
+        .count()
 }
 
 pub fn text(bytes: &[u8]) -> String {

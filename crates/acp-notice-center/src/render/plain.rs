@@ -10,7 +10,7 @@
 //! The agent's text was sanitised when it arrived, so the line holds no control characters;
 //! line breaks in the description become spaces.
 
-use crate::announce::push_one_line;
+use crate::announce::{push_one_line, sentence};
 use crate::entry::Entry;
 
 /// Renders an entry as one line of plain text.
@@ -48,4 +48,24 @@ pub fn label(entry: &Entry) -> String {
     } else {
         word.to_owned()
     }
+}
+
+/// The sentence a screen reader is given for an entry: the severity word, the title, then the
+/// description as one line (the text of the [`Announcement`](crate::Announcement) made when
+/// the entry arrived). Line-oriented clients print it as the entry's line.
+///
+/// ```
+/// use std::time::Duration;
+/// use acp_notice_center::{render::plain, IncomingNotice, NoticeCenter, Severity};
+///
+/// let mut center = NoticeCenter::default();
+/// let notice = IncomingNotice::new(Severity::Warning, "Disk full").with_description("95%\nused");
+/// let receipt = center.push("s1", notice, Duration::ZERO);
+/// let entry = center.entry("s1", receipt.entry).unwrap();
+/// assert_eq!(plain::announcement(entry), "Warning: Disk full. 95% used");
+/// assert_eq!(plain::announcement(entry), receipt.announcement.unwrap().text);
+/// ```
+#[must_use]
+pub fn announcement(entry: &Entry) -> String {
+    sentence(entry.severity(), entry.title(), entry.description())
 }

@@ -108,6 +108,41 @@ pub fn description(input: &str) -> Cow<'_, str> {
     )
 }
 
+/// Makes longer agent text (a message or thought of the conversation, Markdown included, or
+/// a tool's output) safe to show: the rules of [`description`] without its width limit and
+/// without a fallback. Line breaks and indentation stay, the first line's too (at most one
+/// blank line in a row, blank lines at the start and trailing spaces of a line dropped);
+/// escape sequences, control and invisible characters go. The work is linear in the length
+/// of the text.
+///
+/// ```
+/// use acp_notice_center::sanitize;
+///
+/// assert_eq!(sanitize::text("# Title\n\n    code\x1b]52;c;aGk=\x07 *x*"), "# Title\n\n    code *x*");
+/// assert_eq!(sanitize::text("\u{202E}evil\r\n"), "evil");
+/// assert_eq!(sanitize::text("    indented"), "    indented");
+/// assert_eq!(sanitize::text(""), "");
+/// ```
+#[must_use]
+pub fn text(input: &str) -> Cow<'_, str> {
+    // The sanitiser drops what comes before the first visible character; the indentation of
+    // the first line is put back (as spaces).
+    let body = input.trim_start_matches([' ', '\t']);
+    let indent = input.len() - body.len();
+    let stripped = strip::strip(body, Mode::Description, usize::MAX);
+    let kept = stripped.text.trim_end();
+    if kept.is_empty() {
+        return Cow::Borrowed("");
+    }
+    if kept == body && !input[..indent].contains('\t') {
+        return Cow::Borrowed(input);
+    }
+    let mut out = String::with_capacity(indent + kept.len());
+    out.extend(std::iter::repeat_n(' ', indent));
+    out.push_str(kept);
+    Cow::Owned(out)
+}
+
 /// Cuts already sanitised text to at most `max_width` columns at a grapheme-cluster boundary,
 /// ending in [`ELLIPSIS`] when something was cut. Renderers use it to fit a narrow space.
 ///

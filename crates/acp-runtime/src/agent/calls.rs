@@ -336,18 +336,18 @@ impl Session {
             .turn()
             .filter(|_| self.protocol_version() != ProtocolVersion::V1)
             .cloned();
-        if let Some(turn) = &turn {
-            if turn.wait_on_user() {
-                let blocked = v2::StateUpdate::RequiresAction(v2::RequiresActionStateUpdate::new());
-                self.send_state(blocked).await?;
-            }
+        if let Some(turn) = &turn
+            && turn.wait_on_user()
+        {
+            let blocked = v2::StateUpdate::RequiresAction(v2::RequiresActionStateUpdate::new());
+            self.send_state(blocked).await?;
         }
         let result = self.unless_cancelled(work).await;
-        if let Some(turn) = &turn {
-            if turn.user_answered() {
-                let running = v2::StateUpdate::Running(v2::RunningStateUpdate::new());
-                self.send_state(running).await?;
-            }
+        if let Some(turn) = &turn
+            && turn.user_answered()
+        {
+            let running = v2::StateUpdate::Running(v2::RunningStateUpdate::new());
+            self.send_state(running).await?;
         }
         result
     }

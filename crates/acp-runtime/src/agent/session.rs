@@ -288,10 +288,10 @@ impl Session {
     pub(crate) async fn send_v1_unchecked(&self, update: v1::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
         let params = v1::SessionNotification::new(self.id(), update);
-        if let Ok(replayable) = v1::ReplayableUpdate::try_from(params.update.clone()) {
-            if records_v1(&replayable) {
-                self.inner.state.record(HistoryEntry::V1(replayable))?;
-            }
+        if let Ok(replayable) = v1::ReplayableUpdate::try_from(params.update.clone())
+            && records_v1(&replayable)
+        {
+            self.inner.state.record(HistoryEntry::V1(replayable))?;
         }
         self.connection()
             .notify::<v1::methods::SessionUpdate>(&params)
@@ -321,10 +321,10 @@ impl Session {
         self.check_open()?;
         self.track_cancellable(&update);
         let params = v2::UpdateSessionNotification::new(self.id(), update);
-        if let Ok(replayable) = v2::ReplayableUpdate::try_from(params.update.clone()) {
-            if records_v2(&replayable) {
-                self.inner.state.record(HistoryEntry::V2(replayable))?;
-            }
+        if let Ok(replayable) = v2::ReplayableUpdate::try_from(params.update.clone())
+            && records_v2(&replayable)
+        {
+            self.inner.state.record(HistoryEntry::V2(replayable))?;
         }
         self.connection()
             .notify::<v2::methods::SessionUpdate>(&params)
@@ -601,10 +601,11 @@ impl Session {
     pub async fn set_config_value(&self, id: &str, value: ConfigValue) -> Result<(), Error> {
         let _busy = self.admit()?;
         self.check_open()?;
-        if id == MODE_OPTION_ID && self.protocol_version() != ProtocolVersion::V1 {
-            if let Some(mode) = value.as_id() {
-                return self.set_mode(mode).await;
-            }
+        if id == MODE_OPTION_ID
+            && self.protocol_version() != ProtocolVersion::V1
+            && let Some(mode) = value.as_id()
+        {
+            return self.set_mode(mode).await;
         }
         self.inner
             .state

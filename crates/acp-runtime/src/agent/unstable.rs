@@ -278,15 +278,15 @@ pub(crate) fn v2_agent(
         capabilities = capabilities.auth(auth.status(v2::AuthStatusCapabilities::new()));
     }
     #[cfg(feature = "unstable_mcp_over_acp")]
-    if offer.features().mcp.acp {
-        if let Some(session) = capabilities.session.take() {
-            let mcp = session
-                .mcp
-                .clone()
-                .unwrap_or_default()
-                .acp(v2::McpAcpCapabilities::new());
-            capabilities = capabilities.session(session.mcp(mcp));
-        }
+    if offer.features().mcp.acp
+        && let Some(session) = capabilities.session.take()
+    {
+        let mcp = session
+            .mcp
+            .clone()
+            .unwrap_or_default()
+            .acp(v2::McpAcpCapabilities::new());
+        capabilities = capabilities.session(session.mcp(mcp));
     }
     capabilities
 }

@@ -158,7 +158,9 @@ impl ClientBuilder {
         self.handler(PermissionFn(handler))
     }
 
-    /// Connection options (line limit, queue sizes, logger).
+    /// Connection options (line limit, queue sizes, logger). Lines from the agent that are not
+    /// JSON are always skipped without an answer
+    /// ([`ConnectionBuilder::skip_unparsable`]).
     pub fn connection_options(mut self, options: ConnectionBuilder) -> Self {
         self.connection = options;
         self
@@ -289,8 +291,10 @@ impl ClientBuilder {
             handler,
             scopes: Mutex::new(HashMap::new()),
         });
+        // An agent's stray output (a login prompt on its standard output) is skipped, never
+        // answered.
         let connection = start(
-            self.connection.clone(),
+            self.connection.clone().skip_unparsable(true),
             ClientDispatch::new(Arc::clone(&state)),
         );
         let agent = match self.initialize(&connection, &offered).await {

@@ -10,7 +10,8 @@ use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
 use super::handler::{
-    CreateTerminal, ReadTextFile, SessionScope, TerminalExit, TerminalRef, WriteTextFile,
+    Action, Consent, CreateTerminal, ReadTextFile, SessionScope, TerminalExit, TerminalRef,
+    WriteTextFile,
 };
 use super::permission::PermissionRequest;
 use super::state::State;
@@ -96,6 +97,31 @@ fn scope(state: &State, session: &v1::SessionId) -> Result<SessionScope, ErrorOb
         })
 }
 
+/// The request with the tool kind the session's transcript knows, when the request itself
+/// gives none.
+fn with_kind(state: &State, mut request: PermissionRequest) -> PermissionRequest {
+    if request.tool_kind.is_none()
+        && let Some(id) = &request.tool_call_id
+    {
+        request.tool_kind = lock(&state.transcript)
+            .tool_kind(&request.session_id, id)
+            .map(str::to_owned);
+    }
+    request
+}
+
+/// Puts `action` to the handler; the error to answer with when it is refused.
+async fn consent(state: &State, action: Action<'_>) -> Result<(), ErrorObject> {
+    let what = match action {
+        Action::RunCommand(request) => format!("running `{}`", request.command),
+        Action::WriteFile(request) => format!("writing `{}`", request.path.display()),
+    };
+    match state.handler.approve(action).await {
+        Consent::Allowed => Ok(()),
+        Consent::Refused(reason) => Err(rpc::internal(format!("{what} was refused: {reason}"))),
+    }
+}
+
 /// Answers with a service's result, or with its error.
 fn answer<T: serde::Serialize>(result: Result<T, ErrorObject>) -> Reply {
     match result {
@@ -120,7 +146,7 @@ async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
     let method = request.method().to_owned();
     match request {
         R::SessionRequestPermission(request) => {
-            let question = PermissionRequest::from_v1(&request);
+            let question = with_kind(state, PermissionRequest::from_v1(&request));
             let decision = state.handler.request_permission(question).await;
             Reply::ok(&decision.to_v1())
         }
@@ -138,29 +164,30 @@ async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
         }),
         R::FsWriteTextFile(request) => serve!(state, file_writer, &method, |writer| {
             let write = match scope(state, &request.session_id) {
-                Ok(scope) => writer.write_text_file(WriteTextFile {
-                    scope,
-                    path: request.path.clone().into(),
-                    content: request.content.clone(),
-                }),
+                Ok(scope) => WriteTextFile::new(scope, &request.path, request.content.clone()),
+                Err(error) => return Reply::error(error),
+            };
+            let write = match consent(state, Action::WriteFile(&write)).await {
+                Ok(()) => writer.write_text_file(write.approve()),
                 Err(error) => return Reply::error(error),
             };
             answer(write.await.map(|()| v1::WriteTextFileResponse::new()))
         }),
         R::TerminalCreate(request) => serve!(state, terminals, &method, |terminals| {
-            let create = match scope(state, &request.session_id) {
-                Ok(scope) => terminals.create(CreateTerminal {
-                    scope,
-                    command: request.command.clone(),
-                    args: request.args.clone(),
-                    env: request
-                        .env
-                        .iter()
-                        .map(|var| (var.name.clone(), var.value.clone()))
-                        .collect(),
-                    cwd: request.cwd.as_ref().map(Into::into),
-                    output_byte_limit: request.output_byte_limit,
-                }),
+            let mut create = match scope(state, &request.session_id) {
+                Ok(scope) => CreateTerminal::new(scope, request.command.clone()),
+                Err(error) => return Reply::error(error),
+            };
+            create.args.clone_from(&request.args);
+            create.env = request
+                .env
+                .iter()
+                .map(|var| (var.name.clone(), var.value.clone()))
+                .collect();
+            create.cwd = request.cwd.as_ref().map(Into::into);
+            create.output_byte_limit = request.output_byte_limit;
+            let create = match consent(state, Action::RunCommand(&create)).await {
+                Ok(()) => terminals.create(create.approve()),
                 Err(error) => return Reply::error(error),
             };
             answer(create.await.map(v1::CreateTerminalResponse::new))
@@ -222,7 +249,7 @@ async fn request_v2(state: &State, request: v2::AgentRequest) -> Reply {
     let method = request.method().to_owned();
     match request {
         R::SessionRequestPermission(request) => {
-            let question = PermissionRequest::from_v2(&request);
+            let question = with_kind(state, PermissionRequest::from_v2(&request));
             let decision = state.handler.request_permission(question).await;
             Reply::ok(&decision.to_v2())
         }

@@ -4,7 +4,10 @@
 //! A path is accepted only when it is absolute and, with every symbolic link resolved, lies
 //! inside the session's working directory or one of its additional directories: a path
 //! outside, or a link that leads outside, is refused with a message that names the path and
-//! the directories. A file that is not UTF-8 text is refused too. Reads honour `line` (first
+//! the directories. A file that is not UTF-8 text is refused too, and so is anything that is
+//! not a regular file (a FIFO, whose read would block; a device; a socket) and a file with
+//! more than one hard link (its other names may lie outside the allowed directories, and a
+//! write would change the file there too). Reads honour `line` (first
 //! line, from 1) and `limit` (number of lines) and never hold more than the byte limit in
 //! memory; writes create missing parent directories inside the allowed directories.
 
@@ -174,13 +177,7 @@ impl LocalFiles {
     /// Reads the text `request` asks for (blocking).
     pub fn read(&self, request: &ReadTextFile) -> Result<String, ErrorObject> {
         let file = self.check_read(&request.scope, &request.path)?;
-        if file.is_dir() {
-            return Err(refused(format!(
-                "`{}` is a directory",
-                request.path.display()
-            )));
-        }
-        let handle = File::open(&file).map_err(|error| io_error("read", &request.path, &error))?;
+        let handle = open_regular(&file, &request.path)?;
         let first = request.line.unwrap_or(1).max(1);
         let limit = request.limit.map_or(usize::MAX, |limit| limit as usize);
         let mut reader = BufReader::new(handle);
@@ -219,14 +216,18 @@ impl LocalFiles {
         })
     }
 
-    /// Writes the file `request` names (blocking), creating missing parent directories.
+    /// Writes the file `request` names (blocking), creating missing parent directories. A
+    /// request the user did not agree to ([`WriteTextFile::is_approved`]) is refused.
     pub fn write(&self, request: &WriteTextFile) -> Result<(), ErrorObject> {
-        let file = self.check_write(&request.scope, &request.path)?;
-        if file.is_dir() {
+        if !request.is_approved() {
             return Err(refused(format!(
-                "`{}` is a directory",
+                "writing `{}` was not approved by the user",
                 request.path.display()
             )));
+        }
+        let file = self.check_write(&request.scope, &request.path)?;
+        if let Ok(metadata) = std::fs::metadata(&file) {
+            plain_file(&metadata, &request.path)?;
         }
         if let Some(parent) = file.parent() {
             std::fs::create_dir_all(parent)
@@ -235,6 +236,80 @@ impl LocalFiles {
         std::fs::write(&file, request.content.as_bytes())
             .map_err(|error| io_error("write", &request.path, &error))
     }
+}
+
+/// Opens `file` for reading without blocking on a FIFO, and checks what it opened (not what
+/// the path named a moment before): a regular file with one link.
+fn open_regular(file: &Path, requested: &Path) -> Result<File, ErrorObject> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A FIFO opened for reading would wait for a writer; a terminal must not become ours.
+        options.custom_flags((nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOCTTY).bits());
+    }
+    let handle = options
+        .open(file)
+        .map_err(|error| io_error("read", requested, &error))?;
+    let metadata = handle
+        .metadata()
+        .map_err(|error| io_error("read", requested, &error))?;
+    plain_file(&metadata, requested)?;
+    Ok(handle)
+}
+
+/// Refuses what is not a regular file with a single link.
+fn plain_file(metadata: &std::fs::Metadata, requested: &Path) -> Result<(), ErrorObject> {
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        return Err(refused(format!("`{}` is a directory", requested.display())));
+    }
+    if !kind.is_file() {
+        #[cfg(unix)]
+        let what = {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_fifo() {
+                "a FIFO"
+            } else if kind.is_char_device() || kind.is_block_device() {
+                "a device"
+            } else if kind.is_socket() {
+                "a socket"
+            } else {
+                "not a regular file"
+            }
+        };
+        #[cfg(not(unix))]
+        let what = "not a regular file";
+        return Err(refused(format!(
+            "`{}` is {what}; only regular files are read and written",
+            requested.display()
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let links = metadata.nlink();
+        if links > 1 {
+            return Err(refused(format!(
+                "`{}` has {links} hard links; its other names may lie outside the session's directories, so it is neither read nor written",
+                requested.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The directory `dir` with its links resolved, after checking that it is absolute, exists,
+/// is a directory and lies inside the session's directories (the checks of a file read).
+pub(crate) fn confined_dir(scope: &SessionScope, dir: &Path) -> Result<PathBuf, ErrorObject> {
+    LocalFiles::absolute(dir)?;
+    let resolved = std::fs::canonicalize(dir).map_err(|error| io_error("use", dir, &error))?;
+    LocalFiles::inside(scope, dir, &resolved)?;
+    if !resolved.is_dir() {
+        return Err(refused(format!("`{}` is not a directory", dir.display())));
+    }
+    Ok(resolved)
 }
 
 /// Skips one line without keeping it; `false` at the end of the file.

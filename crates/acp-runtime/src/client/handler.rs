@@ -19,6 +19,17 @@
 //! Requests carry the [`SessionScope`] of the session they name (its working directory and
 //! additional directories as this client opened it); a request naming a session this client
 //! did not open is refused before it reaches the handler.
+//!
+//! # Consent
+//!
+//! What acts on the machine (running a command: `terminal/create`; creating or replacing a
+//! file: `fs/write_text_file`) is first put to [`ClientHandler::approve`] as an [`Action`],
+//! and reaches the service only when the answer is [`Consent::Allowed`]; the request the
+//! service then gets is marked approved ([`CreateTerminal::is_approved`],
+//! [`WriteTextFile::is_approved`]). The default `approve` refuses everything, and the
+//! ready-made services ([`LocalTerminals`](super::LocalTerminals),
+//! [`LocalFiles`](super::LocalFiles)) refuse a request that is not marked approved, so a
+//! client that forgets to ask runs nothing and writes nothing.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -101,16 +112,33 @@ pub struct WriteTextFile {
     pub path: PathBuf,
     /// The whole new content.
     pub content: String,
+    /// Whether the user agreed (see [`WriteTextFile::approve`]).
+    approved: bool,
 }
 
 impl WriteTextFile {
-    /// A write of `content` to `path`.
+    /// A write of `content` to `path`, not approved yet.
     pub fn new(scope: SessionScope, path: impl Into<PathBuf>, content: impl Into<String>) -> Self {
         Self {
             scope,
             path: path.into(),
             content: content.into(),
+            approved: false,
         }
+    }
+
+    /// Marks the write as agreed to by the user. The runtime does this once
+    /// [`ClientHandler::approve`] allowed it; call it yourself only when you drive a
+    /// [`WriteFiles`] service directly and asked the user first.
+    #[must_use]
+    pub fn approve(mut self) -> Self {
+        self.approved = true;
+        self
+    }
+
+    /// Whether the write was agreed to ([`WriteTextFile::approve`]).
+    pub fn is_approved(&self) -> bool {
+        self.approved
     }
 }
 
@@ -131,6 +159,8 @@ pub struct CreateTerminal {
     /// The most output bytes to keep (older output goes first); `None` means the client's
     /// default.
     pub output_byte_limit: Option<u64>,
+    /// Whether the user agreed (see [`CreateTerminal::approve`]).
+    approved: bool,
 }
 
 impl CreateTerminal {
@@ -144,7 +174,22 @@ impl CreateTerminal {
             env: Vec::new(),
             cwd: None,
             output_byte_limit: None,
+            approved: false,
         }
+    }
+
+    /// Marks the command as agreed to by the user. The runtime does this once
+    /// [`ClientHandler::approve`] allowed it; call it yourself only when you drive a
+    /// [`Terminals`] service directly and asked the user first.
+    #[must_use]
+    pub fn approve(mut self) -> Self {
+        self.approved = true;
+        self
+    }
+
+    /// Whether the command was agreed to ([`CreateTerminal::approve`]).
+    pub fn is_approved(&self) -> bool {
+        self.approved
     }
 
     /// Sets the arguments.
@@ -174,6 +219,37 @@ impl CreateTerminal {
         self.output_byte_limit = Some(limit);
         self
     }
+}
+
+/// Something the agent asks this client to do to the machine, put to the user before it is
+/// done (see [`ClientHandler::approve`]).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Action<'a> {
+    /// `terminal/create`: run a command.
+    RunCommand(&'a CreateTerminal),
+    /// `fs/write_text_file`: create or replace a file.
+    WriteFile(&'a WriteTextFile),
+}
+
+impl Action<'_> {
+    /// The session asking.
+    pub fn scope(&self) -> &SessionScope {
+        match self {
+            Action::RunCommand(request) => &request.scope,
+            Action::WriteFile(request) => &request.scope,
+        }
+    }
+}
+
+/// The user's answer to an [`Action`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Consent {
+    /// Do it.
+    Allowed,
+    /// Do not; the reason goes back to the agent in the error.
+    Refused(String),
 }
 
 /// A request about an existing terminal (`terminal/output`, `wait_for_exit`, `kill`,
@@ -359,6 +435,19 @@ pub trait ClientHandler: Send + Sync + 'static {
     fn request_permission(&self, request: PermissionRequest) -> BoxFuture<PermissionDecision> {
         let _ = request;
         Box::pin(async { PermissionDecision::Cancelled })
+    }
+
+    /// Decides whether an [`Action`] (a command to run, a file to write) may happen; asked
+    /// before the request reaches [`ClientHandler::terminals`] or
+    /// [`ClientHandler::file_writer`]. Ask the user, or apply their policy. Default: every
+    /// action is refused, so a client that offers terminals or writes must implement this.
+    fn approve(&self, action: Action<'_>) -> BoxFuture<Consent> {
+        let what = match action {
+            Action::RunCommand(_) => "runs no command",
+            Action::WriteFile(_) => "writes no file",
+        };
+        let reason = format!("this client {what} without the user's consent and has no way to ask");
+        Box::pin(async move { Consent::Refused(reason) })
     }
 
     /// The file reader, if this client reads files for the agent (v1 `fs.readTextFile`).

@@ -21,6 +21,7 @@
 mod auth;
 mod builder;
 pub mod controls;
+mod diff_summary;
 mod dispatch;
 mod fs;
 mod handler;
@@ -50,15 +51,18 @@ pub use controls::{
 };
 pub use fs::{LocalFiles, MAX_READ_BYTES};
 pub use handler::{
-    ClientHandler, CreateTerminal, ElicitationComplete, ElicitationModes, ElicitationRequest,
-    ElicitationResponse, Elicitations, LoginCommand, NoServices, Offered, ReadFiles, ReadTextFile,
-    SessionScope, TerminalExit, TerminalLogin, TerminalOutput, TerminalRef, Terminals, WriteFiles,
-    WriteTextFile,
+    Action, ClientHandler, Consent, CreateTerminal, ElicitationComplete, ElicitationModes,
+    ElicitationRequest, ElicitationResponse, Elicitations, LoginCommand, NoServices, Offered,
+    ReadFiles, ReadTextFile, SessionScope, TerminalExit, TerminalLogin, TerminalOutput,
+    TerminalRef, Terminals, WriteFiles, WriteTextFile,
 };
 pub use permission::{PermissionChoice, PermissionDecision, PermissionRequest};
 pub use sessions::{SessionOptions, SessionPage, SessionSummary};
 pub use state::{Clock, Violations};
-pub use terminals::{DEFAULT_OUTPUT_LIMIT, LocalTerminals, MAX_TERMINALS};
+pub use terminals::{
+    DEFAULT_OUTPUT_LIMIT, LocalTerminals, MAX_TERMINALS, RELEASED_KEPT, RELEASED_TAIL_BYTES,
+    TerminalTail,
+};
 pub use transcript::{SessionTranscript, Transcript};
 #[cfg(feature = "unstable_mcp_over_acp")]
 pub use unstable::McpOverAcp;

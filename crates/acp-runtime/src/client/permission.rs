@@ -41,6 +41,12 @@ pub struct PermissionRequest {
     pub title: String,
     /// The tool call it is about, when the agent named one.
     pub tool_call_id: Option<String>,
+    /// The kind of tool call it is about (`read`, `edit`, `execute`, ...): as the request
+    /// gives it, else as the tool call was announced in the session; `execute` for a v2
+    /// request about a shell command.
+    pub tool_kind: Option<String>,
+    /// The shell command it is about (a v2 `command` subject).
+    pub command: Option<String>,
     /// The choices offered.
     pub options: Vec<PermissionChoice>,
 }
@@ -56,8 +62,17 @@ impl PermissionRequest {
             session_id: session_id.into(),
             title: title.into(),
             tool_call_id: None,
+            tool_kind: None,
+            command: None,
             options,
         }
+    }
+
+    /// Sets the tool kind.
+    #[must_use]
+    pub fn tool_kind(mut self, kind: impl Into<String>) -> Self {
+        self.tool_kind = Some(kind.into());
+        self
     }
 
     /// The first choice of `kind` (`allow_once`, `reject_once`, ...).
@@ -74,6 +89,8 @@ impl PermissionRequest {
                 .clone()
                 .unwrap_or_else(|| "Allow this action?".to_owned()),
             tool_call_id: Some(request.tool_call.tool_call_id.as_str().to_owned()),
+            tool_kind: request.tool_call.kind.as_ref().map(json_word),
+            command: None,
             options: request
                 .options
                 .iter()
@@ -89,10 +106,28 @@ impl PermissionRequest {
     }
 
     pub(crate) fn from_v2(request: &v2::RequestPermissionRequest) -> Self {
+        let (tool_call_id, tool_kind, command) = match &request.subject {
+            Some(v2::RequestPermissionSubject::ToolCall(subject)) => (
+                Some(subject.tool_call.tool_call_id.as_str().to_owned()),
+                subject.tool_call.kind.as_set().map(json_word),
+                None,
+            ),
+            Some(v2::RequestPermissionSubject::Command(subject)) => (
+                subject
+                    .tool_call_id
+                    .as_ref()
+                    .map(|id| id.as_str().to_owned()),
+                Some("execute".to_owned()),
+                Some(subject.command.clone()),
+            ),
+            _ => (None, None, None),
+        };
         Self {
             session_id: request.session_id.as_str().to_owned(),
             title: request.title.clone(),
-            tool_call_id: None,
+            tool_call_id,
+            tool_kind,
+            command,
             options: request
                 .options
                 .iter()

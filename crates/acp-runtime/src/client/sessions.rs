@@ -395,29 +395,29 @@ impl Client {
     /// offered modes), otherwise the session's `mode` config option is set to it.
     pub async fn set_mode(&self, session: &str, mode_id: &str) -> Result<(), Error> {
         let controls = self.session_controls(session).unwrap_or_default();
-        if self.protocol_version() == ProtocolVersion::V1 {
-            if let Some(modes) = &controls.modes {
-                if !modes.available.iter().any(|mode| mode.id == mode_id) {
-                    let ids: Vec<&str> = modes.available.iter().map(|m| m.id.as_str()).collect();
-                    return Err(Error::Protocol(format!(
-                        "the agent offers no mode `{mode_id}`; its modes are: {}",
-                        ids.join(", ")
-                    )));
-                }
-                self.inner
-                    .connection
-                    .request::<v1::methods::SessionSetMode>(&v1::SetSessionModeRequest::new(
-                        session, mode_id,
-                    ))
-                    .await?;
-                self.with_transcript(|transcript| {
-                    transcript.update_controls(session, |controls| {
-                        controls.set_current_mode(mode_id);
-                    });
-                });
-                self.inner.state.changed();
-                return Ok(());
+        if self.protocol_version() == ProtocolVersion::V1
+            && let Some(modes) = &controls.modes
+        {
+            if !modes.available.iter().any(|mode| mode.id == mode_id) {
+                let ids: Vec<&str> = modes.available.iter().map(|m| m.id.as_str()).collect();
+                return Err(Error::Protocol(format!(
+                    "the agent offers no mode `{mode_id}`; its modes are: {}",
+                    ids.join(", ")
+                )));
             }
+            self.inner
+                .connection
+                .request::<v1::methods::SessionSetMode>(&v1::SetSessionModeRequest::new(
+                    session, mode_id,
+                ))
+                .await?;
+            self.with_transcript(|transcript| {
+                transcript.update_controls(session, |controls| {
+                    controls.set_current_mode(mode_id);
+                });
+            });
+            self.inner.state.changed();
+            return Ok(());
         }
         let option = controls.option_of_category("mode").ok_or_else(|| {
             Error::Protocol("the agent offers no modes for this session".to_owned())

@@ -7,6 +7,17 @@
 //! boundary, and the output says it was truncated. The command runs in a process group of
 //! its own, so that `terminal/kill`, `terminal/release` and dropping the [`LocalTerminals`]
 //! end it together with everything it started.
+//!
+//! Nothing runs without the user's consent: a request that is not marked approved
+//! ([`CreateTerminal::is_approved`], which the runtime sets once
+//! [`ClientHandler::approve`](super::ClientHandler::approve) allowed it) is refused, and so is
+//! a working directory outside the session's directories (the checks of
+//! [`LocalFiles`](super::LocalFiles)).
+//!
+//! A client shows a terminal's output inside the tool calls that name it, also after the
+//! agent released it: [`LocalTerminals::tail`] gives the last of a terminal's output, and the
+//! last [`RELEASED_KEPT`] released terminals keep their final [`RELEASED_TAIL_BYTES`] bytes
+//! for that.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -17,6 +28,7 @@ use acp_schema::jsonrpc::ErrorObject;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::watch;
 
+use super::fs::confined_dir;
 use super::handler::{CreateTerminal, TerminalExit, TerminalOutput, TerminalRef, Terminals};
 use crate::connection::{BoxFuture, lock};
 use crate::error::rpc;
@@ -30,12 +42,49 @@ pub const MAX_OUTPUT_LIMIT: usize = 8 * 1024 * 1024;
 /// The most terminals one client keeps at once (released ones do not count).
 pub const MAX_TERMINALS: usize = 32;
 
+/// How many released terminals keep the end of their output for display.
+pub const RELEASED_KEPT: usize = 32;
+
+/// How much of a released terminal's output is kept for display, in bytes.
+pub const RELEASED_TAIL_BYTES: usize = 64 * 1024;
+
+/// The end of a terminal's output, for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TerminalTail {
+    /// The last bytes of the output, as text (it starts at a line break when it was cut).
+    pub text: String,
+    /// Whether earlier output is missing (dropped by the output limit or by the cut).
+    pub truncated: bool,
+    /// How the command ended, once it has.
+    pub exit: Option<TerminalExit>,
+    /// Whether the agent released the terminal (the output can no longer grow).
+    pub released: bool,
+}
+
+/// The last `max_bytes` of `text`, from a line start when a line break is near; and whether
+/// something was cut.
+fn text_tail(text: &str, max_bytes: usize) -> (&str, bool) {
+    if text.len() <= max_bytes {
+        return (text, false);
+    }
+    let mut start = text.len() - max_bytes;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let tail = &text[start..];
+    let tail = tail.find('\n').map_or(tail, |at| &tail[at + 1..]);
+    (tail, true)
+}
+
 /// The last bytes of a command's output.
 #[derive(Debug)]
 struct Output {
     bytes: VecDeque<u8>,
     limit: usize,
     truncated: bool,
+    /// How many bytes came in all (kept or not).
+    received: u64,
 }
 
 impl Output {
@@ -44,12 +93,14 @@ impl Output {
             bytes: VecDeque::new(),
             limit,
             truncated: false,
+            received: 0,
         }
     }
 
     /// Appends `chunk`, then drops the oldest bytes beyond the limit, and any continuation
     /// bytes of a character whose start was dropped.
     fn push(&mut self, chunk: &[u8]) {
+        self.received += chunk.len() as u64;
         self.bytes.extend(chunk);
         if self.bytes.len() <= self.limit {
             return;
@@ -154,10 +205,20 @@ fn kill_group(group: u32) {
 #[cfg(not(unix))]
 fn kill_group(_group: u32) {}
 
+/// What is kept of a released terminal for display.
+#[derive(Debug)]
+struct Released {
+    id: String,
+    tail: TerminalTail,
+    received: u64,
+}
+
 #[derive(Debug, Default)]
 struct Registry {
     next: u64,
     terminals: HashMap<String, Terminal>,
+    /// The latest released terminals, oldest first.
+    released: VecDeque<Released>,
 }
 
 /// Commands run for the agent on this machine (`terminal/*`). Offer it through
@@ -221,17 +282,72 @@ impl LocalTerminals {
             .collect()
     }
 
+    /// The directory the command of `request` would run in, links resolved: its `cwd`, or
+    /// the session's working directory. Refused when it is not absolute, not a directory, or
+    /// outside the session's directories.
+    pub fn working_dir(request: &CreateTerminal) -> Result<PathBuf, ErrorObject> {
+        let cwd = request.cwd.as_ref().unwrap_or(&request.scope.cwd);
+        if !cwd.is_absolute() {
+            return Err(rpc::invalid_params(format!(
+                "the terminal's cwd `{}` is not an absolute path",
+                cwd.display()
+            )));
+        }
+        confined_dir(&request.scope, cwd)
+    }
+
+    /// How far terminal `id`'s output has come: the bytes received and whether the command
+    /// has ended. Cheap; a view calls [`tail`](Self::tail) only when this changed.
+    pub fn progress(&self, id: &str) -> Option<(u64, bool)> {
+        let registry = lock(&self.registry);
+        if let Some(terminal) = registry.terminals.get(id) {
+            let ended = terminal.exit.borrow().is_some();
+            return Some((lock(&terminal.output).received, ended));
+        }
+        registry
+            .released
+            .iter()
+            .find(|released| released.id == id)
+            .map(|released| (released.received, true))
+    }
+
+    /// The last `max_bytes` (at most) of terminal `id`'s output, with how it ended; also for a
+    /// recently released terminal. `None` for a terminal this client does not know (or no
+    /// longer keeps).
+    pub fn tail(&self, id: &str, max_bytes: usize) -> Option<TerminalTail> {
+        let registry = lock(&self.registry);
+        if let Some(terminal) = registry.terminals.get(id) {
+            let exit = terminal.exit.borrow().clone();
+            let output = lock(&terminal.output);
+            let text = output.text(exit.is_some());
+            let (tail, cut) = text_tail(&text, max_bytes);
+            return Some(TerminalTail {
+                text: tail.to_owned(),
+                truncated: output.truncated || cut,
+                exit,
+                released: false,
+            });
+        }
+        let released = registry
+            .released
+            .iter()
+            .find(|released| released.id == id)?;
+        let (tail, cut) = text_tail(&released.tail.text, max_bytes);
+        Some(TerminalTail {
+            text: tail.to_owned(),
+            truncated: released.tail.truncated || cut,
+            ..released.tail.clone()
+        })
+    }
+
     fn start(&self, request: CreateTerminal) -> Result<String, ErrorObject> {
-        let cwd: PathBuf = match &request.cwd {
-            Some(cwd) if cwd.is_absolute() => cwd.clone(),
-            Some(cwd) => {
-                return Err(rpc::invalid_params(format!(
-                    "the terminal's cwd `{}` is not an absolute path",
-                    cwd.display()
-                )));
-            }
-            None => request.scope.cwd.clone(),
-        };
+        if !request.is_approved() {
+            return Err(rpc::invalid_params(format!(
+                "running `{}` was not approved by the user",
+                request.command
+            )));
+        }
+        let cwd = Self::working_dir(&request)?;
         if lock(&self.registry).terminals.len() >= MAX_TERMINALS {
             return Err(rpc::internal(format!(
                 "too many terminals (at most {MAX_TERMINALS}); release one first"
@@ -378,7 +494,30 @@ impl Terminals for LocalTerminals {
             let mut registry = lock(&self.registry);
             match registry.terminals.get(&terminal.terminal_id) {
                 Some(found) if found.session == terminal.scope.session_id => {
-                    registry.terminals.remove(&terminal.terminal_id)
+                    let removed = registry.terminals.remove(&terminal.terminal_id);
+                    if let Some(found) = &removed {
+                        // Keep the end of its output for the tool calls that show it.
+                        let exit = found.exit.borrow().clone();
+                        let output = lock(&found.output);
+                        let text = output.text(true);
+                        let (tail, cut) = text_tail(&text, RELEASED_TAIL_BYTES);
+                        let kept = Released {
+                            id: terminal.terminal_id.clone(),
+                            tail: TerminalTail {
+                                text: tail.to_owned(),
+                                truncated: output.truncated || cut,
+                                exit,
+                                released: true,
+                            },
+                            received: output.received,
+                        };
+                        drop(output);
+                        if registry.released.len() >= RELEASED_KEPT {
+                            registry.released.pop_front();
+                        }
+                        registry.released.push_back(kept);
+                    }
+                    removed
                 }
                 _ => None,
             }

@@ -1,7 +1,11 @@
 //! The client's model of the conversation: per session, ordered entries built from the
 //! replayable session updates (user and agent messages with their chunks merged, thoughts,
-//! tool calls with their status), plus the current plan, commands, title, run state, modes
-//! and config options.
+//! tool calls with their status and content: text, file diffs, terminals), plus the current
+//! plan, commands, title, run state, modes and config options.
+//!
+//! Every change of an entry gives it a new [`Entry::revision`], a number no other entry of
+//! the transcript has had before, so that a view can keep what it drew of an entry until the
+//! entry changes.
 //!
 //! It is fed with `ReplayableUpdate`s only, which cannot be notices, so a transcript never
 //! contains a notice.
@@ -11,6 +15,8 @@ use std::collections::BTreeMap;
 use acp_schema::{v1, v2};
 
 use super::controls::SessionControls;
+pub use super::diff_summary::DiffSummary;
+use super::diff_summary::{v1_diff, v2_diff};
 
 /// The default maximum number of entries kept per session (the oldest go first).
 pub const DEFAULT_TRANSCRIPT_LIMIT: usize = 10_000;
@@ -21,6 +27,10 @@ pub const MESSAGE_TEXT_LIMIT: usize = 4 * 1024 * 1024;
 
 /// What ends a message whose streamed text hit [`MESSAGE_TEXT_LIMIT`].
 pub const TRUNCATION_MARK: &str = " [...]";
+
+/// The longest old or new text of a file diff kept (1 MiB); a longer one is dropped and the
+/// diff is marked [`FileDiff::too_large`].
+pub const DIFF_TEXT_LIMIT: usize = 1024 * 1024;
 
 /// Appends `chunk` to the message unless its text would pass [`MESSAGE_TEXT_LIMIT`]; then the
 /// message is marked truncated, ends with [`TRUNCATION_MARK`], and takes no more chunks.
@@ -64,6 +74,8 @@ pub struct Message {
     /// (v2 `user_message`, or a user chunk) takes the place of this copy instead of adding a
     /// second one.
     pub unconfirmed: bool,
+    /// Changes with every change of the message (see [`Entry::revision`]).
+    pub revision: u64,
 }
 
 /// A tool call with its latest status.
@@ -76,8 +88,67 @@ pub struct ToolCall {
     pub title: String,
     /// Its status as sent (`pending`, `in_progress`, `completed`, `failed`, ...).
     pub status: String,
-    /// The text of its content.
+    /// Its kind as sent (`read`, `edit`, `execute`, ...), when the agent gave one.
+    pub kind: Option<String>,
+    /// The text of its content blocks (diffs and terminals are in [`ToolCall::diffs`] and
+    /// [`ToolCall::terminals`]).
     pub content: Vec<String>,
+    /// The file changes its content shows, in order.
+    pub diffs: Vec<FileDiff>,
+    /// The terminals (by terminal id) whose output its content shows, in order.
+    pub terminals: Vec<String>,
+    /// Changes with every change of the tool call (see [`Entry::revision`]).
+    pub revision: u64,
+}
+
+/// One path a [`FileDiff`] changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChangedPath {
+    /// What happened to it: `modify` (v1 diffs with old text), `add` (v1 diffs without),
+    /// or the v2 `operation` (`add`, `delete`, `modify`, `move`, `copy`, or an unknown word).
+    pub operation: String,
+    /// The path.
+    pub path: String,
+    /// The path it came from, for a move or a copy.
+    pub from: Option<String>,
+}
+
+/// A change to files shown by a tool call (`diff` content): v1 gives one path with its old
+/// and new text, v2 the changed paths and, optionally, the whole change as patch text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FileDiff {
+    /// The changed paths.
+    pub paths: Vec<ChangedPath>,
+    /// v1: the text before the change (`None` for a new file).
+    pub old_text: Option<String>,
+    /// v1: the text after the change.
+    pub new_text: Option<String>,
+    /// v2: the change as patch text (`git diff` format), when the agent sent it.
+    pub patch: Option<String>,
+    /// Whether a text or the patch passed [`DIFF_TEXT_LIMIT`] and was dropped.
+    pub too_large: bool,
+    /// Per changed file, the lines added and removed (counted from the whole texts, also
+    /// when they were too large to keep).
+    pub summaries: Vec<DiffSummary>,
+}
+
+/// A tool call's content, read from the wire: texts, diffs, terminals.
+#[derive(Debug, Default)]
+struct ToolParts {
+    texts: Vec<String>,
+    diffs: Vec<FileDiff>,
+    terminals: Vec<String>,
+}
+
+/// What a tool call update changes (absent fields stay as they are).
+#[derive(Debug, Default)]
+struct ToolChange {
+    title: Option<String>,
+    status: Option<String>,
+    kind: Option<String>,
+    content: Option<ToolParts>,
 }
 
 /// One entry of a session's transcript.
@@ -88,6 +159,18 @@ pub enum Entry {
     Message(Message),
     /// A tool call.
     ToolCall(ToolCall),
+}
+
+impl Entry {
+    /// A number that changes whenever the entry changes and that no other entry of the
+    /// transcript has had: equal revisions mean the same entry, unchanged.
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        match self {
+            Entry::Message(message) => message.revision,
+            Entry::ToolCall(call) => call.revision,
+        }
+    }
 }
 
 /// One item of the agent's plan.
@@ -153,6 +236,8 @@ impl SessionTranscript {
 pub struct Transcript {
     sessions: BTreeMap<String, SessionTranscript>,
     limit: usize,
+    /// The last revision given to an entry.
+    revision: u64,
 }
 
 impl Default for Transcript {
@@ -171,7 +256,14 @@ impl Transcript {
         Self {
             sessions: BTreeMap::new(),
             limit: limit.max(1),
+            revision: 0,
         }
+    }
+
+    /// A new revision for an entry that is made or changed.
+    fn next_revision(&mut self) -> u64 {
+        self.revision += 1;
+        self.revision
     }
 
     /// One session's transcript.
@@ -193,7 +285,12 @@ impl Transcript {
         self.sessions.entry(id.to_owned()).or_default()
     }
 
-    fn push(&mut self, session: &str, entry: Entry) {
+    fn push(&mut self, session: &str, mut entry: Entry) {
+        let revision = self.next_revision();
+        match &mut entry {
+            Entry::Message(message) => message.revision = revision,
+            Entry::ToolCall(call) => call.revision = revision,
+        }
         let limit = self.limit.max(1);
         let transcript = self.entry(session);
         if transcript.entries.len() >= limit {
@@ -217,6 +314,7 @@ impl Transcript {
                 text: text.to_owned(),
                 truncated: false,
                 unconfirmed: true,
+                revision: 0,
             }),
         );
     }
@@ -241,6 +339,7 @@ impl Transcript {
     /// and is confirmed. `false` when no prompt takes the echo (it is then an ordinary user
     /// message, or more text of one already confirmed).
     fn take_echo(&mut self, session: &str, id: Option<&str>, text: &str) -> bool {
+        let revision = self.next_revision();
         let transcript = self.entry(session);
         if let Some(id) = id {
             let known = transcript
@@ -259,6 +358,7 @@ impl Transcript {
                 }
                 message.text = text.to_owned();
                 message.unconfirmed = false;
+                message.revision = revision;
                 return true;
             }
         }
@@ -269,6 +369,7 @@ impl Transcript {
                 message.id = id.map(str::to_owned);
                 message.text = text.to_owned();
                 message.unconfirmed = false;
+                message.revision = revision;
                 true
             }
             _ => false,
@@ -281,6 +382,7 @@ impl Transcript {
         if role == Role::User && self.take_echo(session, id, text) {
             return;
         }
+        let revision = self.next_revision();
         let transcript = self.entry(session);
         // Without an id, only the very last entry may be continued.
         let continues_last = id.is_some()
@@ -299,7 +401,10 @@ impl Transcript {
                 _ => None,
             });
         match target {
-            Some(message) if continues_last => append_bounded(message, text),
+            Some(message) if continues_last => {
+                append_bounded(message, text);
+                message.revision = revision;
+            }
             _ => self.push(
                 session,
                 Entry::Message(Message {
@@ -308,6 +413,7 @@ impl Transcript {
                     text: text.to_owned(),
                     truncated: false,
                     unconfirmed: false,
+                    revision: 0,
                 }),
             ),
         }
@@ -315,13 +421,13 @@ impl Transcript {
 
     /// Replaces the whole text of message `id` (v2 `user_message` / `agent_message`), creating it.
     fn set_message(&mut self, session: &str, role: Role, id: &str, text: Option<String>) {
-        if role == Role::User {
-            if let Some(text) = &text {
-                if self.take_echo(session, Some(id), text) {
-                    return;
-                }
-            }
+        if role == Role::User
+            && let Some(text) = &text
+            && self.take_echo(session, Some(id), text)
+        {
+            return;
         }
+        let revision = self.next_revision();
         let transcript = self.entry(session);
         let existing = transcript
             .entries
@@ -339,6 +445,7 @@ impl Transcript {
             Some(message) => {
                 if let Some(text) = text {
                     message.text = text;
+                    message.revision = revision;
                 }
             }
             None => self.push(
@@ -349,20 +456,16 @@ impl Transcript {
                     text: text.unwrap_or_default(),
                     truncated: false,
                     unconfirmed: false,
+                    revision: 0,
                 }),
             ),
         }
     }
 
-    /// Creates or changes tool call `id`.
-    fn upsert_tool_call(
-        &mut self,
-        session: &str,
-        id: &str,
-        title: Option<String>,
-        status: Option<String>,
-        content: Option<Vec<String>>,
-    ) {
+    /// Creates or changes tool call `id`; the change's content replaces its content when
+    /// given.
+    fn upsert_tool_call(&mut self, session: &str, id: &str, change: ToolChange) {
+        let revision = self.next_revision();
         let transcript = self.entry(session);
         let existing = transcript
             .entries
@@ -374,26 +477,70 @@ impl Transcript {
             });
         match existing {
             Some(call) => {
-                if let Some(title) = title {
+                if let Some(title) = change.title {
                     call.title = title;
                 }
-                if let Some(status) = status {
+                if let Some(status) = change.status {
                     call.status = status;
                 }
-                if let Some(content) = content {
-                    call.content = content;
+                if change.kind.is_some() {
+                    call.kind = change.kind;
                 }
+                if let Some(content) = change.content {
+                    call.content = content.texts;
+                    call.diffs = content.diffs;
+                    call.terminals = content.terminals;
+                }
+                call.revision = revision;
             }
-            None => self.push(
-                session,
-                Entry::ToolCall(ToolCall {
-                    id: id.to_owned(),
-                    title: title.unwrap_or_else(|| id.to_owned()),
-                    status: status.unwrap_or_else(|| "pending".to_owned()),
-                    content: content.unwrap_or_default(),
-                }),
-            ),
+            None => {
+                let content = change.content.unwrap_or_default();
+                self.push(
+                    session,
+                    Entry::ToolCall(ToolCall {
+                        id: id.to_owned(),
+                        title: change.title.unwrap_or_else(|| id.to_owned()),
+                        status: change.status.unwrap_or_else(|| "pending".to_owned()),
+                        kind: change.kind,
+                        content: content.texts,
+                        diffs: content.diffs,
+                        terminals: content.terminals,
+                        revision: 0,
+                    }),
+                );
+            }
         }
+    }
+
+    /// Adds streamed content to tool call `id` (v2 `tool_call_content_chunk`), creating it.
+    fn extend_tool_call(&mut self, session: &str, id: &str, more: ToolParts) {
+        self.upsert_tool_call(session, id, ToolChange::default());
+        let revision = self.next_revision();
+        if let Some(Entry::ToolCall(call)) = self
+            .entry(session)
+            .entries
+            .iter_mut()
+            .rev()
+            .find(|entry| matches!(entry, Entry::ToolCall(call) if call.id == id))
+        {
+            call.content.extend(more.texts);
+            call.diffs.extend(more.diffs);
+            call.terminals.extend(more.terminals);
+            call.revision = revision;
+        }
+    }
+
+    /// The kind of tool call `id` of `session`, when the agent gave one.
+    pub fn tool_kind(&self, session: &str, id: &str) -> Option<&str> {
+        self.session(session)?
+            .entries
+            .iter()
+            .rev()
+            .find_map(|entry| match entry {
+                Entry::ToolCall(call) if call.id == id => Some(call.kind.as_deref()),
+                _ => None,
+            })
+            .flatten()
     }
 
     /// Sets whether a turn is running in a session.
@@ -421,19 +568,22 @@ impl Transcript {
             U::ToolCall(call) => self.upsert_tool_call(
                 session,
                 call.tool_call_id.as_str(),
-                Some(call.title.clone()),
-                Some(status_word(call.status.as_ref())),
-                Some(call.content.iter().filter_map(v1_tool_text).collect()),
+                ToolChange {
+                    title: Some(call.title.clone()),
+                    status: Some(status_word(call.status.as_ref())),
+                    kind: call.kind.as_ref().map(json_word),
+                    content: Some(v1_parts(&call.content)),
+                },
             ),
             U::ToolCallUpdate(update) => self.upsert_tool_call(
                 session,
                 update.tool_call_id.as_str(),
-                update.title.clone(),
-                update.status.as_ref().map(|s| status_word(Some(s))),
-                update
-                    .content
-                    .as_ref()
-                    .map(|content| content.iter().filter_map(v1_tool_text).collect()),
+                ToolChange {
+                    title: update.title.clone(),
+                    status: update.status.as_ref().map(|s| status_word(Some(s))),
+                    kind: update.kind.as_ref().map(json_word),
+                    content: update.content.as_deref().map(v1_parts),
+                },
             ),
             U::Plan(plan) => {
                 self.entry(session).plan = plan
@@ -516,29 +666,20 @@ impl Transcript {
             U::ToolCallUpdate(update) => self.upsert_tool_call(
                 session,
                 update.tool_call_id.as_str(),
-                update.title.as_set().cloned(),
-                update
-                    .status
-                    .as_set()
-                    .map(|status| status.as_str().to_owned()),
-                update
-                    .content
-                    .as_set()
-                    .map(|content| content.iter().filter_map(v2_tool_text).collect()),
+                ToolChange {
+                    title: update.title.as_set().cloned(),
+                    status: update
+                        .status
+                        .as_set()
+                        .map(|status| status.as_str().to_owned()),
+                    kind: update.kind.as_set().map(json_word),
+                    content: update.content.as_set().map(|content| v2_parts(content)),
+                },
             ),
             U::ToolCallContentChunk(chunk) => {
-                if let Some(text) = v2_tool_text(&chunk.content) {
-                    let id = chunk.tool_call_id.as_str().to_owned();
-                    self.upsert_tool_call(session, &id, None, None, None);
-                    if let Some(Entry::ToolCall(call)) = self
-                        .entry(session)
-                        .entries
-                        .iter_mut()
-                        .rev()
-                        .find(|entry| matches!(entry, Entry::ToolCall(call) if call.id == id))
-                    {
-                        call.content.push(text);
-                    }
+                let more = v2_parts(std::slice::from_ref(&chunk.content));
+                if !(more.texts.is_empty() && more.diffs.is_empty() && more.terminals.is_empty()) {
+                    self.extend_tool_call(session, chunk.tool_call_id.as_str(), more);
                 }
             }
             U::StateUpdate(state) => {
@@ -617,17 +758,109 @@ fn json_word<T: serde::Serialize>(value: &T) -> String {
     }
 }
 
-fn v1_tool_text(content: &v1::ToolCallContent) -> Option<String> {
-    match content {
-        v1::ToolCallContent::Content(content) => Some(block_text(content.content.as_text())),
-        v1::ToolCallContent::Diff(diff) => Some(format!("[diff of {}]", diff.path)),
-        _ => None,
+/// `text` unless it passes [`DIFF_TEXT_LIMIT`] (then `None`, and `too_large` is set).
+fn bounded_text(text: &str, too_large: &mut bool) -> Option<String> {
+    if text.len() > DIFF_TEXT_LIMIT {
+        *too_large = true;
+        None
+    } else {
+        Some(text.to_owned())
     }
 }
 
-fn v2_tool_text(content: &v2::ToolCallContent) -> Option<String> {
-    match content {
-        v2::ToolCallContent::Content(content) => Some(block_text(content.content.as_text())),
-        _ => None,
+fn v1_parts(content: &[v1::ToolCallContent]) -> ToolParts {
+    let mut parts = ToolParts::default();
+    for item in content {
+        match item {
+            v1::ToolCallContent::Content(content) => {
+                parts.texts.push(block_text(content.content.as_text()));
+            }
+            v1::ToolCallContent::Diff(diff) => {
+                let mut too_large = false;
+                let old_text = diff
+                    .old_text
+                    .as_deref()
+                    .and_then(|text| bounded_text(text, &mut too_large));
+                let new_text = bounded_text(&diff.new_text, &mut too_large);
+                let operation = if diff.old_text.is_some() {
+                    "modify"
+                } else {
+                    "add"
+                };
+                parts.diffs.push(FileDiff {
+                    paths: vec![ChangedPath {
+                        operation: operation.to_owned(),
+                        path: diff.path.clone(),
+                        from: None,
+                    }],
+                    old_text,
+                    new_text,
+                    patch: None,
+                    too_large,
+                    summaries: vec![v1_diff(diff)],
+                });
+            }
+            v1::ToolCallContent::Terminal(terminal) => {
+                parts
+                    .terminals
+                    .push(terminal.terminal_id.as_str().to_owned());
+            }
+            _ => {}
+        }
     }
+    parts
+}
+
+fn v2_parts(content: &[v2::ToolCallContent]) -> ToolParts {
+    let mut parts = ToolParts::default();
+    for item in content {
+        match item {
+            v2::ToolCallContent::Content(content) => {
+                parts.texts.push(block_text(content.content.as_text()));
+            }
+            v2::ToolCallContent::Diff(diff) => {
+                let mut too_large = false;
+                let patch = diff
+                    .patch
+                    .as_ref()
+                    .and_then(|patch| bounded_text(&patch.text, &mut too_large));
+                let paths = diff
+                    .changes
+                    .iter()
+                    .map(|change| {
+                        use v2::DiffOperation as Op;
+                        let (path, from) = match &change.operation {
+                            Op::Add(one) | Op::Delete(one) | Op::Modify(one) => {
+                                (one.path.to_string(), None)
+                            }
+                            Op::Move(pair) | Op::Copy(pair) => {
+                                (pair.path.to_string(), Some(pair.old_path.to_string()))
+                            }
+                            _ => (String::new(), None),
+                        };
+                        ChangedPath {
+                            operation: change.operation.tag().to_owned(),
+                            path,
+                            from,
+                        }
+                    })
+                    .collect();
+                parts.diffs.push(FileDiff {
+                    paths,
+                    old_text: None,
+                    new_text: None,
+                    patch,
+                    too_large,
+                    summaries: v2_diff(diff),
+                });
+            }
+            v2::ToolCallContent::Terminal(terminal) => {
+                parts
+                    .terminals
+                    .push(terminal.terminal_id.as_str().to_owned());
+            }
+            _ => {}
+        }
+    }
+    parts
 }

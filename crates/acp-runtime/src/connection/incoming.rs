@@ -67,6 +67,9 @@ pub(super) async fn read_loop<R: MessageReader, H: Handler>(
                 too_long(&connection, len, options.max_line_bytes, &head).await;
             }
             Ok(Frame::Message(text)) => match Frame::bounded(text, options.max_line_bytes) {
+                Frame::Message(text) if options.skip_unparsable && !looks_like_json(&text) => {
+                    skipped_line(&connection, &text);
+                }
                 Frame::Message(text) => {
                     handle_message(&connection, &handler, &permits, &text).await
                 }
@@ -133,6 +136,21 @@ fn skipped(connection: &Connection, what: String) {
     connection
         .logger()
         .log(Level::Warn, format!("skipped {what}"));
+}
+
+/// The most characters of a skipped line that are logged.
+const SKIPPED_LINE_CHARS: usize = 500;
+
+/// Whether `text` parses as JSON at all (valid JSON that is not a message is still answered).
+fn looks_like_json(text: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+/// Counts and logs a line that is not JSON, without answering it.
+fn skipped_line(connection: &Connection, text: &[u8]) {
+    let line = String::from_utf8_lossy(text);
+    let line: String = line.trim_end().chars().take(SKIPPED_LINE_CHARS).collect();
+    skipped(connection, format!("a line that is not JSON: {line}"));
 }
 
 /// Skips a message and answers it with `error`.
@@ -407,10 +425,8 @@ async fn finish(
             batch.complete(response).await
         }
     };
-    if sent {
-        if let Some(then) = then {
-            then.await;
-        }
+    if sent && let Some(then) = then {
+        then.await;
     }
 }
 

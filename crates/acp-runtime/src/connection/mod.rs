@@ -24,6 +24,10 @@
 //!   not a valid message, with its id when readable) and skipped. Of a message over the limit
 //!   only the first bytes are kept: when they show a response, the request it answers fails
 //!   at once with [`Error::ResponseTooLong`]; a request is refused with its own id.
+//!   With [`ConnectionBuilder::skip_unparsable`] (the client side of a connection to an
+//!   agent), a line that is not JSON at all is skipped without an answer: agents write login
+//!   prompts and progress to their standard output, and an error answer there is read as
+//!   input by some of them.
 //! * Outgoing messages go through a bounded queue: when the peer reads slowly, senders wait.
 //! * At the end of the input, pending outgoing requests fail with
 //!   [`Error::ConnectionClosed`] (no answer can come), the requests the peer sent before are
@@ -146,6 +150,7 @@ pub struct ConnectionBuilder {
     max_in_flight: usize,
     drain_timeout: std::time::Duration,
     logger: Logger,
+    skip_unparsable: bool,
 }
 
 impl Default for ConnectionBuilder {
@@ -156,6 +161,7 @@ impl Default for ConnectionBuilder {
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             logger: Logger::none(),
+            skip_unparsable: false,
         }
     }
 }
@@ -197,6 +203,17 @@ impl ConnectionBuilder {
     /// Where to log skipped lines and other peer mistakes (default: nowhere).
     pub fn logger(mut self, logger: Logger) -> Self {
         self.logger = logger;
+        self
+    }
+
+    /// Whether a line that is not JSON at all is skipped without an answer (default: no, it
+    /// is answered `-32700` as JSON-RPC asks). Skipped lines are counted
+    /// ([`Connection::bad_lines`]) and logged at [`Level::Warn`](crate::log::Level::Warn) as
+    /// `skipped a line that is not JSON: TEXT` (the first 500 characters). Clients turn it
+    /// on for their connection to an agent ([`ClientBuilder`](crate::client::ClientBuilder)
+    /// does): an agent's stray output is not a request to answer.
+    pub fn skip_unparsable(mut self, skip: bool) -> Self {
+        self.skip_unparsable = skip;
         self
     }
 

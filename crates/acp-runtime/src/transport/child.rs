@@ -25,6 +25,46 @@ const POLL: Duration = Duration::from_millis(20);
 /// the kernel, or zombies waiting for a parent to reap them).
 const AFTER_KILL: Duration = Duration::from_secs(1);
 
+/// Where the lines an agent writes to its standard error go (see
+/// [`AgentCommand::stderr_lines`]).
+#[derive(Clone)]
+pub struct StderrSink(std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for StderrSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StderrSink")
+    }
+}
+
+/// The longest standard-error line handed on whole; longer ones are cut into pieces.
+const MAX_STDERR_LINE: usize = 64 * 1024;
+
+/// Reads `pipe` line by line (lines cut at [`MAX_STDERR_LINE`]) into `sink` until it ends.
+async fn pump_stderr(pipe: tokio::process::ChildStderr, sink: StderrSink) {
+    use tokio::io::AsyncReadExt;
+    let mut pipe = pipe;
+    let mut pending: Vec<u8> = Vec::new();
+    let mut buffer = vec![0u8; 8192];
+    loop {
+        let read = match pipe.read(&mut buffer).await {
+            Ok(0) | Err(_) => break,
+            Ok(read) => read,
+        };
+        pending.extend_from_slice(&buffer[..read]);
+        while let Some(end) = pending.iter().position(|byte| *byte == b'\n') {
+            let line: Vec<u8> = pending.drain(..=end).collect();
+            (sink.0)(String::from_utf8_lossy(&line[..end]).trim_end_matches('\r'));
+        }
+        if pending.len() > MAX_STDERR_LINE {
+            (sink.0)(&String::from_utf8_lossy(&pending));
+            pending.clear();
+        }
+    }
+    if !pending.is_empty() {
+        (sink.0)(&String::from_utf8_lossy(&pending));
+    }
+}
+
 /// The command line of an agent to launch.
 ///
 /// ```
@@ -40,6 +80,7 @@ pub struct AgentCommand {
     env: Vec<(OsString, OsString)>,
     cwd: Option<PathBuf>,
     inherit_stderr: bool,
+    stderr_sink: Option<StderrSink>,
     grace: Duration,
 }
 
@@ -52,6 +93,7 @@ impl AgentCommand {
             env: Vec::new(),
             cwd: None,
             inherit_stderr: true,
+            stderr_sink: None,
             grace: DEFAULT_GRACE,
         }
     }
@@ -88,6 +130,16 @@ impl AgentCommand {
     #[must_use]
     pub fn inherit_stderr(mut self, inherit: bool) -> Self {
         self.inherit_stderr = inherit;
+        self
+    }
+
+    /// Hands each line the agent writes to its standard error to `sink` (from a task on the
+    /// current tokio runtime, as the lines come, without the line break) instead of letting it
+    /// reach ours; overrides [`AgentCommand::inherit_stderr`]. For a log file, a pane in a
+    /// terminal UI, or a prefixed copy on the client's standard error.
+    #[must_use]
+    pub fn stderr_lines(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.stderr_sink = Some(StderrSink(std::sync::Arc::new(sink)));
         self
     }
 
@@ -142,7 +194,9 @@ impl AgentCommand {
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if self.inherit_stderr {
+            .stderr(if self.stderr_sink.is_some() {
+                Stdio::piped()
+            } else if self.inherit_stderr {
                 Stdio::inherit()
             } else {
                 Stdio::null()
@@ -159,6 +213,9 @@ impl AgentCommand {
             )
         })?;
         let group = child.id();
+        if let (Some(sink), Some(stderr)) = (&self.stderr_sink, child.stderr.take()) {
+            tokio::spawn(pump_stderr(stderr, sink.clone()));
+        }
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         #[cfg(unix)]

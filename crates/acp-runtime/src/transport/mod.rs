@@ -16,7 +16,7 @@ mod pipe_capacity;
 pub mod remote;
 mod stdio;
 
-pub use child::{AgentCommand, AgentProcess, DEFAULT_GRACE};
+pub use child::{AgentCommand, AgentProcess, DEFAULT_GRACE, StderrSink};
 pub use lines::{LineReader, LineWriter};
 pub use message::{ChannelReader, ChannelWriter, Frame, MessageReader, MessageWriter};
 pub use stdio::{Stdin, Stdout};

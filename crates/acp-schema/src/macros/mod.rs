@@ -7,6 +7,8 @@
 //! * [`open_enum!`]: an open string enum that keeps unknown values verbatim.
 //! * [`tagged_union!`]: an internally tagged union, closed or open, whose tag list is the
 //!   variant list itself.
+//! * [`encode_struct!`], [`encode_union!`] and their helpers: the hand-written JSON encoders
+//!   of the hot types (see the `encode` module).
 
 #[macro_use]
 mod structs;
@@ -16,3 +18,5 @@ mod open_enum;
 mod tagged_union;
 #[macro_use]
 mod methods;
+#[macro_use]
+mod encode;

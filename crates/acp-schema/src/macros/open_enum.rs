@@ -88,6 +88,8 @@ macro_rules! open_enum {
             }
         }
 
+        encode_as_str!($name);
+
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())

@@ -4,13 +4,40 @@
 /// Schema (with the `schemars` feature) and a trailing `_meta` field with its setter.
 ///
 /// The body must end with a trailing comma. Write `no_meta` before the attributes for the
-/// few types that have no `_meta`.
+/// few types that have no `_meta`, `patch_meta` for the patch updates whose `_meta` is a
+/// [`crate::Patch`], and `encoded` (before `patch_meta`, if both) for the hot types whose
+/// `Serialize` impl `encode_struct!` writes.
 macro_rules! wire_struct {
     (
+        encoded patch_meta
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        wire_struct! { @patch_meta [serde::Deserialize] $(#[$attr])* $vis struct $name { $($body)* } }
+    };
+    (
+        encoded
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        wire_struct! { @meta [serde::Deserialize] $(#[$attr])* $vis struct $name { $($body)* } }
+    };
+    (
+        patch_meta
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        wire_struct! {
+            @patch_meta [serde::Serialize, serde::Deserialize]
+            $(#[$attr])* $vis struct $name { $($body)* }
+        }
+    };
+    (
+        @meta [$($derive:path),+]
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        #[derive(Debug, Clone, PartialEq, $($derive),+)]
         #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
@@ -37,11 +64,11 @@ macro_rules! wire_struct {
         }
     };
     (
-        patch_meta
+        @patch_meta [$($derive:path),+]
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, $($derive),+)]
         #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
@@ -79,6 +106,15 @@ macro_rules! wire_struct {
         $(#[$attr])*
         $vis struct $name {
             $($body)*
+        }
+    };
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        wire_struct! {
+            @meta [serde::Serialize, serde::Deserialize]
+            $(#[$attr])* $vis struct $name { $($body)* }
         }
     };
 }
@@ -171,6 +207,13 @@ macro_rules! string_newtype {
         impl AsRef<str> for $name {
             fn as_ref(&self) -> &str {
                 &self.0
+            }
+        }
+
+        impl $crate::encode::Encode for $name {
+            fn encode(&self, out: &mut String) -> $crate::encode::Result {
+                $crate::encode::write_str(out, &self.0);
+                Ok(())
             }
         }
 

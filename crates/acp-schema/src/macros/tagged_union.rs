@@ -166,6 +166,17 @@ macro_rules! tagged_union {
                     $( Self::$other(unknown) => unknown.tag(), )?
                 }
             }
+
+            /// The start of a known variant's JSON text, `{"<tag key>":"<tag>"`, for the
+            /// encoders of `encode_union!` (`None` for a kept unknown variant). Tags need no
+            /// escaping: the encoder tests check every one.
+            #[allow(dead_code)]
+            pub(crate) fn encoded_tag(&self) -> Option<&'static str> {
+                match self {
+                    $( $(#[cfg($cfg)])? Self::$variant(_) => Some(concat!("{\"", $tag, "\":\"", $value, "\"")), )+
+                    $( Self::$other(_) => None, )?
+                }
+            }
         }
 
         $(

@@ -8,6 +8,7 @@
 use super::*;
 
 wire_struct! {
+    encoded
     /// Plain text content: `{"type": "text", "text": "Hello"}` inside a [`ContentBlock`].
     ///
     /// Every agent and client supports text. Clients commonly render agent text as Markdown.
@@ -24,6 +25,8 @@ wire_struct! {
         pub text: String,
     }
 }
+
+encode_struct!(TextContent { opt annotations, req text, opt meta = "_meta" });
 
 impl TextContent {
     /// Text content with no annotations.
@@ -219,6 +222,7 @@ impl EmbeddedResource {
 setters!(EmbeddedResource { boxed annotations: Annotations });
 
 wire_struct! {
+    encoded
     /// Ordinary displayable content inside a tool call: `{"type": "content", "content": {...}}`
     /// wraps one [`ContentBlock`].
     pub struct Content {
@@ -226,6 +230,8 @@ wire_struct! {
         pub content: ContentBlock,
     }
 }
+
+encode_struct!(Content { req content, opt meta = "_meta" });
 
 impl Content {
     /// Wraps a content block (anything convertible, such as a `&str` for text).
@@ -295,3 +301,5 @@ impl From<EmbeddedResource> for ContentBlock {
         Self::Resource(Box::new(value))
     }
 }
+
+encode_with_serde!(Annotations);

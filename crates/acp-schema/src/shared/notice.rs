@@ -126,6 +126,7 @@ impl schemars::JsonSchema for NoticeTitle {
 }
 
 wire_struct! {
+    encoded
     /// Advisory information for the user that is not conversation history (the `notice`
     /// session update).
     ///
@@ -177,6 +178,8 @@ wire_struct! {
     }
 }
 
+encode_struct!(Notice { req severity, req title, opt description, opt meta = "_meta" });
+
 impl Notice {
     /// A notice with the given severity and title and no description.
     pub fn new(severity: impl Into<NoticeSeverity>, title: NoticeTitle) -> Self {
@@ -199,3 +202,5 @@ impl Notice {
 }
 
 setters!(Notice { opt description: String });
+
+encode_as_str!(NoticeTitle);

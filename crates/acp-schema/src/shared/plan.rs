@@ -5,6 +5,7 @@
 use super::*;
 
 wire_struct! {
+    encoded
     /// One step of an agent's plan.
     ///
     /// ```json
@@ -19,6 +20,8 @@ wire_struct! {
         pub status: PlanEntryStatus,
     }
 }
+
+encode_struct!(PlanEntry { req content, req priority, req status, opt meta = "_meta" });
 
 impl PlanEntry {
     /// An entry with its description, priority and status.
@@ -37,6 +40,7 @@ impl PlanEntry {
 }
 
 wire_struct! {
+    encoded
     /// The `plan_update` session update: creates the plan named by the contents' `planId`, or
     /// replaces it entirely if the client already shows a plan with that id.
     ///
@@ -48,6 +52,8 @@ wire_struct! {
         pub plan: PlanUpdateContent,
     }
 }
+
+encode_struct!(PlanUpdate { req plan, opt meta = "_meta" });
 
 impl PlanUpdate {
     /// An update carrying these plan contents.

@@ -4,6 +4,7 @@
 use super::*;
 
 wire_struct! {
+    encoded
     /// An amount of money.
     ///
     /// ```json
@@ -17,6 +18,8 @@ wire_struct! {
     }
 }
 
+encode_struct!(Cost { req amount, req currency, opt meta = "_meta" });
+
 impl Cost {
     /// `amount` in `currency`.
     pub fn new(amount: impl Into<f64>, currency: impl Into<String>) -> Self {
@@ -29,6 +32,7 @@ impl Cost {
 }
 
 wire_struct! {
+    encoded
     /// The `usage_update` session update: the latest context window usage and, optionally,
     /// the session's cost so far. Each update replaces the previous figures.
     ///
@@ -50,6 +54,8 @@ wire_struct! {
         pub cost: Option<Cost>,
     }
 }
+
+encode_struct!(UsageUpdate { req used, req size, opt cost, opt meta = "_meta" });
 
 impl UsageUpdate {
     /// `used` of `size` context tokens, with no cost.

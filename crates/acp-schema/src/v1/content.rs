@@ -272,3 +272,5 @@ impl BlobResourceContents {
 }
 
 setters!(BlobResourceContents { opt mime_type: String });
+
+encode_union!(ContentBlock { Text });

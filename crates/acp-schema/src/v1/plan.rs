@@ -34,6 +34,7 @@ pub enum PlanEntryStatus {
 }
 
 wire_struct! {
+    encoded
     /// The agent's whole execution plan, sent as the `plan` session update.
     ///
     /// Each `plan` update replaces the previous one entirely: the client shows exactly these
@@ -49,6 +50,8 @@ wire_struct! {
         pub entries: Vec<PlanEntry>,
     }
 }
+
+encode_struct!(Plan { req entries, opt meta = "_meta" });
 
 impl Plan {
     /// A plan with these entries.
@@ -94,6 +97,7 @@ impl From<PlanMarkdown> for PlanUpdateContent {
 }
 
 wire_struct! {
+    encoded
     /// Plan contents as a list of entries: `{"type": "items", "planId": ..., "entries": [...]}`.
     pub struct PlanItems {
         /// The plan these entries belong to.
@@ -104,6 +108,8 @@ wire_struct! {
         pub entries: Vec<PlanEntry>,
     }
 }
+
+encode_struct!(PlanItems { req plan_id, req entries, opt meta = "_meta" });
 
 impl PlanItems {
     /// The entries of plan `plan_id`.
@@ -117,6 +123,7 @@ impl PlanItems {
 }
 
 wire_struct! {
+    encoded
     /// Plan contents as Markdown: `{"type": "markdown", "planId": ..., "content": "..."}`.
     pub struct PlanMarkdown {
         /// The plan this document belongs to.
@@ -133,6 +140,8 @@ wire_struct! {
     }
 }
 
+encode_struct!(PlanMarkdown { req plan_id, req content, opt path, opt meta = "_meta" });
+
 impl PlanMarkdown {
     /// The Markdown `content` of plan `plan_id`.
     pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
@@ -146,3 +155,11 @@ impl PlanMarkdown {
 }
 
 setters!(PlanMarkdown { opt path: String });
+
+encode_union!(PlanUpdateContent { Items, Markdown });
+encode_unit_enum!(PlanEntryPriority { High, Medium, Low });
+encode_unit_enum!(PlanEntryStatus {
+    Pending,
+    InProgress,
+    Completed
+});

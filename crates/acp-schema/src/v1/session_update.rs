@@ -5,6 +5,7 @@
 use super::*;
 
 wire_struct! {
+    encoded
     /// The params of the `session/update` notification, sent by the agent to the client.
     ///
     /// Agents send it at any time while a session exists: while answering a prompt, while
@@ -27,6 +28,8 @@ wire_struct! {
         pub update: SessionUpdate,
     }
 }
+
+encode_struct!(SessionNotification { req session_id, req update, opt meta = "_meta" });
 
 impl SessionNotification {
     /// An update for session `session_id`.
@@ -172,6 +175,7 @@ update_from_payload! {
 }
 
 wire_struct! {
+    encoded
     /// A streamed piece of a user message, agent message or agent thought: the payload of
     /// the three `*_chunk` message updates.
     ///
@@ -192,6 +196,8 @@ wire_struct! {
         pub message_id: Option<MessageId>,
     }
 }
+
+encode_struct!(ContentChunk { req content, opt message_id, opt meta = "_meta" });
 
 impl ContentChunk {
     /// A piece of content with no message id.
@@ -244,3 +250,16 @@ impl SessionInfoUpdate {
 }
 
 setters!(SessionInfoUpdate { patch title: String, patch updated_at: String });
+
+encode_union!(SessionUpdate {
+    UserMessageChunk,
+    AgentMessageChunk,
+    AgentThoughtChunk,
+    ToolCall,
+    ToolCallUpdate,
+    Plan,
+    PlanUpdate,
+    UsageUpdate,
+    #[cfg(feature = "unstable_session_notices")]
+    Notice,
+});

@@ -4,6 +4,7 @@
 use super::*;
 
 wire_struct! {
+    encoded
     /// Changes an existing tool call (the `tool_call_update` session update).
     ///
     /// Only the fields present change; `content` and `locations`, when present, replace the
@@ -75,6 +76,8 @@ wire_struct! {
         pub raw_output: Option<serde_json::Value>,
     }
 }
+
+encode_struct!(ToolCallUpdate { req tool_call_id, opt kind, opt status, opt title, opt name, opt content, opt locations, opt raw_input, opt raw_output, opt meta = "_meta" });
 
 impl ToolCallUpdate {
     /// An update for `tool_call_id` that changes nothing yet.
@@ -157,6 +160,7 @@ tagged_union! {
 }
 
 wire_struct! {
+    encoded
     /// A change to one file, given as its old and new text.
     ///
     /// ```json
@@ -178,6 +182,8 @@ wire_struct! {
     }
 }
 
+encode_struct!(Diff { req path, opt old_text, req new_text, opt meta = "_meta" });
+
 impl Diff {
     /// A change of `path` to `new_text`, with no old text (a new file).
     pub fn new(path: impl Into<String>, new_text: impl Into<String>) -> Self {
@@ -193,6 +199,7 @@ impl Diff {
 setters!(Diff { opt old_text: String });
 
 wire_struct! {
+    encoded
     /// A place in a file that a tool call works on, so that the client can follow along.
     pub struct ToolCallLocation {
         /// The absolute path of the file.
@@ -206,6 +213,8 @@ wire_struct! {
         pub line: Option<u32>,
     }
 }
+
+encode_struct!(ToolCallLocation { req path, opt line, opt meta = "_meta" });
 
 impl ToolCallLocation {
     /// A location in `path`, without a line.
@@ -221,6 +230,7 @@ impl ToolCallLocation {
 setters!(ToolCallLocation { opt line: u32 });
 
 wire_struct! {
+    encoded
     /// Starts a new tool call (the `tool_call` session update).
     ///
     /// ```json
@@ -285,6 +295,8 @@ wire_struct! {
     }
 }
 
+encode_struct!(ToolCall { req tool_call_id, req title, opt name, opt kind, opt status, vec content, vec locations, opt raw_input, opt raw_output, opt meta = "_meta" });
+
 impl ToolCall {
     /// A tool call with an id and a title, and nothing else yet.
     pub fn new(tool_call_id: impl Into<ToolCallId>, title: impl Into<String>) -> Self {
@@ -304,3 +316,23 @@ impl ToolCall {
 }
 
 setters!(ToolCall { opt name: String, opt kind: ToolKind, opt status: ToolCallStatus, set content: Vec<ToolCallContent>, set locations: Vec<ToolCallLocation>, opt raw_input: serde_json::Value, opt raw_output: serde_json::Value });
+
+encode_union!(ToolCallContent { Content, Diff });
+encode_unit_enum!(ToolKind {
+    Read,
+    Edit,
+    Delete,
+    Move,
+    Search,
+    Execute,
+    Think,
+    Fetch,
+    SwitchMode,
+    Other
+});
+encode_unit_enum!(ToolCallStatus {
+    Pending,
+    InProgress,
+    Completed,
+    Failed
+});

@@ -347,3 +347,5 @@ impl BlobResourceContents {
 }
 
 setters!(BlobResourceContents { opt mime_type: MediaType });
+
+encode_union!(ContentBlock { Text });

@@ -70,6 +70,7 @@ open_enum! {
 }
 
 wire_struct! {
+    encoded
     /// Plan contents as a list of entries: `{"type": "items", "planId": ..., "entries": [...]}`.
     pub struct PlanItems {
         /// The plan these entries belong to.
@@ -80,6 +81,8 @@ wire_struct! {
         pub entries: Vec<PlanEntry>,
     }
 }
+
+encode_struct!(PlanItems { req plan_id, req entries, opt meta = "_meta" });
 
 impl PlanItems {
     /// The entries of plan `plan_id`.
@@ -93,6 +96,7 @@ impl PlanItems {
 }
 
 wire_struct! {
+    encoded
     /// Plan contents as Markdown: `{"type": "markdown", "planId": ..., "content": "..."}`.
     pub struct PlanMarkdown {
         /// The plan this document belongs to.
@@ -109,6 +113,8 @@ wire_struct! {
     }
 }
 
+encode_struct!(PlanMarkdown { req plan_id, req content, opt path, opt meta = "_meta" });
+
 impl PlanMarkdown {
     /// The Markdown `content` of plan `plan_id`.
     pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
@@ -122,3 +128,5 @@ impl PlanMarkdown {
 }
 
 setters!(PlanMarkdown { opt path: AbsolutePath });
+
+encode_union!(PlanUpdateContent { Items, Markdown });

@@ -9,6 +9,7 @@
 use super::*;
 
 wire_struct! {
+    encoded
     /// The params of the `session/update` notification, sent by the agent to the client.
     ///
     /// Agents send it at any time while a session exists, including while replaying a
@@ -31,6 +32,8 @@ wire_struct! {
         pub update: SessionUpdate,
     }
 }
+
+encode_struct!(UpdateSessionNotification { req session_id, req update, opt meta = "_meta" });
 
 impl UpdateSessionNotification {
     /// An update for session `session_id`.
@@ -198,6 +201,7 @@ update_from_payload! {
 }
 
 wire_struct! {
+    encoded
     /// A streamed piece of a user message, agent message or agent thought: the payload of
     /// the three `*_chunk` message updates, appended to the message `messageId`.
     ///
@@ -211,6 +215,8 @@ wire_struct! {
         pub content: ContentBlock,
     }
 }
+
+encode_struct!(ContentChunk { req message_id, req content, opt meta = "_meta" });
 
 impl ContentChunk {
     /// A piece of message `message_id`.
@@ -379,3 +385,15 @@ impl ReplayComplete {
         Self::default()
     }
 }
+
+encode_union!(SessionUpdate {
+    UserMessageChunk,
+    AgentMessageChunk,
+    AgentThoughtChunk,
+    ToolCallContentChunk,
+    ToolCallUpdate,
+    PlanUpdate,
+    UsageUpdate,
+    #[cfg(feature = "unstable_session_notices")]
+    Notice,
+});

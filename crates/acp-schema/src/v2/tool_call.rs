@@ -9,7 +9,7 @@ use std::fmt;
 use serde::de::{self, Visitor};
 
 wire_struct! {
-    patch_meta
+    encoded patch_meta
     /// Creates or changes a tool call (the `tool_call_update` session update).
     ///
     /// The first update for a `toolCallId` creates the tool call; later ones change only the
@@ -90,6 +90,8 @@ wire_struct! {
         pub capabilities: crate::Patch<ToolCallCapabilities>,
     }
 }
+
+encode_struct!(ToolCallUpdate { req tool_call_id, patch name, patch title, patch kind, patch status, patch content, patch locations, patch raw_input, patch raw_output, patch capabilities, patch meta = "_meta" });
 
 impl ToolCallUpdate {
     /// An update for `tool_call_id` that changes nothing yet.
@@ -304,6 +306,7 @@ tagged_union! {
 }
 
 wire_struct! {
+    encoded
     /// A place in a file that a tool call works on, so that the client can follow along.
     pub struct ToolCallLocation {
         /// The absolute path of the file.
@@ -318,6 +321,8 @@ wire_struct! {
         pub line: Option<u32>,
     }
 }
+
+encode_struct!(ToolCallLocation { req path, opt line, opt meta = "_meta" });
 
 impl ToolCallLocation {
     /// A location in `path`, without a line.
@@ -432,6 +437,7 @@ impl BackgroundSubagent {
 }
 
 wire_struct! {
+    encoded
     /// Appends one piece of content to a tool call (the `tool_call_content_chunk` session
     /// update), for output that streams in.
     pub struct ToolCallContentChunk {
@@ -441,6 +447,8 @@ wire_struct! {
         pub content: ToolCallContent,
     }
 }
+
+encode_struct!(ToolCallContentChunk { req tool_call_id, req content, opt meta = "_meta" });
 
 impl ToolCallContentChunk {
     /// A chunk appending `content` to `tool_call_id`.
@@ -474,3 +482,7 @@ impl CancelToolCallRequest {
         }
     }
 }
+
+encode_union!(ToolCallContent { Content });
+encode_as_str!(ToolKind);
+encode_with_serde!(ToolCallCapabilities);

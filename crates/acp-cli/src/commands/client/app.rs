@@ -4,20 +4,22 @@
 //!
 //! The conversation and the notices are not copied here: the state shares the runtime
 //! client's [`Transcript`] and [`NoticeCenter`], which the connection keeps up to date, and
-//! only adds what the client itself knows (input line, dialogs, notes, the read mark).
+//! only adds what the client itself knows (the prompt editor, dialogs, notes, the read mark,
+//! what is folded or unfolded).
 
+use std::cell::RefCell;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use acp_notice_center::NoticeCenter;
 use acp_notice_center::render::tui::Theme;
-use acp_runtime::client::{PermissionDecision, Transcript};
+use acp_runtime::client::{LocalTerminals, PermissionDecision, Transcript};
 
+use super::conversation::LineCache;
 pub use super::dialog::{Choice, Dialog, DialogKind};
+pub use super::editor::{Editor, MAX_INPUT_BYTES};
 use super::slash::{self, ClientCommand, Completion};
-
-/// The longest input line kept, in bytes; further typing is ignored.
-pub const MAX_INPUT_BYTES: usize = 16 * 1024;
+use super::theme::Look;
 
 /// The most client notes kept (the oldest go first).
 pub const MAX_NOTES: usize = 500;
@@ -39,22 +41,44 @@ pub enum Key {
     Char(char),
     /// A letter typed with Ctrl held.
     Ctrl(char),
+    /// A letter typed with Alt held.
+    Alt(char),
     /// Enter.
     Enter,
+    /// A new line in the prompt: Alt-Enter, or Shift-Enter where the terminal reports it.
+    Newline,
     /// Backspace.
     Backspace,
+    /// Alt-Backspace or Ctrl-Backspace: delete the word before the cursor.
+    WordBackspace,
+    /// Delete.
+    Delete,
     /// Escape.
     Esc,
     /// Arrow up.
     Up,
     /// Arrow down.
     Down,
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// Ctrl-Left: a word back.
+    WordLeft,
+    /// Ctrl-Right: a word forward.
+    WordRight,
+    /// Home.
+    Home,
+    /// End.
+    End,
     /// Page up.
     PageUp,
     /// Page down.
     PageDown,
-    /// End.
-    End,
+    /// Ctrl-Home: the start of the conversation.
+    ScrollTop,
+    /// Ctrl-End: the end of the conversation.
+    ScrollBottom,
     /// Tab.
     Tab,
 }
@@ -125,8 +149,8 @@ pub struct AppState {
     pub session: Option<String>,
     /// Lines from the client, in order.
     pub notes: Vec<Note>,
-    /// The input line.
-    pub input: String,
+    /// The prompt editor (with the prompt history).
+    pub editor: Editor,
     /// The status line's facts.
     pub status: Status,
     /// Whether the notice list panel is open.
@@ -135,8 +159,18 @@ pub struct AppState {
     pub dialog: Option<Dialog>,
     /// How many lines the conversation is scrolled up from the bottom.
     pub scroll: usize,
-    /// Colours on or off.
+    /// Colours on or off, for the notice widgets.
     pub theme: Theme,
+    /// The styles of everything else (colours, high contrast).
+    pub look: Look,
+    /// Whether the agent's thoughts are folded to one line each (Ctrl-T).
+    pub thoughts_folded: bool,
+    /// Whether tool output is shown whole instead of its last lines (Ctrl-O).
+    pub tools_unfolded: bool,
+    /// The terminals the client runs for the agent, to show their output in tool calls.
+    pub terminals: Option<LocalTerminals>,
+    /// The conversation's drawn lines, kept per entry between frames.
+    pub(crate) cache: RefCell<LineCache>,
     /// How many notices the center had received when the list was last open.
     read_mark: u64,
 }
@@ -163,11 +197,16 @@ impl AppState {
             notices,
             session: None,
             notes: Vec::new(),
-            input: String::new(),
+            editor: Editor::new(),
             list_open: false,
             dialog: None,
             scroll: 0,
             theme,
+            look: Look::new(theme.color, false),
+            thoughts_folded: false,
+            tools_unfolded: false,
+            terminals: None,
+            cache: RefCell::new(LineCache::default()),
             read_mark,
         }
     }
@@ -227,19 +266,49 @@ impl AppState {
         })
     }
 
-    /// The commands matching the input line (while it is `/` and a partial name).
+    /// How many times a conversation entry was rendered (not taken from the line cache)
+    /// since the client started.
+    #[must_use]
+    pub fn entries_rendered(&self) -> u64 {
+        self.cache.borrow().renders
+    }
+
+    /// The prompt being written.
+    #[must_use]
+    pub fn input(&self) -> String {
+        self.editor.text()
+    }
+
+    /// Replaces the prompt being written.
+    pub fn set_input(&mut self, text: &str) {
+        self.editor.set_text(text);
+    }
+
+    /// The commands matching the prompt (while it is `/` and a partial name on one line).
     #[must_use]
     pub fn completions(&self) -> Vec<Completion> {
-        if !self.input.starts_with('/') {
-            return Vec::new();
+        match self.editor.lines() {
+            [line] if line.starts_with('/') => slash::completions(line, &self.agent_commands()),
+            _ => Vec::new(),
         }
-        slash::completions(&self.input, &self.agent_commands())
     }
 
     /// Completes the command name being typed to the first match.
     fn complete(&mut self) {
         if let Some(first) = self.completions().first() {
-            self.input = format!("/{} ", first.name);
+            let text = format!("/{} ", first.name);
+            self.editor.set_text(&text);
+        }
+    }
+
+    /// Inserts pasted text into the prompt (never sends it); a paste too long for the
+    /// prompt is refused with a line saying so.
+    pub fn on_paste(&mut self, text: &str) {
+        if self.dialog.is_some() {
+            return;
+        }
+        if let Err(reason) = self.editor.paste(text) {
+            self.status.message = Some(reason);
         }
     }
 
@@ -264,22 +333,19 @@ impl AppState {
                     lock(center).dismiss_all(now);
                 }
             }
+            Key::Ctrl('t') => self.thoughts_folded = !self.thoughts_folded,
+            Key::Ctrl('o') => self.tools_unfolded = !self.tools_unfolded,
             Key::Esc if self.list_open => self.toggle_list(),
             Key::Esc => self.dismiss_first(now),
             Key::Enter => return self.submit(),
             Key::Tab => self.complete(),
-            Key::Backspace => {
-                self.input.pop();
-            }
-            Key::Char(c) if self.input.len() + c.len_utf8() <= MAX_INPUT_BYTES => {
-                self.input.push(c);
-            }
-            Key::Up => self.scroll = self.scroll.saturating_add(1),
             Key::PageUp => self.scroll = self.scroll.saturating_add(PAGE),
-            Key::Down => self.scroll = self.scroll.saturating_sub(1),
             Key::PageDown => self.scroll = self.scroll.saturating_sub(PAGE),
-            Key::End => self.scroll = 0,
-            _ => {}
+            Key::ScrollTop => self.scroll = usize::MAX,
+            Key::ScrollBottom => self.scroll = 0,
+            key => {
+                self.editor.key(key);
+            }
         }
         None
     }
@@ -291,10 +357,10 @@ impl AppState {
             Key::Up => dialog.selected = dialog.selected.saturating_sub(1),
             Key::Down if dialog.selected + 1 < count => dialog.selected += 1,
             Key::Char(c) => {
-                if let Some(index) = c.to_digit(10).and_then(|d| usize::try_from(d).ok()) {
-                    if (1..=count).contains(&index) {
-                        dialog.selected = index - 1;
-                    }
+                if let Some(index) = c.to_digit(10).and_then(|d| usize::try_from(d).ok())
+                    && (1..=count).contains(&index)
+                {
+                    dialog.selected = index - 1;
                 }
             }
             Key::Enter => {
@@ -308,7 +374,7 @@ impl AppState {
                     (DialogKind::Permission, None) => {
                         Command::Answer(PermissionDecision::Cancelled)
                     }
-                    (DialogKind::Write, choice) => {
+                    (DialogKind::Write | DialogKind::Run, choice) => {
                         Command::AnswerWrite(choice.as_deref() == Some("allow"))
                     }
                     (DialogKind::Auth, Some(id)) => Command::Authenticate(id),
@@ -320,7 +386,7 @@ impl AppState {
                 self.dialog = None;
                 return Some(match kind {
                     DialogKind::Permission => Command::Answer(PermissionDecision::Cancelled),
-                    DialogKind::Write => Command::AnswerWrite(false),
+                    DialogKind::Write | DialogKind::Run => Command::AnswerWrite(false),
                     DialogKind::Auth => Command::Quit,
                 });
             }
@@ -331,11 +397,12 @@ impl AppState {
     }
 
     fn submit(&mut self) -> Option<Command> {
-        if self.session.is_none() || self.input.trim().is_empty() {
+        let input = self.editor.text();
+        if self.session.is_none() || input.trim().is_empty() {
             return None;
         }
-        if let Some(command) = slash::parse(&self.input) {
-            self.input.clear();
+        if let Some(command) = slash::parse(&input) {
+            self.remember(&input);
             self.scroll = 0;
             return match command {
                 ClientCommand::Mode(Some(id)) => Some(Command::SetMode(id)),
@@ -357,10 +424,23 @@ impl AppState {
         if self.status.busy {
             return None;
         }
-        let text = std::mem::take(&mut self.input);
+        self.remember(&input);
         self.status.busy = true;
         self.scroll = 0;
-        Some(Command::Submit(text))
+        Some(Command::Submit(input))
+    }
+
+    /// Empties the editor and records what it held in the prompt history.
+    fn remember(&mut self, input: &str) {
+        self.editor.take();
+        if let Err(error) = self.editor.history.push(input) {
+            let file = self
+                .editor
+                .history
+                .file()
+                .map_or_else(String::new, |file| format!(" {}", file.display()));
+            self.status.message = Some(format!("cannot save the prompt history{file}: {error}"));
+        }
     }
 
     fn toggle_list(&mut self) {

@@ -1,9 +1,10 @@
-//! The terminal UI's dialogs: a permission request, a file write to confirm, and the sign-in
-//! picker. Each is a title, some lines of detail and a list of choices, one highlighted.
+//! The terminal UI's dialogs: a permission request, a file write or a command to confirm,
+//! and the sign-in picker. Each is a title, some lines of detail and a list of choices, one highlighted.
 
 use acp_runtime::client::{AuthKind, AuthMethod, PermissionRequest};
 
-use super::handler::WriteQuestion;
+use super::handler::{RunQuestion, WriteQuestion};
+use super::text::terminal_safe;
 
 /// The most preview lines a write confirmation shows.
 pub const PREVIEW_LINES: usize = 6;
@@ -16,6 +17,8 @@ pub enum DialogKind {
     Permission,
     /// `fs/write_text_file`: allow or deny.
     Write,
+    /// `terminal/create`: run the command or not.
+    Run,
     /// The agent needs a sign-in: the answer is an auth method id (Esc leaves).
     Auth,
 }
@@ -65,6 +68,7 @@ impl Dialog {
         match self.kind {
             DialogKind::Permission => " Permission requested ",
             DialogKind::Write => " Write a file? ",
+            DialogKind::Run => " Run a command? ",
             DialogKind::Auth => " Sign in ",
         }
     }
@@ -108,6 +112,33 @@ impl Dialog {
             choices: vec![
                 Choice::new("allow", "Allow this write", "allow_once"),
                 Choice::new("deny", "Deny", "reject_once"),
+            ],
+            selected: 1,
+        }
+    }
+
+    /// The confirmation of a command the agent wants to run: the command line, where it runs
+    /// and the environment the agent sets (deny is highlighted).
+    #[must_use]
+    pub fn run(question: &RunQuestion) -> Self {
+        let mut lines = vec![
+            format!("$ {}", terminal_safe(&question.line()).replace('\n', " ")),
+            format!("in {}", terminal_safe(&question.cwd)),
+        ];
+        for (name, value) in &question.env {
+            lines.push(format!(
+                "env {}={}",
+                terminal_safe(name),
+                terminal_safe(value).replace('\n', " ")
+            ));
+        }
+        Self {
+            kind: DialogKind::Run,
+            title: "The agent wants to run a command on this machine".to_owned(),
+            lines,
+            choices: vec![
+                Choice::new("allow", "Run it", "allow_once"),
+                Choice::new("deny", "Do not run it", "reject_once"),
             ],
             selected: 1,
         }

@@ -5,6 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::app::lock;
+use super::decide::DecidedBy;
 
 /// One thing the client did for the agent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,8 +15,12 @@ pub enum ClientEvent {
     Permission {
         /// What the agent asked to do.
         title: String,
+        /// The kind of tool call it is about, when known.
+        tool_kind: Option<String>,
         /// The option chosen (id, label, kind), or `None` for "cancelled".
         choice: Option<(String, String, String)>,
+        /// Who decided.
+        by: DecidedBy,
     },
     /// A file the agent asked to write.
     FileWrite {
@@ -28,22 +33,43 @@ pub enum ClientEvent {
         /// Why not, when it was not.
         reason: Option<String>,
     },
-    /// A command the agent ran in a terminal.
+    /// A command the agent asked to run in a terminal.
     Terminal {
         /// The program.
         command: String,
         /// Its arguments.
         args: Vec<String>,
+        /// The directory it runs in (as asked, or the session's).
+        cwd: String,
+        /// Whether it was run.
+        allowed: bool,
+        /// Why not, when it was not.
+        reason: Option<String>,
     },
 }
+
+/// Where events go as they happen, instead of waiting in the log (one-shot mode prints them
+/// at once, in order with the conversation).
+type EventSink = Arc<dyn Fn(&ClientEvent) + Send + Sync>;
 
 /// The most events kept before the printer takes them (older ones go first).
 pub const MAX_PENDING_EVENTS: usize = 1000;
 
-/// Events waiting to be printed, shared between the handler and the printer.
-#[derive(Debug, Clone, Default)]
+/// Events waiting to be printed, shared between the handler and the printer; or, once a sink
+/// is set, handed to it as they happen.
+#[derive(Clone, Default)]
 pub struct EventLog {
     events: Arc<Mutex<Vec<ClientEvent>>>,
+    sink: Arc<Mutex<Option<EventSink>>>,
+}
+
+impl std::fmt::Debug for EventLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventLog")
+            .field("pending", &lock(&self.events).len())
+            .field("sink", &lock(&self.sink).is_some())
+            .finish()
+    }
 }
 
 impl EventLog {
@@ -53,8 +79,29 @@ impl EventLog {
         Self::default()
     }
 
-    /// Records an event.
+    /// Hands every later event to `sink` as it happens (the events already waiting first),
+    /// until [`EventLog::clear_sink`].
+    pub fn set_sink(&self, sink: impl Fn(&ClientEvent) + Send + Sync + 'static) {
+        let sink: EventSink = Arc::new(sink);
+        *lock(&self.sink) = Some(Arc::clone(&sink));
+        for event in self.take() {
+            sink(&event);
+        }
+    }
+
+    /// Stops handing events to the sink (which may hold what holds this log: the cycle ends
+    /// here); later events wait in the log again.
+    pub fn clear_sink(&self) {
+        lock(&self.sink).take();
+    }
+
+    /// Records an event (or hands it to the sink).
     pub fn push(&self, event: ClientEvent) {
+        let sink = lock(&self.sink).clone();
+        if let Some(sink) = sink {
+            sink(&event);
+            return;
+        }
         let mut events = lock(&self.events);
         if events.len() >= MAX_PENDING_EVENTS {
             events.remove(0);

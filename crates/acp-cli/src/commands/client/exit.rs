@@ -8,13 +8,17 @@
 //! | 3 | authentication is needed or failed |
 //! | 4 | timed out (`--timeout`) |
 //! | 5 | the agent could not be started or exited early |
-//! | 130 | interrupted (Ctrl-C) |
+//! | 6 | a permission was needed and there was no terminal to ask (`--non-interactive-permissions fail`) |
+//! | 129, 130, 143 | ended by SIGHUP, SIGINT (Ctrl-C), SIGTERM (128 + the signal) |
+//! | 141 | the output was closed (a closed pipe: 128 + SIGPIPE) |
 
 use std::fmt;
 use std::process::ExitCode;
 
 use acp_runtime::Error;
+use acp_runtime::client::AuthMethod;
 use acp_runtime::rpc::AUTH_REQUIRED;
+use acp_schema::jsonrpc::ErrorObject;
 
 /// Why `acp client` ends, as an exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,8 +36,14 @@ pub enum Exit {
     Timeout,
     /// 5: the agent could not be started or exited early.
     AgentGone,
-    /// 130: interrupted.
+    /// 6: a permission was needed and nobody could be asked.
+    PermissionNeeded,
+    /// 130: interrupted (SIGINT, Ctrl-C).
     Interrupted,
+    /// 128 + the signal: ended by SIGTERM (143) or SIGHUP (129).
+    Signal(u8),
+    /// 141: the output was closed.
+    OutputClosed,
 }
 
 impl Exit {
@@ -47,7 +57,10 @@ impl Exit {
             Exit::Auth => 3,
             Exit::Timeout => 4,
             Exit::AgentGone => 5,
+            Exit::PermissionNeeded => 6,
             Exit::Interrupted => 130,
+            Exit::Signal(signal) => 128u8.saturating_add(signal),
+            Exit::OutputClosed => 141,
         }
     }
 }
@@ -59,12 +72,18 @@ impl From<Exit> for ExitCode {
 }
 
 /// A failure with its exit code and one message for the user.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
     /// The exit code.
     pub exit: Exit,
     /// What happened, in one line or a few (no `acp:` prefix).
     pub message: String,
+    /// The agent's JSON-RPC error, when one caused it.
+    pub rpc: Option<Box<ErrorObject>>,
+    /// The sign-in methods the agent offers, when it needs a sign-in.
+    pub auth_methods: Vec<AuthMethod>,
+    /// The environment variables an `env_var` sign-in needs and that are not set.
+    pub missing_vars: Vec<String>,
 }
 
 impl Failure {
@@ -73,6 +92,9 @@ impl Failure {
         Self {
             exit,
             message: message.into(),
+            rpc: None,
+            auth_methods: Vec::new(),
+            missing_vars: Vec::new(),
         }
     }
 
@@ -99,7 +121,10 @@ impl Failure {
             }
             other => format!("{what}: {other}"),
         };
-        Self { exit, message }
+        Self {
+            rpc: error.rpc().cloned().map(Box::new),
+            ..Self::new(exit, message)
+        }
     }
 }
 
@@ -111,8 +136,19 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// Prints a failure as `acp: MESSAGE` to standard error and returns its exit code.
+/// Prints a failure as `acp: MESSAGE` to standard error and returns its exit code. A closed
+/// standard error is not an error here (nothing panics, nothing is retried), and a closed
+/// output is said nowhere: its run ends quietly.
 pub fn report(failure: &Failure) -> ExitCode {
-    eprintln!("acp: {}", failure.message);
+    if failure.exit != Exit::OutputClosed {
+        say(&format!("acp: {}", failure.message));
+    }
     failure.exit.into()
+}
+
+/// Writes `line` to standard error, ignoring a closed one.
+pub fn say(line: &str) {
+    use std::io::Write;
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "{line}");
 }

@@ -1,11 +1,17 @@
 //! What `acp client` offers the agent, built on the runtime's
 //! [`ClientHandler`] like any editor would be:
 //!
-//! * permission requests: asked in the terminal UI; with `--prompt`, answered by `--allow`
-//!   (the first "allow" option) or else rejected (the first "reject" option);
-//! * files (`--no-fs` turns them off): read inside the session's directories; every write is
-//!   asked in the terminal UI and, with `--prompt`, refused unless `--allow-write`;
-//! * terminals (`--no-terminal` turns them off): commands run in their own process group;
+//! * permission requests: asked in the terminal UI; with `--prompt`, decided by the
+//!   permission policy ([`super::policy`]), asked y/N on the terminal for what it leaves open,
+//!   and refused without a terminal;
+//! * files (`--no-fs` turns them off; over `--url` only with `--allow-remote-fs`): read inside
+//!   the session's directories; every write is put to the user (terminal UI) or to the policy
+//!   (`--prompt`, where `--allow-write` allows them);
+//! * terminals (`--no-terminal` turns them off; over `--url` only with
+//!   `--allow-remote-terminal`): every command is put to the user (terminal UI: a dialog with
+//!   the command, arguments, directory and environment) or to the policy (`--prompt`, default:
+//!   asked, refused without a terminal) before it runs, and runs in a process group of its own
+//!   inside the session's directories;
 //! * terminal logins: the agent's login command runs in the foreground terminal (the terminal
 //!   UI steps aside meanwhile); offered only when there is a terminal to run it in.
 //!
@@ -15,15 +21,17 @@ use std::io::IsTerminal;
 use std::process::Stdio;
 
 use acp_runtime::client::{
-    ClientHandler, CreateTerminal, LocalFiles, LocalTerminals, LoginCommand, PermissionDecision,
-    PermissionRequest, ReadFiles, ReadTextFile, TerminalExit, TerminalLogin, TerminalOutput,
-    TerminalRef, Terminals, WriteFiles, WriteTextFile,
+    Action, ClientHandler, Consent, CreateTerminal, LocalFiles, LocalTerminals, LoginCommand,
+    PermissionDecision, PermissionRequest, ReadFiles, ReadTextFile, TerminalLogin, Terminals,
+    WriteFiles, WriteTextFile,
 };
 use acp_runtime::connection::BoxFuture;
-use acp_schema::jsonrpc::{ErrorObject, INTERNAL_ERROR};
+use acp_schema::jsonrpc::ErrorObject;
 use tokio::sync::{mpsc, oneshot};
 
+use super::decide::{DecidedBy, Decision, OneShot};
 use super::events::{ClientEvent, EventLog};
+use super::policy::Subject;
 
 /// The longest preview of a file write shown in the confirmation, in characters.
 pub const WRITE_PREVIEW_CHARS: usize = 2000;
@@ -36,6 +44,8 @@ pub enum Question {
     Permission(PermissionRequest, oneshot::Sender<PermissionDecision>),
     /// May the agent write this file?
     Write(WriteQuestion, oneshot::Sender<bool>),
+    /// May the agent run this command?
+    Run(RunQuestion, oneshot::Sender<bool>),
     /// Run the agent's login command now (the terminal UI steps aside); the answer is how it
     /// went.
     Login(LoginCommand, oneshot::Sender<Result<(), String>>),
@@ -54,36 +64,84 @@ pub struct WriteQuestion {
     pub preview: String,
 }
 
+/// What a command confirmation shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunQuestion {
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The directory it would run in (links resolved).
+    pub cwd: String,
+    /// The environment variables the agent sets for it (name, value).
+    pub env: Vec<(String, String)>,
+}
+
+impl RunQuestion {
+    /// The command and its arguments as one line (arguments with spaces quoted).
+    #[must_use]
+    pub fn line(&self) -> String {
+        command_line(&self.command, &self.args)
+    }
+}
+
+/// `command` and `args` as one line, arguments that hold spaces or quotes in single quotes.
+#[must_use]
+pub fn command_line(command: &str, args: &[String]) -> String {
+    let mut line = command.to_owned();
+    for arg in args {
+        line.push(' ');
+        if arg.is_empty() || arg.contains(|c: char| c.is_whitespace() || c == '\'' || c == '"') {
+            line.push('\'');
+            line.push_str(&arg.replace('\'', "'\\''"));
+            line.push('\'');
+        } else {
+            line.push_str(arg);
+        }
+    }
+    line
+}
+
 /// How questions are answered.
 #[derive(Debug, Clone)]
 pub enum Answers {
-    /// Without a user (`--prompt`): permissions by `allow`, writes by `allow_write`.
-    Fixed {
-        /// `--allow`.
-        allow: bool,
-        /// `--allow-write`.
-        allow_write: bool,
-    },
+    /// Without the terminal UI (`--prompt`): the permission policy, then y/N on the terminal.
+    OneShot(OneShot),
     /// By the user of the terminal UI.
     Ask(mpsc::Sender<Question>),
 }
 
-/// The `--prompt` answer to a permission request: the first option of the wanted kind
-/// (`allow…` with `allow`, `reject…` otherwise), falling back to "cancelled".
+/// The answer to a permission request that is allowed (`allow`) or refused: the first option
+/// of the wanted kind (`allow_once` before `allow_always`, `reject_once` before
+/// `reject_always`), falling back to "cancelled".
 #[must_use]
 pub fn fixed_permission(request: &PermissionRequest, allow: bool) -> PermissionDecision {
-    let wanted = if allow { "allow" } else { "reject" };
+    let (first, second) = if allow {
+        ("allow_once", "allow")
+    } else {
+        ("reject_once", "reject")
+    };
     request
         .options
         .iter()
-        .find(|option| option.kind.starts_with(wanted))
+        .find(|option| option.kind == first)
+        .or_else(|| {
+            request
+                .options
+                .iter()
+                .find(|option| option.kind.starts_with(second))
+        })
         .map_or(PermissionDecision::Cancelled, |option| {
             PermissionDecision::Selected(option.id.clone())
         })
 }
 
 /// The event for an answered permission request.
-fn permission_event(request: &PermissionRequest, decision: &PermissionDecision) -> ClientEvent {
+fn permission_event(
+    request: &PermissionRequest,
+    decision: &PermissionDecision,
+    by: DecidedBy,
+) -> ClientEvent {
     let choice = match decision {
         PermissionDecision::Selected(id) => request
             .options
@@ -94,104 +152,27 @@ fn permission_event(request: &PermissionRequest, decision: &PermissionDecision) 
     };
     ClientEvent::Permission {
         title: request.title.clone(),
+        tool_kind: request.tool_kind.clone(),
         choice,
+        by,
     }
 }
 
-/// Files with every write confirmed.
-#[derive(Debug, Clone)]
-pub struct ConfirmedFiles {
+/// Files for the agent: reads inside the session's directories; writes once approved.
+#[derive(Debug, Clone, Default)]
+pub struct CliFiles {
     files: LocalFiles,
-    answers: Answers,
-    events: EventLog,
 }
 
-impl ReadFiles for ConfirmedFiles {
+impl ReadFiles for CliFiles {
     fn read_text_file(&self, request: ReadTextFile) -> BoxFuture<Result<String, ErrorObject>> {
         self.files.read_text_file(request)
     }
 }
 
-impl WriteFiles for ConfirmedFiles {
+impl WriteFiles for CliFiles {
     fn write_text_file(&self, request: WriteTextFile) -> BoxFuture<Result<(), ErrorObject>> {
-        let this = self.clone();
-        Box::pin(async move {
-            let path = request.path.display().to_string();
-            let bytes = request.content.len();
-            // Outside paths are refused before anyone is asked.
-            let target = this.files.check_write(&request.scope, &request.path)?;
-            let refusal = match &this.answers {
-                Answers::Fixed { allow_write, .. } => {
-                    (!allow_write).then(|| "writes need --allow-write with --prompt".to_owned())
-                }
-                Answers::Ask(questions) => {
-                    let question = WriteQuestion {
-                        path: path.clone(),
-                        bytes,
-                        replaces: target.exists(),
-                        preview: request.content.chars().take(WRITE_PREVIEW_CHARS).collect(),
-                    };
-                    let (reply, answer) = oneshot::channel();
-                    let asked = questions
-                        .send(Question::Write(question, reply))
-                        .await
-                        .is_ok();
-                    let allowed = asked && answer.await.unwrap_or(false);
-                    (!allowed).then(|| "the user declined".to_owned())
-                }
-            };
-            let allowed = refusal.is_none();
-            this.events.push(ClientEvent::FileWrite {
-                path: path.clone(),
-                bytes,
-                allowed,
-                reason: refusal.clone(),
-            });
-            if let Some(reason) = refusal {
-                return Err(ErrorObject::new(
-                    INTERNAL_ERROR,
-                    format!("writing `{path}` was refused: {reason}"),
-                ));
-            }
-            this.files.write_text_file(request).await
-        })
-    }
-}
-
-/// Terminals with every command recorded.
-#[derive(Debug, Clone, Default)]
-pub struct RecordedTerminals {
-    terminals: LocalTerminals,
-    events: EventLog,
-}
-
-impl RecordedTerminals {
-    /// The terminals underneath.
-    #[must_use]
-    pub fn inner(&self) -> &LocalTerminals {
-        &self.terminals
-    }
-}
-
-impl Terminals for RecordedTerminals {
-    fn create(&self, request: CreateTerminal) -> BoxFuture<Result<String, ErrorObject>> {
-        self.events.push(ClientEvent::Terminal {
-            command: request.command.clone(),
-            args: request.args.clone(),
-        });
-        self.terminals.create(request)
-    }
-    fn output(&self, terminal: TerminalRef) -> BoxFuture<Result<TerminalOutput, ErrorObject>> {
-        self.terminals.output(terminal)
-    }
-    fn wait_for_exit(&self, terminal: TerminalRef) -> BoxFuture<Result<TerminalExit, ErrorObject>> {
-        self.terminals.wait_for_exit(terminal)
-    }
-    fn kill(&self, terminal: TerminalRef) -> BoxFuture<Result<(), ErrorObject>> {
-        self.terminals.kill(terminal)
-    }
-    fn release(&self, terminal: TerminalRef) -> BoxFuture<Result<(), ErrorObject>> {
-        self.terminals.release(terminal)
+        self.files.write_text_file(request)
     }
 }
 
@@ -231,7 +212,7 @@ impl TerminalLogin for ForegroundLogin {
         let answers = self.answers.clone();
         Box::pin(async move {
             match answers {
-                Answers::Fixed { .. } => tokio::task::spawn_blocking(move || run_login(&command))
+                Answers::OneShot(_) => tokio::task::spawn_blocking(move || run_login(&command))
                     .await
                     .unwrap_or_else(|error| Err(format!("the login task failed: {error}"))),
                 Answers::Ask(questions) => {
@@ -257,17 +238,17 @@ impl TerminalLogin for ForegroundLogin {
 pub struct CliHandler {
     answers: Answers,
     events: EventLog,
-    files: Option<ConfirmedFiles>,
-    terminals: Option<RecordedTerminals>,
+    files: Option<CliFiles>,
+    terminals: Option<LocalTerminals>,
     login: Option<ForegroundLogin>,
 }
 
 /// Which services `acp client` offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Services {
-    /// Files (not `--no-fs`).
+    /// Files (not `--no-fs`; over `--url`, `--allow-remote-fs`).
     pub files: bool,
-    /// Terminals (not `--no-terminal`).
+    /// Terminals (not `--no-terminal`; over `--url`, `--allow-remote-terminal`).
     pub terminals: bool,
 }
 
@@ -276,15 +257,8 @@ impl CliHandler {
     /// Terminal logins are offered when standard input is a terminal.
     #[must_use]
     pub fn new(answers: Answers, services: Services, events: EventLog) -> Self {
-        let files = services.files.then(|| ConfirmedFiles {
-            files: LocalFiles::new(),
-            answers: answers.clone(),
-            events: events.clone(),
-        });
-        let terminals = services.terminals.then(|| RecordedTerminals {
-            terminals: LocalTerminals::new(),
-            events: events.clone(),
-        });
+        let files = services.files.then(CliFiles::default);
+        let terminals = services.terminals.then(LocalTerminals::new);
         let login = std::io::stdin().is_terminal().then(|| ForegroundLogin {
             answers: answers.clone(),
         });
@@ -300,7 +274,161 @@ impl CliHandler {
     /// The terminals (to check that nothing is left running).
     #[must_use]
     pub fn local_terminals(&self) -> Option<&LocalTerminals> {
-        self.terminals.as_ref().map(RecordedTerminals::inner)
+        self.terminals.as_ref()
+    }
+
+    /// Decides about running `request`: refused at once outside the session's directories,
+    /// else put to the user or the policy.
+    async fn approve_command(&self, request: CreateTerminal) -> Consent {
+        let shown_cwd = request
+            .cwd
+            .as_ref()
+            .unwrap_or(&request.scope.cwd)
+            .display()
+            .to_string();
+        let (decision, reason) = match LocalTerminals::working_dir(&request) {
+            Err(error) => (
+                Decision {
+                    allowed: false,
+                    by: DecidedBy::Client,
+                },
+                Some(
+                    error
+                        .message
+                        .trim_start_matches("invalid params: ")
+                        .to_owned(),
+                ),
+            ),
+            Ok(cwd) => {
+                let question = RunQuestion {
+                    command: request.command.clone(),
+                    args: request.args.clone(),
+                    cwd: cwd.display().to_string(),
+                    env: request.env.clone(),
+                };
+                let decision = match &self.answers {
+                    Answers::OneShot(decide) => {
+                        let ask = format!(
+                            "acp: the agent wants to run `{}` in {}{}. Run it?",
+                            super::text::terminal_safe(&question.line()),
+                            question.cwd,
+                            env_note(&question.env)
+                        );
+                        // Policies match the words joined by spaces, without quoting.
+                        let words = std::iter::once(&question.command)
+                            .chain(&question.args)
+                            .map(String::as_str)
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        decide.decide(Subject::Run(&words), ask).await
+                    }
+                    Answers::Ask(questions) => {
+                        let (reply, answer) = oneshot::channel();
+                        let asked = questions.send(Question::Run(question, reply)).await.is_ok();
+                        Decision {
+                            allowed: asked && answer.await.unwrap_or(false),
+                            by: DecidedBy::User,
+                        }
+                    }
+                };
+                let reason = (!decision.allowed).then(|| refusal_reason(decision.by));
+                (decision, reason)
+            }
+        };
+        self.events.push(ClientEvent::Terminal {
+            command: request.command.clone(),
+            args: request.args.clone(),
+            cwd: shown_cwd,
+            allowed: decision.allowed,
+            reason: reason.clone(),
+        });
+        match reason {
+            None => Consent::Allowed,
+            Some(reason) => Consent::Refused(reason),
+        }
+    }
+
+    /// Decides about writing `request`: refused at once outside the session's directories,
+    /// else put to the user or the policy.
+    async fn approve_write(&self, request: WriteTextFile) -> Consent {
+        let path = request.path.display().to_string();
+        let bytes = request.content.len();
+        let reason = match LocalFiles::new().check_write(&request.scope, &request.path) {
+            Err(error) => Some(
+                error
+                    .message
+                    .trim_start_matches("invalid params: ")
+                    .to_owned(),
+            ),
+            Ok(target) => {
+                let decision = match &self.answers {
+                    Answers::OneShot(decide) => {
+                        let ask = format!(
+                            "acp: the agent wants to write {bytes} bytes to {}. Write it?",
+                            super::text::terminal_safe(&path)
+                        );
+                        decide.decide(Subject::Write(&path), ask).await
+                    }
+                    Answers::Ask(questions) => {
+                        let question = WriteQuestion {
+                            path: path.clone(),
+                            bytes,
+                            replaces: target.exists(),
+                            preview: request.content.chars().take(WRITE_PREVIEW_CHARS).collect(),
+                        };
+                        let (reply, answer) = oneshot::channel();
+                        let asked = questions
+                            .send(Question::Write(question, reply))
+                            .await
+                            .is_ok();
+                        Decision {
+                            allowed: asked && answer.await.unwrap_or(false),
+                            by: DecidedBy::User,
+                        }
+                    }
+                };
+                (!decision.allowed).then(|| match decision.by {
+                    DecidedBy::Policy => {
+                        "the permission policy refuses it (allow writes with --allow-write or --approve-all)"
+                            .to_owned()
+                    }
+                    by => refusal_reason(by),
+                })
+            }
+        };
+        self.events.push(ClientEvent::FileWrite {
+            path,
+            bytes,
+            allowed: reason.is_none(),
+            reason: reason.clone(),
+        });
+        match reason {
+            None => Consent::Allowed,
+            Some(reason) => Consent::Refused(reason),
+        }
+    }
+}
+
+/// `; with VAR=value, ...` for the environment of a command (empty without one).
+fn env_note(env: &[(String, String)]) -> String {
+    if env.is_empty() {
+        return String::new();
+    }
+    let vars: Vec<String> = env
+        .iter()
+        .map(|(name, value)| super::text::terminal_safe(&format!("{name}={value}")).into_owned())
+        .collect();
+    format!(" with {}", vars.join(" "))
+}
+
+/// Why something was refused, by who refused it.
+fn refusal_reason(by: DecidedBy) -> String {
+    match by {
+        DecidedBy::User => "the user declined".to_owned(),
+        DecidedBy::NoTerminal => {
+            "the permission policy asks the user and there is no terminal to ask on".to_owned()
+        }
+        DecidedBy::Policy | DecidedBy::Client => "the permission policy refuses it".to_owned(),
     }
 }
 
@@ -309,11 +437,26 @@ impl ClientHandler for CliHandler {
         let answers = self.answers.clone();
         let events = self.events.clone();
         Box::pin(async move {
-            let decision = match answers {
-                Answers::Fixed { allow, .. } => fixed_permission(&request, allow),
+            let (decision, by) = match answers {
+                Answers::OneShot(decide) => {
+                    let subject = Subject::Permission {
+                        kind: request.tool_kind.as_deref(),
+                        title: &request.title,
+                    };
+                    let kind = request
+                        .tool_kind
+                        .as_deref()
+                        .map_or_else(String::new, |kind| format!(" ({kind})"));
+                    let ask = format!(
+                        "acp: the agent asks permission{kind}: {}. Allow?",
+                        super::text::terminal_safe(&request.title).replace('\n', " ")
+                    );
+                    let decision = decide.decide(subject, ask).await;
+                    (fixed_permission(&request, decision.allowed), decision.by)
+                }
                 Answers::Ask(questions) => {
                     let (reply, answer) = oneshot::channel();
-                    if questions
+                    let decision = if questions
                         .send(Question::Permission(request.clone(), reply))
                         .await
                         .is_err()
@@ -321,12 +464,30 @@ impl ClientHandler for CliHandler {
                         PermissionDecision::Cancelled
                     } else {
                         answer.await.unwrap_or(PermissionDecision::Cancelled)
-                    }
+                    };
+                    (decision, DecidedBy::User)
                 }
             };
-            events.push(permission_event(&request, &decision));
+            events.push(permission_event(&request, &decision, by));
             decision
         })
+    }
+
+    fn approve(&self, action: Action<'_>) -> BoxFuture<Consent> {
+        let this = self.clone();
+        match action {
+            Action::RunCommand(request) => {
+                let request = request.clone();
+                Box::pin(async move { this.approve_command(request).await })
+            }
+            Action::WriteFile(request) => {
+                let request = request.clone();
+                Box::pin(async move { this.approve_write(request).await })
+            }
+            _ => Box::pin(async {
+                Consent::Refused("this client does not know the action".to_owned())
+            }),
+        }
     }
 
     fn file_reader(&self) -> Option<&dyn ReadFiles> {

@@ -7,15 +7,15 @@
 //! |---|---|
 //! | `session` | `sessionId`, `protocolVersion` (negotiated), `proposedVersion`, `agent` (name or `null`), `loaded` |
 //! | `message` | `role` (`user`, `agent`, `thought`), `text` (the new piece), `messageId` (or `null`), `replace` (`true` when `text` replaces the whole message) |
-//! | `tool_call` | `toolCallId`, `title`, `status`, `content` (texts); `update: true` for a change of a known call |
+//! | `tool_call` | `toolCallId`, `title`, `kind`, `status`, `content` (texts), `diffs` (`[{"path", "added", "removed"}]`), `terminalOutput` (the end of its terminals' output, once finished, or `null`); `update: true` for a change of a known call |
 //! | `plan` | `entries`: `[{"content", "status"}]` |
 //! | `notice` | `severity` (as sent, cleaned), `title`, `description` (or `null`), `count` |
-//! | `permission` | `title`, `decision` (`selected` or `cancelled`), `optionId`, `optionName`, `kind` |
+//! | `permission` | `title`, `toolKind`, `decision` (`selected` or `cancelled`), `optionId`, `optionName`, `kind`, `allowed`, `by` (`policy`, `user`, `no_terminal`) |
 //! | `file_write` | `path`, `bytes`, `allowed`, `reason` (or `null`) |
-//! | `terminal` | `command`, `args` |
+//! | `terminal` | `command`, `args`, `cwd`, `allowed`, `reason` (or `null`) |
 //! | `note` | `text` |
 //! | `stop` | `stopReason` (`end_turn`, `cancelled`, `max_tokens`, ...) |
-//! | `error` | `code` (or `null`), `message`, `detail` (what `data` adds, or `null`), `exitCode` |
+//! | `error` | `code` (or `null`), `message`, `data` (the error's `data`, or `null`), `detail` (what `data` adds, in a line, or `null`), `exitCode`; `authMethods` (`[{"id", "name", "description", "kind", "vars"}]`) when the agent needs a sign-in; `missingVars` when `--auth` names an `env_var` method whose variables are unset |
 //! | `session_info` | (`--list-sessions`) `sessionId`, `cwd`, `title`, `updatedAt` |
 //!
 //! Text from the agent is passed on as it came (JSON escapes whatever needs escaping).
@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 
 use super::events::ClientEvent;
 use super::follow::Sink;
+use super::output::TerminalTails;
 
 /// The word for a role in JSON output.
 #[must_use]
@@ -40,10 +41,20 @@ pub fn role_word(role: Role) -> &'static str {
 }
 
 /// Writes one JSON object per line.
-#[derive(Debug)]
 pub struct JsonPrinter<W: Write> {
     out: W,
     history: bool,
+    /// Where finished tool calls' terminal output comes from.
+    tails: Option<TerminalTails>,
+}
+
+impl<W: Write + std::fmt::Debug> std::fmt::Debug for JsonPrinter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsonPrinter")
+            .field("out", &self.out)
+            .field("history", &self.history)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<W: Write> JsonPrinter<W> {
@@ -52,7 +63,13 @@ impl<W: Write> JsonPrinter<W> {
         Self {
             out,
             history: false,
+            tails: None,
         }
+    }
+
+    /// Adds the end of each terminal's output to finished tool calls that show one.
+    pub fn set_terminal_tails(&mut self, tails: TerminalTails) {
+        self.tails = Some(tails);
     }
 
     /// Marks the events that follow as replayed history (or not).
@@ -110,12 +127,28 @@ impl<W: Write> Sink for JsonPrinter<W> {
     }
 
     fn tool_call(&mut self, call: &ToolCall, first: bool) -> io::Result<()> {
+        let diffs: Vec<Value> = call
+            .diffs
+            .iter()
+            .flat_map(|diff| &diff.summaries)
+            .map(|diff| json!({"path": diff.path, "added": diff.added, "removed": diff.removed}))
+            .collect();
+        let output = match &self.tails {
+            Some(tails) if super::plain::finished(call) && !call.terminals.is_empty() => {
+                let tails: Vec<String> = call.terminals.iter().filter_map(|id| tails(id)).collect();
+                json!(tails.join(""))
+            }
+            _ => Value::Null,
+        };
         let mut fields = vec![
             ("type", json!("tool_call")),
             ("toolCallId", json!(call.id)),
             ("title", json!(call.title)),
+            ("kind", json!(call.kind)),
             ("status", json!(call.status)),
             ("content", json!(call.content)),
+            ("diffs", Value::Array(diffs)),
+            ("terminalOutput", output),
         ];
         if !first {
             fields.push(("update", Value::Bool(true)));
@@ -143,18 +176,29 @@ impl<W: Write> Sink for JsonPrinter<W> {
 
     fn client(&mut self, event: &ClientEvent) -> io::Result<()> {
         match event {
-            ClientEvent::Permission { title, choice } => {
+            ClientEvent::Permission {
+                title,
+                tool_kind,
+                choice,
+                by,
+            } => {
                 let (decision, id, name, kind) = match choice {
                     Some((id, name, kind)) => ("selected", json!(id), json!(name), json!(kind)),
                     None => ("cancelled", Value::Null, Value::Null, Value::Null),
                 };
+                let allowed = choice
+                    .as_ref()
+                    .is_some_and(|(_, _, kind)| kind.starts_with("allow"));
                 self.write(&[
                     ("type", json!("permission")),
                     ("title", json!(title)),
+                    ("toolKind", json!(tool_kind)),
                     ("decision", json!(decision)),
                     ("optionId", id),
                     ("optionName", name),
                     ("kind", kind),
+                    ("allowed", json!(allowed)),
+                    ("by", json!(by.word())),
                 ])
             }
             ClientEvent::FileWrite {
@@ -169,10 +213,19 @@ impl<W: Write> Sink for JsonPrinter<W> {
                 ("allowed", json!(allowed)),
                 ("reason", json!(reason)),
             ]),
-            ClientEvent::Terminal { command, args } => self.write(&[
+            ClientEvent::Terminal {
+                command,
+                args,
+                cwd,
+                allowed,
+                reason,
+            } => self.write(&[
                 ("type", json!("terminal")),
                 ("command", json!(command)),
                 ("args", json!(args)),
+                ("cwd", json!(cwd)),
+                ("allowed", json!(allowed)),
+                ("reason", json!(reason)),
             ]),
         }
     }

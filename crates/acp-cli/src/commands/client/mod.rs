@@ -8,22 +8,36 @@
 //! [`text`] (terminal-safe agent text). [`setup`] gets to a session, [`tui`] is the terminal
 //! event loop, [`prompt`] the one-turn mode and [`exit`] the exit codes.
 
+pub mod agent_log;
 pub mod app;
+pub mod conversation;
+pub mod decide;
 pub mod dialog;
+pub mod editor;
 pub mod events;
 pub mod exit;
 pub mod follow;
 pub mod handler;
+pub mod history;
 pub mod json;
+pub mod layout;
+pub mod markdown;
+pub mod oneshot;
+pub mod output;
 pub mod peer_log;
 pub mod plain;
+pub mod plain_ui;
+pub mod policy;
 pub mod prompt;
 pub mod setup;
 pub mod slash;
 pub mod text;
+pub mod theme;
+pub mod tool_block;
 pub mod tui;
 pub mod view;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -37,10 +51,9 @@ use serde_json::json;
 
 use events::EventLog;
 use exit::{Exit, Failure, report};
-use follow::Follower;
 use handler::{Answers, CliHandler, Services};
+use output::Format;
 use peer_log::PeerLog;
-use prompt::{Format, Output, TurnEnd};
 use setup::Target;
 
 /// The environment variable with the bearer token of `--url` (and of `acp agent --listen`).
@@ -51,7 +64,9 @@ pub const TOKEN_ENV: &str = "ACP_TOKEN";
 #[command(
     after_help = "Exit codes: 0 the turn ended normally, 1 the turn or the agent failed, \
 2 bad usage, 3 authentication needed or failed, 4 timed out, 5 the agent could not be started \
-or exited early (or, with --url, could not be reached), 130 interrupted."
+or exited early (or, with --url, could not be reached), 6 a permission was needed and there was \
+no terminal to ask (--non-interactive-permissions fail), 129/130/143 ended by SIGHUP/SIGINT/SIGTERM, \
+141 the output was closed."
 )]
 pub struct Args {
     /// Protocol version to ask the agent for: 1 or 2 (a v1 agent asked for 2 is relaunched
@@ -61,19 +76,46 @@ pub struct Args {
     /// Do not advertise `session.notices` (v1) and do not use a notice center.
     #[arg(long)]
     pub no_notices: bool,
-    /// Run one turn with this prompt, print it and exit (no terminal UI).
+    /// Run one turn with this prompt, print it and exit (no terminal UI); `-` reads the
+    /// prompt from standard input.
     #[arg(long, value_name = "TEXT")]
     pub prompt: Option<String>,
-    /// The output of --prompt and --list-sessions: plain text, or one JSON object per line.
+    /// Run one turn with the prompt in this file (like --prompt).
+    #[arg(long, value_name = "FILE", conflicts_with = "prompt")]
+    pub prompt_file: Option<PathBuf>,
+    /// The output of --prompt and --list-sessions: plain text, one JSON object per line, or
+    /// only the agent's final message (quiet).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// With --prompt: allow what the agent asks permission for (default: reject).
-    #[arg(long, requires = "prompt")]
-    pub allow: bool,
-    /// With --prompt: let the agent write files in the session's directories (default:
-    /// every write is refused; the terminal UI asks each time).
-    #[arg(long, requires = "prompt")]
+    /// One-shot mode: allow every permission request, command and file write.
+    #[arg(long, visible_alias = "allow", group = "permissions")]
+    pub approve_all: bool,
+    /// One-shot mode (the default): allow permission requests of kind `read`, ask y/N on
+    /// the terminal for the rest (refused without a terminal).
+    #[arg(long, group = "permissions")]
+    pub approve_reads: bool,
+    /// One-shot mode: refuse every permission request, command and file write.
+    #[arg(long, group = "permissions")]
+    pub deny_all: bool,
+    /// One-shot mode: decide by the rules in this JSON file (see the README).
+    #[arg(long, value_name = "FILE", group = "permissions")]
+    pub policy: Option<PathBuf>,
+    /// One-shot mode: what the policy leaves to the user when there is no terminal to ask on:
+    /// `deny` it, or `fail` (cancel the turn and exit with 6).
+    #[arg(long, value_enum, value_name = "deny|fail", default_value_t = decide::NonInteractive::Deny)]
+    pub non_interactive_permissions: decide::NonInteractive,
+    /// One-shot mode: let the agent write files in the session's directories (default: asked
+    /// on the terminal, refused without one; the terminal UI asks each time).
+    #[arg(long)]
     pub allow_write: bool,
+    /// With --url: offer the remote agent this machine's files (reads, and writes as the
+    /// policy allows). Off by default: a remote agent gets no `fs` capability.
+    #[arg(long, requires = "url")]
+    pub allow_remote_fs: bool,
+    /// With --url: offer the remote agent terminals on this machine (each command still needs
+    /// consent). Off by default: a remote agent gets no `terminal` capability.
+    #[arg(long, requires = "url")]
+    pub allow_remote_terminal: bool,
     /// Sign in with this method of the agent's before the session is created.
     #[arg(long, value_name = "METHOD_ID")]
     pub auth: Option<String>,
@@ -84,7 +126,7 @@ pub struct Args {
     #[arg(long = "set", value_name = "CONFIG_ID=VALUE", value_parser = parse_setting)]
     pub settings: Vec<(String, String)>,
     /// Print the agent's sessions (id, working directory, title, last update) and exit.
-    #[arg(long, conflicts_with_all = ["prompt", "load", "mode", "settings"])]
+    #[arg(long, conflicts_with_all = ["prompt", "prompt_file", "load", "mode", "settings"])]
     pub list_sessions: bool,
     /// Continue this session (v1 `session/load`, v2 `session/resume` with its history).
     #[arg(long, value_name = "SESSION_ID")]
@@ -108,6 +150,11 @@ pub struct Args {
     /// Do not run commands for the agent (`terminal` is not advertised).
     #[arg(long)]
     pub no_terminal: bool,
+    /// Show what the agent writes to its standard error (prefixed `agent: `) and the lines
+    /// it writes to its standard output that are not JSON, on standard error. Either way its
+    /// standard error is kept in a log file per run (see the README).
+    #[arg(long)]
+    pub verbose: bool,
     /// Connect to a remote agent at this URL (WebSocket `ws://`, `wss://` or Streamable HTTP
     /// `http://`, `https://`; for example one served by `acp agent --listen`) instead of
     /// launching an agent command.
@@ -128,6 +175,18 @@ pub struct Args {
         value_name = "AGENT_COMMAND"
     )]
     pub agent: Vec<String>,
+    /// The terminal UI as plain lines for screen readers and simple terminals: one event per
+    /// line, no boxes, no full-screen drawing; prompts are read line by line.
+    #[arg(long, conflicts_with_all = ["prompt", "prompt_file", "list_sessions"])]
+    pub plain: bool,
+    /// The terminal UI's high-contrast look: no dimmed text, bright colours, bold emphasis
+    /// (also `ACP_HIGH_CONTRAST=1`; `NO_COLOR` still turns colours off).
+    #[arg(long)]
+    pub high_contrast: bool,
+    /// Do not read or write the terminal UI's prompt history (kept per agent in
+    /// `$XDG_STATE_HOME/acp/client/history/`).
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 /// `CONFIG_ID=VALUE`.
@@ -162,16 +221,95 @@ impl Args {
             .connection_options(ConnectionBuilder::new().logger(log.logger()))
     }
 
-    /// The services offered to the agent.
+    /// The prompt of one-shot mode: `--prompt TEXT`, standard input for `--prompt -`, the
+    /// file of `--prompt-file`; without either, standard input when it is not a terminal
+    /// (`echo hi | acp client -- AGENT`). `None` means the terminal UI, which needs a terminal
+    /// on both standard input and standard output.
+    fn prompt_text(&self) -> Result<Option<String>, Failure> {
+        use std::io::{IsTerminal, Read};
+        let read_stdin = || {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|error| {
+                    Failure::usage(format!(
+                        "cannot read the prompt from standard input: {error}"
+                    ))
+                })?;
+            Ok::<_, Failure>(text)
+        };
+        let text = match (&self.prompt, &self.prompt_file) {
+            (Some(dash), _) if dash == "-" => read_stdin()?,
+            (Some(text), _) => return Ok(Some(text.clone())),
+            (None, Some(file)) => std::fs::read_to_string(file).map_err(|error| {
+                Failure::usage(format!("--prompt-file {}: {error}", file.display()))
+            })?,
+            // `--plain` reads its prompts line by line from standard input itself.
+            (None, None) if self.plain => return Ok(None),
+            (None, None) => {
+                if std::io::stdin().is_terminal() {
+                    if std::io::stdout().is_terminal() {
+                        return Ok(None);
+                    }
+                    return Err(Failure::usage(
+                        "the terminal UI needs a terminal on standard output; for one turn give a prompt with --prompt TEXT (or --prompt - or --prompt-file FILE)",
+                    ));
+                }
+                let text = read_stdin()?;
+                if text.trim().is_empty() {
+                    return Err(Failure::usage(
+                        "no prompt: standard input is not a terminal and gave no text; give one with --prompt TEXT, --prompt - (standard input) or --prompt-file FILE",
+                    ));
+                }
+                text
+            }
+        };
+        if text.trim().is_empty() {
+            return Err(Failure::usage(
+                "the prompt is empty (--prompt - or --prompt-file)",
+            ));
+        }
+        // A trailing line break is how files and pipes end, not part of the prompt.
+        Ok(Some(text.trim_end_matches(['\n', '\r']).to_owned()))
+    }
+
+    /// The services offered to the agent: a remote agent gets files and terminals only when
+    /// the flags that name the risk say so.
     fn services(&self) -> Services {
+        let remote = self.url.is_some();
         Services {
-            files: !self.no_fs,
-            terminals: !self.no_terminal,
+            files: !self.no_fs && (!remote || self.allow_remote_fs),
+            terminals: !self.no_terminal && (!remote || self.allow_remote_terminal),
         }
     }
 
-    /// Where the agent is: the remote URL, else the agent command.
-    fn target(&self) -> Result<Target, Failure> {
+    /// The permission policy of one-shot mode.
+    fn permission_policy(&self) -> Result<policy::Policy, Failure> {
+        use policy::{BuiltIn, Policy};
+        let policy = if let Some(file) = &self.policy {
+            Policy::read(file).map_err(Failure::usage)?
+        } else if self.approve_all {
+            Policy::built_in(BuiltIn::ApproveAll)
+        } else if self.deny_all {
+            Policy::built_in(BuiltIn::DenyAll)
+        } else {
+            Policy::built_in(BuiltIn::ApproveReads)
+        };
+        Ok(if self.allow_write {
+            policy.allowing_writes()
+        } else {
+            policy
+        })
+    }
+
+    /// Where the agent is: the remote URL, else the agent command (its standard error going
+    /// to `log`).
+    fn target(&self, log: &agent_log::AgentLog) -> Result<Target, Failure> {
+        if self.url.is_none() && (self.allow_remote_fs || self.allow_remote_terminal) {
+            return Err(Failure::usage(
+                "--allow-remote-fs and --allow-remote-terminal are for a remote agent (--url)",
+            ));
+        }
         if let Some(url) = &self.url {
             let token = crate::commands::tokens::token(self.token.as_ref())
                 .map_err(|error| Failure::usage(error.0))?;
@@ -195,7 +333,9 @@ impl Args {
                 options,
             });
         }
-        self.command().map(Target::Command)
+        let log = log.clone();
+        self.command()
+            .map(|command| Target::Command(command.stderr_lines(move |line| log.line(line))))
     }
 
     /// The agent command line.
@@ -230,14 +370,29 @@ impl Args {
 
 /// Runs the client.
 pub fn run(args: Args) -> super::Outcome {
+    // Everything started from here on (the agent, terminals, their children) is ended with us.
+    let _reaper = super::reaper::Reaper::start();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
+    let prompt = if args.list_sessions {
+        None
+    } else {
+        match args.prompt_text() {
+            Ok(prompt) => prompt,
+            Err(failure) => return Ok(report(&failure)),
+        }
+    };
     let code = runtime.block_on(async move {
         if args.list_sessions {
             list_sessions(&args).await
-        } else if let Some(text) = &args.prompt {
-            run_prompt(&args, text).await
+        } else if let Some(text) = &prompt {
+            oneshot::run(&args, text).await
+        } else if args.plain {
+            match plain_ui::run_client(&args).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(failure) => report(&failure),
+            }
         } else {
             match tui::run_client(&args).await {
                 Ok(()) => ExitCode::SUCCESS,
@@ -253,23 +408,34 @@ pub fn run(args: Args) -> super::Outcome {
 /// `--list-sessions`.
 async fn list_sessions(args: &Args) -> ExitCode {
     let handler = CliHandler::new(
-        Answers::Fixed {
-            allow: false,
-            allow_write: false,
-        },
+        Answers::OneShot(decide::OneShot::new(
+            policy::Policy::built_in(policy::BuiltIn::DenyAll),
+            None,
+            decide::NonInteractive::Deny,
+        )),
         args.services(),
         EventLog::new(),
     );
-    let target = match args.target() {
+    let agent_log = agent_log::AgentLog::open(args.verbose);
+    let target = match args.target(&agent_log) {
         Ok(target) => target,
         Err(failure) => return report(&failure),
     };
-    let log = PeerLog::new();
-    let (client, mut process) =
-        match setup::launch(args.builder(handler, &log), &target, args.timeout).await {
-            Ok(pair) => pair,
-            Err(failure) => return report(&log.explain(failure)),
-        };
+    let log = PeerLog::new().verbose(args.verbose);
+    // A signal ends the listing like any failure: the agent is ended first.
+    let mut interrupted = prompt::interrupts();
+    let signalled = |signal: Option<i32>| {
+        let signal = signal.unwrap_or(2);
+        Failure::new(prompt::signal_exit(signal), prompt::interruption(signal))
+    };
+    let launched = tokio::select! {
+        launched = setup::launch(args.builder(handler, &log), &target, args.timeout) => launched,
+        _ = interrupted.changed() => Err(signalled(*interrupted.borrow())),
+    };
+    let (client, mut process) = match launched {
+        Ok(pair) => pair,
+        Err(failure) => return report(&agent_log.explain(log.explain(failure))),
+    };
     let outcome = async {
         if let Some(method) = &args.auth {
             setup::authenticate(&client, method, args.timeout).await?;
@@ -281,16 +447,22 @@ async fn list_sessions(args: &Args) -> ExitCode {
         }
         setup::bounded(args.timeout, "listing sessions", async {
             client.all_sessions(None, 100).await.map_err(|error| {
-                let mut failure = Failure::of("the agent could not list its sessions", &error, Exit::Failed);
-                if failure.exit == Exit::Auth {
-                    failure.message = format!("{}\n{}", failure.message, setup::auth_help(&client));
-                }
-                failure
+                setup::with_sign_in(
+                    &client,
+                    Failure::of(
+                        "the agent could not list its sessions",
+                        &error,
+                        Exit::Failed,
+                    ),
+                )
             })
         })
         .await
-    }
-    .await;
+    };
+    let outcome = tokio::select! {
+        outcome = outcome => outcome,
+        _ = interrupted.changed() => Err(signalled(*interrupted.borrow())),
+    };
     setup::shutdown(&client, &mut process).await;
     match outcome {
         Ok(sessions) => {
@@ -309,7 +481,7 @@ async fn list_sessions(args: &Args) -> ExitCode {
                             .trim_end()
                             .to_owned()
                     }
-                    Format::Text => format!(
+                    Format::Text | Format::Quiet => format!(
                         "{}\t{}\t{}\t{}",
                         text::terminal_safe(&session.id),
                         text::terminal_safe(&session.cwd),
@@ -318,125 +490,20 @@ async fn list_sessions(args: &Args) -> ExitCode {
                         text::terminal_safe(session.updated_at.as_deref().unwrap_or("-")),
                     ),
                 };
-                println!("{line}");
+                let mut stdout = std::io::stdout().lock();
+                if writeln!(stdout, "{line}")
+                    .and_then(|()| stdout.flush())
+                    .is_err()
+                {
+                    // The reader left: stop quietly.
+                    return exit::Exit::OutputClosed.into();
+                }
             }
             if sessions.is_empty() && args.format == Format::Text {
-                eprintln!("acp: the agent has no sessions");
+                exit::say("acp: the agent has no sessions");
             }
             ExitCode::SUCCESS
         }
-        Err(failure) => report(&log.explain(failure)),
-    }
-}
-
-/// `--prompt TEXT`.
-async fn run_prompt(args: &Args, text: &str) -> ExitCode {
-    let mut interrupted = prompt::interrupts();
-    let events = EventLog::new();
-    let handler = CliHandler::new(
-        Answers::Fixed {
-            allow: args.allow,
-            allow_write: args.allow_write,
-        },
-        args.services(),
-        events.clone(),
-    );
-    let mut out = Output::new(args.format, std::io::stdout());
-    let log = PeerLog::new();
-    let fail = |out: &mut Output<std::io::Stdout>, failure: Failure| {
-        let failure = log.explain(failure);
-        let _ = out.failure(&failure, None);
-        report(&failure)
-    };
-    let (target, options) = match args.target().and_then(|t| Ok((t, args.session_options()?))) {
-        Ok(pair) => pair,
-        Err(failure) => return fail(&mut out, failure),
-    };
-    let launched = tokio::select! {
-        launched = setup::launch(args.builder(handler, &log), &target, args.timeout) => launched,
-        _ = interrupted.changed() => Err(Failure::new(Exit::Interrupted, "interrupted while starting the agent")),
-    };
-    let (client, mut process) = match launched {
-        Ok(pair) => pair,
-        Err(failure) => return fail(&mut out, failure),
-    };
-    let setup = async {
-        if let Some(method) = &args.auth {
-            setup::authenticate(&client, method, args.timeout).await?;
-        }
-        let opened = setup::open(&client, &options, args.load.as_deref(), args.timeout).await?;
-        setup::apply_controls(
-            &client,
-            &opened.id,
-            args.mode.as_deref(),
-            &args.settings,
-            args.timeout,
-        )
-        .await?;
-        Ok::<_, Failure>(opened)
-    };
-    let opened = tokio::select! {
-        opened = setup => opened,
-        _ = interrupted.changed() => Err(Failure::new(Exit::Interrupted, "interrupted while opening the session")),
-    };
-    let opened = match opened {
-        Ok(opened) => opened,
-        Err(failure) => {
-            setup::shutdown(&client, &mut process).await;
-            return fail(&mut out, failure);
-        }
-    };
-    let notices = !args.no_notices;
-    let mut follower = Follower::new(opened.id.as_str());
-    let printed = (|| -> std::io::Result<()> {
-        out.session(&client, &opened.id, opened.loaded)?;
-        if opened.loaded {
-            // The replay is history: printed as such, and never with notices.
-            out.history(true)?;
-            client.with_transcript(|transcript| follower.transcript(transcript, &mut out))?;
-            out.history(false)?;
-        }
-        Ok(())
-    })();
-    if let Err(error) = printed {
-        setup::shutdown(&client, &mut process).await;
-        return report(&Failure::new(
-            Exit::Failed,
-            format!("cannot write the output: {error}"),
-        ));
-    }
-    let turn = prompt::Turn {
-        client: &client,
-        session: &opened.id,
-        notices,
-        events: &events,
-        timeout: args.timeout,
-    };
-    let end = turn
-        .run(text, &mut follower, &mut out, &mut interrupted)
-        .await;
-    setup::shutdown(&client, &mut process).await;
-    match end {
-        Err(error) => report(&Failure::new(
-            Exit::Failed,
-            format!("cannot write the output: {error}"),
-        )),
-        Ok(TurnEnd::Stopped(acp_runtime::agent::StopReason::EndTurn)) => {
-            let _ = out.finish();
-            ExitCode::SUCCESS
-        }
-        Ok(TurnEnd::Stopped(stop)) => {
-            let failure = Failure::new(
-                Exit::Failed,
-                format!("the turn did not end normally (stop reason `{stop}`)"),
-            );
-            let _ = out.finish();
-            report(&failure)
-        }
-        Ok(TurnEnd::Failed(failure, error)) => {
-            let failure = log.explain(failure);
-            let _ = out.failure(&failure, error.as_ref());
-            report(&failure)
-        }
+        Err(failure) => report(&agent_log.explain(log.explain(failure))),
     }
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use acp_runtime::log::{Level, Logger};
 
 use super::app::lock;
-use super::exit::Failure;
+use super::exit::{Failure, say};
 use super::text::terminal_safe;
 
 /// How many records are kept (the first ones; the rest are only counted).
@@ -22,7 +22,11 @@ struct Records {
 #[derive(Debug, Clone, Default)]
 pub struct PeerLog {
     records: Arc<Mutex<Records>>,
+    verbose: bool,
 }
+
+/// How the runtime logs a line from the agent that is not JSON (it skips it).
+const NOT_JSON: &str = "skipped a line that is not JSON: ";
 
 impl PeerLog {
     /// An empty log.
@@ -31,13 +35,28 @@ impl PeerLog {
         Self::default()
     }
 
+    /// With `verbose`, every record is also written to standard error as it comes; a line
+    /// the agent wrote that is not JSON as `agent (not JSON): LINE`.
+    #[must_use]
+    pub fn verbose(mut self, verbose: bool) -> Self {
+        self.verbose = verbose;
+        self
+    }
+
     /// A runtime logger that feeds this log with warnings and errors.
     #[must_use]
     pub fn logger(&self) -> Logger {
         let records = Arc::clone(&self.records);
+        let verbose = self.verbose;
         Logger::new(move |level, message| {
             if level < Level::Warn {
                 return;
+            }
+            if verbose {
+                match message.strip_prefix(NOT_JSON) {
+                    Some(line) => say(&format!("agent (not JSON): {}", terminal_safe(line))),
+                    None => say(&format!("acp: {}", terminal_safe(message))),
+                }
             }
             let mut records = lock(&records);
             records.count += 1;

@@ -5,6 +5,9 @@
 //! You: /notice warning Disk almost full -- 95% used
 //! Agent: Sending the notice now.
 //! [tool] Read README.md (completed)
+//!   # Project
+//!   [diff] /work/src/main.rs +3 -1
+//!   [output] test result: ok
 //! [plan] 1. Read the file (completed) | 2. Fix it (pending)
 //! [notice] Warning: Disk almost full - 95% used
 //! [permission] Delete everything -> Reject (reject_once)
@@ -24,6 +27,7 @@ use acp_runtime::client::transcript::{Entry, Message, PlanItem, Role, ToolCall};
 
 use super::events::ClientEvent;
 use super::follow::Sink;
+use super::output::TerminalTails;
 use super::text::terminal_safe;
 
 /// The prefix of a notice line.
@@ -67,14 +71,23 @@ pub fn plan_line(plan: &[PlanItem]) -> String {
 #[must_use]
 pub fn event_line(event: &ClientEvent) -> String {
     match event {
-        ClientEvent::Permission { title, choice } => {
+        ClientEvent::Permission {
+            title,
+            tool_kind,
+            choice,
+            by,
+        } => {
             let answer = match choice {
                 Some((_, name, kind)) => format!("{} ({kind})", terminal_safe(name)),
                 None => "cancelled".to_owned(),
             };
+            let kind = tool_kind
+                .as_deref()
+                .map_or_else(String::new, |kind| format!(" [{}]", terminal_safe(kind)));
             format!(
-                "[permission] {} -> {answer}",
-                terminal_safe(title).replace('\n', " ")
+                "[permission] {}{kind} -> {answer}, by {}",
+                terminal_safe(title).replace('\n', " "),
+                by.word().replace('_', " ")
             )
         }
         ClientEvent::FileWrite {
@@ -90,13 +103,21 @@ pub fn event_line(event: &ClientEvent) -> String {
             };
             format!("[write] {} ({bytes} bytes) {outcome}", terminal_safe(path))
         }
-        ClientEvent::Terminal { command, args } => {
-            let mut line = format!("[terminal] {}", terminal_safe(command));
-            for arg in args {
-                line.push(' ');
-                line.push_str(&terminal_safe(arg).replace('\n', " "));
-            }
-            line
+        ClientEvent::Terminal {
+            command,
+            args,
+            cwd,
+            allowed,
+            reason,
+        } => {
+            let line =
+                terminal_safe(&super::handler::command_line(command, args)).replace('\n', " ");
+            let outcome = match (allowed, reason) {
+                (true, _) => String::new(),
+                (false, Some(reason)) => format!(" refused: {}", terminal_safe(reason)),
+                (false, None) => " refused".to_owned(),
+            };
+            format!("[terminal] {line} (in {}){outcome}", terminal_safe(cwd))
         }
     }
 }
@@ -133,6 +154,55 @@ pub fn notice_line(plain: &str) -> String {
     format!("{NOTICE_PREFIX}{plain}")
 }
 
+/// The most lines of a tool call's text result, and of its terminal output, shown.
+pub const RESULT_LINES: usize = 10;
+
+/// The result of a finished tool call as indented lines: its text content (the first
+/// [`RESULT_LINES`] lines), one line per diff (`[diff] PATH +ADDED -REMOVED`), and the last
+/// [`RESULT_LINES`] lines of each terminal's output (`[output] ...`).
+#[must_use]
+pub fn result_lines(call: &ToolCall, tails: Option<&TerminalTails>) -> Vec<String> {
+    let mut lines = Vec::new();
+    for text in &call.content {
+        let all: Vec<&str> = text.lines().collect();
+        for line in all.iter().take(RESULT_LINES) {
+            lines.push(format!("  {}", terminal_safe(line)));
+        }
+        if all.len() > RESULT_LINES {
+            lines.push(format!("  ... ({} more lines)", all.len() - RESULT_LINES));
+        }
+    }
+    for diff in call.diffs.iter().flat_map(|diff| &diff.summaries) {
+        let counts = match (diff.added, diff.removed) {
+            (Some(added), Some(removed)) => {
+                let about = if diff.exact { "" } else { "at most " };
+                format!(" {about}+{added} -{removed}")
+            }
+            _ => String::new(),
+        };
+        lines.push(format!("  [diff] {}{counts}", terminal_safe(&diff.path)));
+    }
+    if let Some(tails) = tails {
+        for terminal in &call.terminals {
+            let Some(tail) = tails(terminal) else {
+                continue;
+            };
+            let all: Vec<&str> = tail.lines().collect();
+            let skip = all.len().saturating_sub(RESULT_LINES);
+            for line in &all[skip..] {
+                lines.push(format!("  [output] {}", terminal_safe(line)));
+            }
+        }
+    }
+    lines
+}
+
+/// Whether a tool call's status says it has finished (`completed`, `failed`).
+#[must_use]
+pub fn finished(call: &ToolCall) -> bool {
+    matches!(call.status.as_str(), "completed" | "failed")
+}
+
 /// A client note as a line: `-- TEXT --`.
 #[must_use]
 pub fn note_line(text: &str) -> String {
@@ -141,17 +211,36 @@ pub fn note_line(text: &str) -> String {
 
 /// Writes lines, and messages that may arrive in pieces: a piece of the message whose line
 /// is open continues it; anything else ends that line first.
-#[derive(Debug)]
 pub struct PlainPrinter<W: Write> {
     out: W,
     /// The key of the message whose line is open.
     open: Option<usize>,
+    /// Where finished tool calls' terminal output comes from.
+    tails: Option<TerminalTails>,
+}
+
+impl<W: Write + std::fmt::Debug> std::fmt::Debug for PlainPrinter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlainPrinter")
+            .field("out", &self.out)
+            .field("open", &self.open)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<W: Write> PlainPrinter<W> {
     /// A printer writing to `out`.
     pub fn new(out: W) -> Self {
-        Self { out, open: None }
+        Self {
+            out,
+            open: None,
+            tails: None,
+        }
+    }
+
+    /// Shows the end of each terminal's output under finished tool calls that show one.
+    pub fn set_terminal_tails(&mut self, tails: TerminalTails) {
+        self.tails = Some(tails);
     }
 
     /// Writes a piece of the message `key` (any number that tells messages apart). A new
@@ -213,7 +302,13 @@ impl<W: Write> Sink for PlainPrinter<W> {
     }
 
     fn tool_call(&mut self, call: &ToolCall, _first: bool) -> io::Result<()> {
-        self.line(&tool_line(call))
+        self.line(&tool_line(call))?;
+        if finished(call) {
+            for line in result_lines(call, self.tails.as_ref()) {
+                self.line(&line)?;
+            }
+        }
+        Ok(())
     }
 
     fn plan(&mut self, plan: &[PlanItem]) -> io::Result<()> {

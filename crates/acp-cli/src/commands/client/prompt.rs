@@ -1,217 +1,70 @@
-//! `acp client --prompt TEXT`: one turn, printed while it streams, as plain text or as JSON
-//! lines (`--format json`), then an exit code that says how it ended.
+//! `acp client --prompt TEXT`: one turn, printed while it streams (see [`super::output`]),
+//! then an exit code that says how it ended.
 //!
 //! `--timeout SECS` bounds each step and the turn: past it, the turn is cancelled
-//! (`session/cancel`) and the client exits with 4. Ctrl-C sends `session/cancel`, waits
-//! briefly for the turn to end, and exits with 130 (a second Ctrl-C does not wait).
+//! (`session/cancel`) and the client exits with 4. SIGINT (Ctrl-C), SIGTERM and SIGHUP send
+//! `session/cancel`, wait briefly for the turn to end, and exit with 128 + the signal (130,
+//! 143, 129); a second signal does not wait. A closed output (a pipe whose reader left) ends
+//! the turn the same way, quietly, with 141.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::time::Duration;
 
-use acp_notice_center::Entry as NoticeEntry;
 use acp_runtime::agent::StopReason;
 use acp_runtime::client::Client;
-use acp_runtime::client::transcript::{Message, PlanItem, ToolCall};
-use acp_runtime::rpc;
-use serde_json::json;
 use tokio::sync::watch;
 
-use super::events::{ClientEvent, EventLog};
 use super::exit::{Exit, Failure};
-use super::follow::{Follower, Sink};
-use super::json::JsonPrinter;
-use super::plain::PlainPrinter;
+use super::output::SharedOutput;
+use crate::commands::signals::Signals;
 
 /// How long a cancelled turn may take to end before the client leaves anyway.
 pub const CANCEL_WAIT: Duration = Duration::from_secs(2);
 
-/// The output format of `--prompt`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Format {
-    /// Plain lines for a person (`You: ...`, `Agent: ...`, `[notice] ...`).
-    #[default]
-    Text,
-    /// One JSON object per line per event (documented in the README).
-    Json,
-}
+/// How often a one-shot run looks whether its output was closed while nothing else happens.
+const OUTPUT_CHECK: Duration = Duration::from_millis(200);
 
-/// The printer of either format.
-#[derive(Debug)]
-pub enum Output<W: Write> {
-    /// Plain lines.
-    Text(PlainPrinter<W>),
-    /// JSON lines.
-    Json(JsonPrinter<W>),
-}
-
-impl<W: Write> Output<W> {
-    /// A printer of `format` writing to `out`.
-    pub fn new(format: Format, out: W) -> Self {
-        match format {
-            Format::Text => Output::Text(PlainPrinter::new(out)),
-            Format::Json => Output::Json(JsonPrinter::new(out)),
+/// SIGTERM, SIGINT and SIGHUP as they arrive: the number of the last one (`None` before the
+/// first). From the call on, these signals no longer end the process by themselves.
+pub fn interrupts() -> watch::Receiver<Option<i32>> {
+    let (tx, rx) = watch::channel(None);
+    match Signals::new() {
+        Ok(mut signals) => {
+            tokio::spawn(async move {
+                loop {
+                    let signal = signals.recv().await;
+                    if tx.send(Some(signal)).is_err() {
+                        return;
+                    }
+                }
+            });
         }
+        Err(error) => super::exit::say(&format!(
+            "acp: cannot catch signals ({error}); SIGTERM and SIGHUP will end the client without cancelling the turn"
+        )),
     }
-
-    /// Marks what follows as replayed history (JSON: `"history": true`; text: a heading).
-    pub fn history(&mut self, history: bool) -> io::Result<()> {
-        match self {
-            Output::Text(printer) => printer.line(&super::plain::note_line(if history {
-                "history of the session"
-            } else {
-                "end of history"
-            })),
-            Output::Json(printer) => {
-                printer.set_history(history);
-                Ok(())
-            }
-        }
-    }
-
-    /// The session line (JSON only: text mode says nothing here).
-    pub fn session(&mut self, client: &Client, session: &str, loaded: bool) -> io::Result<()> {
-        if let Output::Json(printer) = self {
-            let agent = client.agent();
-            printer.write(&[
-                ("type", json!("session")),
-                ("sessionId", json!(session)),
-                ("protocolVersion", json!(agent.protocol_version.get())),
-                ("proposedVersion", json!(agent.proposed.get())),
-                ("agent", json!(agent.name)),
-                ("loaded", json!(loaded)),
-            ])?;
-        }
-        Ok(())
-    }
-
-    /// How the turn ended.
-    pub fn stop(&mut self, stop: &StopReason) -> io::Result<()> {
-        match self {
-            Output::Text(printer) => {
-                printer.line(&super::plain::note_line(&format!("turn ended: {stop}")))
-            }
-            Output::Json(printer) => printer.write(&[
-                ("type", json!("stop")),
-                ("stopReason", json!(stop.as_str())),
-            ]),
-        }
-    }
-
-    /// A failure (text mode prints it to standard error only, later).
-    pub fn failure(
-        &mut self,
-        failure: &Failure,
-        error: Option<&acp_runtime::Error>,
-    ) -> io::Result<()> {
-        match self {
-            Output::Text(printer) => printer.finish(),
-            Output::Json(printer) => {
-                let object = error.and_then(acp_runtime::Error::rpc);
-                printer.write(&[
-                    ("type", json!("error")),
-                    ("code", json!(object.map(|o| o.code))),
-                    (
-                        "message",
-                        json!(
-                            object.map_or_else(|| failure.message.clone(), |o| o.message.clone())
-                        ),
-                    ),
-                    ("detail", json!(object.and_then(rpc::detail))),
-                    ("exitCode", json!(failure.exit.code())),
-                ])
-            }
-        }
-    }
-
-    /// Ends the open line and flushes.
-    pub fn finish(&mut self) -> io::Result<()> {
-        match self {
-            Output::Text(printer) => printer.finish(),
-            Output::Json(printer) => printer.flush(),
-        }
-    }
-
-    /// Gives the writer back.
-    pub fn into_inner(self) -> W {
-        match self {
-            Output::Text(printer) => printer.into_inner(),
-            Output::Json(printer) => printer.into_inner(),
-        }
-    }
-}
-
-impl<W: Write> Sink for Output<W> {
-    fn message(
-        &mut self,
-        key: usize,
-        message: &Message,
-        text: &str,
-        whole: bool,
-    ) -> io::Result<()> {
-        match self {
-            Output::Text(p) => Sink::message(p, key, message, text, whole),
-            Output::Json(p) => p.message(key, message, text, whole),
-        }
-    }
-    fn tool_call(&mut self, call: &ToolCall, first: bool) -> io::Result<()> {
-        match self {
-            Output::Text(p) => p.tool_call(call, first),
-            Output::Json(p) => p.tool_call(call, first),
-        }
-    }
-    fn plan(&mut self, plan: &[PlanItem]) -> io::Result<()> {
-        match self {
-            Output::Text(p) => p.plan(plan),
-            Output::Json(p) => p.plan(plan),
-        }
-    }
-    fn notice(&mut self, entry: &NoticeEntry) -> io::Result<()> {
-        match self {
-            Output::Text(p) => p.notice(entry),
-            Output::Json(p) => p.notice(entry),
-        }
-    }
-    fn client(&mut self, event: &ClientEvent) -> io::Result<()> {
-        match self {
-            Output::Text(p) => p.client(event),
-            Output::Json(p) => p.client(event),
-        }
-    }
-    fn note(&mut self, text: &str) -> io::Result<()> {
-        match self {
-            Output::Text(p) => p.note(text),
-            Output::Json(p) => p.note(text),
-        }
-    }
-}
-
-/// Prints what is new: the transcript, the client's own events, and the notices.
-pub fn print_new<W: Write>(
-    client: &Client,
-    follower: &mut Follower,
-    events: &EventLog,
-    notices: bool,
-    out: &mut Output<W>,
-) -> io::Result<()> {
-    client.with_transcript(|transcript| follower.transcript(transcript, out))?;
-    for event in events.take() {
-        out.client(&event)?;
-    }
-    if notices {
-        client.with_notice_center(|center| follower.notices(center, out))?;
-    }
-    out.finish()
-}
-
-/// Interrupts (Ctrl-C presses) as a counter that changes with each press.
-pub fn interrupts() -> watch::Receiver<u32> {
-    let (tx, rx) = watch::channel(0);
-    tokio::spawn(async move {
-        while tokio::signal::ctrl_c().await.is_ok() {
-            tx.send_modify(|presses| *presses += 1);
-        }
-    });
     rx
+}
+
+/// The exit for a signal number: 130 for SIGINT, 128 + the signal otherwise.
+#[must_use]
+pub fn signal_exit(signal: i32) -> Exit {
+    if signal == 2 {
+        Exit::Interrupted
+    } else {
+        Exit::Signal(u8::try_from(signal).unwrap_or(127))
+    }
+}
+
+/// The name of a signal for messages.
+#[must_use]
+pub fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        15 => "SIGTERM",
+        _ => "a signal",
+    }
 }
 
 /// How a turn ended, for the exit code.
@@ -220,7 +73,7 @@ pub enum TurnEnd {
     /// The agent ended it.
     Stopped(StopReason),
     /// It failed.
-    Failed(Failure, Option<acp_runtime::Error>),
+    Failed(Failure),
 }
 
 /// One prompt turn to run: where, what to show, and how long it may take.
@@ -230,56 +83,62 @@ pub struct Turn<'a> {
     pub client: &'a Client,
     /// The session.
     pub session: &'a str,
-    /// Whether notices are shown.
-    pub notices: bool,
-    /// The client's own events, printed in order with the conversation.
-    pub events: &'a EventLog,
     /// `--timeout`.
     pub timeout: Option<Duration>,
+    /// Changes to `true` when a permission was needed and nobody could be asked
+    /// (`--non-interactive-permissions fail`).
+    pub permission_failures: Option<&'a watch::Receiver<bool>>,
 }
 
 impl Turn<'_> {
     /// Runs the turn with prompt `text`, printing it to `out` as it streams. Cancels the turn
-    /// on timeout or Ctrl-C (a change of `interrupted`).
+    /// on timeout, on a signal (a change of `interrupted`), when a permission could not be
+    /// asked under `--non-interactive-permissions fail`, and when the output was closed.
     pub async fn run<W: Write>(
         &self,
         text: &str,
-        follower: &mut Follower,
-        out: &mut Output<W>,
-        interrupted: &mut watch::Receiver<u32>,
-    ) -> io::Result<TurnEnd> {
-        one_turn(self, text, follower, out, interrupted).await
+        out: &SharedOutput<W>,
+        interrupted: &mut watch::Receiver<Option<i32>>,
+    ) -> TurnEnd {
+        one_turn(self, text, out, interrupted).await
     }
 }
 
 async fn one_turn<W: Write>(
     turn_of: &Turn<'_>,
     text: &str,
-    follower: &mut Follower,
-    out: &mut Output<W>,
-    interrupted: &mut watch::Receiver<u32>,
-) -> io::Result<TurnEnd> {
+    out: &SharedOutput<W>,
+    interrupted: &mut watch::Receiver<Option<i32>>,
+) -> TurnEnd {
     let Turn {
         client,
         session,
-        notices,
-        events,
         timeout,
+        permission_failures,
     } = *turn_of;
+    let mut failures = permission_failures.cloned();
     let mut changes = client.changes();
     // Anything the agent sent when the session opened (an MCP server notice, say) first.
-    print_new(client, follower, events, notices, out)?;
+    out.catch_up(client);
     let turn = client.prompt(session, text);
     tokio::pin!(turn);
     let deadline = tokio::time::sleep(timeout.unwrap_or(Duration::MAX));
     tokio::pin!(deadline);
     let mut stopping: Option<(Exit, String)> = None;
+    let cancel_turn = |deadline: std::pin::Pin<&mut tokio::time::Sleep>| {
+        deadline.reset(tokio::time::Instant::now() + CANCEL_WAIT);
+        client.cancel(session)
+    };
     let outcome = loop {
+        if stopping.is_none() && out.failed().is_some() {
+            stopping = Some((Exit::OutputClosed, "the output was closed".to_owned()));
+            let _ = cancel_turn(deadline.as_mut()).await;
+        }
         tokio::select! {
             outcome = &mut turn => break Some(outcome),
             changed = changes.changed() => {
                 if changed.is_ok() {
-                    print_new(client, follower, events, notices, out)?;
+                    out.catch_up(client);
                 }
             }
             () = &mut deadline, if timeout.is_some() || stopping.is_some() => {
@@ -289,36 +148,53 @@ async fn one_turn<W: Write>(
                 }
                 let seconds = timeout.map_or(0.0, |t| t.as_secs_f64());
                 stopping = Some((Exit::Timeout, format!("the turn did not end within {seconds} s (--timeout); cancelled it")));
-                let _ = client.cancel(session).await;
-                deadline.as_mut().reset(tokio::time::Instant::now() + CANCEL_WAIT);
+                let _ = cancel_turn(deadline.as_mut()).await;
             }
-            pressed = interrupted.changed() => {
-                if pressed.is_err() || stopping.as_ref().is_some_and(|(exit, _)| *exit == Exit::Interrupted) {
-                    // A second Ctrl-C: leave now.
+            failed = async { failures.as_mut()?.wait_for(|failed| *failed).await.ok().map(|_| ()) }, if failures.is_some() && stopping.is_none() => {
+                failures = None;
+                if failed.is_some() {
+                    stopping = Some((Exit::PermissionNeeded, "the agent needed a permission that the policy leaves to the user, and there is no terminal to ask (--non-interactive-permissions fail); cancelled the turn".to_owned()));
+                    let _ = cancel_turn(deadline.as_mut()).await;
+                }
+            }
+            signalled = interrupted.changed() => {
+                let signal = (*interrupted.borrow_and_update()).unwrap_or(2);
+                let by_signal = stopping
+                    .as_ref()
+                    .is_some_and(|(exit, _)| matches!(exit, Exit::Interrupted | Exit::Signal(_)));
+                if signalled.is_err() || by_signal {
+                    // A second signal: leave now.
                     break None;
                 }
-                stopping = Some((Exit::Interrupted, "interrupted; cancelled the turn".to_owned()));
-                let _ = client.cancel(session).await;
-                deadline.as_mut().reset(tokio::time::Instant::now() + CANCEL_WAIT);
+                stopping = Some((signal_exit(signal), format!("{}; cancelled the turn", interruption(signal))));
+                let _ = cancel_turn(deadline.as_mut()).await;
             }
+            () = tokio::time::sleep(OUTPUT_CHECK) => {}
         }
     };
-    print_new(client, follower, events, notices, out)?;
+    out.catch_up(client);
     if let Some((exit, message)) = stopping {
         if let Some(Ok(stop)) = &outcome {
-            out.stop(stop)?;
+            out.with(|out| out.stop(stop));
         }
-        return Ok(TurnEnd::Failed(Failure::new(exit, message), None));
+        return TurnEnd::Failed(Failure::new(exit, message));
     }
-    Ok(match outcome {
+    match outcome {
         Some(Ok(stop)) => {
-            out.stop(&stop)?;
+            out.with(|out| out.stop(&stop));
             TurnEnd::Stopped(stop)
         }
-        Some(Err(error)) => TurnEnd::Failed(
-            Failure::of("the turn failed", &error, Exit::Failed),
-            Some(error),
-        ),
-        None => TurnEnd::Failed(Failure::new(Exit::Failed, "the turn did not end"), None),
-    })
+        Some(Err(error)) => TurnEnd::Failed(Failure::of("the turn failed", &error, Exit::Failed)),
+        None => TurnEnd::Failed(Failure::new(Exit::Failed, "the turn did not end")),
+    }
+}
+
+/// What a signal means for the message: `interrupted (SIGINT)`, `ended by SIGTERM`, ...
+#[must_use]
+pub fn interruption(signal: i32) -> String {
+    if signal == 2 {
+        "interrupted (SIGINT)".to_owned()
+    } else {
+        format!("ended by {}", signal_name(signal))
+    }
 }

@@ -154,6 +154,30 @@ pub async fn authenticate(
             auth_help(client)
         )));
     };
+    // The agent reads an `env_var` method's variables from its environment, which is ours
+    // when we launched it: name the ones that are not set rather than fail later.
+    if let (AuthKind::EnvVar { vars }, Some(_)) = (&method.kind, client.agent_command()) {
+        let missing: Vec<String> = vars
+            .iter()
+            .filter(|var| std::env::var_os(var).is_none_or(|value| value.is_empty()))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            let mut failure = Failure::new(
+                Exit::Auth,
+                format!(
+                    "--auth {}: set {} for the agent (not set in this environment), for example `{}=... acp client --auth {} ...`",
+                    terminal_safe(method_id),
+                    missing.join(", "),
+                    missing[0],
+                    terminal_safe(method_id)
+                ),
+            );
+            failure.auth_methods = client.auth_methods().to_vec();
+            failure.missing_vars = missing;
+            return Err(failure);
+        }
+    }
     // A terminal login is interactive: no time limit.
     let limit = match method.kind {
         AuthKind::Terminal { .. } => None,
@@ -187,10 +211,24 @@ pub struct Opened {
 /// The failure for a setup step the agent refused, with the sign-in methods when it asked for
 /// authentication.
 fn setup_failure(client: &Client, what: &str, error: &Error) -> Failure {
-    let mut failure = Failure::of(what, error, Exit::Failed);
-    if error.rpc().is_some_and(|e| e.code == AUTH_REQUIRED) {
+    with_sign_in(client, Failure::of(what, error, Exit::Failed))
+}
+
+/// `failure` with the sign-in methods the agent offers (named in the message and listed for
+/// JSON output) and exit code 3, when the agent's error was `-32000` (authentication
+/// required), whichever request it answered (`session/new`, `session/load`,
+/// `session/resume`, `session/prompt`, ...).
+#[must_use]
+pub fn with_sign_in(client: &Client, mut failure: Failure) -> Failure {
+    if failure
+        .rpc
+        .as_ref()
+        .is_some_and(|e| e.code == AUTH_REQUIRED)
+        && failure.auth_methods.is_empty()
+    {
         failure.exit = Exit::Auth;
         failure.message = format!("{}\n{}", failure.message, auth_help(client));
+        failure.auth_methods = client.auth_methods().to_vec();
     }
     failure
 }

@@ -1,4 +1,5 @@
-//! The terminal UI's event loop: terminal set-up, keyboard and focus input, the session's
+//! The terminal UI's event loop: terminal set-up (raw mode, bracketed paste, the kitty
+//! keyboard protocol where the terminal has it), keyboard, paste and focus input, the session's
 //! set-up (with the sign-in picker when the agent asks for authentication), the agent's
 //! questions (permission, file writes, terminal logins), toast timers, drawing. All decisions
 //! are in [`AppState`]; this only moves events.
@@ -11,8 +12,10 @@ use std::time::Duration;
 
 use acp_notice_center::render::tui::Theme;
 use acp_runtime::client::{Client, PermissionDecision, SessionOptions, VersionFallback};
-use ratatui::crossterm::event::{self as term, KeyCode, KeyEventKind, KeyModifiers};
-use ratatui::crossterm::execute;
+use ratatui::crossterm::event::{
+    self as term, KeyCode, KeyEventKind, KeyModifiers, KeyboardEnhancementFlags,
+};
+use ratatui::crossterm::{execute, terminal};
 use tokio::sync::{mpsc, oneshot};
 
 use super::Args;
@@ -20,20 +23,28 @@ use super::app::{AppState, Command, Dialog, Key};
 use super::events::EventLog;
 use super::exit::{Exit, Failure};
 use super::handler::{Answers, CliHandler, Question, run_login};
+use super::history::{self, History};
 use super::plain::event_line;
 use super::prompt::CANCEL_WAIT;
 use super::setup::{self, Opened};
+use super::theme::Look;
 use super::view::render;
 
 /// Input from the terminal.
 enum Input {
     Key(Key),
+    Paste(String),
     Focus(bool),
     Redraw,
+    /// The input thread asked the terminal about the kitty keyboard protocol (with it,
+    /// Shift-Enter can be told from Enter) and reads keys from now on.
+    Ready {
+        enhanced: bool,
+    },
 }
 
 /// How the session's set-up went.
-enum SetupEvent {
+pub(crate) enum SetupEvent {
     /// The session is open.
     Opened(Opened),
     /// The agent asks for a sign-in; the message says why.
@@ -49,23 +60,41 @@ enum Reply {
     Auth,
 }
 
+/// The longest the UI waits for the terminal's answer about the kitty keyboard protocol
+/// before drawing again (crossterm gives up after 2 s).
+const QUERY_WAIT: Duration = Duration::from_millis(2500);
+
 /// The longest wait between two frames when nothing happens (keeps the clock-driven parts,
 /// such as toast timers, current).
 const IDLE_FRAME: Duration = Duration::from_millis(500);
 
 /// What the set-up steps need from the arguments.
 #[derive(Clone)]
-struct Plan {
+pub(crate) struct Plan {
     options: SessionOptions,
-    auth: Option<String>,
+    pub(crate) auth: Option<String>,
     load: Option<String>,
     mode: Option<String>,
     settings: Vec<(String, String)>,
     timeout: Option<Duration>,
 }
 
+impl Plan {
+    /// The set-up `args` ask for.
+    pub(crate) fn of(args: &Args) -> Result<Self, Failure> {
+        Ok(Self {
+            options: args.session_options()?,
+            auth: args.auth.clone(),
+            load: args.load.clone(),
+            mode: args.mode.clone(),
+            settings: args.settings.clone(),
+            timeout: args.timeout,
+        })
+    }
+}
+
 /// Opens the session (signing in first with `auth`), then applies the mode and options.
-async fn set_up(client: Client, plan: Plan, auth: Option<String>) -> SetupEvent {
+pub(crate) async fn set_up(client: Client, plan: Plan, auth: Option<String>) -> SetupEvent {
     let steps = async {
         if let Some(method) = &auth {
             setup::authenticate(&client, method, plan.timeout).await?;
@@ -97,26 +126,41 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let (questions_tx, questions) = mpsc::channel::<Question>(8);
     let events = EventLog::new();
     let handler = CliHandler::new(Answers::Ask(questions_tx), args.services(), events.clone());
-    let target = args.target()?.quiet();
-    let plan = Plan {
-        options: args.session_options()?,
-        auth: args.auth.clone(),
-        load: args.load.clone(),
-        mode: args.mode.clone(),
-        settings: args.settings.clone(),
-        timeout: args.timeout,
-    };
+    let terminals = handler.local_terminals().cloned();
+    // The agent's standard error goes to the run's log file, never onto the UI.
+    let agent_log = super::agent_log::AgentLog::open(false);
+    let target = args.target(&agent_log)?.quiet();
+    let plan = Plan::of(args)?;
     let log = super::peer_log::PeerLog::new();
     let (client, mut process) = setup::launch(args.builder(handler, &log), &target, args.timeout)
         .await
         .map_err(|failure| log.explain(failure))?;
     let notices = (!args.no_notices).then(|| client.notice_center());
+    let theme = Theme::from_env();
     let mut app = AppState::new(
         client.protocol_version().0,
         client.transcript(),
         notices,
-        Theme::from_env(),
+        theme,
     );
+    app.look = Look::from_env(theme.color, args.high_contrast);
+    app.terminals = terminals;
+    if !args.no_history
+        && let Some(dir) = history::state_dir()
+    {
+        let identity = match &args.url {
+            Some(url) => vec![url.clone()],
+            None => args.agent.clone(),
+        };
+        let file = history::file_for(&dir, &identity);
+        match History::load(file.clone()) {
+            Ok(loaded) => app.editor.history = loaded,
+            Err(error) => app.note(format!(
+                "the prompt history {} could not be read: {error}",
+                file.display()
+            )),
+        }
+    }
     app.status.agent.clone_from(&client.agent().name);
     if client.agent().fallback.is_some() {
         app.status.proposed = Some(client.agent().proposed.0);
@@ -131,7 +175,7 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let result = run(app, client.clone(), plan, questions, events).await;
     setup::shutdown(&client, &mut process).await;
     result.map_err(|error| match error {
-        Stop::Failed(failure) => log.explain(failure),
+        Stop::Failed(failure) => agent_log.explain(log.explain(failure)),
         Stop::Io(error) => Failure::new(Exit::Failed, format!("the terminal failed: {error}")),
     })
 }
@@ -145,19 +189,62 @@ enum Stop {
 /// The terminal, set up for the UI; restored when dropped.
 struct Screen {
     terminal: ratatui::DefaultTerminal,
+    /// Whether the kitty keyboard flags were pushed (and must be popped).
+    enhanced: bool,
+}
+
+/// The kitty keyboard protocol flags the UI asks for: keys told apart unambiguously
+/// (Shift-Enter, Alt-Enter, Ctrl-J), nothing more.
+fn enhancement() -> KeyboardEnhancementFlags {
+    KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
 }
 
 impl Screen {
     fn open() -> io::Result<Self> {
         let terminal = ratatui::try_init()?;
-        // Focus reports let toast timers pause while the window is in the background.
-        let _ = execute!(io::stdout(), term::EnableFocusChange);
-        Ok(Self { terminal })
+        let mut screen = Self {
+            terminal,
+            enhanced: false,
+        };
+        screen.modes_on();
+        Ok(screen)
+    }
+
+    /// Focus reports (toast timers pause while the window is in the background) and
+    /// bracketed paste (a paste arrives whole, never as typed Enter keys).
+    fn modes_on(&mut self) {
+        let _ = execute!(
+            io::stdout(),
+            term::EnableFocusChange,
+            term::EnableBracketedPaste
+        );
+    }
+
+    fn modes_off(&mut self) {
+        if self.enhanced {
+            let _ = execute!(io::stdout(), term::PopKeyboardEnhancementFlags);
+        }
+        let _ = execute!(
+            io::stdout(),
+            term::DisableBracketedPaste,
+            term::DisableFocusChange
+        );
+    }
+
+    /// Turns the kitty keyboard protocol on (the terminal said it has it).
+    fn enhance(&mut self) {
+        if !self.enhanced {
+            self.enhanced = execute!(
+                io::stdout(),
+                term::PushKeyboardEnhancementFlags(enhancement())
+            )
+            .is_ok();
+        }
     }
 
     /// Leaves the UI for a while (for a login in the terminal).
     fn suspend(&mut self) {
-        let _ = execute!(io::stdout(), term::DisableFocusChange);
+        self.modes_off();
         let _ = ratatui::try_restore();
     }
 
@@ -166,14 +253,20 @@ impl Screen {
     /// position.)
     fn resume(&mut self) -> io::Result<()> {
         self.terminal = ratatui::try_init()?;
-        let _ = execute!(io::stdout(), term::EnableFocusChange);
+        self.modes_on();
+        if self.enhanced {
+            let _ = execute!(
+                io::stdout(),
+                term::PushKeyboardEnhancementFlags(enhancement())
+            );
+        }
         Ok(())
     }
 }
 
 impl Drop for Screen {
     fn drop(&mut self) {
-        let _ = execute!(io::stdout(), term::DisableFocusChange);
+        self.modes_off();
         let _ = ratatui::try_restore();
     }
 }
@@ -187,6 +280,14 @@ async fn run(
     events: EventLog,
 ) -> Result<(), Stop> {
     let mut screen = Screen::open().map_err(Stop::Io)?;
+    // The first frame, then the input thread's question to the terminal: no frame is drawn
+    // while the question is out (its bytes must not land inside a frame's), for at most
+    // QUERY_WAIT.
+    if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
+        return Err(Stop::Io(error));
+    }
+    let started = std::time::Instant::now();
+    let mut ready = false;
     let (input_tx, mut input_rx) = mpsc::channel(64);
     let stop = Arc::new(AtomicBool::new(false));
     let paused = Arc::new(AtomicBool::new(false));
@@ -202,16 +303,19 @@ async fn run(
         });
     }
     let mut changes = client.changes();
+    // SIGTERM, SIGHUP (the terminal went away) and SIGINT end the UI like a quit.
+    let mut signals = crate::commands::signals::Signals::new()
+        .unwrap_or_else(|_| crate::commands::signals::Signals::none());
     let mut dialogs: VecDeque<(Dialog, Reply)> = VecDeque::new();
     let mut open: Option<Reply> = None;
     let mut connected = true;
 
     let result = loop {
-        if open.is_none() {
-            if let Some((dialog, reply)) = dialogs.pop_front() {
-                app.ask(dialog);
-                open = Some(reply);
-            }
+        if open.is_none()
+            && let Some((dialog, reply)) = dialogs.pop_front()
+        {
+            app.ask(dialog);
+            open = Some(reply);
         }
         for event in events.take() {
             app.note(event_line(&event));
@@ -220,7 +324,8 @@ async fn run(
         let now = client.now();
         app.tick(now);
         app.status.violations = client.violations().notices_during_replay;
-        if let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
+        ready = ready || started.elapsed() > QUERY_WAIT;
+        if ready && let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
             break Err(Stop::Io(error));
         }
         let wait = app
@@ -291,6 +396,13 @@ async fn run(
                         }
                     }
                 }
+                Some(Input::Paste(text)) => app.on_paste(&text),
+                Some(Input::Ready { enhanced }) => {
+                    ready = true;
+                    if enhanced {
+                        screen.enhance();
+                    }
+                }
                 Some(Input::Focus(focused)) => {
                     if let Some(center) = &app.notices {
                         super::app::lock(center).set_window_focused(focused, client.now());
@@ -326,6 +438,9 @@ async fn run(
                 Some(Question::Write(question, reply)) => {
                     dialogs.push_back((Dialog::write(&question), Reply::Write(reply)));
                 }
+                Some(Question::Run(question, reply)) => {
+                    dialogs.push_back((Dialog::run(&question), Reply::Write(reply)));
+                }
                 Some(Question::Login(command, reply)) => {
                     paused.store(true, Ordering::Relaxed);
                     // Let the input thread finish its current poll before the login reads.
@@ -359,6 +474,17 @@ async fn run(
                     Some(Err(message)) => app.turn_ended(message),
                     None => {}
                 }
+            }
+            signal = signals.recv() => {
+                if let Some(session) = &app.session
+                    && app.status.busy {
+                        let _ = client.cancel(session).await;
+                        let _ = tokio::time::timeout(CANCEL_WAIT, turn_rx.recv()).await;
+                    }
+                break Err(Stop::Failed(Failure::new(
+                    super::prompt::signal_exit(signal),
+                    super::prompt::interruption(signal),
+                )));
             }
             () = client.closed(), if connected => {
                 connected = false;
@@ -404,7 +530,7 @@ fn refresh_status(app: &mut AppState, client: &Client) {
 }
 
 /// `/set CONFIG_ID VALUE`, as a note of how it went.
-async fn set_option(client: &Client, session: &str, id: &str, value: &str) -> String {
+pub(crate) async fn set_option(client: &Client, session: &str, id: &str, value: &str) -> String {
     let controls = client.session_controls(session).unwrap_or_default();
     let Some(option) = controls.option(id) else {
         return format!("/set {id}: {}", setup::options_help(client, session));
@@ -455,6 +581,12 @@ fn spawn_input_thread(
     paused: Arc<AtomicBool>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
+        // Ask the terminal whether it has the kitty keyboard protocol (waits up to 2 s for a
+        // terminal that does not answer; keys typed meanwhile are kept for the loop below).
+        let enhanced = terminal::supports_keyboard_enhancement().unwrap_or(false);
+        if tx.blocking_send(Input::Ready { enhanced }).is_err() {
+            return;
+        }
         while !stop.load(Ordering::Relaxed) {
             if paused.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(50));
@@ -472,6 +604,7 @@ fn spawn_input_thread(
                         None => continue,
                     }
                 }
+                Ok(term::Event::Paste(text)) => Input::Paste(text),
                 Ok(term::Event::FocusGained) => Input::Focus(true),
                 Ok(term::Event::FocusLost) => Input::Focus(false),
                 Ok(term::Event::Resize(..)) => Input::Redraw,
@@ -488,19 +621,31 @@ fn spawn_input_thread(
 /// The terminal-independent key for a crossterm key, if the client uses it.
 #[must_use]
 pub fn convert_key(code: KeyCode, modifiers: KeyModifiers) -> Option<Key> {
+    let ctrl = modifiers.contains(KeyModifiers::CONTROL);
+    let alt = modifiers.contains(KeyModifiers::ALT);
+    let shift = modifiers.contains(KeyModifiers::SHIFT);
     Some(match code {
-        KeyCode::Char(c) if modifiers.contains(KeyModifiers::CONTROL) => {
-            Key::Ctrl(c.to_ascii_lowercase())
-        }
+        KeyCode::Char(c) if ctrl => Key::Ctrl(c.to_ascii_lowercase()),
+        KeyCode::Char(c) if alt => Key::Alt(c.to_ascii_lowercase()),
         KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Enter if alt || shift => Key::Newline,
         KeyCode::Enter => Key::Enter,
+        KeyCode::Backspace if alt || ctrl => Key::WordBackspace,
         KeyCode::Backspace => Key::Backspace,
+        KeyCode::Delete => Key::Delete,
         KeyCode::Esc => Key::Esc,
         KeyCode::Up => Key::Up,
         KeyCode::Down => Key::Down,
+        KeyCode::Left if ctrl || alt => Key::WordLeft,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right if ctrl || alt => Key::WordRight,
+        KeyCode::Right => Key::Right,
+        KeyCode::Home if ctrl => Key::ScrollTop,
+        KeyCode::Home => Key::Home,
+        KeyCode::End if ctrl => Key::ScrollBottom,
+        KeyCode::End => Key::End,
         KeyCode::PageUp => Key::PageUp,
         KeyCode::PageDown => Key::PageDown,
-        KeyCode::End => Key::End,
         KeyCode::Tab => Key::Tab,
         _ => return None,
     })

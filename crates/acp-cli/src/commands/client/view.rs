@@ -1,218 +1,282 @@
-//! Drawing [`AppState`] into a ratatui frame: conversation, toasts, notice list, input line,
-//! status line, help line, command completions and dialogs (permission, write confirmation,
-//! sign-in). Pure: the same state draws the same
-//! screen, so tests render it with ratatui's `TestBackend`.
+//! Drawing [`AppState`] into a ratatui frame: conversation, toasts, notice list, prompt
+//! editor, status line, key hints, command completions and dialogs (permission, write
+//! confirmation, sign-in). Pure: the same state draws the same screen, so tests render it
+//! with ratatui's `TestBackend`. Where things go is decided in [`super::layout`]; the
+//! conversation's lines come from [`super::conversation`].
 
-use acp_notice_center::render::tui::{NoticePanel, ToastStack};
+use acp_notice_center::render::plain as notice_plain;
+use acp_notice_center::render::tui::{NoticePanel, ToastStack, marker};
+use acp_notice_center::sanitize::fit_width;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use acp_runtime::client::transcript::{Entry, Role};
-
 use super::app::{AppState, DialogKind, lock};
-use super::plain::{entry_text, note_line};
+use super::conversation::visible_lines;
+use super::layout::{self, Part, ToastPlace, fit_parts};
 use super::slash::Completion;
 use super::text::{terminal_safe, wrap};
 
-/// The keys, as shown in the help line (`^N` is Ctrl-N).
-pub const HELP: &str = "Enter send | / commands | ^N notices | Esc/^D dismiss | ^X all | PgUp/PgDn scroll | ^C cancel/quit";
+/// The separator of the status line's and the key hints' parts.
+const SEPARATOR: &str = " | ";
 
-/// The widest the toast column gets.
-const TOAST_WIDTH: u16 = 44;
-
-/// The narrowest the conversation text gets beside the toast column.
-const MIN_TEXT_WIDTH: u16 = 30;
+/// The width from which the open notice list shares the screen with the conversation
+/// (below it, the list takes the conversation's place).
+const SPLIT_LIST_WIDTH: u16 = 100;
 
 /// Draws the whole client.
 pub fn render(frame: &mut Frame<'_>, app: &AppState) {
-    let [body, input, status, help] = Layout::vertical([
-        Constraint::Min(3),
-        Constraint::Length(3),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(frame.area());
-
-    let conversation = match (&app.notices, app.list_open, &app.session) {
-        (Some(center), true, Some(session)) => {
-            let [left, right] =
-                Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
-                    .areas(body);
-            let center = lock(center);
-            frame.render_widget(NoticePanel::new(&center, session, app.theme), right);
-            left
-        }
-        _ => body,
+    let area = frame.area();
+    let (toast_rows, toast_count) = if app.list_open {
+        (0, 0)
+    } else {
+        toast_rows(app)
     };
-    render_conversation(frame, app, conversation);
-    render_input(frame, app, input);
-    frame.render_widget(Paragraph::new(status_line(app)), status);
+    let input_rows =
+        u16::try_from(app.editor.rows(area.width.saturating_sub(2))).unwrap_or(u16::MAX);
+    let areas = layout::areas(area, input_rows, toast_rows, toast_count);
+
+    match (&app.notices, app.list_open, &app.session) {
+        (Some(center), true, Some(session)) => {
+            let center = lock(center);
+            if areas.body.width >= SPLIT_LIST_WIDTH {
+                let [left, right] =
+                    Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
+                        .areas(areas.body);
+                frame.render_widget(NoticePanel::new(&center, session, app.theme), right);
+                render_conversation(frame, app, left, inner(left));
+            } else {
+                frame.render_widget(NoticePanel::new(&center, session, app.theme), areas.body);
+            }
+        }
+        _ => render_conversation(frame, app, areas.body, areas.text),
+    }
+    match areas.toasts {
+        ToastPlace::Column(column) => {
+            if let Some(center) = &app.notices {
+                frame.render_widget(Clear, column);
+                frame.render_widget(ToastStack::new(&lock(center), app.theme), column);
+            }
+        }
+        ToastPlace::Strip(strip) => render_toast_strip(frame, app, strip),
+        ToastPlace::None | ToastPlace::StatusLine => {}
+    }
+    render_input(frame, app, areas.input);
+    let width = usize::from(areas.status.width);
+    let folded = areas.toasts == ToastPlace::StatusLine;
     frame.render_widget(
-        Paragraph::new(HELP).style(Style::default().add_modifier(Modifier::DIM)),
-        help,
+        Paragraph::new(status_text(app, width, folded)),
+        areas.status,
+    );
+    frame.render_widget(
+        Paragraph::new(help_line(app, usize::from(areas.help.width))).style(app.look.quiet()),
+        areas.help,
     );
     let completions = app.completions();
     if !completions.is_empty() && app.dialog.is_none() {
-        render_completions(frame, &completions, body);
+        render_completions(frame, &completions, areas.body);
     }
     if app.dialog.is_some() {
-        render_dialog(frame, app, body);
+        render_dialog(frame, app, areas.body);
     }
 }
 
-/// The status line's text: protocol (and the version asked for, when the agent answered an
-/// older one), notices, unread count, mode, model, agent and activity.
-#[must_use]
-pub fn status_line(app: &AppState) -> String {
+/// The inside of a bordered box.
+fn inner(area: Rect) -> Rect {
+    Block::bordered().inner(area)
+}
+
+/// The status line's parts: protocol (and the version asked for, when the agent answered an
+/// older one), notices, unread count, mode, model, agent, activity and the latest message.
+fn status_parts(app: &AppState) -> Vec<Part> {
     let status = &app.status;
-    let mut line = format!(" ACP v{}", status.protocol);
+    let mut parts = Vec::new();
+    let mut version = format!("ACP v{}", status.protocol);
     if let Some(proposed) = status.proposed {
-        line.push_str(&format!(" (asked for v{proposed})"));
+        version.push_str(&format!(" (asked for v{proposed})"));
     }
+    parts.push(Part::new(0, 3, version));
     let notices = match (status.notices, status.protocol) {
         (true, 1) => "notices: advertised",
         (true, _) => "notices: on",
         (false, 1) => "notices: not advertised",
         (false, _) => "notices: off",
     };
-    line.push_str(" | ");
-    line.push_str(notices);
+    parts.push(Part::new(1, 7, notices));
     if status.notices {
-        line.push_str(&format!(" | unread: {}", app.unread()));
+        let unread = app.unread();
+        parts.push(Part::new(
+            2,
+            if unread > 0 { 2 } else { 6 },
+            format!("unread: {unread}"),
+        ));
     }
     if status.violations > 0 {
-        line.push_str(&format!(" | notices during replay: {}", status.violations));
+        parts.push(Part::new(
+            3,
+            3,
+            format!("notices during replay: {}", status.violations),
+        ));
     }
     if let Some(mode) = &status.mode {
-        line.push_str(" | mode: ");
-        line.push_str(&terminal_safe(mode));
+        parts.push(Part::new(4, 4, format!("mode: {}", terminal_safe(mode))));
     }
     if let Some(model) = &status.model {
-        line.push_str(" | model: ");
-        line.push_str(&terminal_safe(model));
+        parts.push(Part::new(5, 5, format!("model: {}", terminal_safe(model))));
     }
     if let Some(agent) = &status.agent {
-        line.push_str(" | agent: ");
-        line.push_str(&terminal_safe(agent));
+        parts.push(Part::new(6, 8, format!("agent: {}", terminal_safe(agent))));
     }
     if status.busy {
-        line.push_str(" | working...");
+        parts.push(Part::new(7, 0, "working..."));
     }
     if let Some(message) = &status.message {
-        line.push_str(" | ");
-        line.push_str(&terminal_safe(message));
+        parts.push(Part::new(8, 1, terminal_safe(message).replace('\n', " ")));
     }
-    line
+    parts
 }
 
-/// The session's conversation with the client's notes, as wrapped, styled lines of at most
-/// `width` columns.
+/// The whole status line (as wide as it needs to be).
 #[must_use]
-pub fn conversation_lines(app: &AppState, width: usize) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    let mut push = |text: &str, style: Style| {
-        lines.extend(
-            wrap(text, width)
-                .into_iter()
-                .map(|line| Line::from(Span::styled(line, style))),
-        );
-    };
-    let note_style = Style::default().add_modifier(Modifier::DIM);
-    let mut notes = app.notes.iter().peekable();
-    if let Some(session) = &app.session {
-        let transcript = lock(&app.transcript);
-        let entries = transcript
-            .session(session)
-            .map_or(&[][..], |session| session.entries.as_slice());
-        for (index, entry) in entries.iter().enumerate() {
-            while let Some(note) = notes.next_if(|note| note.after <= index) {
-                push(&note_line(&note.text), note_style);
-            }
-            let style = match entry {
-                Entry::Message(message) => match message.role {
-                    Role::User => Style::default().add_modifier(Modifier::BOLD),
-                    Role::Thought => {
-                        Style::default().add_modifier(Modifier::DIM | Modifier::ITALIC)
-                    }
-                    _ => Style::default(),
-                },
-                Entry::ToolCall(_) => Style::default().add_modifier(Modifier::ITALIC),
-                _ => Style::default(),
-            };
-            push(&entry_text(entry), style);
+pub fn status_line(app: &AppState) -> String {
+    status_text(app, usize::MAX, false)
+}
+
+/// The status line for `width` columns; with `toasts`, the visible toasts folded in first.
+fn status_text(app: &AppState, width: usize, toasts: bool) -> String {
+    let mut parts = status_parts(app);
+    if let Some(folded) = toasts.then(|| folded_toasts(app)).flatten() {
+        for part in &mut parts {
+            part.order = part.order.saturating_add(1);
         }
+        parts.push(Part::new(0, 0, folded));
     }
-    for note in notes {
-        push(&note_line(&note.text), note_style);
-    }
-    lines
+    format!(" {}", fit_parts(parts, SEPARATOR, width.saturating_sub(1)))
 }
 
-/// The conversation text, with the toasts in a column on its right (or over the text's right
-/// edge when the area is too narrow for both). While the notice list is open, it shows the
-/// notices and no toasts are drawn.
-fn render_conversation(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
-    let block = Block::bordered().title(" Conversation ");
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let toasts = if app.list_open {
-        0
+/// The first visible toast as one short line (`[!] Disk almost full (+1)`).
+fn folded_toasts(app: &AppState) -> Option<String> {
+    let center = lock(app.notices.as_ref()?);
+    let count = center.toasts().count();
+    let first = center.toasts().next()?;
+    let entry = first.entry();
+    let more = if count > 1 {
+        format!(" (+{} more)", count - 1)
     } else {
-        toast_rows(app, inner.height)
+        String::new()
     };
-    let width = TOAST_WIDTH.min(inner.width);
-    let (text, column) = if toasts == 0 || width < 4 {
-        (inner, None)
-    } else if inner.width > MIN_TEXT_WIDTH + width {
-        let [text, _, column] = Layout::horizontal([
-            Constraint::Min(MIN_TEXT_WIDTH),
-            Constraint::Length(1),
-            Constraint::Length(width),
-        ])
-        .areas(inner);
-        (text, Some(column))
-    } else {
-        let column = Rect::new(inner.right() - width, inner.y, width, inner.height);
-        (inner, Some(column))
-    };
-
-    let lines = conversation_lines(app, usize::from(text.width));
-    let height = usize::from(text.height);
-    let end = lines.len().saturating_sub(app.scroll.min(lines.len()));
-    let start = end.saturating_sub(height);
-    let visible: Vec<Line<'static>> = lines[start..end].to_vec();
-    frame.render_widget(Paragraph::new(visible), text);
-
-    if let (Some(column), Some(center)) = (column, &app.notices) {
-        let rect = Rect::new(column.x, column.y, column.width, toasts);
-        frame.render_widget(Clear, rect);
-        frame.render_widget(ToastStack::new(&lock(center), app.theme), rect);
-    }
+    Some(format!(
+        "{} {}: {}{more}",
+        marker(entry.severity()),
+        notice_plain::label(entry),
+        entry.title()
+    ))
 }
 
-/// How many rows the visible toasts take (only those that fit in `height`).
-fn toast_rows(app: &AppState, height: u16) -> u16 {
+/// The key hints for `width` columns: the most useful that fit; how to quit always.
+#[must_use]
+pub fn help_line(app: &AppState, width: usize) -> String {
+    let mut parts = vec![
+        Part::new(0, 1, "Enter send"),
+        Part::new(1, 4, "Alt-Enter/^J new line"),
+        Part::new(2, 5, "Up history"),
+        Part::new(3, 7, "/ commands"),
+        Part::new(6, 3, "PgUp/PgDn scroll"),
+        Part::new(7, 6, "^T thoughts"),
+        Part::new(8, 6, "^O tool output"),
+    ];
+    if app.notices.is_some() {
+        parts.push(Part::new(4, 2, "^N notices"));
+        parts.push(Part::new(5, 5, "Esc/^D dismiss"));
+    }
+    if app.status.busy {
+        parts.push(Part::new(9, 0, "^C cancel ^Q quit"));
+    } else {
+        parts.push(Part::new(9, 0, "^C quit"));
+    }
+    fit_parts(parts, SEPARATOR, width)
+}
+
+/// The conversation, with the client's notes, in its box; the text goes in `text`.
+fn render_conversation(frame: &mut Frame<'_>, app: &AppState, area: Rect, text: Rect) {
+    let title = if app.scroll > 0 {
+        " Conversation (scrolled: Ctrl-End goes back) "
+    } else {
+        " Conversation "
+    };
+    frame.render_widget(Block::bordered().title(title), area);
+    let (lines, _) = visible_lines(
+        app,
+        usize::from(text.width),
+        usize::from(text.height),
+        app.scroll,
+    );
+    frame.render_widget(Paragraph::new(lines), text);
+}
+
+/// How many rows the visible toasts take as boxes (only those that fit in a column of the
+/// screen), and how many toasts there are.
+fn toast_rows(app: &AppState) -> (u16, u16) {
     let Some(center) = &app.notices else {
-        return 0;
+        return (0, 0);
     };
     let mut used: u16 = 0;
+    let mut count: u16 = 0;
     for toast in lock(center).toasts() {
         let rows = if toast.entry().description().is_some() {
             4
         } else {
             3
         };
-        if used.saturating_add(rows) > height {
-            break;
-        }
-        used += rows;
+        used = used.saturating_add(rows);
+        count = count.saturating_add(1);
     }
-    used
+    (used, count)
 }
 
+/// The toasts as one line each: marker and severity word in its style, title, description.
+fn render_toast_strip(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
+    let Some(center) = &app.notices else {
+        return;
+    };
+    let center = lock(center);
+    let width = usize::from(area.width);
+    let count = center.toasts().count();
+    let rows = usize::from(area.height);
+    let mut lines = Vec::new();
+    for (index, toast) in center.toasts().enumerate().take(rows) {
+        let entry = toast.entry();
+        let head = format!(
+            "{} {}",
+            marker(entry.severity()),
+            notice_plain::label(entry)
+        );
+        let mut rest = format!(": {}", entry.title());
+        if let Some(description) = entry.description() {
+            rest.push_str(" - ");
+            rest.push_str(description.lines().next().unwrap_or(""));
+        }
+        if index + 1 == rows && count > rows {
+            rest.push_str(&format!(" (+{} more: ^N)", count - rows));
+        }
+        let style = app
+            .theme
+            .severity_style(entry.severity())
+            .add_modifier(Modifier::BOLD);
+        let head_width = head.len().min(width);
+        let tail = fit_width(&rest, width.saturating_sub(head_width)).into_owned();
+        lines.push(Line::from(vec![
+            Span::styled(fit_width(&head, width).into_owned(), style),
+            Span::raw(tail),
+        ]));
+    }
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The prompt editor in its box.
 fn render_input(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
     let title = if app.status.busy {
         " Prompt (agent is working) "
@@ -222,11 +286,7 @@ fn render_input(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
     let block = Block::bordered().title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    // Show the end of a long input.
-    let width = usize::from(inner.width.saturating_sub(1));
-    let chars: Vec<char> = app.input.chars().collect();
-    let shown: String = chars[chars.len().saturating_sub(width)..].iter().collect();
-    frame.render_widget(Paragraph::new(format!("{shown}_")), inner);
+    frame.render_widget(&app.editor, inner);
 }
 
 /// The commands matching the input, in a box just above the input line.
@@ -275,10 +335,7 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
         .collect();
     for detail in &dialog.lines {
         for piece in wrap(&terminal_safe(detail), inner) {
-            lines.push(Line::styled(
-                piece,
-                Style::default().add_modifier(Modifier::DIM),
-            ));
+            lines.push(Line::styled(piece, app.look.quiet()));
         }
     }
     lines.push(Line::from(""));
@@ -291,7 +348,7 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
             terminal_safe(&choice.kind)
         );
         let style = if index == dialog.selected {
-            Style::default().add_modifier(Modifier::REVERSED)
+            app.look.selected()
         } else {
             Style::default()
         };
@@ -299,12 +356,12 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
     }
     let escape = match dialog.kind {
         DialogKind::Permission => "Esc cancel",
-        DialogKind::Write => "Esc deny",
+        DialogKind::Write | DialogKind::Run => "Esc deny",
         DialogKind::Auth => "Esc leave",
     };
     lines.push(Line::styled(
         format!("Up/Down or 1-9 choose | Enter answer | {escape}"),
-        Style::default().add_modifier(Modifier::DIM),
+        app.look.quiet(),
     ));
     let height = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)

@@ -279,6 +279,9 @@ async fn connection<R: MessageReader, W: MessageWriter>(
             )),
         }
     }
+    if let Err(error) = run.capture(args, &args.command.join(" "), &format!("connection {n}: ")) {
+        say(format!("{error}; this connection is not captured"));
+    }
     let spawned = AgentCommand::new(program)
         .args(agent_args)
         .grace_period(Duration::from_secs_f64(args.grace_period))
@@ -333,13 +336,13 @@ async fn connection<R: MessageReader, W: MessageWriter>(
         Ok(status) => say(format!("closed; the agent ended ({status})")),
         Err(error) => say(format!("closed; ending the agent failed: {error}")),
     }
-    if let (Some(record), Some(part)) = (&inner.record, part) {
-        if let Err(error) = record.add(&part) {
-            say(format!(
-                "cannot add its run ({}) to the record {}: {error}",
-                part.display(),
-                record.path.display()
-            ));
-        }
+    if let (Some(record), Some(part)) = (&inner.record, part)
+        && let Err(error) = record.add(&part)
+    {
+        say(format!(
+            "cannot add its run ({}) to the record {}: {error}",
+            part.display(),
+            record.path.display()
+        ));
     }
 }

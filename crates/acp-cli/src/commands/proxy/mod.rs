@@ -47,6 +47,17 @@ pub struct Args {
     /// Add to the record instead of replacing it (each run starts with its own header).
     #[arg(long, requires = "record")]
     append: bool,
+    /// Capture the traffic into the database of `acp inspect` (`--capture` alone: the default
+    /// database, $XDG_DATA_HOME/acp/captures.db; `--capture=DB`: that file). Each message is
+    /// committed there before it is forwarded (with --listen: one capture per connection).
+    #[arg(
+        long,
+        value_name = "DB",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = ""
+    )]
+    capture: Option<String>,
     /// What a notice to a v1 client without `session.notices` becomes: an agent message
     /// (`message`) or nothing (`drop`).
     #[arg(long, value_parser = ["message", "drop"], default_value = "message")]
@@ -127,6 +138,7 @@ async fn serve(args: Args) -> super::Outcome {
             .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
         run = run.record(file, first_line);
     }
+    run.capture(&args, &args.command.join(" "), "")?;
     let mut agent = AgentCommand::new(program)
         .args(agent_args)
         .grace_period(Duration::from_secs_f64(args.grace_period))
@@ -188,6 +200,33 @@ impl Run {
         }
     }
 
+    /// Captures the run into the database of `--capture`, if given (`agent`: what is
+    /// proxied; `who`: how messages about it start, e.g. `connection 3: `).
+    /// On failure the run is left as it was, without the capture.
+    fn capture(&mut self, args: &Args, agent: &str, who: &str) -> Result<(), String> {
+        let Some(path) = capture_path(args)? else {
+            return Ok(());
+        };
+        let origin = acp_inspect::Origin::new(agent, env!("CARGO_PKG_VERSION"));
+        let capture = acp_inspect::Capture::start(&path, &origin)
+            .map_err(|error| format!("cannot capture into {}: {error}", path.display()))?;
+        eprintln!(
+            "acp proxy: {who}capturing into {} as capture {}",
+            path.display(),
+            capture.id()
+        );
+        let shown = path.display().to_string();
+        let who = who.to_owned();
+        let hooks = std::mem::replace(&mut self.hooks, Hooks::new(|_| {}));
+        self.hooks = hooks.tap(capture).on_tap_error(move |error| {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "acp proxy: {who}cannot write the capture into {shown}: {error}; forwarding goes on without it"
+            );
+        });
+        Ok(())
+    }
+
     /// Records the run to `file`, starting with a header; its first entry is line
     /// `first_line` of the record.
     fn record(mut self, file: impl Write + Send + 'static, first_line: u64) -> Self {
@@ -210,6 +249,18 @@ impl Run {
     }
 }
 
+/// The database of `--capture`: the file given, or the default one; `None` without the flag.
+fn capture_path(args: &Args) -> Result<Option<PathBuf>, String> {
+    match &args.capture {
+        None => Ok(None),
+        Some(path) if !path.is_empty() => Ok(Some(PathBuf::from(path))),
+        Some(_) => acp_inspect::default_path().map(Some).ok_or_else(|| {
+            "--capture: no default database (set XDG_DATA_HOME or HOME, or use --capture=DB)"
+                .to_owned()
+        }),
+    }
+}
+
 /// Says on standard error what the run found, if anything, and whether the record stopped
 /// early.
 fn finish(label: &str, report: ProxyReport) {
@@ -222,6 +273,12 @@ fn finish(label: &str, report: ProxyReport) {
             err,
             "acp proxy: the record {label} stopped early, after {} entries of this run: {error}",
             report.recorded
+        );
+    }
+    if let Some(error) = report.tap_error {
+        let _ = writeln!(
+            err,
+            "acp proxy: the capture of {label} stopped early: {error}"
         );
     }
 }

@@ -79,6 +79,7 @@ pub(super) async fn serve(args: &Args, url: &str) -> super::super::Outcome {
             .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
         run = run.record(file, first_line);
     }
+    run.capture(args, url, "")?;
     let say = |message: String| eprintln!("acp proxy: {message}");
     let (to_engine, agent_out) = bridge::pipe();
     let (agent_in, from_engine) = bridge::pipe();

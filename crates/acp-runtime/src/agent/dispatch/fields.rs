@@ -105,10 +105,10 @@ pub(super) fn apply_initial(init: &Initialized, setup: &SessionSetup, config: &m
     #[cfg(feature = "unstable_session_options")]
     if init.offer.features().unstable.session_options {
         for (id, value) in &setup.initial_options {
-            if let Some(value) = value {
-                if config.check(id, value).is_ok() {
-                    config.set(id, value);
-                }
+            if let Some(value) = value
+                && config.check(id, value).is_ok()
+            {
+                config.set(id, value);
             }
         }
     }

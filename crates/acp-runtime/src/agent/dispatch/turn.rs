@@ -206,16 +206,16 @@ pub(super) async fn prompt_v2<A: Agent>(
         // Not inserted: the prompt fails, and no update about it is sent.
         return Reply::error(rpc::internal(error));
     }
-    if let Some(key) = &key {
-        if let Err(error) = state.remember_key(key, &message_id) {
-            session.connection().logger().log(
-                Level::Warn,
-                format!(
-                    "session `{}`: the idempotency key was not recorded: {error}",
-                    state.id
-                ),
-            );
-        }
+    if let Some(key) = &key
+        && let Err(error) = state.remember_key(key, &message_id)
+    {
+        session.connection().logger().log(
+            Level::Warn,
+            format!(
+                "session `{}`: the idempotency key was not recorded: {error}",
+                state.id
+            ),
+        );
     }
     touch(&session);
     let prompt = Prompt {

@@ -1,0 +1,371 @@
+//! `acp inspect`: the captures in the database of `acp proxy --capture`, from the shell
+//! (`list`, `show`, `stats`, `diff`, `search`, `delete`, `import`, `export`) and as a read-only
+//! MCP server (`mcp`).
+//!
+//! Exit codes: 0 done; 1 `search` matched nothing; 2 bad usage; 3 no capture with that id; 4
+//! the database cannot be opened, read or written; 5 an import or export failed (a file that
+//! cannot be read or written, or is in no known format).
+
+mod text;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use acp_inspect::export::{ExportOptions, Format as ExportFormat};
+use acp_inspect::query::SearchOptions;
+use acp_inspect::{Error, Store, import};
+use serde_json::json;
+
+/// Exit codes of `acp inspect`.
+mod code {
+    pub(super) const NOTHING_FOUND: u8 = 1;
+    pub(super) const USAGE: u8 = 2;
+    pub(super) const NO_CAPTURE: u8 = 3;
+    pub(super) const DATABASE: u8 = 4;
+    pub(super) const TRANSFER: u8 = 5;
+}
+
+/// Arguments of `acp inspect`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The capture database (default: $XDG_DATA_HOME/acp/captures.db, else
+    /// ~/.local/share/acp/captures.db).
+    #[arg(long, value_name = "FILE", global = true)]
+    db: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// `--format` of the commands that print.
+#[derive(Debug, Clone, Default, clap::Args)]
+struct Output {
+    /// Output: text for people, or JSON (one document) for scripts.
+    #[arg(long, value_parser = ["text", "json"], default_value = "text")]
+    format: String,
+}
+
+impl Output {
+    fn json(&self) -> bool {
+        self.format == "json"
+    }
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// The captures, newest first (also what `acp inspect` alone prints).
+    List {
+        /// At most this many.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// One capture: its peers, versions, capabilities, sessions, notice lane and findings,
+    /// and (with --frames) its frames.
+    Show {
+        /// The capture's id (from `list`).
+        id: i64,
+        /// Also print this many frames.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        frames: usize,
+        /// The first frame printed (with --frames).
+        #[arg(long, value_name = "SEQ", default_value_t = 1)]
+        from: i64,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Per-method latency (count, errors, p50, p99, max) and frame counts of a capture.
+    Stats {
+        /// The capture's id.
+        id: i64,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// What differs between two captures: versions, capabilities, method counts, and the
+    /// frames aligned by method and order.
+    Diff {
+        /// The first capture.
+        a: i64,
+        /// The second capture.
+        b: i64,
+        /// At most this many aligned rows.
+        #[arg(long, default_value_t = 200)]
+        limit: usize,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Full-text search across captures (exit status 1 when nothing matched).
+    Search {
+        /// The words to find, in order.
+        text: String,
+        /// Only in this capture.
+        #[arg(long, value_name = "ID")]
+        capture: Option<i64>,
+        /// At most this many hits.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Delete a capture.
+    Delete {
+        /// The capture's id.
+        id: i64,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Import traces: our transcripts, bare JSON-RPC, ACP conductor traces, Zed ACP log
+    /// copies, acpx output, acp-devtools exports (one capture per run).
+    Import {
+        /// The files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Write a capture as our transcript (which `acp check` reads) or acp-devtools' export
+    /// JSON, with secrets redacted unless --no-redact.
+    Export {
+        /// The capture's id.
+        id: i64,
+        /// The format written: our transcript, or acp-devtools' export JSON.
+        #[arg(long, value_name = "FORMAT", value_parser = ["transcript", "devtools"], default_value = "transcript")]
+        format: String,
+        /// Keep secrets (auth headers, MCP server env and headers, tokens and keys).
+        #[arg(long)]
+        no_redact: bool,
+        /// Write to FILE instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Serve the captures to a coding agent: a read-only MCP server over stdio.
+    Mcp,
+}
+
+/// A failure with its exit code.
+struct Failed(u8, String);
+
+impl From<Error> for Failed {
+    fn from(error: Error) -> Self {
+        let code = match &error {
+            Error::NoCapture(_) => code::NO_CAPTURE,
+            Error::Invalid(_) => code::USAGE,
+            _ => code::DATABASE,
+        };
+        Failed(code, error.to_string())
+    }
+}
+
+impl From<io::Error> for Failed {
+    fn from(error: io::Error) -> Self {
+        Failed(code::TRANSFER, error.to_string())
+    }
+}
+
+/// Runs `acp inspect`.
+pub fn run(args: Args) -> super::Outcome {
+    match dispatch(args) {
+        Ok(code) => Ok(code),
+        Err(Failed(_, message)) if message == BROKEN_PIPE => Ok(ExitCode::SUCCESS),
+        Err(Failed(code, message)) => {
+            let _ = writeln!(io::stderr().lock(), "acp inspect: {message}");
+            Ok(ExitCode::from(code))
+        }
+    }
+}
+
+const BROKEN_PIPE: &str = "\0broken pipe";
+
+fn db_path(args: &Args) -> Result<PathBuf, Failed> {
+    match &args.db {
+        Some(path) => Ok(path.clone()),
+        None => acp_inspect::default_path().ok_or_else(|| {
+            Failed(
+                code::USAGE,
+                "no database: set XDG_DATA_HOME or HOME, or give --db FILE".to_owned(),
+            )
+        }),
+    }
+}
+
+fn dispatch(args: Args) -> Result<ExitCode, Failed> {
+    let path = db_path(&args)?;
+    let command = args.command.unwrap_or(Command::List {
+        limit: 50,
+        out: Output::default(),
+    });
+    if let Command::Mcp = command {
+        return acp_inspect::mcp::serve_stdio(&path)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(Failed::from);
+    }
+    let mut store = Store::open(&path)?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut found = true;
+    match command {
+        Command::List { limit, out: o } => {
+            let json = o.json();
+            let captures = store.captures(limit, 0)?;
+            if json {
+                emit(&mut out, &captures)?;
+            } else {
+                text::list(&mut out, &captures, &path)?;
+            }
+        }
+        Command::Show {
+            id,
+            frames,
+            from,
+            out: o,
+        } => {
+            let json = o.json();
+            let summary = store.capture(id)?;
+            let info = store.session_info(id)?;
+            let notices = store.notices(id)?;
+            let findings = store.findings(id)?;
+            let rows = store.frames(id, from, frames)?;
+            if json {
+                let mut info = serde_json::to_value(&info).unwrap_or_default();
+                acp_inspect::redact::value(&mut info);
+                emit(
+                    &mut out,
+                    &json!({"capture": summary, "info": info, "notices": notices, "findings": findings, "frames": rows}),
+                )?;
+            } else {
+                text::show(&mut out, &summary, &info, &notices, &findings, &rows)?;
+            }
+        }
+        Command::Stats { id, out: o } => {
+            let json = o.json();
+            let summary = store.capture(id)?;
+            let latency = store.latency(id)?;
+            let kinds = store.frame_counts(id)?;
+            if json {
+                emit(
+                    &mut out,
+                    &json!({"capture": summary, "latency": latency, "kinds": kinds}),
+                )?;
+            } else {
+                text::stats(&mut out, &summary, &latency, &kinds)?;
+            }
+        }
+        Command::Diff {
+            a,
+            b,
+            limit,
+            out: o,
+        } => {
+            let json = o.json();
+            let diff = store.diff(a, b, limit)?;
+            if json {
+                emit(&mut out, &diff)?;
+            } else {
+                text::diff(&mut out, &diff)?;
+            }
+        }
+        Command::Search {
+            text: needle,
+            capture,
+            limit,
+            out: o,
+        } => {
+            let json = o.json();
+            store.index()?;
+            let mut options = SearchOptions::new().limit(limit).redacted();
+            if let Some(id) = capture {
+                store.capture(id)?;
+                options = options.capture(id);
+            }
+            let searched = store.search(&needle, &options)?;
+            found = !searched.hits.is_empty();
+            if json {
+                emit(&mut out, &searched)?;
+            } else {
+                text::search(&mut out, &searched)?;
+            }
+        }
+        Command::Delete { id, out: o } => {
+            let json = o.json();
+            store.delete(id)?;
+            if json {
+                emit(&mut out, &json!({"deleted": id}))?;
+            } else {
+                writeln!(out, "deleted capture {id}").map_err(write_error)?;
+            }
+        }
+        Command::Import { files, out: o } => {
+            let json = o.json();
+            let mut done = Vec::new();
+            for file in &files {
+                let imported = import::file(&mut store, file).map_err(|e| match e {
+                    Error::Sqlite(_) | Error::TooNew { .. } => Failed::from(e),
+                    other => Failed(code::TRANSFER, other.to_string()),
+                })?;
+                if !json {
+                    text::imported(&mut out, file, &imported)?;
+                }
+                done.push(json!({"file": file, "format": imported.format, "captures": imported.captures, "frames": imported.frames}));
+            }
+            if json {
+                emit(&mut out, &done)?;
+            }
+        }
+        Command::Export {
+            id,
+            format,
+            no_redact,
+            output,
+        } => {
+            store.capture(id)?;
+            let format: ExportFormat =
+                format.parse().map_err(|e: String| Failed(code::USAGE, e))?;
+            let mut options = ExportOptions::new(format);
+            if no_redact {
+                options = options.keep_secrets();
+            }
+            let exported = match &output {
+                Some(file) => {
+                    let created = std::fs::File::create(file).map_err(|e| {
+                        Failed(
+                            code::TRANSFER,
+                            format!("cannot write {}: {e}", file.display()),
+                        )
+                    })?;
+                    let mut writer = io::BufWriter::new(created);
+                    acp_inspect::export::export(&store, id, options, &mut writer)
+                }
+                None => acp_inspect::export::export(&store, id, options, &mut out),
+            };
+            exported.map_err(|e| match e {
+                Error::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+                    Failed(0, BROKEN_PIPE.to_owned())
+                }
+                Error::Io { source, .. } => Failed(code::TRANSFER, source.to_string()),
+                other => Failed::from(other),
+            })?;
+        }
+        Command::Mcp => {}
+    }
+    out.flush().map_err(write_error)?;
+    Ok(if found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(code::NOTHING_FOUND)
+    })
+}
+
+/// A failed write to standard output: a closed pipe (`| head`) is no failure.
+fn write_error(error: io::Error) -> Failed {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        Failed(0, BROKEN_PIPE.to_owned())
+    } else {
+        Failed(code::TRANSFER, format!("cannot write the output: {error}"))
+    }
+}
+
+/// Prints `value` as one JSON document.
+fn emit(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Failed> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| write_error(io::Error::from(e)))?;
+    writeln!(out).map_err(write_error)
+}

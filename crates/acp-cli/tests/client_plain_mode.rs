@@ -1,0 +1,100 @@
+//! `acp client --plain` end to end: prompts read line by line (and between `"""` lines),
+//! every event one line, notices as their spoken sentence, questions answered by number.
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "support/scripted.rs"]
+mod scripted;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use scripted::{ACP, Run, finish, text};
+
+/// Runs `acp client --plain` with `input` on its standard input; returns stdout, stderr and
+/// whether it succeeded.
+fn plain(mut command: Command, input: &str) -> (String, String, bool) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = finish(child, Duration::from_secs(20));
+    (
+        text(&output.stdout),
+        text(&output.stderr),
+        output.status.success(),
+    )
+}
+
+#[test]
+fn prompts_of_one_and_several_lines_and_one_line_per_event() {
+    let run = Run::new("plain-mode");
+    let mut command = run.client("rich", &["--plain"]);
+    command.stdin(Stdio::null());
+    // `1` answers the agent's question whether to run its command.
+    let (out, err, ok) = plain(command, "hello\n1\n\"\"\"\nline a\nline b\n\"\"\"\n/quit\n");
+    assert!(ok, "{out}\n{err}");
+    for line in [
+        "-- connected to scripted, session s1.",
+        "You: hello",
+        "Thinking: Planning: **read** the file, then edit it.",
+        "Agent: # The plan",
+        "[tool] Edit main.rs (completed)",
+        "-- turn ended: end_turn --",
+        "You: line a",
+    ] {
+        assert!(
+            out.lines().any(|printed| printed.starts_with(line)),
+            "{line:?} missing:\n{out}"
+        );
+    }
+    // No escape sequence reaches the output: no boxes, no colours, no cursor moves.
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    // The second prompt was sent as one prompt of two lines.
+    let log = run.log();
+    assert!(log.contains(r#""text":"line a\nline b""#), "{log}");
+    assert!(run.nothing_left());
+}
+
+#[test]
+fn notices_are_announced_and_questions_answered_by_number() {
+    let dir = Run::new("plain-notice");
+    let mut command = Command::new(ACP);
+    command
+        .args(["client", "--plain", "--cwd"])
+        .arg(&dir.dir)
+        .args(["--", ACP, "agent", "--ephemeral", "--delay-ms", "0"])
+        .env("XDG_STATE_HOME", dir.dir.join("state"));
+    let (out, err, ok) = plain(
+        command,
+        "/notice warning Disk almost full -- 95% used\ncount these words\n1\n/notices\n/quit\n",
+    );
+    assert!(ok, "{out}\n{err}");
+    // The notice center's sentence, once; then again in the list.
+    assert!(
+        out.contains("[notice] Warning: Disk almost full. 95% used"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[notice] Warning: Disk almost full - 95% used"),
+        "{out}"
+    );
+    // The permission question as numbered choices, answered with 1 (allow).
+    assert!(
+        out.contains("[question] Count the words of the prompt"),
+        "{out}"
+    );
+    assert!(out.contains("  1. "), "{out}");
+    assert!(out.contains("answer with a number from 1 to"), "{out}");
+    assert!(out.contains("Done: 3 words"), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+}
