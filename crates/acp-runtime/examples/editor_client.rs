@@ -12,8 +12,8 @@ use std::collections::HashMap;
 
 use acp_runtime::client::transcript::{Entry, Role};
 use acp_runtime::client::{
-    Client, ClientBuilder, ClientHandler, LocalFiles, PermissionDecision, PermissionRequest,
-    ReadFiles, WriteFiles,
+    Action, Client, ClientBuilder, ClientHandler, Consent, LocalFiles, PermissionDecision,
+    PermissionRequest, ReadFiles, WriteFiles,
 };
 use acp_runtime::connection::BoxFuture;
 use acp_runtime::transport::AgentCommand;
@@ -48,6 +48,18 @@ impl ClientHandler for Editor {
         Box::pin(async move {
             choice.map_or(PermissionDecision::Cancelled, PermissionDecision::Selected)
         })
+    }
+
+    /// A file write (or a command) needs the user's consent as well: the same policy here.
+    fn approve(&self, action: Action<'_>) -> BoxFuture<Consent> {
+        let consent = match (self.allow, action) {
+            (true, _) => Consent::Allowed,
+            (false, Action::WriteFile(write)) => {
+                Consent::Refused(format!("the user keeps {} as it is", write.path.display()))
+            }
+            (false, _) => Consent::Refused("the user said no".to_owned()),
+        };
+        Box::pin(async move { consent })
     }
 
     fn file_reader(&self) -> Option<&dyn ReadFiles> {

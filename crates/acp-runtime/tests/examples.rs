@@ -23,7 +23,10 @@ use std::time::Duration;
 use acp_runtime::ProtocolVersion;
 use acp_runtime::agent::{Agent, AgentServer, StopReason};
 use acp_runtime::client::transcript::{Entry, Role};
-use acp_runtime::client::{Client, ClientBuilder, ClientHandler, LocalFiles, LocalTerminals};
+use acp_runtime::client::{
+    Action, Client, ClientBuilder, ClientHandler, Consent, LocalFiles, LocalTerminals,
+};
+use acp_runtime::connection::BoxFuture;
 
 /// A client of `server`'s agent over a pipe.
 async fn connect<A: Agent>(server: &AgentServer<A>, builder: ClientBuilder) -> Client {
@@ -125,6 +128,9 @@ struct Workstation {
 }
 
 impl ClientHandler for Workstation {
+    fn approve(&self, _action: Action<'_>) -> BoxFuture<Consent> {
+        Box::pin(async { Consent::Allowed })
+    }
     fn terminals(&self) -> Option<&dyn acp_runtime::client::Terminals> {
         Some(&self.terminals)
     }
