@@ -9,8 +9,8 @@ use acp_schema::jsonrpc::{Id, Message, Notification, Request, Response};
 use crate::decode::{self, Facts, NoticeView, UpdateKind, Version, one_pass};
 use crate::finding::{Finding, Rule, quote};
 use crate::peek;
-use crate::replay::{Replay, Verdict, Windows};
-use crate::state::{PendingKind, Requests};
+use crate::replay::{Replay, UpdateClass, Verdict, Windows};
+use crate::state::{PendingKind, Requests, ToolCalls};
 use crate::transcript::{Entry, Side};
 
 /// What the checker saw in one line.
@@ -57,6 +57,8 @@ pub struct Checker {
     notices: Option<bool>,
     requests: Requests,
     windows: Windows,
+    /// The tool call ids each session announced.
+    tool_calls: ToolCalls,
     /// The note about inferred senders was given.
     told_inferred: bool,
     /// The note about an assumed version was given.
@@ -106,13 +108,13 @@ impl Checker {
     pub fn observe(&mut self, line: u64, from: Option<Side>, text: &str) -> Observation {
         let mut obs = Observation::default();
         // The hot path: a plain, valid notification decodes in one pass (see `one_pass`).
-        if let (Some(side), Some(version)) = (from, self.version()) {
-            if let Some(facts) = one_pass::notification(text, version, side) {
-                obs.json = true;
-                obs.side = Some(side);
-                self.on_notification_facts(line, version, facts, &mut obs);
-                return obs;
-            }
+        if let (Some(side), Some(version)) = (from, self.version())
+            && let Some(facts) = one_pass::notification(text, version, side)
+        {
+            obs.json = true;
+            obs.side = Some(side);
+            self.on_notification_facts(line, version, facts, &mut obs);
+            return obs;
         }
         let message = match text.parse::<Message>() {
             Ok(message) => message,
@@ -190,7 +192,11 @@ impl Checker {
                     _ => decode::v1_advertises_notices(params),
                 });
             }
-            Ok(Facts::Load { .. }) if version == Version::V1 => opens = Some(Replay::Load),
+            Ok(Facts::Load { session }) if version == Version::V1 => {
+                // The replay announces the session's tool calls again, from the start.
+                self.tool_calls.forget(&session);
+                opens = Some(Replay::Load);
+            }
             Ok(Facts::Resume { replay: true, .. }) => opens = Some(Replay::Resume),
             Ok(Facts::Prompt) => turn = true,
             Ok(_) => {}
@@ -204,12 +210,12 @@ impl Checker {
             }
         }
         // Every client request naming a session counts for that session's replay windows.
-        if side == Side::Client && !initialize {
-            if let Some(session) = peek::session_id(params) {
-                if let Some(ticket) = self.windows.request(&session, opens, turn) {
-                    kind = PendingKind::Session(ticket);
-                }
-            }
+        if side == Side::Client
+            && !initialize
+            && let Some(session) = peek::session_id(params)
+            && let Some(ticket) = self.windows.request(&session, opens, turn)
+        {
+            kind = PendingKind::Session(ticket);
         }
         self.requests
             .insert(side, request.id, &request.method, decodable, kind);
@@ -259,6 +265,18 @@ impl Checker {
             match kind {
                 UpdateKind::Notice(notice) => {
                     self.notice(line, version, Some(session), Some(notice), obs);
+                }
+                UpdateKind::ToolCall { id } => {
+                    self.windows.update(&session, UpdateClass::History);
+                    if !self.tool_calls.announce(&session, &id) {
+                        obs.findings.push(Finding::new(
+                            line,
+                            Rule::DuplicateToolCallId,
+                            format!(
+                                "`tool_call` announces `{id}`, a tool call id session `{session}` already announced; give every tool call an id of its own"
+                            ),
+                        ));
+                    }
                 }
                 UpdateKind::Plain(class) => self.windows.update(&session, class),
             }

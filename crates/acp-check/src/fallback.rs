@@ -38,16 +38,13 @@ pub fn text(notice: &NoticeView) -> String {
         .as_deref()
         .map(sanitize::description)
         .filter(|d| !d.is_empty());
-    let runtime =
-        acp_runtime::Notice::new(severity.as_ref(), title.as_ref()).map(|n| match &description {
-            Some(description) => n.description(description.as_ref()),
-            None => n,
-        });
-    match runtime {
-        Ok(n) => n.fallback_text(),
-        // The sanitised title is never empty; say something sensible all the same.
-        Err(_) => severity.into_owned(),
+    // The sanitised title is never empty (the runtime would name the severity otherwise).
+    let notice = acp_runtime::Notice::new(severity.as_ref(), title.as_ref());
+    match &description {
+        Some(description) => notice.description(description.as_ref()),
+        None => notice,
     }
+    .fallback_text()
 }
 
 /// The `session/update` line (JSON, no line break) carrying the fallback of `notice` to

@@ -102,6 +102,11 @@ rules! {
     /// A notice severity that is neither known nor `_`-prefixed: a value reserved for a future
     /// ACP version.
     ReservedSeverity = "reserved-severity", Info;
+    /// A v1 `tool_call` update announcing a tool call id already announced in the same
+    /// session (since the connection started, or since the replay of a `session/load`
+    /// began): later updates of that id can no longer tell the two apart, and a replay mixes
+    /// them up.
+    DuplicateToolCallId = "duplicate-tool-call-id", Error;
     /// A line that is not a JSON-RPC message, or a message that does not decode for its method.
     InvalidMessage = "invalid-message", Error;
     /// A method outside the negotiated version's method tables that is not an extension

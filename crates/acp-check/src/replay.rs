@@ -210,10 +210,10 @@ impl Windows {
         }
         let Some(state) = self.sessions.get_mut(session) else {
             // Nothing is going on in that session: only a v2 turn start needs following.
-            if let UpdateClass::State { idle: false } = class {
-                if let Some(state) = self.session(session) {
-                    state.background = true;
-                }
+            if let UpdateClass::State { idle: false } = class
+                && let Some(state) = self.session(session)
+            {
+                state.background = true;
             }
             return;
         };

@@ -1,7 +1,7 @@
-//! Connection state with bounded memory: requests in flight (the replay windows are in
-//! [`crate::replay`]).
+//! Connection state with bounded memory: requests in flight and the tool call ids each
+//! session announced (the replay windows are in [`crate::replay`]).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use acp_schema::jsonrpc::Id;
 
@@ -89,5 +89,40 @@ impl Requests {
     /// The arrival order of request `id` from `sender`, if it is in flight.
     pub(crate) fn seq(&self, sender: Side, id: &Id) -> Option<u64> {
         self.map.get(&(sender, id.clone())).map(|p| p.seq)
+    }
+}
+
+/// The most tool call ids remembered per connection; the oldest are forgotten first (a
+/// duplicate of a forgotten id goes unnoticed).
+pub(crate) const MAX_TOOL_CALLS: usize = 65_536;
+
+/// The tool call ids announced in each session, in order of announcement.
+#[derive(Debug, Default)]
+pub(crate) struct ToolCalls {
+    seen: HashSet<(String, String)>,
+    order: VecDeque<(String, String)>,
+}
+
+impl ToolCalls {
+    /// Notes that `session` announced `id`; `false` when it had announced it already.
+    pub(crate) fn announce(&mut self, session: &str, id: &str) -> bool {
+        let key = (session.to_owned(), id.to_owned());
+        if self.seen.contains(&key) {
+            return false;
+        }
+        if self.order.len() >= MAX_TOOL_CALLS
+            && let Some(oldest) = self.order.pop_front()
+        {
+            self.seen.remove(&oldest);
+        }
+        self.order.push_back(key.clone());
+        self.seen.insert(key);
+        true
+    }
+
+    /// Forgets what `session` announced (its history is about to be replayed).
+    pub(crate) fn forget(&mut self, session: &str) {
+        self.order.retain(|(owner, _)| owner != session);
+        self.seen.retain(|(owner, _)| owner != session);
     }
 }

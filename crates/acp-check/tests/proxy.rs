@@ -115,8 +115,7 @@ async fn notices_to_a_v1_client_without_the_capability_become_agent_messages() {
     assert_eq!(got.len(), 8, "{received}");
     assert_eq!(got[0], INIT_V1_OK);
     assert_eq!(got[1], NEW_OK);
-    let expected = acp_runtime::Notice::new("warning", "MCP server db unavailable")
-        .unwrap()
+    let expected = acp_runtime::Notice::warning("MCP server db unavailable")
         .description("Continuing without it.")
         .fallback_text();
     assert_eq!(fallback_text(got[2]), expected);

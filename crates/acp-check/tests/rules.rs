@@ -20,6 +20,11 @@ fn rule_ids_and_severities_are_stable() {
         ),
         (Rule::MalformedNotice, "malformed-notice", Severity::Error),
         (Rule::ReservedSeverity, "reserved-severity", Severity::Info),
+        (
+            Rule::DuplicateToolCallId,
+            "duplicate-tool-call-id",
+            Severity::Error,
+        ),
         (Rule::InvalidMessage, "invalid-message", Severity::Error),
         (Rule::UnknownMethod, "unknown-method", Severity::Warning),
         (

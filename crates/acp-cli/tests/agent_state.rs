@@ -77,10 +77,16 @@ fn conversation(updates: &[Value]) -> Vec<Value> {
                         | "user_message"
                         | "user_message_chunk"
                 )
-            )
+            ) && !is_announcement(u)
         })
         .cloned()
         .collect()
+}
+
+/// The whole-message update (`agent_message` with no content) that a v2 replay sends before a
+/// streamed message's chunks.
+fn is_announcement(update: &Value) -> bool {
+    update["sessionUpdate"] == "agent_message" && update["content"] == json!([])
 }
 
 #[test]
@@ -130,6 +136,18 @@ fn a_restarted_agent_loads_a_session_with_its_whole_history_and_none_of_its_noti
             "{replayed:?}"
         );
         assert_eq!(conversation(&replayed), conversation(&live), "v{version}");
+        if version == 2 {
+            // Every replayed stream of chunks is announced whole first (the v2 draft's rule).
+            let mut announced = Vec::new();
+            for update in &replayed {
+                if is_announcement(update) {
+                    announced.push(update["messageId"].clone());
+                } else if update["sessionUpdate"] == "agent_message_chunk" {
+                    assert!(announced.contains(&update["messageId"]), "{replayed:?}");
+                }
+            }
+            assert_eq!(announced.len(), 2, "{replayed:?}");
+        }
         let text = AgentPeer::agent_text(&replayed);
         assert!(text.contains("Done: 2 words"), "v{version}: {text}");
         // The user's prompts are in the history too.

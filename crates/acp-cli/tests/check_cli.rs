@@ -47,6 +47,8 @@ fn text_output_is_exactly_the_expected_file_and_the_status_tells_errors() {
         ("v1-broken-lines", 1),
         ("bare-v1-faulty", 1),
         ("v1-clean-notices", 0),
+        ("v1-duplicate-tool-call-id", 1),
+        ("v1-tool-call-ids-replayed", 0),
         ("v2-clean", 0),
         ("recorded-two-runs.ndjson", 1),
         ("conductor-proxy-chain.jsons", 1),

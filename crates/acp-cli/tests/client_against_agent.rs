@@ -12,7 +12,9 @@ mod scripted;
 #[path = "support/acp_agent.rs"]
 mod acp_agent;
 
-use acp_agent::{Scratch, agent_text, code_reply, of_type, role_text, shape, tool_statuses};
+use acp_agent::{
+    Scratch, agent_text, code_reply, first_call, of_type, role_text, shape, tool_statuses,
+};
 use serde_json::{Value, json};
 
 const VERSIONS: [&str; 2] = ["1", "2"];
@@ -75,12 +77,12 @@ fn a_whole_turn_in_json_events() {
         // One tool call, first as new, then updated to completed with its result.
         let calls = of_type(&events, "tool_call");
         assert!(calls.len() >= 2, "v{version}: {calls:?}");
-        assert_eq!(calls[0]["toolCallId"], "call_1");
+        assert_eq!(calls[0]["toolCallId"], first_call(&events).as_str());
         assert_eq!(calls[0]["title"], COUNT);
         assert_eq!(calls[0]["status"], "pending");
         assert!(calls[0].get("update").is_none(), "{}", calls[0]);
         assert!(calls[1..].iter().all(|c| c["update"] == true), "{calls:?}");
-        assert_progress(&tool_statuses(&events, "call_1"), "completed");
+        assert_progress(&tool_statuses(&events, &first_call(&events)), "completed");
         assert_eq!(
             calls.last().unwrap()["content"],
             json!(["2 words, 11 characters"])
@@ -123,7 +125,7 @@ fn the_permission_is_rejected_by_default_with_prompt() {
                 "type": "permission",
                 "title": COUNT,
                 "decision": "selected",
-                "toolKind": null,
+                "toolKind": "think",
                 "optionId": "reject",
                 "optionName": "Reject",
                 "kind": "reject_once",
@@ -133,7 +135,7 @@ fn the_permission_is_rejected_by_default_with_prompt() {
             }),
             "v{version}"
         );
-        assert_progress(&tool_statuses(&events, "call_1"), "failed");
+        assert_progress(&tool_statuses(&events, &first_call(&events)), "failed");
         let last_call = *of_type(&events, "tool_call").last().unwrap();
         assert_eq!(last_call["content"], json!(["Not allowed by the user."]));
         assert_eq!(
@@ -159,7 +161,7 @@ fn allow_selects_the_first_allow_option() {
                 "type": "permission",
                 "title": COUNT,
                 "decision": "selected",
-                "toolKind": null,
+                "toolKind": "think",
                 "optionId": "allow",
                 "optionName": "Allow",
                 "kind": "allow_once",
@@ -168,7 +170,7 @@ fn allow_selects_the_first_allow_option() {
             }),
             "v{version}"
         );
-        assert_progress(&tool_statuses(&events, "call_1"), "completed");
+        assert_progress(&tool_statuses(&events, &first_call(&events)), "completed");
     }
 }
 
@@ -185,7 +187,7 @@ fn an_agent_with_no_permission_asks_nothing() {
             of_type(&events, "permission").is_empty(),
             "v{version}: {events:?}"
         );
-        assert_progress(&tool_statuses(&events, "call_1"), "completed");
+        assert_progress(&tool_statuses(&events, &first_call(&events)), "completed");
         assert!(agent_text(&events).ends_with("Done: 2 words, 11 characters."));
     }
 }

@@ -13,7 +13,7 @@ mod scripted;
 #[path = "support/acp_agent.rs"]
 mod acp_agent;
 
-use acp_agent::{Scratch, agent_text, of_type, tool_statuses};
+use acp_agent::{Scratch, agent_text, first_call, of_type, tool_statuses};
 use serde_json::json;
 
 /// The agent's whole answer to `prompt` (a one-turn JSON run that must end normally).
@@ -127,7 +127,9 @@ fn a_command_runs_in_a_client_terminal() {
     assert_eq!(asked[0]["title"], "Run `echo hello world`");
     assert_eq!(asked[0]["optionId"], "allow");
     assert_eq!(
-        tool_statuses(&events, "call_1").last().map(String::as_str),
+        tool_statuses(&events, &first_call(&events))
+            .last()
+            .map(String::as_str),
         Some("completed")
     );
     let call = *of_type(&events, "tool_call").last().unwrap();

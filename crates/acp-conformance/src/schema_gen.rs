@@ -229,15 +229,16 @@ impl<'s> SchemaGen<'s> {
         {
             return null;
         }
-        if !others.is_empty() && (regular.is_empty() || self.rng.chance(self.config.other)) {
-            if let Some(other) = self.rng.pick(&others) {
-                return other;
-            }
+        if !others.is_empty()
+            && (regular.is_empty() || self.rng.chance(self.config.other))
+            && let Some(other) = self.rng.pick(&others)
+        {
+            return other;
         }
-        if depth >= self.config.max_depth {
-            if let Some(first) = regular.first() {
-                return first;
-            }
+        if depth >= self.config.max_depth
+            && let Some(first) = regular.first()
+        {
+            return first;
         }
         match self.rng.pick(&regular).or(others.first()).or(nulls.first()) {
             Some(choice) => choice,
@@ -358,16 +359,17 @@ impl<'s> SchemaGen<'s> {
         let mut value = self.value(property, depth);
         let skips_invalid =
             property.get("x-deserialize-skip-invalid-items") == Some(&Value::Bool(true));
-        if skips_invalid && self.rng.chance(self.config.invalid_item) {
-            if let Value::Array(items) = &mut value {
-                let junk = match self.rng.below(3) {
-                    0 => json!(42),
-                    1 => json!("junk"),
-                    _ => json!({ "type": "no_such_kind" }),
-                };
-                let at = self.rng.below(items.len() + 1);
-                items.insert(at, junk);
-            }
+        if skips_invalid
+            && self.rng.chance(self.config.invalid_item)
+            && let Value::Array(items) = &mut value
+        {
+            let junk = match self.rng.below(3) {
+                0 => json!(42),
+                1 => json!("junk"),
+                _ => json!({ "type": "no_such_kind" }),
+            };
+            let at = self.rng.below(items.len() + 1);
+            items.insert(at, junk);
         }
         value
     }

@@ -53,9 +53,7 @@ struct Streamer {
 impl Agent for Streamer {
     async fn prompt(&self, session: Session, _prompt: Prompt) -> Result<StopReason, ErrorObject> {
         for i in 0..self.updates {
-            let notice = Notice::new("info", format!("update {i}"))
-                .map_err(acp_runtime::rpc::internal)?
-                .description(now_ns().to_string());
+            let notice = Notice::info(format!("update {i}")).description(now_ns().to_string());
             session
                 .notice(&notice)
                 .await
@@ -117,13 +115,12 @@ async fn client<R: MessageReader, W: MessageWriter>(mut reader: R, mut writer: W
     let mut latencies = Vec::new();
     let done = until(&mut reader, 3, |message| {
         let update = &message["params"]["update"];
-        if update["sessionUpdate"] == "notice" {
-            if let Some(sent) = update["description"]
+        if update["sessionUpdate"] == "notice"
+            && let Some(sent) = update["description"]
                 .as_str()
                 .and_then(|t| t.parse::<u64>().ok())
-            {
-                latencies.push(now_ns().saturating_sub(sent));
-            }
+        {
+            latencies.push(now_ns().saturating_sub(sent));
         }
     })
     .await;
@@ -274,11 +271,11 @@ fn main() {
         "stdio-pipe",
         "typescript-websocket",
     ] {
-        if transport == "typescript-websocket" {
-            if let Err(reason) = ts_server::node_modules() {
-                skipped.push(format!("{transport}: skipped: {reason}"));
-                continue;
-            }
+        if transport == "typescript-websocket"
+            && let Err(reason) = ts_server::node_modules()
+        {
+            skipped.push(format!("{transport}: skipped: {reason}"));
+            continue;
         }
         let status = std::process::Command::new(std::env::current_exe().unwrap())
             .args(["--transport", transport])

@@ -114,6 +114,57 @@ impl Error {
             _ => None,
         }
     }
+
+    /// Whether this is the error of a cancelled turn ([`Error::Cancelled`]): after
+    /// `session/cancel` every call of the turn fails with it, so that `?` ends the handler.
+    pub fn is_cancelled(&self) -> bool {
+        matches!(self, Error::Cancelled)
+    }
+}
+
+/// Every runtime error can end a handler with `?`: the conversion keeps what the error means.
+///
+/// | error | JSON-RPC error |
+/// |---|---|
+/// | [`Error::Cancelled`] | `-32800` ([`rpc::turn_cancelled`]); a prompt handler that returns it ends its turn `cancelled`, never with an error |
+/// | [`Error::SessionClosed`], [`Error::UnknownSession`], a store's unknown session | `-32002` with `data.sessionId` |
+/// | [`Error::NotAdvertised`] | `-32603` whose message names the capability the client did not advertise, and `data.capability` |
+/// | [`Error::Rpc`] | the peer's error object as it came |
+/// | a session stored for the other protocol version | `-32602` |
+/// | anything else | `-32603` with the error's message |
+///
+/// ```
+/// use acp_runtime::{Error, ErrorObject};
+/// let error: ErrorObject = Error::UnknownSession("sess_1".into()).into();
+/// assert_eq!(error.code, -32002);
+/// let error: ErrorObject = Error::Cancelled.into();
+/// assert_eq!(error.code, -32800);
+/// ```
+impl From<Error> for ErrorObject {
+    fn from(error: Error) -> Self {
+        match error {
+            Error::Cancelled => rpc::turn_cancelled(),
+            Error::Rpc(error) => error,
+            Error::UnknownSession(id) => rpc::session_not_found(&id),
+            Error::SessionClosed(id) => {
+                let mut object = rpc::session_not_found(&id);
+                object.message = format!("session `{id}` is closed on this connection");
+                object
+            }
+            Error::Store(error) => rpc::store_error(&error),
+            Error::NotAdvertised { feature, version } => {
+                let mut object = ErrorObject::new(
+                    acp_schema::jsonrpc::INTERNAL_ERROR,
+                    feature.refusal(version),
+                );
+                if let Some(capability) = feature.capability(version) {
+                    object = object.data(serde_json::json!({ "capability": capability }));
+                }
+                object
+            }
+            other => rpc::internal(other),
+        }
+    }
 }
 
 /// JSON-RPC error objects used by the runtime, in one place.
@@ -214,6 +265,41 @@ pub mod rpc {
     /// `-32800`: the request was cancelled by the peer.
     pub fn request_cancelled() -> ErrorObject {
         ErrorObject::new(REQUEST_CANCELLED, "request cancelled")
+    }
+
+    /// `-32800` for a call of a turn that `session/cancel` cancelled (what
+    /// [`Error::Cancelled`](crate::Error::Cancelled) becomes); `data.cancelled` is `"turn"`, so
+    /// that the runtime tells it from any other `-32800`.
+    pub fn turn_cancelled() -> ErrorObject {
+        ErrorObject::new(REQUEST_CANCELLED, "the turn was cancelled")
+            .data(serde_json::json!({ "cancelled": "turn" }))
+    }
+
+    /// Whether `error` is [`turn_cancelled`]'s.
+    pub fn is_turn_cancelled(error: &ErrorObject) -> bool {
+        error.code == REQUEST_CANCELLED
+            && error
+                .data
+                .as_ref()
+                .and_then(|data| data.get("cancelled"))
+                .is_some_and(|value| value == "turn")
+    }
+
+    /// The JSON-RPC error for a store failure: `-32002` for a session the store does not
+    /// know, `-32602` for one of another protocol version, `-32010` for one whose turn runs in
+    /// another process, `-32603` with the store's message otherwise.
+    pub fn store_error(error: &crate::agent::StoreError) -> ErrorObject {
+        use crate::agent::StoreError;
+        match error {
+            StoreError::Unknown(id) => session_not_found(id),
+            StoreError::Leased {
+                id,
+                holder,
+                remaining,
+            } => session_busy_elsewhere(id, holder, *remaining),
+            StoreError::WrongVersion { .. } => invalid_params(error),
+            other => internal(other),
+        }
     }
 
     /// The longest `data` detail [`describe`] shows, in characters.

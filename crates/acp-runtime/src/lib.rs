@@ -16,18 +16,15 @@
 //! # An agent and a client over an in-memory pipe
 //!
 //! ```
-//! use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 //! use acp_runtime::client::ClientBuilder;
-//! use acp_runtime::{Notice, NoticeDelivery};
-//! use acp_schema::jsonrpc::ErrorObject;
+//! use acp_runtime::prelude::*;
 //!
 //! struct Echo;
 //!
 //! impl Agent for Echo {
 //!     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
-//!         let notice = Notice::new("info", "Echo mode").map_err(acp_runtime::rpc::internal)?;
-//!         session.notice(&notice).await.map_err(acp_runtime::rpc::internal)?;
-//!         session.send_text(format!("You said: {}", prompt.text)).await.map_err(acp_runtime::rpc::internal)?;
+//!         session.notice(&Notice::info("Echo mode")).await?;
+//!         session.send_text(format!("You said: {}", prompt.text)).await?;
 //!         Ok(StopReason::EndTurn)
 //!     }
 //! }
@@ -68,8 +65,27 @@ mod version;
 
 pub use connection::{Connection, ConnectionBuilder};
 pub use error::{Error, rpc};
-pub use notice::{FallbackPolicy, Notice, NoticeDelivery};
+pub use notice::{FallbackPolicy, Notice, NoticeDelivery, NoticeSeverity, NoticeTitle};
 pub use version::{ByVersion, SUPPORTED_VERSIONS};
+
+/// The wire types of both protocol versions (`acp_schema::v1`, `acp_schema::v2`), for what
+/// the runtime's own types do not cover: an agent needs no dependency of its own on
+/// `acp-schema`.
+pub use acp_schema;
+
+/// The JSON-RPC error object that handlers return. Every [`Error`] converts into one (`?`
+/// works on every runtime call inside a handler); see the conversion for what each becomes.
+pub use acp_schema::jsonrpc::ErrorObject;
+
+/// What an agent needs, in one import: `use acp_runtime::prelude::*;`.
+pub mod prelude {
+    pub use crate::agent::{
+        Agent, AgentFeatures, AgentInfo, AgentServer, FileStore, MemoryStore, Modes,
+        PermissionOutcome, PermissionRequest, Prompt, Session, SessionConfig, SessionSetup,
+        StopReason,
+    };
+    pub use crate::{Error, ErrorObject, Notice, NoticeSeverity};
+}
 
 /// The negotiated protocol version type (shared by both versions' wire types).
 pub use acp_schema::v1::ProtocolVersion;

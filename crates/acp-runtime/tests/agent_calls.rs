@@ -186,12 +186,28 @@ async fn a_permission_request_needs_no_capability_and_an_unknown_option_is_no_ap
                 .map(|o| o["optionId"].as_str().unwrap())
                 .collect();
             assert_eq!(options, ["allow", "allow_always", "reject"]);
+            // The request names the tool call the handle announced.
+            let announced = wire
+                .seen
+                .iter()
+                .find(|m| {
+                    matches!(
+                        m["params"]["update"]["sessionUpdate"].as_str(),
+                        Some("tool_call" | "tool_call_update")
+                    )
+                })
+                .map(|m| m["params"]["update"]["toolCallId"].clone())
+                .unwrap();
+            assert!(
+                announced.as_str().unwrap().starts_with("call_"),
+                "{announced}"
+            );
             if version == 1 {
-                assert_eq!(asked[0]["params"]["toolCall"]["toolCallId"], "call_p");
+                assert_eq!(asked[0]["params"]["toolCall"]["toolCallId"], announced);
             } else {
                 assert_eq!(
                     asked[0]["params"]["subject"]["toolCall"]["toolCallId"],
-                    "call_p"
+                    announced
                 );
                 assert_eq!(asked[0]["params"]["title"], "Delete everything");
             }

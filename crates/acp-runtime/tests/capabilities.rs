@@ -8,8 +8,8 @@
 mod common;
 
 use acp_runtime::agent::{
-    AgentFeatures, AgentServer, AuthMethodSpec, ConfigOption, FileStore, MemoryStore, Modes,
-    PromptContent, SessionConfig, SystemPromptModes,
+    AgentFeatures, AgentServer, AuthMethodSpec, ConfigOption, FileStore, McpTransports,
+    MemoryStore, Modes, PromptContent, SessionConfig, SystemPromptModes,
 };
 use common::TestAgent;
 use common::wire::Wire;
@@ -105,6 +105,7 @@ fn servers(scratch: &tempfile::TempDir) -> Vec<(&'static str, AgentServer<TestAg
                 .embedded_context(true),
         )
         .auth_method(AuthMethodSpec::new("token", "Use a token"))
+        .mcp(McpTransports::new().stdio(true))
         .additional_directories(true)
         .system_prompt(SystemPromptModes::new().override_prompt(true));
     let full = TestAgent {

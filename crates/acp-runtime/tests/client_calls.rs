@@ -358,7 +358,7 @@ async fn a_v2_turn_error_keeps_its_code_and_data() {
 async fn a_v1_agent_asked_for_v2_still_learns_about_notices() {
     let (agent, _opened) = TestAgent::new();
     let agent = TestAgent {
-        notice_on_open: Some(Notice::new("warning", "Disk almost full").unwrap()),
+        notice_on_open: Some(Notice::warning("Disk almost full")),
         ..agent
     };
     let server = AgentServer::new(agent).versions(&[ProtocolVersion::V1]);

@@ -51,7 +51,8 @@ async fn mcp_servers_reach_the_agent_with_their_endpoints() {
         (ProtocolVersion::V2, vec![stdio.clone(), remote("http")]),
     ] {
         let (mut agent, _opened) = TestAgent::new();
-        agent.features = Some(AgentFeatures::new().mcp(McpTransports::new().http(true).sse(true)));
+        agent.features =
+            Some(AgentFeatures::new().mcp(McpTransports::new().stdio(true).http(true).sse(true)));
         let setups = agent.setups.clone();
         let server = AgentServer::new(agent);
         let client = connect(&server, client(version, true)).await;
@@ -192,6 +193,12 @@ async fn a_transport_the_agent_does_not_support_is_refused() {
             json!({"type":"http","name":"h","url":"https://x"}),
             "http",
         ),
+        // v2 advertises stdio only when the agent declares it; v1 takes it from every agent.
+        (
+            2,
+            json!({"type":"stdio","name":"l","command":"/bin/mcp","args":[],"env":[]}),
+            "stdio",
+        ),
         (
             2,
             json!({"type":"websocket","name":"ws","url":"wss://x"}),
@@ -216,8 +223,9 @@ async fn a_transport_the_agent_does_not_support_is_refused() {
                 (json!(false), json!(false))
             );
         } else {
+            // Nothing is advertised that the agent did not declare, stdio included.
             let mcp = &init["result"]["capabilities"]["session"]["mcp"];
-            assert_eq!(mcp, &json!({"stdio":{}}), "{init}");
+            assert_eq!(mcp, &json!({}), "{init}");
         }
         peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[server_json]}}))
             .await;

@@ -11,8 +11,7 @@ use acp_schema::{v1, v2};
 use common::{TestAgent, client, connect, until};
 
 fn notice() -> Notice {
-    Notice::new("warning", "MCP server db unavailable")
-        .unwrap()
+    Notice::warning("MCP server db unavailable")
         .description("command `db-mcp` was not found on PATH")
 }
 
@@ -130,7 +129,7 @@ async fn a_raw_v1_notice_to_a_client_without_the_capability_is_a_typed_error() {
     let id = client.new_session("/tmp", &[]).await.unwrap();
     let session = opened.recv().await.unwrap();
 
-    let update = v1::SessionUpdate::Notice(notice().to_v1().unwrap());
+    let update = v1::SessionUpdate::Notice(notice().to_v1());
     let error = session.send_v1(update).await.unwrap_err();
     assert!(
         matches!(
@@ -165,7 +164,7 @@ async fn a_raw_v1_notice_to_a_client_with_the_capability_is_sent_and_not_recorde
     let id = client.new_session("/tmp", &[]).await.unwrap();
     let session = opened.recv().await.unwrap();
     session
-        .send_v1(v1::SessionUpdate::Notice(notice().to_v1().unwrap()))
+        .send_v1(v1::SessionUpdate::Notice(notice().to_v1()))
         .await
         .unwrap();
     until(&client, |c| {
@@ -178,9 +177,15 @@ async fn a_raw_v1_notice_to_a_client_with_the_capability_is_sent_and_not_recorde
 #[test]
 fn notices_need_a_title_and_fall_back_with_the_severity_word() {
     assert!(matches!(
-        Notice::new("info", ""),
+        Notice::try_new("info", ""),
         Err(Error::EmptyNoticeTitle)
     ));
+    // The infallible constructors replace an empty or blank title by the severity's word.
+    assert_eq!(Notice::info("").title.as_str(), "Info");
+    assert_eq!(Notice::warning("  ").title.as_str(), "Warning");
+    assert_eq!(Notice::error("").title.as_str(), "Error");
+    assert_eq!(Notice::new("_acme_quota", "").title.as_str(), "Notice");
+    assert_eq!(Notice::error("Disk full").title.as_str(), "Disk full");
     let cases = [
         ("info", None, "Info: T"),
         ("error", Some("d"), "Error: T - d"),
@@ -188,7 +193,7 @@ fn notices_need_a_title_and_fall_back_with_the_severity_word() {
         ("critical", None, "critical: T"),
     ];
     for (severity, description, expected) in cases {
-        let mut notice = Notice::new(severity, "T").unwrap();
+        let mut notice = Notice::new(severity, "T");
         if let Some(description) = description {
             notice = notice.description(description);
         }

@@ -1,8 +1,8 @@
 //! The agent shown in the README's "Write an agent" section is the example that runs
-//! (`cargo run -p acp-runtime --example echo_agent`), line for line.
+//! (`cargo run -p acp-runtime --example word_counter`), line for line.
 
 const README: &str = include_str!("../../../README.md");
-const EXAMPLE: &str = include_str!("../examples/echo_agent.rs");
+const EXAMPLE: &str = include_str!("../examples/word_counter.rs");
 
 #[test]
 fn the_readme_shows_the_example_that_runs() {

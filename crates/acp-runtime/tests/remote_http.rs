@@ -121,10 +121,10 @@ impl Events {
                         break;
                     };
                     searched = from + len;
-                    if let Ok(value) = serde_json::from_str::<Value>(&self.seen[from..from + len]) {
-                        if check(&value) {
-                            return value;
-                        }
+                    if let Ok(value) = serde_json::from_str::<Value>(&self.seen[from..from + len])
+                        && check(&value)
+                    {
+                        return value;
                     }
                 }
                 let mut buffer = [0u8; 4096];

@@ -42,7 +42,7 @@ async fn serve<A: Agent>(
 }
 
 fn notice() -> Notice {
-    Notice::new("warning", "disk almost full").unwrap()
+    Notice::warning("disk almost full")
 }
 
 fn agent_texts(client: &acp_runtime::client::Client, session: &str) -> Vec<String> {

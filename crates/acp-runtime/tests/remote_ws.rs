@@ -39,7 +39,7 @@ async fn serve<A: Agent>(
 }
 
 fn notice() -> Notice {
-    Notice::new("warning", "disk almost full").unwrap()
+    Notice::warning("disk almost full")
 }
 
 type Raw =

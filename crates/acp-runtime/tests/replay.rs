@@ -12,9 +12,7 @@ use common::{RawPeer, TestAgent, client, connect, until};
 use serde_json::json;
 
 fn condition() -> Notice {
-    Notice::new("warning", "MCP server db unavailable")
-        .unwrap()
-        .description("still failing")
+    Notice::warning("MCP server db unavailable").description("still failing")
 }
 
 #[tokio::test]

@@ -372,10 +372,10 @@ fn drop_unused_defs(root: &mut Value) {
     }
     collect_refs(&top, &mut pending);
     while let Some(name) = pending.pop() {
-        if reachable.insert(name.clone()) {
-            if let Some(schema) = defs.get(&name) {
-                collect_refs(schema, &mut pending);
-            }
+        if reachable.insert(name.clone())
+            && let Some(schema) = defs.get(&name)
+        {
+            collect_refs(schema, &mut pending);
         }
     }
     if let Some(Value::Object(defs)) = root.get_mut("$defs") {
@@ -386,10 +386,10 @@ fn drop_unused_defs(root: &mut Value) {
 fn collect_refs(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
-            if let Some(Value::String(reference)) = map.get("$ref") {
-                if let Some(name) = reference.strip_prefix("#/$defs/") {
-                    out.push(name.to_owned());
-                }
+            if let Some(Value::String(reference)) = map.get("$ref")
+                && let Some(name) = reference.strip_prefix("#/$defs/")
+            {
+                out.push(name.to_owned());
             }
             map.values().for_each(|child| collect_refs(child, out));
         }
@@ -434,10 +434,10 @@ fn prune_defaults(root: &mut Value) {
         };
         members.retain(|key, _| properties.contains_key(key));
         for (key, member) in members.iter_mut() {
-            if let Some(Value::Object(property)) = properties.get(key) {
-                if let Some(target) = referenced_def(property, defs) {
-                    conform(member, target, defs);
-                }
+            if let Some(Value::Object(property)) = properties.get(key)
+                && let Some(target) = referenced_def(property, defs)
+            {
+                conform(member, target, defs);
             }
         }
     }

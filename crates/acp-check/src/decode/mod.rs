@@ -148,6 +148,11 @@ pub(crate) enum Facts {
 pub(crate) enum UpdateKind {
     /// A notice.
     Notice(NoticeView),
+    /// A v1 `tool_call` announcing the tool call `id` (history, for the replay windows).
+    ToolCall {
+        /// The announced id.
+        id: String,
+    },
     /// Anything else, classed for the replay windows.
     Plain(UpdateClass),
 }

@@ -62,10 +62,11 @@ fn canonical(text: &str, version: Version, sender: Side) -> Option<Option<Facts>
         .trim_end_matches([' ', '\t', '\n', '\r'])
         .strip_suffix('}')?;
     // An agent's text chunk written plainly: its params are matched by their bytes too.
-    if method == "session/update" && sender == Side::Agent {
-        if let Some(facts) = text_chunk(params, version) {
-            return Some(Some(facts));
-        }
+    if method == "session/update"
+        && sender == Side::Agent
+        && let Some(facts) = text_chunk(params, version)
+    {
+        return Some(Some(facts));
     }
     let mut deserializer = serde_json::Deserializer::from_str(params);
     let facts = version

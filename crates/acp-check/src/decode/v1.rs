@@ -35,12 +35,14 @@ fn update_facts(notification: SessionNotification) -> Facts {
             title: notice.title.into_string(),
             description: notice.description,
         }),
+        SessionUpdate::ToolCall(call) => UpdateKind::ToolCall {
+            id: call.tool_call_id.0,
+        },
         // What a replay of history consists of. Anything else (commands, modes, options,
         // metadata, usage) an agent may send at any time, so it proves no replay.
         SessionUpdate::UserMessageChunk(_)
         | SessionUpdate::AgentMessageChunk(_)
         | SessionUpdate::AgentThoughtChunk(_)
-        | SessionUpdate::ToolCall(_)
         | SessionUpdate::ToolCallUpdate(_)
         | SessionUpdate::Plan(_)
         | SessionUpdate::PlanUpdate(_)

@@ -109,14 +109,16 @@ impl Conductor {
                         .to_owned(),
             };
         }
-        if event.kind == "response" {
-            if let Some(at) = id.and_then(|id| self.mcp_requests.iter().position(|m| m == id)) {
-                self.mcp_requests.remove(at);
-                return Line::Skip {
-                    kind: "mcp",
-                    reason: "MCP-over-ACP events of the conductor trace are not checked (MCP is not ACP)".to_owned(),
-                };
-            }
+        if event.kind == "response"
+            && let Some(at) = id.and_then(|id| self.mcp_requests.iter().position(|m| m == id))
+        {
+            self.mcp_requests.remove(at);
+            return Line::Skip {
+                kind: "mcp",
+                reason:
+                    "MCP-over-ACP events of the conductor trace are not checked (MCP is not ACP)"
+                        .to_owned(),
+            };
         }
         let side = if is_agent(from) {
             Side::Agent

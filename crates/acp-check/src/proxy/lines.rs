@@ -94,10 +94,10 @@ impl<W: AsyncWrite + Unpin> Out<W> {
 
     /// Writes `bytes`, unless the peer is gone.
     pub(crate) async fn write(&mut self, bytes: &[u8]) {
-        if self.error.is_none() {
-            if let Err(error) = self.inner.write_all(bytes).await {
-                self.error = Some(error);
-            }
+        if self.error.is_none()
+            && let Err(error) = self.inner.write_all(bytes).await
+        {
+            self.error = Some(error);
         }
     }
 
@@ -105,19 +105,20 @@ impl<W: AsyncWrite + Unpin> Out<W> {
     /// peer as it is, without a copy into the buffer.
     pub(crate) async fn send(&mut self, bytes: &[u8]) {
         self.flush().await;
-        if self.error.is_none() && !bytes.is_empty() {
-            if let Err(error) = self.inner.get_mut().write_all(bytes).await {
-                self.error = Some(error);
-            }
+        if self.error.is_none()
+            && !bytes.is_empty()
+            && let Err(error) = self.inner.get_mut().write_all(bytes).await
+        {
+            self.error = Some(error);
         }
     }
 
     /// Sends what is buffered, unless the peer is gone.
     pub(crate) async fn flush(&mut self) {
-        if self.error.is_none() {
-            if let Err(error) = self.inner.flush().await {
-                self.error = Some(error);
-            }
+        if self.error.is_none()
+            && let Err(error) = self.inner.flush().await
+        {
+            self.error = Some(error);
         }
     }
 
@@ -131,10 +132,10 @@ impl<W: AsyncWrite + Unpin> Out<W> {
     /// Flushes and closes the writer (the peer sees the end of input).
     pub(crate) async fn close(&mut self) {
         self.flush().await;
-        if self.error.is_none() {
-            if let Err(error) = self.inner.shutdown().await {
-                self.error = Some(error);
-            }
+        if self.error.is_none()
+            && let Err(error) = self.inner.shutdown().await
+        {
+            self.error = Some(error);
         }
     }
 }

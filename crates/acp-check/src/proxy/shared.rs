@@ -137,15 +137,15 @@ impl Shared {
     pub(crate) fn finish(&self) -> Finished {
         let mut inner = self.lock();
         inner.write_record();
-        if let Some(writer) = inner.record.as_mut() {
-            if let Err(error) = writer.flush() {
-                inner.failed(error);
-            }
+        if let Some(writer) = inner.record.as_mut()
+            && let Err(error) = writer.flush()
+        {
+            inner.failed(error);
         }
-        if let Some(tap) = inner.tap.as_mut() {
-            if let Err(error) = tap.finish() {
-                inner.tap_failed(error);
-            }
+        if let Some(tap) = inner.tap.as_mut()
+            && let Err(error) = tap.finish()
+        {
+            inner.tap_failed(error);
         }
         if inner.summary.runs == 0 && inner.summary.messages > 0 {
             inner.summary.runs = 1;
@@ -251,10 +251,10 @@ impl Inner {
     /// Commits the tap's frames (before the batch is forwarded).
     fn commit_tap(&mut self) {
         self.batch_time = None;
-        if let Some(tap) = self.tap.as_mut() {
-            if let Err(error) = tap.commit() {
-                self.tap_failed(error);
-            }
+        if let Some(tap) = self.tap.as_mut()
+            && let Err(error) = tap.commit()
+        {
+            self.tap_failed(error);
         }
     }
 

@@ -51,10 +51,10 @@ pub fn run(args: Args) -> super::Outcome {
     let input_format: InputFormat = args.input_format.parse()?;
     let options = CheckOptions::new().format(input_format);
     let summary = check(input, &options, |finding| {
-        if write_error.is_none() {
-            if let Err(error) = out.write_all(format.finding(name, finding).as_bytes()) {
-                write_error = Some(error);
-            }
+        if write_error.is_none()
+            && let Err(error) = out.write_all(format.finding(name, finding).as_bytes())
+        {
+            write_error = Some(error);
         }
     })
     .map_err(|e| format!("cannot read {name}: {e}"))?;

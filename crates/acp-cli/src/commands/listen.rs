@@ -31,12 +31,11 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     if let Ok(address) = text.parse::<SocketAddr>() {
         return Ok(address);
     }
-    if let Some((host, port)) = text.rsplit_once(':') {
-        if host.eq_ignore_ascii_case("localhost") {
-            if let Ok(port) = port.parse::<u16>() {
-                return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
-            }
-        }
+    if let Some((host, port)) = text.rsplit_once(':')
+        && host.eq_ignore_ascii_case("localhost")
+        && let Ok(port) = port.parse::<u16>()
+    {
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
     }
     Err(format!(
         "`{text}` is not PORT, IP:PORT or [IPV6]:PORT (for example 8123 or 0.0.0.0:8123)"

@@ -135,13 +135,13 @@ fn warn_if_readable_by_others(path: &Path) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        if let Ok(meta) = std::fs::metadata(path) {
-            if meta.permissions().mode() & 0o077 != 0 {
-                eprintln!(
-                    "acp: warning: the token file {} can be read by other users (chmod 600 it)",
-                    path.display()
-                );
-            }
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.permissions().mode() & 0o077 != 0
+        {
+            eprintln!(
+                "acp: warning: the token file {} can be read by other users (chmod 600 it)",
+                path.display()
+            );
         }
     }
 }

@@ -101,15 +101,15 @@ impl AgentPeer {
     }
 
     fn other(&mut self, message: Value) {
-        if message.get("method").is_some() && message.get("id").is_some() {
-            if let Some(result) = self
+        if message.get("method").is_some()
+            && message.get("id").is_some()
+            && let Some(result) = self
                 .responder
                 .as_mut()
                 .and_then(|respond| respond(&message))
-            {
-                let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
-                self.send(&answer);
-            }
+        {
+            let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
+            self.send(&answer);
         }
         self.seen.push(message);
     }

@@ -208,6 +208,17 @@ pub fn role_text(events: &[Value], role: &str) -> String {
         .collect()
 }
 
+/// The id of the turn's first tool call (the agent gives each a fresh `call_...` id).
+pub fn first_call(events: &[Value]) -> String {
+    let id = events
+        .iter()
+        .find(|e| e["type"] == "tool_call")
+        .and_then(|e| e["toolCallId"].as_str())
+        .unwrap_or_else(|| panic!("no tool call: {events:?}"));
+    assert!(id.starts_with("call_"), "{id}");
+    id.to_owned()
+}
+
 /// The statuses of the `tool_call` events of call `id`, in order.
 pub fn tool_statuses(events: &[Value], id: &str) -> Vec<String> {
     events

@@ -32,7 +32,7 @@ fn items(workload: &Workload) -> Result<Vec<Item>, BoxError> {
             let notification: v1::SessionNotification = serde_json::from_str(text)?;
             Ok(match notification.update {
                 v1::SessionUpdate::Notice(notice) => {
-                    let ours = Notice::new(notice.severity.as_str(), notice.title.as_str())?;
+                    let ours = Notice::new(notice.severity.as_str(), notice.title.as_str());
                     Item::Notice(match notice.description {
                         Some(description) => ours.description(description),
                         None => ours,

@@ -249,10 +249,10 @@ impl NoticeCenter {
         if policy.do_not_disturb() && *severity != Severity::Error {
             return ToastState::ListOnly(ListOnlyReason::DoNotDisturb);
         }
-        if let Some(guard) = policy.flood_guard() {
-            if !self.flood.admit(guard, now) {
-                return ToastState::ListOnly(ListOnlyReason::FloodGuard);
-            }
+        if let Some(guard) = policy.flood_guard()
+            && !self.flood.admit(guard, now)
+        {
+            return ToastState::ListOnly(ListOnlyReason::FloodGuard);
         }
         if self.board.visible.len() < policy.max_visible() {
             return ToastState::Visible;

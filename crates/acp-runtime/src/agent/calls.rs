@@ -6,9 +6,12 @@
 //! such method), the call fails with [`Error::NotAdvertised`] and nothing is sent.
 //!
 //! In v2, while the running turn waits for the user (a permission or an elicitation), the
-//! runtime reports `requires_action`, and `running` again once the answer came. When the turn
-//! is cancelled meanwhile, the runtime stops waiting, cancels the request with
-//! `$/cancel_request`, and the call reports the cancellation.
+//! runtime reports `requires_action`, and `running` again once the answer came. Once the turn
+//! is cancelled, every call of it fails with [`Error::Cancelled`]: one made afterwards sends
+//! nothing (no `requires_action` either), and one still waiting stops waiting, its request is
+//! cancelled with `$/cancel_request` (before the turn's stop is sent), and it reports the
+//! cancellation. [`Terminal::kill`] and [`Terminal::release`] are the exception: they clean
+//! up after a cancelled turn and are always sent.
 
 use std::future::Future;
 
@@ -238,11 +241,11 @@ impl Terminal {
     /// The output so far (`terminal/output`).
     pub async fn output(&self) -> Result<TerminalOutput, Error> {
         let request = v1::TerminalOutputRequest::new(self.session.id(), self.id.as_str());
-        let response = self
+        let reading = self
             .session
             .client_connection()
-            .call::<v1::methods::TerminalOutput>(Some(ClientFeature::Terminal), &request)
-            .await?;
+            .call::<v1::methods::TerminalOutput>(Some(ClientFeature::Terminal), &request);
+        let response = self.session.unless_cancelled(reading).await?;
         Ok(TerminalOutput {
             output: response.output,
             truncated: response.truncated,
@@ -267,7 +270,8 @@ impl Terminal {
         })
     }
 
-    /// Kills the command and keeps the terminal (`terminal/kill`).
+    /// Kills the command and keeps the terminal (`terminal/kill`); sent after a cancellation
+    /// too, so that a cancelled turn can stop what it started.
     pub async fn kill(&self) -> Result<(), Error> {
         let request = v1::KillTerminalRequest::new(self.session.id(), self.id.as_str());
         self.session
@@ -277,7 +281,8 @@ impl Terminal {
             .map(|_| ())
     }
 
-    /// Releases the terminal (`terminal/release`), killing the command if it still runs.
+    /// Releases the terminal (`terminal/release`), killing the command if it still runs; sent
+    /// after a cancellation too.
     pub async fn release(self) -> Result<(), Error> {
         let request = v1::ReleaseTerminalRequest::new(self.session.id(), self.id.as_str());
         self.session
@@ -289,37 +294,58 @@ impl Terminal {
 }
 
 impl Session {
-    /// Runs `work` unless the turn is cancelled first ([`Error::Cancelled`]); dropping the
-    /// work cancels its request with `$/cancel_request`.
+    /// Runs `work` (a request to the client) as a call of the turn: refused with
+    /// [`Error::Cancelled`] once the turn was cancelled, and given up when it is cancelled
+    /// meanwhile. Once admitted, the request is sent even if the cancellation comes in the
+    /// same instant (the work is polled first), so that what was announced for it (v2
+    /// `requires_action`) is always followed by it. Dropping the work cancels its request with
+    /// `$/cancel_request`, and that happens before the turn's stop is sent (the stop waits
+    /// for admitted calls).
     pub(crate) async fn unless_cancelled<T>(
         &self,
         work: impl Future<Output = Result<T, Error>>,
     ) -> Result<T, Error> {
-        if !self.is_turn_running() {
+        let Some(busy) = self.admit()? else {
             return work.await;
-        }
-        if self.is_cancelled() {
-            return Err(Error::Cancelled);
-        }
-        tokio::select! {
-            result = work => result,
-            () = self.cancelled() => Err(Error::Cancelled),
-        }
+        };
+        let Some(turn) = self.turn().cloned() else {
+            return work.await;
+        };
+        let result = {
+            let mut work = std::pin::pin!(work);
+            tokio::select! {
+                biased;
+                result = &mut work => result,
+                () = turn.cancelled() => Err(Error::Cancelled),
+            }
+            // The work is dropped here: a request given up queues its `$/cancel_request`
+            // while the call still counts.
+        };
+        drop(busy);
+        result
     }
 
-    /// Runs `work`, which waits for the user: in v2 the running turn reports
-    /// `requires_action` meanwhile and `running` again afterwards.
+    /// Runs `work`, which waits for the user: in v2 the turn reports `requires_action`
+    /// meanwhile and `running` again afterwards (never on a cancelled turn).
     async fn waiting_for_user<T>(
         &self,
         work: impl Future<Output = Result<T, Error>>,
     ) -> Result<T, Error> {
-        let v2 = self.protocol_version() != ProtocolVersion::V1;
-        if v2 && self.state().wait_on_user() == Some(true) {
+        let _busy = self.admit()?;
+        let turn = self
+            .turn()
+            .filter(|_| self.protocol_version() != ProtocolVersion::V1)
+            .cloned();
+        if let Some(turn) = &turn
+            && turn.wait_on_user()
+        {
             let blocked = v2::StateUpdate::RequiresAction(v2::RequiresActionStateUpdate::new());
             self.send_state(blocked).await?;
         }
         let result = self.unless_cancelled(work).await;
-        if v2 && self.state().user_answered() {
+        if let Some(turn) = &turn
+            && turn.user_answered()
+        {
             let running = v2::StateUpdate::Running(v2::RunningStateUpdate::new());
             self.send_state(running).await?;
         }
@@ -327,9 +353,10 @@ impl Session {
     }
 
     /// Asks the user, through the client, whether a tool call may run
-    /// (`session/request_permission`; every client supports it). A cancelled turn, an error
-    /// answer or a closed connection is never an approval: check
-    /// [`PermissionOutcome::allowed`].
+    /// (`session/request_permission`; every client supports it). An error answer or a closed
+    /// connection is never an approval: check [`PermissionOutcome::allowed`]. On a cancelled
+    /// turn it fails with [`Error::Cancelled`] (so that `?` ends the handler); a client that
+    /// answers `cancelled` by itself gives [`PermissionOutcome::Cancelled`].
     pub async fn request_permission(
         &self,
         request: &PermissionRequest,
@@ -413,7 +440,8 @@ impl Session {
                 .map_or(PermissionOutcome::Unrecognised(id), |choice| {
                     PermissionOutcome::Selected(choice.clone())
                 })),
-            Ok(None) | Err(Error::Cancelled) => Ok(PermissionOutcome::Cancelled),
+            Ok(None) if self.is_cancelled() => Err(Error::Cancelled),
+            Ok(None) => Ok(PermissionOutcome::Cancelled),
             Err(error) => Err(error),
         }
     }
@@ -444,10 +472,10 @@ impl Session {
     /// `fs.writeTextFile` (v1; v2 has no such method).
     pub async fn write_text_file(&self, path: &str, content: &str) -> Result<(), Error> {
         let request = v1::WriteTextFileRequest::new(self.id(), path, content);
-        self.client_connection()
-            .call::<v1::methods::FsWriteTextFile>(Some(ClientFeature::WriteTextFile), &request)
-            .await
-            .map(|_| ())
+        let writing = self
+            .client_connection()
+            .call::<v1::methods::FsWriteTextFile>(Some(ClientFeature::WriteTextFile), &request);
+        self.unless_cancelled(writing).await.map(|_| ())
     }
 
     /// Starts a command in a terminal the client runs (`terminal/create`). Needs `terminal`
@@ -468,27 +496,14 @@ impl Session {
         if let Some(limit) = command.output_byte_limit {
             request = request.output_byte_limit(limit);
         }
-        let response = self
+        let creating = self
             .client_connection()
-            .call::<v1::methods::TerminalCreate>(Some(ClientFeature::Terminal), &request)
-            .await?;
+            .call::<v1::methods::TerminalCreate>(Some(ClientFeature::Terminal), &request);
+        let response = self.unless_cancelled(creating).await?;
         Ok(Terminal {
             session: self.clone(),
             id: response.terminal_id.to_string(),
         })
-    }
-
-    /// Shows a client terminal in a tool call (v1 `tool_call_update` with terminal content).
-    pub async fn show_terminal(
-        &self,
-        tool_call_id: &str,
-        terminal: &Terminal,
-    ) -> Result<(), Error> {
-        let update =
-            v1::ToolCallUpdate::new(tool_call_id).content(vec![v1::ToolCallContent::Terminal(
-                v1::Terminal::new(terminal.id()),
-            )]);
-        self.send_v1(update.into()).await
     }
 
     /// Asks the user for input through the client (`elicitation/create`) with a request of

@@ -107,10 +107,10 @@ impl SessionConfig {
     /// Applies stored current values that are still valid (a value the agent no longer
     /// offers is left at the agent's default).
     pub(crate) fn apply_stored(&mut self, mode: Option<&str>, values: &[(String, ConfigValue)]) {
-        if let (Some(modes), Some(mode)) = (self.modes.as_mut(), mode) {
-            if modes.contains(mode) {
-                mode.clone_into(&mut modes.current);
-            }
+        if let (Some(modes), Some(mode)) = (self.modes.as_mut(), mode)
+            && modes.contains(mode)
+        {
+            mode.clone_into(&mut modes.current);
         }
         for (id, value) in values {
             if self.check(id, value).is_ok() {

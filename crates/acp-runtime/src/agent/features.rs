@@ -15,6 +15,23 @@ use acp_schema::{v1, v2};
 use super::store::StoreFeatures;
 use super::unstable::{self, UnstableFeatures};
 
+/// Builder methods that set one field each (`value` as given, or `Some(value)` for `opt`).
+macro_rules! builder {
+    ($type:ident { $($(#[doc = $doc:expr])* $(#[cfg($cfg:meta)])? $field:ident: $value:ty),+ $(,)? }) => {
+        impl $type {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                #[must_use]
+                pub fn $field(mut self, value: $value) -> Self {
+                    self.$field = value;
+                    self
+                }
+            )+
+        }
+    };
+}
+
 /// The `systemPrompt` capability object of one version (the types are distinct per version).
 macro_rules! system_prompt_capability {
     ($version:ident, $modes:expr) => {{
@@ -28,6 +45,25 @@ macro_rules! system_prompt_capability {
             capability
         }
     }};
+}
+
+/// The `authMethods` of one version (the types are distinct per version, the fields alike).
+macro_rules! auth_methods {
+    ($offer:expr, $version:ident) => {
+        $offer
+            .features
+            .auth_methods
+            .iter()
+            .map(|method| {
+                let entry =
+                    $version::AuthMethodAgent::new(method.id.as_str(), method.name.as_str());
+                $version::AuthMethod::Agent(match &method.description {
+                    Some(description) => entry.description(description.as_str()),
+                    None => entry,
+                })
+            })
+            .collect()
+    };
 }
 
 /// What an agent supports beyond the baseline of the protocol, declared by
@@ -57,23 +93,10 @@ pub struct AgentFeatures {
 }
 
 impl AgentFeatures {
-    /// The baseline: text and resource links, stdio MCP servers, no authentication.
+    /// The baseline: text and resource links, no MCP transport beyond v1's stdio servers
+    /// (which every v1 agent takes), no authentication.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// Sets the accepted prompt content.
-    #[must_use]
-    pub fn prompt(mut self, prompt: PromptContent) -> Self {
-        self.prompt = prompt;
-        self
-    }
-
-    /// Sets the MCP transports.
-    #[must_use]
-    pub fn mcp(mut self, mcp: McpTransports) -> Self {
-        self.mcp = mcp;
-        self
     }
 
     /// Adds an authentication method.
@@ -83,24 +106,10 @@ impl AgentFeatures {
         self
     }
 
-    /// Accepts `additionalDirectories` in session setup.
-    #[must_use]
-    pub fn additional_directories(mut self, accepted: bool) -> Self {
-        self.additional_directories = accepted;
-        self
-    }
-
     /// Accepts a client system prompt in session setup.
     #[must_use]
     pub fn system_prompt(mut self, modes: SystemPromptModes) -> Self {
         self.system_prompt = Some(modes);
-        self
-    }
-
-    /// Declares the unstable methods the agent implements itself.
-    #[must_use]
-    pub fn unstable(mut self, unstable: UnstableFeatures) -> Self {
-        self.unstable = unstable;
         self
     }
 }
@@ -118,58 +127,59 @@ pub struct PromptContent {
     pub embedded_context: bool,
 }
 
+builder!(AgentFeatures {
+    /// Sets the accepted prompt content.
+    prompt: PromptContent,
+    /// Sets the MCP transports.
+    mcp: McpTransports,
+    /// Accepts `additionalDirectories` in session setup.
+    additional_directories: bool,
+    /// Declares the unstable methods the agent implements itself.
+    unstable: UnstableFeatures,
+});
+
+builder!(PromptContent {
+    /// Accepts images.
+    image: bool,
+    /// Accepts audio.
+    audio: bool,
+    /// Accepts embedded resources.
+    embedded_context: bool,
+});
+
 impl PromptContent {
     /// Text and resource links only.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Accepts images.
-    #[must_use]
-    pub fn image(mut self, accepted: bool) -> Self {
-        self.image = accepted;
-        self
-    }
-
-    /// Accepts audio.
-    #[must_use]
-    pub fn audio(mut self, accepted: bool) -> Self {
-        self.audio = accepted;
-        self
-    }
-
-    /// Accepts embedded resources.
-    #[must_use]
-    pub fn embedded_context(mut self, accepted: bool) -> Self {
-        self.embedded_context = accepted;
-        self
-    }
-
     /// Checks a v1 prompt; the error names the first block that is not accepted.
     pub(crate) fn check_v1(&self, blocks: &[v1::ContentBlock]) -> Result<(), String> {
-        for block in blocks {
-            let (kind, accepted) = match block {
-                v1::ContentBlock::Image(_) => ("image", self.image),
-                v1::ContentBlock::Audio(_) => ("audio", self.audio),
-                v1::ContentBlock::Resource(_) => ("resource", self.embedded_context),
-                _ => continue,
-            };
-            if !accepted {
-                return Err(refused_block(kind));
-            }
-        }
-        Ok(())
+        self.check(blocks.iter().map(|block| match block {
+            v1::ContentBlock::Image(_) => "image",
+            v1::ContentBlock::Audio(_) => "audio",
+            v1::ContentBlock::Resource(_) => "resource",
+            _ => "text",
+        }))
     }
 
     /// Checks a v2 prompt; the error names the first block that is not accepted.
     pub(crate) fn check_v2(&self, blocks: &[v2::ContentBlock]) -> Result<(), String> {
-        for block in blocks {
-            let (kind, accepted) = match block {
-                v2::ContentBlock::Text(_) | v2::ContentBlock::ResourceLink(_) => continue,
-                v2::ContentBlock::Image(_) => ("image", self.image),
-                v2::ContentBlock::Audio(_) => ("audio", self.audio),
-                v2::ContentBlock::Resource(_) => ("resource", self.embedded_context),
-                other => (other.tag(), false),
+        self.check(blocks.iter().map(|block| match block {
+            v2::ContentBlock::Text(_) | v2::ContentBlock::ResourceLink(_) => "text",
+            other => other.tag(),
+        }))
+    }
+
+    /// Checks the kinds of a prompt's blocks (`text` for those every agent takes).
+    fn check<'a>(&self, kinds: impl Iterator<Item = &'a str>) -> Result<(), String> {
+        for kind in kinds {
+            let accepted = match kind {
+                "text" => true,
+                "image" => self.image,
+                "audio" => self.audio,
+                "resource" => self.embedded_context,
+                _ => false,
             };
             if !accepted {
                 return Err(refused_block(kind));
@@ -183,11 +193,13 @@ fn refused_block(kind: &str) -> String {
     format!("this agent does not accept `{kind}` content blocks in prompts (not advertised)")
 }
 
-/// MCP server transports an agent can use.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// MCP server transports an agent can use (none declared by default).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct McpTransports {
-    /// Local servers over stdio (on by default).
+    /// Local servers over stdio, advertised in v2 (`session.mcp.stdio`). Off by default. v1
+    /// has no capability for them: every v1 agent takes stdio servers, so a v1 session may name
+    /// them whatever this says.
     pub stdio: bool,
     /// Streamable HTTP servers.
     pub http: bool,
@@ -202,52 +214,22 @@ pub struct McpTransports {
     pub acp: bool,
 }
 
-impl Default for McpTransports {
-    fn default() -> Self {
-        Self {
-            stdio: true,
-            http: false,
-            sse: false,
-            other: Vec::new(),
-            #[cfg(feature = "unstable_mcp_over_acp")]
-            acp: false,
-        }
-    }
-}
-
-impl McpTransports {
-    /// Stdio only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Sets stdio support.
-    #[must_use]
-    pub fn stdio(mut self, supported: bool) -> Self {
-        self.stdio = supported;
-        self
-    }
-
+builder!(McpTransports {
+    /// Sets stdio support (advertised in v2).
+    stdio: bool,
     /// Sets HTTP support.
-    #[must_use]
-    pub fn http(mut self, supported: bool) -> Self {
-        self.http = supported;
-        self
-    }
-
+    http: bool,
     /// Sets SSE support (v1).
-    #[must_use]
-    pub fn sse(mut self, supported: bool) -> Self {
-        self.sse = supported;
-        self
-    }
-
+    sse: bool,
     /// Sets support for `acp` servers (MCP over the ACP connection).
     #[cfg(feature = "unstable_mcp_over_acp")]
-    #[must_use]
-    pub fn acp(mut self, supported: bool) -> Self {
-        self.acp = supported;
-        self
+    acp: bool,
+});
+
+impl McpTransports {
+    /// No transport declared (v1 sessions still take stdio servers).
+    pub fn new() -> Self {
+        Self::default()
     }
 
     /// Accepts servers of another transport `kind`.
@@ -257,11 +239,16 @@ impl McpTransports {
         self
     }
 
-    /// Checks the transport kinds of a session's servers (`stdio`, `http`, `sse`, or another).
-    pub(crate) fn check<'a>(&self, kinds: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    /// Checks the transport kinds of a session's servers (`stdio`, `http`, `sse`, or another)
+    /// on a connection of `version`.
+    pub(crate) fn check<'a>(
+        &self,
+        version: ProtocolVersion,
+        kinds: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), String> {
         for kind in kinds {
             let supported = match kind {
-                "stdio" => self.stdio,
+                "stdio" => self.stdio || version == ProtocolVersion::V1,
                 "http" => self.http,
                 "sse" => self.sse,
                 #[cfg(feature = "unstable_mcp_over_acp")]
@@ -317,17 +304,15 @@ pub struct SystemPromptModes {
     pub override_prompt: bool,
 }
 
+builder!(SystemPromptModes {
+    /// Also accepts `override`.
+    override_prompt: bool,
+});
+
 impl SystemPromptModes {
     /// Append only.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// Also accepts `override`.
-    #[must_use]
-    pub fn override_prompt(mut self, accepted: bool) -> Self {
-        self.override_prompt = accepted;
-        self
     }
 }
 
@@ -558,32 +543,12 @@ impl Offer {
 
     /// The v1 `authMethods`.
     pub fn v1_auth_methods(&self) -> Vec<v1::AuthMethod> {
-        self.features
-            .auth_methods
-            .iter()
-            .map(|method| {
-                let entry = v1::AuthMethodAgent::new(method.id.as_str(), method.name.as_str());
-                v1::AuthMethod::Agent(match &method.description {
-                    Some(description) => entry.description(description.as_str()),
-                    None => entry,
-                })
-            })
-            .collect()
+        auth_methods!(self, v1)
     }
 
     /// The v2 `authMethods`.
     pub fn v2_auth_methods(&self) -> Vec<v2::AuthMethod> {
-        self.features
-            .auth_methods
-            .iter()
-            .map(|method| {
-                let entry = v2::AuthMethodAgent::new(method.id.as_str(), method.name.as_str());
-                v2::AuthMethod::Agent(match &method.description {
-                    Some(description) => entry.description(description.as_str()),
-                    None => entry,
-                })
-            })
-            .collect()
+        auth_methods!(self, v2)
     }
 
     /// Checks the setup fields of a session request against what is advertised.

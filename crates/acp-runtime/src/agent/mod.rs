@@ -24,14 +24,52 @@
 //!   is echoed as a `user_message` update with that id, and the turn runs framed by
 //!   `state_update` `running` and `idle` (with the stop reason).
 //!
-//! In both, once `session/cancel` arrived the turn ends `cancelled` whatever the handler
-//! returns. Typed requests to the client (permission, files, terminals, elicitation) are on
+//! Typed requests to the client (permission, files, terminals, elicitation) are on
 //! [`Session`] and [`ClientConnection`], each behind the one capability gate of
-//! [`ConnectedClient::require`].
+//! [`ConnectedClient::require`]. Tool calls are announced with [`Session::start_tool_call`],
+//! which gives each a fresh id and returns a [`ToolCallHandle`] for its updates.
+//!
+//! # Cancellation
+//!
+//! The [`Session`] a prompt handler gets belongs to its turn. When the client cancels the turn
+//! (`session/cancel`; `session/close` and `session/delete` cancel it too), the runtime ends it
+//! at once, whatever the handler is doing:
+//!
+//! 1. Every call of the turn fails from then on with [`Error::Cancelled`](crate::Error::Cancelled)
+//!    and sends nothing: text, notices, tool calls, titles, modes, and requests to the client
+//!    (permission, files, terminals, elicitation). So `?` ends the handler; a handler that
+//!    goes on anyway cannot send. A request still waiting for the client's answer stops
+//!    waiting, fails the same way, and is cancelled with `$/cancel_request`. (Only
+//!    [`Terminal::kill`] and [`Terminal::release`] still go out, to clean up.)
+//! 2. The runtime waits until no call of the turn is half-way through sending (so that the
+//!    cancellations of step 1 are on the wire first), closes the tool calls the turn announced
+//!    and did not finish, and sends the stop reason `cancelled`. It does not wait for the
+//!    handler to return: a handler that ignores the cancellation delays nothing.
+//! 3. Nothing of that turn is sent after the stop. The next prompt of the session may start.
+//!    A handler error that is the cancellation (`-32800` from [`Error::Cancelled`](crate::Error::Cancelled))
+//!    also ends a turn `cancelled`, never with an error.
+//!
+//! On the wire, after the client's `{"method":"session/cancel","params":{"sessionId":"S"}}`:
+//!
+//! * **v1**: `{"method":"$/cancel_request","params":{"requestId":N}}` for each request of the
+//!   turn still waiting (a `session/request_permission`, an `fs/read_text_file`, ...);
+//!   `session/update` `tool_call_update` `{"toolCallId":"call_...","status":"failed"}` for each
+//!   tool call left open (v1 has no `cancelled` status); then the response to
+//!   `session/prompt`, `{"stopReason":"cancelled"}`.
+//! * **v2**: the same `$/cancel_request`s; `tool_call_update`
+//!   `{"toolCallId":"call_...","status":"cancelled"}` for each tool call left open; then
+//!   `state_update` `{"state":"idle","stopReason":"cancelled"}`. No `requires_action` is
+//!   reported once the turn is cancelled. (The prompt itself was answered with its `messageId`
+//!   when it was inserted.)
+//!
+//! A turn that ends otherwise closes the tool calls it left open too, `failed` in both
+//! versions, before its stop (v1 response, v2 idle state).
 //!
 //! Session set-up hooks ([`Agent::session_opened`]) run after the response to `session/new`,
-//! `session/load` or `session/resume`, so anything they send (notices included) is live and
-//! never part of a replay.
+//! v1 `session/load` or v1 `session/resume`, and for a v2 `session/resume` after its replay
+//! (`replay_complete`) and state but before its response (nothing for a resumed session may
+//! follow that response), so anything they send (notices included) is live and never part of
+//! a replay.
 //!
 //! Sessions belong to someone: each connection acts for a [`Principal`] (the local user over
 //! stdio; over a remote server, the principal of the bearer token), a session is owned by the
@@ -46,6 +84,7 @@ mod drain;
 mod features;
 mod gate;
 mod ids;
+mod info;
 mod lease;
 mod listing;
 mod principal;
@@ -54,6 +93,8 @@ mod setup;
 mod state;
 mod stop;
 mod store;
+mod tool_call;
+mod turn;
 mod unstable;
 mod unstable_calls;
 
@@ -83,9 +124,10 @@ pub use features::{
 };
 pub use gate::{ClientConnection, ClientFeature, ConnectedClient, Elicitation};
 pub use ids::fresh_id;
+pub use info::AgentInfo;
 pub use listing::DEFAULT_PAGE_SIZE;
 pub use principal::Principal;
-pub use session::{CommandSpec, Session, ToolStatus};
+pub use session::{CommandSpec, Session};
 #[cfg(feature = "unstable_session_archive")]
 pub use setup::ArchiveFilter;
 pub use setup::{
@@ -101,6 +143,10 @@ pub use store::{
 };
 #[cfg(feature = "postgres")]
 pub use store::{DEFAULT_POOL_SIZE, PostgresStore};
+pub use tool_call::{
+    Diff, ToolCall, ToolCallChange, ToolCallHandle, ToolCallStatus, ToolContent, ToolKind,
+    ToolLocation,
+};
 #[cfg(feature = "unstable_session_options")]
 pub use unstable::OptionsQuery;
 pub use unstable::UnstableFeatures;
@@ -117,22 +163,43 @@ use crate::notice::FallbackPolicy;
 use crate::transport::{MessageReader, MessageWriter};
 use crate::version::SUPPORTED_VERSIONS;
 
+/// Declares an [`Agent`] handler of a method only the agent can answer, whose default answers
+/// `-32601` (the doc comment gets that sentence).
+macro_rules! unanswered {
+    (
+        $(#[doc = $doc:expr])*
+        #[cfg($cfg:meta)]
+        fn $name:ident($($arg:ident: $type:ty),+) -> $out:ty = $method:literal;
+    ) => {
+        $(#[doc = $doc])*
+        #[doc = "Default: `-32601`."]
+        #[cfg($cfg)]
+        fn $name(
+            &self,
+            $($arg: $type),+
+        ) -> impl Future<Output = Result<$out, ErrorObject>> + Send {
+            let _ = ($($arg),+);
+            async { Err(rpc::method_not_found($method)) }
+        }
+    };
+}
+
 /// An ACP agent. Implement the turn ([`Agent::prompt`]); everything else has a default.
 ///
 /// Methods return `impl Future + Send`; implement them with `async fn`. Handlers that refuse
 /// a request return the JSON-RPC error to answer with (see [`crate::rpc`]).
 pub trait Agent: Send + Sync + 'static {
-    /// The agent's name and version, sent in the `initialize` response.
-    fn name(&self) -> (String, String) {
-        (
-            "acp-runtime-agent".to_owned(),
-            env!("CARGO_PKG_VERSION").to_owned(),
-        )
+    /// Who the agent is (name, title, version), sent in the `initialize` response. Default:
+    /// [`AgentInfo::default`], `acp-runtime-agent` at the runtime's version.
+    fn info(&self) -> AgentInfo {
+        AgentInfo::default()
     }
 
     /// What the agent supports beyond the baseline. Read at every `initialize`; it decides,
-    /// with the store's features, what is advertised and what is answered. Default: text and
-    /// resource links in prompts, stdio MCP servers, no authentication.
+    /// with the store's features, what is advertised and what is answered. Default: only the
+    /// protocol's baseline (text and resource links in prompts, no MCP transport beyond what
+    /// v1 requires of every agent, no authentication): nothing is advertised that the agent
+    /// did not declare.
     fn features(&self) -> AgentFeatures {
         AgentFeatures::new()
     }
@@ -189,10 +256,12 @@ pub trait Agent: Send + Sync + 'static {
         self.new_session(setup)
     }
 
-    /// Called after a session was created, loaded or resumed on a connection, once the
-    /// response (and any replay) has been sent. Notices sent from here are live events. It
-    /// counts as part of the request that opened the session (its in-flight slot stays taken
-    /// until it returns): spawn work that should run on.
+    /// Called after a session was created, loaded or resumed on a connection: once the
+    /// response (and any replay) has been sent, except for a v2 `session/resume`, where it
+    /// runs after the replay's `replay_complete` and the state snapshot but before the
+    /// response (everything for a resumed session comes before that response). Notices sent
+    /// from here are live events. It counts as part of the request that opened the session
+    /// (its in-flight slot stays taken until it returns): spawn work that should run on.
     fn session_opened(
         &self,
         session: Session,
@@ -223,7 +292,9 @@ pub trait Agent: Send + Sync + 'static {
     }
 
     /// `session/delete` of a stored session, before the runtime closes it and removes it
-    /// from the store; an error keeps it. Default: accepted.
+    /// from the store; an error keeps it. Not called for an id the connection's principal
+    /// has no session under: that delete succeeds without changing anything. Default:
+    /// accepted.
     fn delete_session(&self, id: &str) -> impl Future<Output = Result<(), ErrorObject>> + Send {
         let _ = id;
         async { Ok(()) }
@@ -294,62 +365,40 @@ pub trait Agent: Send + Sync + 'static {
         async { Ok(()) }
     }
 
-    /// `providers/list`, answered only when [`UnstableFeatures::providers`] is declared.
-    /// Default: `-32601`.
-    #[cfg(feature = "unstable_llm_providers")]
-    fn list_providers(
-        &self,
-        client: &ClientConnection,
-        request: ListProviders,
-    ) -> impl Future<Output = Result<ProviderList, ErrorObject>> + Send {
-        let _ = (client, request);
-        async { Err(rpc::method_not_found("providers/list")) }
+    unanswered! {
+        /// `providers/list`, answered only when [`UnstableFeatures::providers`] is declared.
+        #[cfg(feature = "unstable_llm_providers")]
+        fn list_providers(client: &ClientConnection, request: ListProviders) -> ProviderList
+            = "providers/list";
     }
 
-    /// `providers/set`: replaces the whole configuration of one provider. Default: `-32601`.
-    #[cfg(feature = "unstable_llm_providers")]
-    fn set_provider(
-        &self,
-        client: &ClientConnection,
-        request: SetProvider,
-    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
-        let _ = (client, request);
-        async { Err(rpc::method_not_found("providers/set")) }
+    unanswered! {
+        /// `providers/set`: replaces the whole configuration of one provider.
+        #[cfg(feature = "unstable_llm_providers")]
+        fn set_provider(client: &ClientConnection, request: SetProvider) -> () = "providers/set";
     }
 
-    /// `providers/disable`: switches one provider off. Default: `-32601`.
-    #[cfg(feature = "unstable_llm_providers")]
-    fn disable_provider(
-        &self,
-        client: &ClientConnection,
-        request: DisableProvider,
-    ) -> impl Future<Output = Result<(), ErrorObject>> + Send {
-        let _ = (client, request);
-        async { Err(rpc::method_not_found("providers/disable")) }
+    unanswered! {
+        /// `providers/disable`: switches one provider off.
+        #[cfg(feature = "unstable_llm_providers")]
+        fn disable_provider(client: &ClientConnection, request: DisableProvider) -> ()
+            = "providers/disable";
     }
 
-    /// `auth/status`, answered only when [`UnstableFeatures::auth_status`] is declared: the
-    /// current authentication state, changing nothing. Default: `-32601`.
-    #[cfg(feature = "unstable_auth_status")]
-    fn auth_status(
-        &self,
-        client: &ClientConnection,
-        request: AuthStatusQuery,
-    ) -> impl Future<Output = Result<AuthStatus, ErrorObject>> + Send {
-        let _ = (client, request);
-        async { Err(rpc::method_not_found("auth/status")) }
+    unanswered! {
+        /// `auth/status`, answered only when [`UnstableFeatures::auth_status`] is declared: the
+        /// current authentication state, changing nothing.
+        #[cfg(feature = "unstable_auth_status")]
+        fn auth_status(client: &ClientConnection, request: AuthStatusQuery) -> AuthStatus
+            = "auth/status";
     }
 
-    /// `session/options`, answered only when [`UnstableFeatures::session_options`] is
-    /// declared: the modes and options a session would start with. It must have no side
-    /// effects (no session, no update, no MCP connection). Default: `-32601`.
-    #[cfg(feature = "unstable_session_options")]
-    fn session_options(
-        &self,
-        query: &OptionsQuery,
-    ) -> impl Future<Output = Result<SessionConfig, ErrorObject>> + Send {
-        let _ = query;
-        async { Err(rpc::method_not_found("session/options")) }
+    unanswered! {
+        /// `session/options`, answered only when [`UnstableFeatures::session_options`] is
+        /// declared: the modes and options a session would start with. It must have no side
+        /// effects (no session, no update, no MCP connection).
+        #[cfg(feature = "unstable_session_options")]
+        fn session_options(query: &OptionsQuery) -> SessionConfig = "session/options";
     }
 
     /// `session/fork` of the stored session `source` into the new session of `setup`

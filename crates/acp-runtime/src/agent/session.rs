@@ -16,44 +16,11 @@ use super::gate::{ClientConnection, ClientFeature, ConnectedClient};
 use super::ids::fresh_id;
 use super::state::{Cancellable, SessionState};
 use super::store::{HistoryEntry, SessionStore};
+use super::turn::{Busy, Turn};
 use crate::connection::Connection;
 use crate::error::Error;
 use crate::notice::{FallbackPolicy, Notice, NoticeDelivery};
 use crate::version::ByVersion;
-
-/// The status of a tool call, in either version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolStatus {
-    /// Not started yet.
-    Pending,
-    /// Running.
-    InProgress,
-    /// Finished successfully.
-    Completed,
-    /// Finished with an error.
-    Failed,
-}
-
-impl ToolStatus {
-    fn to_v1(self) -> v1::ToolCallStatus {
-        match self {
-            ToolStatus::Pending => v1::ToolCallStatus::Pending,
-            ToolStatus::InProgress => v1::ToolCallStatus::InProgress,
-            ToolStatus::Completed => v1::ToolCallStatus::Completed,
-            ToolStatus::Failed => v1::ToolCallStatus::Failed,
-        }
-    }
-
-    fn to_v2(self) -> v2::ToolCallStatus {
-        match self {
-            ToolStatus::Pending => v2::ToolCallStatus::Pending,
-            ToolStatus::InProgress => v2::ToolCallStatus::InProgress,
-            ToolStatus::Completed => v2::ToolCallStatus::Completed,
-            ToolStatus::Failed => v2::ToolCallStatus::Failed,
-        }
-    }
-}
 
 /// A slash command the agent offers (`/name`), with the hint shown for its input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +63,11 @@ struct Inner {
 
 /// One session as seen by the agent on one connection. Cheap to clone.
 ///
+/// The session a prompt handler gets belongs to its turn: once the client cancels the turn
+/// (`session/cancel`, or closes or deletes the session), every call through it (and its
+/// clones) fails with [`Error::Cancelled`] and sends nothing, so `?` ends the handler. See
+/// [the agent module](super#cancellation) for the exact sequence on the wire.
+///
 /// Every update sent through it that may be history is recorded in the session store, except
 /// state (`state_update`, `replay_complete`, `available_commands_update`,
 /// `current_mode_update`, `config_option_update`: the session responses carry the current
@@ -105,6 +77,8 @@ struct Inner {
 #[derive(Debug, Clone)]
 pub struct Session {
     inner: Arc<Inner>,
+    /// The prompt turn this handle belongs to (the handler's session), if any.
+    turn: Option<Arc<Turn>>,
 }
 
 impl Session {
@@ -120,6 +94,29 @@ impl Session {
                 fallback,
                 closed: AtomicBool::new(false),
             }),
+            turn: None,
+        }
+    }
+
+    /// The same session, bound to `turn` (what a prompt handler gets).
+    pub(crate) fn for_turn(&self, turn: Arc<Turn>) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            turn: Some(turn),
+        }
+    }
+
+    /// The turn this handle belongs to, while it runs.
+    pub(crate) fn turn(&self) -> Option<&Arc<Turn>> {
+        self.turn.as_ref().filter(|turn| !turn.is_ended())
+    }
+
+    /// Admits one call: fails with [`Error::Cancelled`] once this handle's turn was
+    /// cancelled, and otherwise keeps the turn's stop waiting until the guard is dropped.
+    pub(crate) fn admit(&self) -> Result<Option<Busy<'_>>, Error> {
+        match &self.turn {
+            Some(turn) if turn.is_cancelled() || !turn.is_ended() => turn.enter().map(Some),
+            _ => Ok(None),
         }
     }
 
@@ -175,31 +172,54 @@ impl Session {
         }
     }
 
-    /// Whether the client cancelled the running turn.
+    /// The turn this handle's calls count against: its own, or (outside a handler) the one
+    /// running now.
+    fn running_turn(&self) -> Option<Arc<Turn>> {
+        match &self.turn {
+            Some(turn) => Some(Arc::clone(turn)),
+            None => self.inner.state.current_turn(),
+        }
+    }
+
+    /// Whether the client cancelled the turn (the handler's own; outside a handler, the one
+    /// running now).
     pub fn is_cancelled(&self) -> bool {
-        self.inner.state.is_cancelled()
+        self.running_turn().is_some_and(|turn| turn.is_cancelled())
     }
 
-    /// Resolves when the client cancels the running turn (`session/cancel`, or
-    /// `session/close`). Use it in a `tokio::select!` beside the turn's work.
+    /// Resolves when the client cancels the turn (`session/cancel`, `session/close`, or a
+    /// deletion): the handler's own, or outside a handler the one running now (never, when
+    /// none runs). Use it in a `tokio::select!` beside work that makes no runtime call.
     pub async fn cancelled(&self) {
-        self.inner.state.cancelled().await;
+        match self.running_turn() {
+            Some(turn) => turn.cancelled().await,
+            None => std::future::pending().await,
+        }
     }
 
-    /// Whether a turn is running in this session.
+    /// Whether a turn is running: the handler's own (until its stop was sent), or outside a
+    /// handler any turn of the session.
     pub fn is_turn_running(&self) -> bool {
-        self.inner.state.is_running()
+        match &self.turn {
+            Some(turn) => !turn.is_ended(),
+            None => self.inner.state.is_running(),
+        }
     }
 
-    /// The agent message id for chunks: the running turn's, or a fresh one outside a turn.
+    /// The agent message id for chunks: the turn's, or a fresh one outside a turn.
     fn message_id(&self) -> String {
-        self.inner.state.message_id()
+        match self.running_turn() {
+            Some(turn) if !turn.is_ended() => turn.message_id(),
+            _ => fresh_id("msg"),
+        }
     }
 
-    /// Starts a new agent message in the running turn: later [`Self::send_text`] chunks get a
-    /// fresh message id (for example for text after a tool call).
+    /// Starts a new agent message in the turn: later [`Self::send_text`] chunks get a fresh
+    /// message id (for example for text after a tool call).
     pub fn new_message(&self) {
-        self.inner.state.new_message();
+        if let Some(turn) = self.running_turn() {
+            turn.new_message();
+        }
     }
 
     /// Sends one notice, by the rules of the client's version, and says what happened.
@@ -223,11 +243,11 @@ impl Session {
         if self.client().supports(ClientFeature::Notices) {
             match self.protocol_version() {
                 ProtocolVersion::V1 => {
-                    self.send_v1(v1::SessionUpdate::Notice(notice.to_v1()?))
+                    self.send_v1(v1::SessionUpdate::Notice(notice.to_v1()))
                         .await?;
                 }
                 _ => {
-                    self.send_v2(v2::SessionUpdate::Notice(notice.to_v2()?))
+                    self.send_v2(v2::SessionUpdate::Notice(notice.to_v2()))
                         .await?;
                 }
             }
@@ -254,18 +274,27 @@ impl Session {
         if self.protocol_version() != ProtocolVersion::V1 {
             return Err(self.wrong_version(ProtocolVersion::V1));
         }
-        self.check_open()?;
+        let _busy = self.admit()?;
         if update.is_live_only() {
             self.client().require(ClientFeature::Notices)?;
         }
+        if let Some(turn) = self.turn() {
+            turn.track_v1(&update);
+        }
+        self.send_v1_unchecked(update).await
+    }
+
+    /// Sends and records a v1 update whatever the turn: the runtime's own updates.
+    pub(crate) async fn send_v1_unchecked(&self, update: v1::SessionUpdate) -> Result<(), Error> {
+        self.check_open()?;
         let params = v1::SessionNotification::new(self.id(), update);
-        if let Ok(replayable) = v1::ReplayableUpdate::try_from(params.update.clone()) {
-            if records_v1(&replayable) {
-                self.inner
-                    .state
-                    .record(HistoryEntry::V1(replayable))
-                    .await?;
-            }
+        if let Ok(replayable) = v1::ReplayableUpdate::try_from(params.update.clone())
+            && records_v1(&replayable)
+        {
+            self.inner
+                .state
+                .record(HistoryEntry::V1(replayable))
+                .await?;
         }
         self.connection()
             .notify::<v1::methods::SessionUpdate>(&params)
@@ -283,16 +312,25 @@ impl Session {
         if self.protocol_version() == ProtocolVersion::V1 {
             return Err(self.wrong_version(ProtocolVersion::V2));
         }
+        let _busy = self.admit()?;
+        if let Some(turn) = self.turn() {
+            turn.track_v2(&update);
+        }
+        self.send_v2_unchecked(update).await
+    }
+
+    /// Sends and records a v2 update whatever the turn: the runtime's own updates.
+    pub(crate) async fn send_v2_unchecked(&self, update: v2::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
         self.track_cancellable(&update);
         let params = v2::UpdateSessionNotification::new(self.id(), update);
-        if let Ok(replayable) = v2::ReplayableUpdate::try_from(params.update.clone()) {
-            if records_v2(&replayable) {
-                self.inner
-                    .state
-                    .record(HistoryEntry::V2(replayable))
-                    .await?;
-            }
+        if let Ok(replayable) = v2::ReplayableUpdate::try_from(params.update.clone())
+            && records_v2(&replayable)
+        {
+            self.inner
+                .state
+                .record(HistoryEntry::V2(replayable))
+                .await?;
         }
         self.connection()
             .notify::<v2::methods::SessionUpdate>(&params)
@@ -312,6 +350,39 @@ impl Session {
     /// Reports the v2 foreground state (not recorded).
     pub(crate) async fn send_state(&self, state: v2::StateUpdate) -> Result<(), Error> {
         self.send_v2_live(state.into()).await
+    }
+
+    /// Closes the tool calls `turn` left open with a final status: `cancelled` in v2 when the
+    /// turn was cancelled, `failed` otherwise (v1 has no `cancelled`). Recorded like any
+    /// update, so that a replay shows them closed.
+    pub(crate) async fn close_open_tools(&self, turn: &Turn) {
+        let cancelled = turn.is_cancelled();
+        for id in turn.take_open_tools() {
+            let sent = match self.protocol_version() {
+                ProtocolVersion::V1 => {
+                    let update = v1::ToolCallUpdate::new(id).status(v1::ToolCallStatus::Failed);
+                    self.send_v1_unchecked(update.into()).await
+                }
+                _ => {
+                    let status = if cancelled {
+                        v2::ToolCallStatus::Cancelled
+                    } else {
+                        v2::ToolCallStatus::Failed
+                    };
+                    let update = v2::ToolCallUpdate::new(id).status(status);
+                    self.send_v2_unchecked(update.into()).await
+                }
+            };
+            if let Err(error) = sent {
+                self.connection().logger().log(
+                    crate::log::Level::Warn,
+                    format!(
+                        "session `{}`: a tool call the turn left open was not closed: {error}",
+                        self.id()
+                    ),
+                );
+            }
+        }
     }
 
     /// Keeps the set of client-cancellable tool calls and terminals up to date.
@@ -360,7 +431,7 @@ impl Session {
     pub async fn tool_call_cancelled(&self, id: &str) {
         self.inner
             .state
-            .item_cancelled(Cancellable::ToolCall(id.to_owned()))
+            .item_cancelled(Cancellable::ToolCall(id.to_owned()), self.running_turn())
             .await;
     }
 
@@ -369,7 +440,7 @@ impl Session {
     pub async fn terminal_cancelled(&self, id: &str) {
         self.inner
             .state
-            .item_cancelled(Cancellable::Terminal(id.to_owned()))
+            .item_cancelled(Cancellable::Terminal(id.to_owned()), self.running_turn())
             .await;
     }
 
@@ -382,80 +453,34 @@ impl Session {
 
     /// Streams a piece of the agent's reply (appended to the turn's agent message).
     pub async fn send_text(&self, text: impl Into<String>) -> Result<(), Error> {
-        let id = self.message_id();
-        match self.protocol_version() {
-            ProtocolVersion::V1 => {
-                let chunk = v1::ContentChunk::new(text.into()).message_id(id);
-                self.send_v1(v1::SessionUpdate::AgentMessageChunk(chunk))
-                    .await
-            }
-            _ => {
-                self.send_v2(v2::SessionUpdate::agent_message_chunk(id, text.into()))
-                    .await
-            }
-        }
+        self.send_chunk(false, self.message_id(), text.into()).await
     }
 
     /// Streams a piece of the agent's reasoning.
     pub async fn send_thought(&self, text: impl Into<String>) -> Result<(), Error> {
         let id = format!("{}_thought", self.message_id());
-        match self.protocol_version() {
-            ProtocolVersion::V1 => {
-                let chunk = v1::ContentChunk::new(text.into()).message_id(id);
-                self.send_v1(v1::SessionUpdate::AgentThoughtChunk(chunk))
-                    .await
-            }
-            _ => {
-                self.send_v2(v2::SessionUpdate::agent_thought_chunk(id, text.into()))
-                    .await
-            }
-        }
+        self.send_chunk(true, id, text.into()).await
     }
 
-    /// Announces a tool call (`tool_call` in v1, `tool_call_update` creating it in v2).
-    pub async fn start_tool_call(
-        &self,
-        id: &str,
-        title: &str,
-        status: ToolStatus,
-    ) -> Result<(), Error> {
+    /// An agent message chunk (or, with `thought`, a thought chunk) of message `id`.
+    async fn send_chunk(&self, thought: bool, id: String, text: String) -> Result<(), Error> {
         match self.protocol_version() {
             ProtocolVersion::V1 => {
-                let call = v1::ToolCall::new(id, title).status(status.to_v1());
-                self.send_v1(call.into()).await
+                let chunk = v1::ContentChunk::new(text).message_id(id);
+                self.send_v1(if thought {
+                    v1::SessionUpdate::AgentThoughtChunk(chunk)
+                } else {
+                    v1::SessionUpdate::AgentMessageChunk(chunk)
+                })
+                .await
             }
             _ => {
-                let call = v2::ToolCallUpdate::new(id)
-                    .title(title)
-                    .status(status.to_v2());
-                self.send_v2(call.into()).await
-            }
-        }
-    }
-
-    /// Changes a tool call's status, optionally adding text content to it.
-    pub async fn update_tool_call(
-        &self,
-        id: &str,
-        status: ToolStatus,
-        text: Option<&str>,
-    ) -> Result<(), Error> {
-        match self.protocol_version() {
-            ProtocolVersion::V1 => {
-                let mut update = v1::ToolCallUpdate::new(id).status(status.to_v1());
-                if let Some(text) = text {
-                    update =
-                        update.content(vec![v1::ToolCallContent::Content(v1::Content::new(text))]);
-                }
-                self.send_v1(update.into()).await
-            }
-            _ => {
-                let mut update = v2::ToolCallUpdate::new(id).status(status.to_v2());
-                if let Some(text) = text {
-                    update =
-                        update.content(vec![v2::ToolCallContent::Content(v2::Content::new(text))]);
-                }
-                self.send_v2(update.into()).await
+                self.send_v2(if thought {
+                    v2::SessionUpdate::agent_thought_chunk(id, text)
+                } else {
+                    v2::SessionUpdate::agent_message_chunk(id, text)
+                })
+                .await
             }
         }
     }
@@ -505,6 +530,7 @@ impl Session {
     /// Gives the session a title: stored (it shows in `session/list`) and sent as a
     /// `session_info_update`, which is history, so a replay restores it.
     pub async fn set_title(&self, title: impl Into<String>) -> Result<(), Error> {
+        let _busy = self.admit()?;
         self.check_open()?;
         let title = title.into();
         self.inner
@@ -547,6 +573,7 @@ impl Session {
     /// (`current_mode_update` in v1, `config_option_update` in v2). Fails with
     /// [`Error::Protocol`] when the session has no such mode.
     pub async fn set_mode(&self, id: &str) -> Result<(), Error> {
+        let _busy = self.admit()?;
         self.check_open()?;
         let has_mode = self
             .inner
@@ -583,11 +610,13 @@ impl Session {
     /// list (`config_option_update`). Fails with [`Error::Protocol`] when the session has no
     /// such option or the value does not fit it.
     pub async fn set_config_value(&self, id: &str, value: ConfigValue) -> Result<(), Error> {
+        let _busy = self.admit()?;
         self.check_open()?;
-        if id == MODE_OPTION_ID && self.protocol_version() != ProtocolVersion::V1 {
-            if let Some(mode) = value.as_id() {
-                return self.set_mode(mode).await;
-            }
+        if id == MODE_OPTION_ID
+            && self.protocol_version() != ProtocolVersion::V1
+            && let Some(mode) = value.as_id()
+        {
+            return self.set_mode(mode).await;
         }
         self.inner
             .state

@@ -11,8 +11,8 @@ use acp_schema::v1::ProtocolVersion;
 use tokio::sync::{OwnedMutexGuard, watch};
 
 use super::config::{ConfigValue, SessionConfig};
-use super::ids::fresh_id;
 use super::store::{HistoryEntry, SessionMeta, SessionStore, StoreError};
+use super::turn::Turn;
 use crate::connection::lock;
 
 /// Something the client may cancel on its own (v2 `tool_call/cancel`, `terminal/cancel`).
@@ -20,15 +20,6 @@ use crate::connection::lock;
 pub(crate) enum Cancellable {
     ToolCall(String),
     Terminal(String),
-}
-
-#[derive(Debug, Default)]
-struct Turn {
-    running: bool,
-    /// The id of the agent message of the running turn.
-    message_id: Option<String>,
-    /// How many requests to the client the running turn is waiting for.
-    waiting_on_user: u32,
 }
 
 /// One session's shared state.
@@ -43,13 +34,12 @@ pub(crate) struct SessionState {
     /// saves the stored metadata).
     meta_writes: tokio::sync::Mutex<()>,
     config: Mutex<SessionConfig>,
-    turn: Mutex<Turn>,
+    /// The running turn.
+    turn: Mutex<Option<Arc<Turn>>>,
     /// Held by the running turn; prompts wait for it in arrival order.
     slot: Arc<tokio::sync::Mutex<()>>,
     /// Bumped by every `session/cancel` and `session/close`: prompts still waiting give up.
     epoch: watch::Sender<u64>,
-    /// The running turn was cancelled.
-    cancel: watch::Sender<bool>,
     /// v2 idempotency keys -> message ids, read from the history on first use.
     keys: Mutex<Option<HashMap<String, String>>>,
     cancellable: Mutex<HashMap<Cancellable, watch::Sender<bool>>>,
@@ -74,11 +64,13 @@ pub(crate) struct TurnGuard {
 impl TurnGuard {
     /// Ends the turn; `true` when it was cancelled. The slot is freed when the guard drops.
     pub(crate) fn finish(&self) -> bool {
-        let mut turn = lock(&self.state.turn);
-        turn.running = false;
-        turn.message_id = None;
-        turn.waiting_on_user = 0;
-        *self.state.cancel.borrow()
+        match lock(&self.state.turn).take() {
+            Some(turn) => {
+                turn.end();
+                turn.is_cancelled()
+            }
+            None => false,
+        }
     }
 }
 
@@ -102,10 +94,9 @@ impl SessionState {
             meta: Mutex::new(meta),
             meta_writes: tokio::sync::Mutex::new(()),
             config: Mutex::new(config),
-            turn: Mutex::new(Turn::default()),
+            turn: Mutex::new(None),
             slot: Arc::new(tokio::sync::Mutex::new(())),
             epoch: watch::channel(0).0,
-            cancel: watch::channel(false).0,
             keys: Mutex::new(None),
             cancellable: Mutex::new(HashMap::new()),
             deleted: AtomicBool::new(false),
@@ -205,22 +196,24 @@ impl SessionState {
         })
     }
 
-    /// Starts the turn held by `guard`: a fresh agent message id, the cancel flag cleared.
-    pub(crate) fn start_turn(&self, _guard: &TurnGuard) {
-        let mut turn = lock(&self.turn);
-        turn.running = true;
-        turn.message_id = Some(fresh_id("msg"));
-        turn.waiting_on_user = 0;
-        drop(turn);
-        self.cancel.send_replace(false);
+    /// Starts the turn held by `guard`, with a fresh agent message id.
+    pub(crate) fn start_turn(&self, _guard: &TurnGuard) -> Arc<Turn> {
+        let turn = Arc::new(Turn::new());
+        *lock(&self.turn) = Some(Arc::clone(&turn));
+        turn
+    }
+
+    /// The running turn, if there is one.
+    pub(crate) fn current_turn(&self) -> Option<Arc<Turn>> {
+        lock(&self.turn).clone()
     }
 
     /// `session/cancel`: the running turn is cancelled, and prompts still held give up.
     pub(crate) fn cancel(&self) {
         self.epoch
             .send_modify(|epoch| *epoch = epoch.wrapping_add(1));
-        if lock(&self.turn).running {
-            self.cancel.send_replace(true);
+        if let Some(turn) = self.current_turn() {
+            turn.cancel();
         }
     }
 
@@ -231,53 +224,7 @@ impl SessionState {
 
     /// Whether a turn is running.
     pub(crate) fn is_running(&self) -> bool {
-        lock(&self.turn).running
-    }
-
-    /// Whether the running turn was cancelled.
-    pub(crate) fn is_cancelled(&self) -> bool {
-        *self.cancel.borrow()
-    }
-
-    /// Resolves when the running turn is cancelled.
-    pub(crate) async fn cancelled(&self) {
-        let mut cancel = self.cancel.subscribe();
-        let _ = cancel.wait_for(|cancelled| *cancelled).await;
-    }
-
-    /// The agent message id of the running turn, or a fresh one outside a turn.
-    pub(crate) fn message_id(&self) -> String {
-        lock(&self.turn)
-            .message_id
-            .clone()
-            .unwrap_or_else(|| fresh_id("msg"))
-    }
-
-    /// Starts a new agent message in the running turn.
-    pub(crate) fn new_message(&self) {
-        let mut turn = lock(&self.turn);
-        if turn.running {
-            turn.message_id = Some(fresh_id("msg"));
-        }
-    }
-
-    /// The running turn starts waiting for the client; `true` when it was not waiting before
-    /// (v2 then reports `requires_action`). `None` outside a turn.
-    pub(crate) fn wait_on_user(&self) -> Option<bool> {
-        let mut turn = lock(&self.turn);
-        if !turn.running {
-            return None;
-        }
-        turn.waiting_on_user += 1;
-        Some(turn.waiting_on_user == 1)
-    }
-
-    /// The running turn got an answer; `true` when it waits for nothing more and goes on
-    /// (v2 then reports `running` again).
-    pub(crate) fn user_answered(&self) -> bool {
-        let mut turn = lock(&self.turn);
-        turn.waiting_on_user = turn.waiting_on_user.saturating_sub(1);
-        turn.running && turn.waiting_on_user == 0 && !*self.cancel.borrow()
+        lock(&self.turn).is_some()
     }
 
     /// The message id recorded for a v2 idempotency key, reading the history the first time.
@@ -337,8 +284,8 @@ impl SessionState {
         }
     }
 
-    /// Resolves when the client cancels `item` or the running turn is cancelled.
-    pub(crate) async fn item_cancelled(&self, item: Cancellable) {
+    /// Resolves when the client cancels `item` or `turn` (when given) is cancelled.
+    pub(crate) async fn item_cancelled(&self, item: Cancellable, turn: Option<Arc<Turn>>) {
         let token = lock(&self.cancellable)
             .get(&item)
             .map(watch::Sender::subscribe);
@@ -350,9 +297,15 @@ impl SessionState {
                 None => std::future::pending().await,
             }
         };
+        let turn_cancelled = async {
+            match &turn {
+                Some(turn) => turn.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             () = own => {}
-            () = self.cancelled() => {}
+            () = turn_cancelled => {}
         }
     }
 

@@ -131,53 +131,40 @@ pub struct OptionsQuery {
     pub session_id: Option<String>,
 }
 
-/// The unstable method of a decoded v1 request, if it is one.
-#[allow(unused_variables, unreachable_code)]
-pub(crate) fn of_v1(request: &v1::ClientRequest) -> Option<AgentMethod> {
-    #[allow(unused_imports)]
-    use v1::ClientRequest as R;
-    Some(match request {
-        #[cfg(feature = "unstable_llm_providers")]
-        R::ProvidersList(_) | R::ProvidersSet(_) | R::ProvidersDisable(_) => AgentMethod::Providers,
-        #[cfg(feature = "unstable_auth_status")]
-        R::AuthStatus(_) => AgentMethod::AuthStatus,
-        #[cfg(feature = "unstable_session_fork")]
-        R::SessionFork(_) => AgentMethod::ForkSession,
-        #[cfg(feature = "unstable_session_archive")]
-        R::SessionArchive(_) | R::SessionUnarchive(_) => AgentMethod::ArchiveSession,
-        #[cfg(feature = "unstable_session_status")]
-        R::SessionStatus(_) => AgentMethod::SessionStatus,
-        #[cfg(feature = "unstable_session_options")]
-        R::SessionOptions(_) => AgentMethod::SessionOptions,
-        #[cfg(feature = "unstable_session_set_title")]
-        R::SessionSetTitle(_) => AgentMethod::SetSessionTitle,
-        _ => return None,
-    })
+/// Writes the function that names the unstable method of one version's decoded request
+/// (the request enums of both versions have the same unstable variants).
+macro_rules! unstable_method_of {
+    ($name:ident, $version:ident) => {
+        /// The unstable method of a decoded request, if it is one.
+        #[allow(unused_variables, unreachable_code)]
+        pub(crate) fn $name(request: &$version::ClientRequest) -> Option<AgentMethod> {
+            #[allow(unused_imports)]
+            use $version::ClientRequest as R;
+            Some(match request {
+                #[cfg(feature = "unstable_llm_providers")]
+                R::ProvidersList(_) | R::ProvidersSet(_) | R::ProvidersDisable(_) => {
+                    AgentMethod::Providers
+                }
+                #[cfg(feature = "unstable_auth_status")]
+                R::AuthStatus(_) => AgentMethod::AuthStatus,
+                #[cfg(feature = "unstable_session_fork")]
+                R::SessionFork(_) => AgentMethod::ForkSession,
+                #[cfg(feature = "unstable_session_archive")]
+                R::SessionArchive(_) | R::SessionUnarchive(_) => AgentMethod::ArchiveSession,
+                #[cfg(feature = "unstable_session_status")]
+                R::SessionStatus(_) => AgentMethod::SessionStatus,
+                #[cfg(feature = "unstable_session_options")]
+                R::SessionOptions(_) => AgentMethod::SessionOptions,
+                #[cfg(feature = "unstable_session_set_title")]
+                R::SessionSetTitle(_) => AgentMethod::SetSessionTitle,
+                _ => return None,
+            })
+        }
+    };
 }
 
-/// The unstable method of a decoded v2 request, if it is one.
-#[allow(unused_variables, unreachable_code)]
-pub(crate) fn of_v2(request: &v2::ClientRequest) -> Option<AgentMethod> {
-    #[allow(unused_imports)]
-    use v2::ClientRequest as R;
-    Some(match request {
-        #[cfg(feature = "unstable_llm_providers")]
-        R::ProvidersList(_) | R::ProvidersSet(_) | R::ProvidersDisable(_) => AgentMethod::Providers,
-        #[cfg(feature = "unstable_auth_status")]
-        R::AuthStatus(_) => AgentMethod::AuthStatus,
-        #[cfg(feature = "unstable_session_fork")]
-        R::SessionFork(_) => AgentMethod::ForkSession,
-        #[cfg(feature = "unstable_session_archive")]
-        R::SessionArchive(_) | R::SessionUnarchive(_) => AgentMethod::ArchiveSession,
-        #[cfg(feature = "unstable_session_status")]
-        R::SessionStatus(_) => AgentMethod::SessionStatus,
-        #[cfg(feature = "unstable_session_options")]
-        R::SessionOptions(_) => AgentMethod::SessionOptions,
-        #[cfg(feature = "unstable_session_set_title")]
-        R::SessionSetTitle(_) => AgentMethod::SetSessionTitle,
-        _ => return None,
-    })
-}
+unstable_method_of!(of_v1, v1);
+unstable_method_of!(of_v2, v2);
 
 /// Whether an unstable `method` is answered (the stable ones are decided in
 /// [`Offer::answers`]). The same in both versions.
@@ -291,15 +278,15 @@ pub(crate) fn v2_agent(
         capabilities = capabilities.auth(auth.status(v2::AuthStatusCapabilities::new()));
     }
     #[cfg(feature = "unstable_mcp_over_acp")]
-    if offer.features().mcp.acp {
-        if let Some(session) = capabilities.session.take() {
-            let mcp = session
-                .mcp
-                .clone()
-                .unwrap_or_default()
-                .acp(v2::McpAcpCapabilities::new());
-            capabilities = capabilities.session(session.mcp(mcp));
-        }
+    if offer.features().mcp.acp
+        && let Some(session) = capabilities.session.take()
+    {
+        let mcp = session
+            .mcp
+            .clone()
+            .unwrap_or_default()
+            .acp(v2::McpAcpCapabilities::new());
+        capabilities = capabilities.session(session.mcp(mcp));
     }
     capabilities
 }

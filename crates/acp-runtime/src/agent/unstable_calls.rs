@@ -62,10 +62,10 @@ impl ClientConnection {
         {
             let mut known = lock(&self.unstable.acp_servers);
             for server in servers {
-                if let McpServerSpec::Acp { server_id, .. } = server {
-                    if !known.contains(server_id) {
-                        known.push(server_id.clone());
-                    }
+                if let McpServerSpec::Acp { server_id, .. } = server
+                    && !known.contains(server_id)
+                {
+                    known.push(server_id.clone());
                 }
             }
         }

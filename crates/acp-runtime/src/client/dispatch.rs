@@ -100,12 +100,12 @@ fn scope(state: &State, session: &v1::SessionId) -> Result<SessionScope, ErrorOb
 /// The request with the tool kind the session's transcript knows, when the request itself
 /// gives none.
 fn with_kind(state: &State, mut request: PermissionRequest) -> PermissionRequest {
-    if request.tool_kind.is_none() {
-        if let Some(id) = &request.tool_call_id {
-            request.tool_kind = lock(&state.transcript)
-                .tool_kind(&request.session_id, id)
-                .map(str::to_owned);
-        }
+    if request.tool_kind.is_none()
+        && let Some(id) = &request.tool_call_id
+    {
+        request.tool_kind = lock(&state.transcript)
+            .tool_kind(&request.session_id, id)
+            .map(str::to_owned);
     }
     request
 }

@@ -151,17 +151,14 @@ impl Client {
     pub async fn open_session(&self, options: &SessionOptions) -> Result<String, Error> {
         let connection = &self.inner.connection;
         let directories = self.directories(options);
-        let (id, controls) = if self.protocol_version() == ProtocolVersion::V1 {
+        let opened = if self.protocol_version() == ProtocolVersion::V1 {
             let servers: Vec<v1::McpServer> = self.servers(&options.mcp_servers, mcp_v1);
             let request = v1::NewSessionRequest::new(options.cwd.as_str(), servers)
                 .additional_directories(directories.clone());
             let response = connection
                 .request::<v1::methods::SessionNew>(&request)
                 .await?;
-            (
-                response.session_id.as_str().to_owned(),
-                v1_controls(response.modes.as_ref(), response.config_options.as_deref()),
-            )
+            Opened::parts(response)
         } else {
             let servers: Vec<v2::McpServer> = self.servers(&options.mcp_servers, mcp_v2);
             let request = v2::NewSessionRequest::new(options.cwd.as_str())
@@ -170,24 +167,30 @@ impl Client {
             let response = connection
                 .request::<v2::methods::SessionNew>(&request)
                 .await?;
-            let id = response.session_id.as_str().to_owned();
-            self.with_transcript(|transcript| {
-                transcript.apply_v2(
-                    &id,
-                    &v2::ReplayableUpdate::AvailableCommandsUpdate(
-                        v2::AvailableCommandsUpdate::new(response.available_commands.clone()),
-                    ),
-                );
-            });
-            (id, v2_controls(&response.config_options))
+            Opened::parts(response)
         };
-        self.remember_scope(&id, options, &directories);
+        Ok(self.opened(opened, options, &directories))
+    }
+
+    /// Notes a session the agent just opened for us (new or forked): its scope, controls and
+    /// commands; returns its id.
+    pub(super) fn opened(
+        &self,
+        (id, controls, commands): OpenedParts,
+        options: &SessionOptions,
+        directories: &[String],
+    ) -> String {
+        self.remember_scope(&id, options, directories);
         self.with_transcript(|transcript| {
+            if let Some(commands) = commands {
+                let update = v2::AvailableCommandsUpdate::new(commands);
+                transcript.apply_v2(&id, &v2::ReplayableUpdate::AvailableCommandsUpdate(update));
+            }
             transcript.set_running(&id, false);
             transcript.set_controls(&id, controls);
         });
         self.inner.state.changed();
-        Ok(id)
+        id
     }
 
     /// Reopens a session with its history: `session/load` in v1, `session/resume` with a
@@ -320,73 +323,10 @@ impl Client {
         archived: Option<&str>,
     ) -> Result<SessionPage, Error> {
         self.agent().check("session/list")?;
-        let connection = &self.inner.connection;
         if self.protocol_version() == ProtocolVersion::V1 {
-            let mut request = v1::ListSessionsRequest::new();
-            if let Some(cwd) = cwd {
-                request = request.cwd(cwd);
-            }
-            if let Some(cursor) = cursor {
-                request = request.cursor(cursor);
-            }
-            #[cfg(feature = "unstable_session_archive")]
-            if let Some(filter) = archived {
-                request = request.archived(filter);
-            }
-            let response = connection
-                .request::<v1::methods::SessionList>(&request)
-                .await?;
-            Ok(SessionPage {
-                sessions: response
-                    .sessions
-                    .iter()
-                    .map(|info| SessionSummary {
-                        id: info.session_id.as_str().to_owned(),
-                        cwd: info.cwd.clone(),
-                        additional_directories: info.additional_directories.clone(),
-                        title: info.title.clone(),
-                        updated_at: info.updated_at.clone(),
-                        archived: archived_flag!(info),
-                    })
-                    .collect(),
-                next_cursor: response.next_cursor,
-            })
+            list_page!(self, v1, cwd, cursor, archived)
         } else {
-            let mut request = v2::ListSessionsRequest::new();
-            if let Some(cwd) = cwd {
-                request = request.cwd(cwd);
-            }
-            if let Some(cursor) = cursor {
-                request = request.cursor(cursor);
-            }
-            #[cfg(feature = "unstable_session_archive")]
-            if let Some(filter) = archived {
-                request = request.archived(filter);
-            }
-            let response = connection
-                .request::<v2::methods::SessionList>(&request)
-                .await?;
-            Ok(SessionPage {
-                sessions: response
-                    .sessions
-                    .iter()
-                    .map(|info| SessionSummary {
-                        id: info.session_id.as_str().to_owned(),
-                        cwd: info.cwd.as_str().to_owned(),
-                        additional_directories: info
-                            .additional_directories
-                            .iter()
-                            .map(|dir| dir.as_str().to_owned())
-                            .collect(),
-                        title: info.title.clone(),
-                        updated_at: info.updated_at.clone(),
-                        archived: archived_flag!(info),
-                    })
-                    .collect(),
-                next_cursor: response
-                    .next_cursor
-                    .map(|cursor| cursor.as_str().to_owned()),
-            })
+            list_page!(self, v2, cwd, cursor, archived)
         }
     }
 
@@ -455,29 +395,29 @@ impl Client {
     /// offered modes), otherwise the session's `mode` config option is set to it.
     pub async fn set_mode(&self, session: &str, mode_id: &str) -> Result<(), Error> {
         let controls = self.session_controls(session).unwrap_or_default();
-        if self.protocol_version() == ProtocolVersion::V1 {
-            if let Some(modes) = &controls.modes {
-                if !modes.available.iter().any(|mode| mode.id == mode_id) {
-                    let ids: Vec<&str> = modes.available.iter().map(|m| m.id.as_str()).collect();
-                    return Err(Error::Protocol(format!(
-                        "the agent offers no mode `{mode_id}`; its modes are: {}",
-                        ids.join(", ")
-                    )));
-                }
-                self.inner
-                    .connection
-                    .request::<v1::methods::SessionSetMode>(&v1::SetSessionModeRequest::new(
-                        session, mode_id,
-                    ))
-                    .await?;
-                self.with_transcript(|transcript| {
-                    transcript.update_controls(session, |controls| {
-                        controls.set_current_mode(mode_id);
-                    });
-                });
-                self.inner.state.changed();
-                return Ok(());
+        if self.protocol_version() == ProtocolVersion::V1
+            && let Some(modes) = &controls.modes
+        {
+            if !modes.available.iter().any(|mode| mode.id == mode_id) {
+                let ids: Vec<&str> = modes.available.iter().map(|m| m.id.as_str()).collect();
+                return Err(Error::Protocol(format!(
+                    "the agent offers no mode `{mode_id}`; its modes are: {}",
+                    ids.join(", ")
+                )));
             }
+            self.inner
+                .connection
+                .request::<v1::methods::SessionSetMode>(&v1::SetSessionModeRequest::new(
+                    session, mode_id,
+                ))
+                .await?;
+            self.with_transcript(|transcript| {
+                transcript.update_controls(session, |controls| {
+                    controls.set_current_mode(mode_id);
+                });
+            });
+            self.inner.state.changed();
+            return Ok(());
         }
         let option = controls.option_of_category("mode").ok_or_else(|| {
             Error::Protocol("the agent offers no modes for this session".to_owned())
@@ -520,6 +460,90 @@ impl Client {
         Ok(options)
     }
 }
+
+/// A new session's id, controls and (v2) commands, as the agent answered.
+pub(super) type OpenedParts = (String, SessionControls, Option<Vec<v2::AvailableCommand>>);
+
+/// The answer to a request that opens a new session (`session/new`, `session/fork`).
+pub(super) trait Opened {
+    /// The new session's id, controls and (v2) commands.
+    fn parts(self) -> OpenedParts;
+}
+
+/// [`Opened`] for the answers of one version (they differ by version, not by method).
+macro_rules! opened {
+    (v1: $($response:ty),+) => {$(
+        impl Opened for $response {
+            fn parts(self) -> OpenedParts {
+                let controls = v1_controls(self.modes.as_ref(), self.config_options.as_deref());
+                (self.session_id.as_str().to_owned(), controls, None)
+            }
+        }
+    )+};
+    (v2: $($response:ty),+) => {$(
+        impl Opened for $response {
+            fn parts(self) -> OpenedParts {
+                let controls = v2_controls(&self.config_options);
+                (
+                    self.session_id.as_str().to_owned(),
+                    controls,
+                    Some(self.available_commands),
+                )
+            }
+        }
+    )+};
+}
+
+opened!(v1: v1::NewSessionResponse);
+opened!(v2: v2::NewSessionResponse);
+#[cfg(feature = "unstable_session_fork")]
+opened!(v1: v1::ForkSessionResponse);
+#[cfg(feature = "unstable_session_fork")]
+opened!(v2: v2::ForkSessionResponse);
+
+/// One page of `session/list` in one version (the types differ by version only).
+macro_rules! list_page {
+    ($client:expr, $version:ident, $cwd:expr, $cursor:expr, $archived:expr) => {{
+        let mut request = $version::ListSessionsRequest::new();
+        if let Some(cwd) = $cwd {
+            request = request.cwd(cwd);
+        }
+        if let Some(cursor) = $cursor {
+            request = request.cursor(cursor);
+        }
+        #[cfg(feature = "unstable_session_archive")]
+        if let Some(filter) = $archived {
+            request = request.archived(filter);
+        }
+        let response = $client
+            .inner
+            .connection
+            .request::<$version::methods::SessionList>(&request)
+            .await?;
+        Ok(SessionPage {
+            sessions: response
+                .sessions
+                .iter()
+                .map(|info| SessionSummary {
+                    id: info.session_id.as_str().to_owned(),
+                    cwd: info.cwd.as_str().to_owned(),
+                    additional_directories: info
+                        .additional_directories
+                        .iter()
+                        .map(|dir| dir.as_str().to_owned())
+                        .collect(),
+                    title: info.title.clone(),
+                    updated_at: info.updated_at.clone(),
+                    archived: archived_flag!(info),
+                })
+                .collect(),
+            next_cursor: response
+                .next_cursor
+                .map(|cursor| cursor.as_str().to_owned()),
+        })
+    }};
+}
+use list_page;
 
 pub(super) fn v1_controls(
     modes: Option<&v1::SessionModeState>,

@@ -421,12 +421,11 @@ impl Transcript {
 
     /// Replaces the whole text of message `id` (v2 `user_message` / `agent_message`), creating it.
     fn set_message(&mut self, session: &str, role: Role, id: &str, text: Option<String>) {
-        if role == Role::User {
-            if let Some(text) = &text {
-                if self.take_echo(session, Some(id), text) {
-                    return;
-                }
-            }
+        if role == Role::User
+            && let Some(text) = &text
+            && self.take_echo(session, Some(id), text)
+        {
+            return;
         }
         let revision = self.next_revision();
         let transcript = self.entry(session);

@@ -119,61 +119,54 @@ pub(super) fn supports_v2(capabilities: &v2::AgentCapabilities, method: &str) ->
     })
 }
 
-/// Answers an unstable v1 request of the agent (any other answers `-32601`).
-#[allow(unused_variables)]
-pub(super) async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
-    match request {
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        v1::AgentRequest::McpMessage(request) => match state.handler.mcp_over_acp() {
-            Some(service) => match service.message(ByVersion::V1(request)).await {
-                Ok(ByVersion::V1(response)) => Reply::ok(&response),
-                Ok(ByVersion::V2(_)) => {
-                    Reply::error(rpc::internal("the MCP service answered a v1 request in v2"))
-                }
-                Err(error) => Reply::error(error),
-            },
-            None => Reply::error(rpc::method_not_found("mcp/message")),
-        },
-        other => Reply::error(rpc::method_not_found(other.method())),
-    }
+/// Writes the answer to one version's unstable agent requests and the hand-over of its
+/// unstable notifications (the methods are the same in both versions, the types are not).
+macro_rules! unstable_from_agent {
+    ($request:ident, $notification:ident, $version:ident, $side:ident, $other:ident, $mismatch:literal) => {
+        /// Answers an unstable request of the agent (any other answers `-32601`).
+        #[allow(unused_variables)]
+        pub(super) async fn $request(state: &State, request: $version::AgentRequest) -> Reply {
+            match request {
+                #[cfg(feature = "unstable_mcp_over_acp")]
+                $version::AgentRequest::McpMessage(request) => match state.handler.mcp_over_acp() {
+                    Some(service) => match service.message(ByVersion::$side(request)).await {
+                        Ok(ByVersion::$side(response)) => Reply::ok(&response),
+                        Ok(ByVersion::$other(_)) => Reply::error(rpc::internal($mismatch)),
+                        Err(error) => Reply::error(error),
+                    },
+                    None => Reply::error(rpc::method_not_found("mcp/message")),
+                },
+                other => Reply::error(rpc::method_not_found(other.method())),
+            }
+        }
+
+        /// Hands an unstable notification of the agent to the handler (others are ignored).
+        #[allow(unused_variables)]
+        pub(super) fn $notification(state: &State, notification: $version::AgentNotification) {
+            #[cfg(feature = "unstable_auth_status")]
+            if let $version::AgentNotification::AuthStatusUpdate(update) = notification {
+                state.handler.auth_status_update(ByVersion::$side(update));
+            }
+        }
+    };
 }
 
-/// Answers an unstable v2 request of the agent (any other answers `-32601`).
-#[allow(unused_variables)]
-pub(super) async fn request_v2(state: &State, request: v2::AgentRequest) -> Reply {
-    match request {
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        v2::AgentRequest::McpMessage(request) => match state.handler.mcp_over_acp() {
-            Some(service) => match service.message(ByVersion::V2(request)).await {
-                Ok(ByVersion::V2(response)) => Reply::ok(&response),
-                Ok(ByVersion::V1(_)) => {
-                    Reply::error(rpc::internal("the MCP service answered a v2 request in v1"))
-                }
-                Err(error) => Reply::error(error),
-            },
-            None => Reply::error(rpc::method_not_found("mcp/message")),
-        },
-        other => Reply::error(rpc::method_not_found(other.method())),
-    }
-}
-
-/// Hands an unstable v1 notification of the agent to the handler (others are ignored).
-#[allow(unused_variables)]
-pub(super) fn notification_v1(state: &State, notification: v1::AgentNotification) {
-    #[cfg(feature = "unstable_auth_status")]
-    if let v1::AgentNotification::AuthStatusUpdate(update) = notification {
-        state.handler.auth_status_update(ByVersion::V1(update));
-    }
-}
-
-/// Hands an unstable v2 notification of the agent to the handler (others are ignored).
-#[allow(unused_variables)]
-pub(super) fn notification_v2(state: &State, notification: v2::AgentNotification) {
-    #[cfg(feature = "unstable_auth_status")]
-    if let v2::AgentNotification::AuthStatusUpdate(update) = notification {
-        state.handler.auth_status_update(ByVersion::V2(update));
-    }
-}
+unstable_from_agent!(
+    request_v1,
+    notification_v1,
+    v1,
+    V1,
+    V2,
+    "the MCP service answered a v1 request in v2"
+);
+unstable_from_agent!(
+    request_v2,
+    notification_v2,
+    v2,
+    V2,
+    V1,
+    "the MCP service answered a v2 request in v1"
+);
 
 /// An LLM provider as `providers/list` reports it.
 #[cfg(feature = "unstable_llm_providers")]
@@ -336,7 +329,7 @@ impl Client {
         self.agent().check("session/fork")?;
         let connection = &self.inner.connection;
         let directories = self.directories(options);
-        let (id, controls) = if self.protocol_version() == ProtocolVersion::V1 {
+        let opened = if self.protocol_version() == ProtocolVersion::V1 {
             let servers: Vec<v1::McpServer> =
                 self.servers(&options.mcp_servers, super::mcp::mcp_v1);
             let request = v1::ForkSessionRequest::new(source, options.cwd.as_str())
@@ -345,37 +338,19 @@ impl Client {
             let response = connection
                 .request::<v1::methods::SessionFork>(&request)
                 .await?;
-            (
-                response.session_id.as_str().to_owned(),
-                v1_controls(response.modes.as_ref(), response.config_options.as_deref()),
-            )
+            super::sessions::Opened::parts(response)
         } else {
             let servers: Vec<v2::McpServer> =
                 self.servers(&options.mcp_servers, super::mcp::mcp_v2);
             let request = v2::ForkSessionRequest::new(source, options.cwd.as_str())
                 .mcp_servers(servers)
-                .additional_directories(v2_dirs(&directories));
+                .additional_directories(super::sessions::v2_dirs(&directories));
             let response = connection
                 .request::<v2::methods::SessionFork>(&request)
                 .await?;
-            let id = response.session_id.as_str().to_owned();
-            self.with_transcript(|transcript| {
-                transcript.apply_v2(
-                    &id,
-                    &v2::ReplayableUpdate::AvailableCommandsUpdate(
-                        v2::AvailableCommandsUpdate::new(response.available_commands.clone()),
-                    ),
-                );
-            });
-            (id, v2_controls(&response.config_options))
+            super::sessions::Opened::parts(response)
         };
-        self.remember_scope(&id, options, &directories);
-        self.with_transcript(|transcript| {
-            transcript.set_running(&id, false);
-            transcript.set_controls(&id, controls);
-        });
-        self.inner.state.changed();
-        Ok(id)
+        Ok(self.opened(opened, options, &directories))
     }
 
     /// Hides a session from the agent's default session list (`session/archive`); the

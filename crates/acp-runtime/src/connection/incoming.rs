@@ -501,10 +501,8 @@ async fn finish(
             batch.complete(response).await
         }
     };
-    if sent {
-        if let Some(then) = then {
-            then.await;
-        }
+    if sent && let Some(then) = then {
+        then.await;
     }
 }
 

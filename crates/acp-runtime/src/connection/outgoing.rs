@@ -135,13 +135,13 @@ impl Drop for PendingGuard<'_> {
         // full, a task waits for room: a drop cannot wait. Outside a runtime (the whole
         // program is ending) the cancellation is left out.
         let outgoing = &self.connection.shared.outgoing;
-        if let Err(TrySendError::Full(line)) = outgoing.try_send(line) {
-            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                let outgoing = outgoing.clone();
-                runtime.spawn(async move {
-                    let _ = outgoing.send(line).await;
-                });
-            }
+        if let Err(TrySendError::Full(line)) = outgoing.try_send(line)
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            let outgoing = outgoing.clone();
+            runtime.spawn(async move {
+                let _ = outgoing.send(line).await;
+            });
         }
     }
 }

@@ -8,8 +8,8 @@ pub mod wire;
 use std::sync::{Arc, Mutex};
 
 use acp_runtime::agent::{
-    Agent, AgentFeatures, AgentServer, ClientConnection, ConfigValue, PermissionRequest, Prompt,
-    Session, SessionConfig, SessionSetup, StopReason, ToolStatus,
+    Agent, AgentFeatures, AgentServer, ClientConnection, ConfigValue, Prompt, Session,
+    SessionConfig, SessionSetup, StopReason, ToolCall,
 };
 use acp_runtime::client::{Client, ClientBuilder};
 use acp_runtime::{Notice, ProtocolVersion, rpc};
@@ -144,11 +144,21 @@ impl Agent for TestAgent {
                 session.cancelled().await;
                 Ok(StopReason::Cancelled)
             }
-            // Ignores the cancellation: claims a normal end, after one more update.
+            // Ignores the cancellation: tries one more update, then claims a normal end.
             "wait then end" => {
                 started();
                 session.cancelled().await;
-                session.send_text("late").await.map_err(rpc::internal)?;
+                let late = session.send_text("late").await;
+                self.event(format!(
+                    "late:{}",
+                    late.err().map_or("sent", |e| {
+                        if e.is_cancelled() {
+                            "cancelled"
+                        } else {
+                            "failed"
+                        }
+                    })
+                ));
                 Ok(StopReason::EndTurn)
             }
             // Fails because of the cancellation.
@@ -188,6 +198,11 @@ impl Agent for TestAgent {
                 Ok(StopReason::EndTurn)
             }
             "fail" => Err(rpc::internal("asked to fail")),
+            // A runtime error ended with `?`.
+            "read?" => {
+                session.read_text_file("/work/a.txt", None, None).await?;
+                Ok(StopReason::EndTurn)
+            }
             text if text.starts_with("stop:") => Ok(StopReason::Other(text[5..].to_owned())),
             "ask" => {
                 let outcome = ask_permission(&session).await;
@@ -196,15 +211,11 @@ impl Agent for TestAgent {
             }
             // The typed permission request.
             "permission" => {
-                session
-                    .start_tool_call("call_p", "Delete everything", ToolStatus::Pending)
-                    .await
-                    .map_err(rpc::internal)?;
+                let call = session
+                    .start_tool_call(ToolCall::new("Delete everything"))
+                    .await?;
                 started();
-                let outcome = session
-                    .request_permission(&PermissionRequest::new("call_p", "Delete everything"))
-                    .await
-                    .map_err(rpc::internal)?;
+                let outcome = call.request_permission().await?;
                 let text = if outcome.allowed() {
                     "allowed"
                 } else {

@@ -147,13 +147,13 @@ impl Wire {
     /// Handles one incoming message that is not the awaited response.
     async fn other(&mut self, message: Value) {
         if message.get("method").is_some() && message.get("id").is_some() {
-            if let Some(responder) = self.responder.as_mut() {
-                if let Some(result) = responder(&message) {
-                    let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
-                    self.seen.push(message);
-                    self.send(answer).await;
-                    return;
-                }
+            if let Some(responder) = self.responder.as_mut()
+                && let Some(result) = responder(&message)
+            {
+                let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
+                self.seen.push(message);
+                self.send(answer).await;
+                return;
             }
             self.asked.push(message.clone());
         }

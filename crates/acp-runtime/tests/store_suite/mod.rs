@@ -219,7 +219,7 @@ fn texts(updates: &[Value]) -> Vec<String> {
 /// A server of the test agent over `store` that sends a notice whenever a session opens.
 fn noticing_server(store: Arc<dyn SessionStore>) -> AgentServer<TestAgent> {
     let agent = TestAgent {
-        notice_on_open: Some(Notice::new("warning", "MCP server unavailable").unwrap()),
+        notice_on_open: Some(Notice::warning("MCP server unavailable")),
         ..TestAgent::default()
     };
     AgentServer::new(agent).shared_store(store)

@@ -427,10 +427,10 @@ impl<'de> Deserialize<'de> for CreateElicitationRequest {
         };
         let rest = Value::Object(fields);
         // An unknown mode is kept verbatim, but it must still name a valid scope.
-        if let Some(Value::String(mode)) = rest.get(ElicitationMode::TAG_KEY) {
-            if !ElicitationMode::TAGS.contains(&mode.as_str()) {
-                ElicitationScope::deserialize(&rest).map_err(D::Error::custom)?;
-            }
+        if let Some(Value::String(mode)) = rest.get(ElicitationMode::TAG_KEY)
+            && !ElicitationMode::TAGS.contains(&mode.as_str())
+        {
+            ElicitationScope::deserialize(&rest).map_err(D::Error::custom)?;
         }
         let mode = ElicitationMode::deserialize(rest).map_err(D::Error::custom)?;
         Ok(Self {

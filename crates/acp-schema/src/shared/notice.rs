@@ -49,6 +49,26 @@ impl NoticeTitle {
         }
     }
 
+    /// `title`, or `replacement` when `title` is empty (or `Notice` when both are): a title
+    /// that cannot fail, for callers with a rule of their own for empty titles.
+    ///
+    /// ```
+    /// use acp_schema::v1::NoticeTitle;
+    /// assert_eq!(NoticeTitle::or_replacement("Disk full", "Warning").as_str(), "Disk full");
+    /// assert_eq!(NoticeTitle::or_replacement("", "Warning").as_str(), "Warning");
+    /// assert_eq!(NoticeTitle::or_replacement("", "").as_str(), "Notice");
+    /// ```
+    pub fn or_replacement(title: impl Into<String>, replacement: &str) -> Self {
+        let title = title.into();
+        if !title.is_empty() {
+            Self(title)
+        } else if !replacement.is_empty() {
+            Self(replacement.to_owned())
+        } else {
+            Self("Notice".to_owned())
+        }
+    }
+
     /// The title text.
     pub fn as_str(&self) -> &str {
         &self.0

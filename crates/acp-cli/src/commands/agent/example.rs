@@ -2,15 +2,14 @@
 //! permission for, two session modes and one option that change how it answers, a title for
 //! each session, `/read` and `/run` through the client, and notices.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use acp_runtime::agent::{
-    Agent, CommandSpec, ConfigOption, McpServerSpec, Modes, PermissionRequest, Prompt, Session,
-    SessionConfig, SessionSetup, StopReason, ToolStatus,
+    Agent, AgentFeatures, AgentInfo, CommandSpec, ConfigOption, McpServerSpec, McpTransports,
+    Modes, Prompt, Session, SessionConfig, SessionSetup, StopReason, ToolCall, ToolCallHandle,
+    ToolCallStatus, ToolKind,
 };
-use acp_runtime::{Notice, rpc};
-use acp_schema::jsonrpc::ErrorObject;
+use acp_runtime::{Error, ErrorObject, Notice};
 
 use super::mcp::unavailable_reason;
 use super::notice_command::parse_notice_command;
@@ -73,7 +72,6 @@ impl ExampleOptions {
 #[derive(Debug, Default)]
 pub struct ExampleAgent {
     pub(super) options: ExampleOptions,
-    tool_calls: AtomicU64,
 }
 
 /// The modes and the option every session of the example agent offers.
@@ -107,18 +105,7 @@ fn commands() -> [CommandSpec; 3] {
 impl ExampleAgent {
     /// An agent with the given options.
     pub fn new(options: ExampleOptions) -> Self {
-        Self {
-            options,
-            tool_calls: AtomicU64::new(0),
-        }
-    }
-
-    /// A fresh tool call id.
-    pub(super) fn next_call(&self) -> String {
-        format!(
-            "call_{}",
-            self.tool_calls.fetch_add(1, Ordering::Relaxed) + 1
-        )
+        Self { options }
     }
 
     /// `text` as this session wants it said (in capitals with the shout option).
@@ -136,69 +123,47 @@ impl ExampleAgent {
 
     /// Says `text` in one chunk.
     pub(super) async fn say(session: &Session, text: &str) -> Result<(), ErrorObject> {
-        session
-            .send_text(Self::styled(session, text))
-            .await
-            .map_err(rpc::internal)
+        session.send_text(Self::styled(session, text)).await?;
+        Ok(())
     }
 
-    /// Streams `text` in chunks of a few words; `false` when the turn was cancelled.
-    async fn stream(&self, session: &Session, text: &str) -> Result<bool, ErrorObject> {
+    /// Streams `text` in chunks of a few words. A cancelled turn fails the next chunk (and the
+    /// wait between chunks), which ends the turn.
+    async fn stream(&self, session: &Session, text: &str) -> Result<(), ErrorObject> {
         let text = Self::styled(session, text);
         let words: Vec<&str> = text.split_inclusive(' ').collect();
         for chunk in words.chunks(self.options.words_per_chunk.max(1)) {
-            if !self.pause(session).await {
-                return Ok(false);
-            }
-            session
-                .send_text(chunk.concat())
-                .await
-                .map_err(rpc::internal)?;
+            self.pause(session).await?;
+            session.send_text(chunk.concat()).await?;
         }
-        Ok(true)
+        Ok(())
     }
 
-    /// Waits the chunk delay; `false` when the turn was cancelled meanwhile.
-    pub(super) async fn pause(&self, session: &Session) -> bool {
+    /// Waits the chunk delay; fails with the cancellation when the turn is cancelled meanwhile.
+    pub(super) async fn pause(&self, session: &Session) -> Result<(), Error> {
         if session.is_cancelled() {
-            return false;
+            return Err(Error::Cancelled);
         }
         if self.options.chunk_delay.is_zero() {
-            return true;
+            return Ok(());
         }
         tokio::select! {
-            () = tokio::time::sleep(self.options.chunk_delay) => !session.is_cancelled(),
-            () = session.cancelled() => false,
+            () = tokio::time::sleep(self.options.chunk_delay) => Ok(()),
+            () = session.cancelled() => Err(Error::Cancelled),
         }
     }
 
-    /// Asks the user whether tool call `call` may run (when the agent asks at all); `Err`
-    /// with the stop reason when the turn was cancelled meanwhile, `Ok(false)` when the user
-    /// did not allow it (the tool call is then marked failed).
-    pub(super) async fn allowed(
-        &self,
-        session: &Session,
-        call: &str,
-        title: &str,
-    ) -> Result<Result<bool, StopReason>, ErrorObject> {
+    /// Asks the user whether `call` may run (when the agent asks at all); `false` when the
+    /// user did not allow it (the tool call is then marked failed).
+    pub(super) async fn allowed(&self, call: &ToolCallHandle) -> Result<bool, ErrorObject> {
         if !self.options.ask_permission {
-            return Ok(Ok(true));
+            return Ok(true);
         }
-        let outcome = session
-            .request_permission(&PermissionRequest::new(call, title))
-            .await
-            .map_err(rpc::internal)?;
-        if session.is_cancelled() {
-            return Ok(Err(StopReason::Cancelled));
+        if call.request_permission().await?.allowed() {
+            return Ok(true);
         }
-        if outcome.allowed() {
-            return Ok(Ok(true));
-        }
-        session
-            .update_tool_call(call, ToolStatus::Failed, Some("Not allowed by the user."))
-            .await
-            .map_err(rpc::internal)?;
-        Ok(Ok(false))
+        call.fail("Not allowed by the user.").await?;
+        Ok(false)
     }
 
     /// Gives the session a title from its first prompt.
@@ -214,7 +179,8 @@ impl ExampleAgent {
         if title.is_empty() {
             return Ok(());
         }
-        session.set_title(title).await.map_err(rpc::internal)
+        session.set_title(title).await?;
+        Ok(())
     }
 
     /// The answer to an ordinary prompt, by the session's mode.
@@ -224,48 +190,28 @@ impl ExampleAgent {
             Self::say(session, &format!("Your prompt had {words} words.")).await?;
             return Ok(StopReason::EndTurn);
         }
-        if !self.stream(session, &reply_text(prompt)).await? {
-            return Ok(StopReason::Cancelled);
+        self.stream(session, &reply_text(prompt)).await?;
+        let tool = ToolCall::new("Count the words of the prompt")
+            .kind(ToolKind::Think)
+            .raw_input(serde_json::json!({ "prompt": prompt }));
+        let call = session.start_tool_call(tool).await?;
+        if !self.allowed(&call).await? {
+            session.new_message();
+            Self::say(
+                session,
+                "You did not allow the tool call, so I did not count.",
+            )
+            .await?;
+            return Ok(StopReason::EndTurn);
         }
-        let call = self.next_call();
-        let title = "Count the words of the prompt";
-        session
-            .start_tool_call(&call, title, ToolStatus::Pending)
-            .await
-            .map_err(rpc::internal)?;
-        match self.allowed(session, &call, title).await? {
-            Err(stop) => return Ok(stop),
-            Ok(false) => {
-                session.new_message();
-                Self::say(
-                    session,
-                    "You did not allow the tool call, so I did not count.",
-                )
-                .await?;
-                return Ok(StopReason::EndTurn);
-            }
-            Ok(true) => {}
-        }
-        if !self.pause(session).await {
-            return Ok(StopReason::Cancelled);
-        }
-        session
-            .update_tool_call(&call, ToolStatus::InProgress, None)
-            .await
-            .map_err(rpc::internal)?;
-        if !self.pause(session).await {
-            return Ok(StopReason::Cancelled);
-        }
+        self.pause(session).await?;
+        call.set_status(ToolCallStatus::InProgress).await?;
+        self.pause(session).await?;
         let chars = prompt.chars().count();
         let result = format!("{words} words, {chars} characters");
-        session
-            .update_tool_call(&call, ToolStatus::Completed, Some(&result))
-            .await
-            .map_err(rpc::internal)?;
+        call.complete(result.as_str()).await?;
         session.new_message();
-        if !self.stream(session, &format!("Done: {result}.")).await? {
-            return Ok(StopReason::Cancelled);
-        }
+        self.stream(session, &format!("Done: {result}.")).await?;
         Ok(StopReason::EndTurn)
     }
 }
@@ -282,11 +228,13 @@ fn reply_text(prompt: &str) -> String {
 }
 
 impl Agent for ExampleAgent {
-    fn name(&self) -> (String, String) {
-        (
-            "acp-example-agent".to_owned(),
-            env!("CARGO_PKG_VERSION").to_owned(),
-        )
+    fn info(&self) -> AgentInfo {
+        AgentInfo::new("acp-example-agent", env!("CARGO_PKG_VERSION")).title("ACP example agent")
+    }
+
+    fn features(&self) -> AgentFeatures {
+        // It looks at the stdio MCP servers it is given (and warns when one cannot start).
+        AgentFeatures::new().mcp(McpTransports::new().stdio(true))
     }
 
     async fn new_session(&self, _setup: &SessionSetup) -> Result<SessionConfig, ErrorObject> {
@@ -304,10 +252,8 @@ impl Agent for ExampleAgent {
             let Some(reason) = unavailable_reason(command) else {
                 continue;
             };
-            let notice = match Notice::new("warning", format!("MCP server {name} unavailable")) {
-                Ok(notice) => notice.description(reason),
-                Err(_) => continue,
-            };
+            let notice =
+                Notice::warning(format!("MCP server {name} unavailable")).description(reason);
             if session.notice(&notice).await.is_err() {
                 return;
             }
@@ -319,12 +265,11 @@ impl Agent for ExampleAgent {
         if let Some(command) = parse_notice_command(&prompt.text) {
             match command {
                 Ok(command) => {
-                    let mut notice = Notice::new(command.severity, command.title)
-                        .map_err(rpc::invalid_params)?;
+                    let mut notice = Notice::new(command.severity, command.title);
                     if let Some(description) = command.description {
                         notice = notice.description(description);
                     }
-                    session.notice(&notice).await.map_err(rpc::internal)?;
+                    session.notice(&notice).await?;
                 }
                 Err(message) => Self::say(&session, &message).await?,
             }

@@ -3,10 +3,11 @@
 //! (`terminal/*`). Each one works only when the client advertised the capability it needs;
 //! otherwise the agent says which one is missing.
 
-use acp_runtime::Error;
-use acp_runtime::agent::{ClientFeature, Session, StopReason, TerminalCommand, ToolStatus};
-use acp_runtime::rpc;
-use acp_schema::jsonrpc::ErrorObject;
+use acp_runtime::agent::{
+    ClientFeature, Session, StopReason, TerminalCommand, ToolCall, ToolCallChange, ToolCallStatus,
+    ToolKind,
+};
+use acp_runtime::{Error, ErrorObject};
 
 use super::example::ExampleAgent;
 
@@ -76,7 +77,7 @@ pub async fn read(session: &Session, path: &str) -> Result<StopReason, ErrorObje
             ExampleAgent::say(session, &text).await?;
             Ok(StopReason::EndTurn)
         }
-        Err(Error::Cancelled) => Ok(StopReason::Cancelled),
+        Err(error) if error.is_cancelled() => Err(error.into()),
         Err(error) => {
             ExampleAgent::say(session, &format!("Reading {path} failed: {error}")).await?;
             Ok(StopReason::EndTurn)
@@ -101,23 +102,17 @@ impl ExampleAgent {
             Self::say(session, &format!("I cannot run `{command}`: {reason}.")).await?;
             return Ok(StopReason::EndTurn);
         }
-        let call = self.next_call();
-        let title = format!("Run `{command}`");
-        session
-            .start_tool_call(&call, &title, ToolStatus::Pending)
-            .await
-            .map_err(rpc::internal)?;
-        match self.allowed(session, &call, &title).await? {
-            Err(stop) => return Ok(stop),
-            Ok(false) => {
-                Self::say(
-                    session,
-                    &format!("You did not allow me to run `{command}`."),
-                )
-                .await?;
-                return Ok(StopReason::EndTurn);
-            }
-            Ok(true) => {}
+        let tool = ToolCall::new(format!("Run `{command}`"))
+            .kind(ToolKind::Execute)
+            .raw_input(serde_json::json!({ "command": command }));
+        let call = session.start_tool_call(tool).await?;
+        if !self.allowed(&call).await? {
+            Self::say(
+                session,
+                &format!("You did not allow me to run `{command}`."),
+            )
+            .await?;
+            return Ok(StopReason::EndTurn);
         }
         let mut spec = TerminalCommand::new(program).cwd(session.cwd());
         for arg in words {
@@ -125,52 +120,40 @@ impl ExampleAgent {
         }
         let terminal = match session.create_terminal(&spec).await {
             Ok(terminal) => terminal,
+            Err(error) if error.is_cancelled() => return Err(error.into()),
             Err(error) => {
                 let text = format!("The client could not start `{command}`: {error}");
-                session
-                    .update_tool_call(&call, ToolStatus::Failed, Some(&text))
-                    .await
-                    .map_err(rpc::internal)?;
+                call.fail(text.as_str()).await?;
                 Self::say(session, &text).await?;
                 return Ok(StopReason::EndTurn);
             }
         };
-        session
-            .show_terminal(&call, &terminal)
-            .await
-            .map_err(rpc::internal)?;
-        session
-            .update_tool_call(&call, ToolStatus::InProgress, None)
-            .await
-            .map_err(rpc::internal)?;
+        let shown = ToolCallChange::new()
+            .status(ToolCallStatus::InProgress)
+            .terminal(&terminal);
+        call.update(shown).await?;
         let exit = match terminal.wait_for_exit().await {
             Ok(exit) => exit,
-            Err(Error::Cancelled) => {
+            Err(error) => {
+                // Cancelled or failed: stop the command (kill and release still go out).
                 let _ = terminal.kill().await;
                 let _ = terminal.release().await;
-                return Ok(StopReason::Cancelled);
-            }
-            Err(error) => {
-                let _ = terminal.release().await;
-                return Err(rpc::internal(error));
+                return Err(error.into());
             }
         };
-        let output = terminal.output().await.map_err(rpc::internal)?;
-        terminal.release().await.map_err(rpc::internal)?;
+        let output = terminal.output().await;
+        terminal.release().await?;
+        let output = output?;
         let ended = match (exit.exit_code, &exit.signal) {
             (Some(code), _) => format!("exited with code {code}"),
             (None, Some(signal)) => format!("was ended by signal {signal}"),
             (None, None) => "ended".to_owned(),
         };
-        let status = if exit.exit_code == Some(0) {
-            ToolStatus::Completed
+        if exit.exit_code == Some(0) {
+            call.complete(output.output.as_str()).await?;
         } else {
-            ToolStatus::Failed
-        };
-        session
-            .update_tool_call(&call, status, Some(&output.output))
-            .await
-            .map_err(rpc::internal)?;
+            call.fail(output.output.as_str()).await?;
+        }
         session.new_message();
         let text = format!("`{command}` {ended}. Output: {}", quote(&output.output));
         Self::say(session, &text).await?;

@@ -81,17 +81,17 @@ impl AgentLog {
         {
             let mut inner = lock(&log.inner);
             inner.verbose = verbose;
-            if let Some(dir) = logs_dir() {
-                if std::fs::create_dir_all(&dir).is_ok() {
-                    prune(&dir, KEEP_RUNS.saturating_sub(1));
-                    let stamp = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |elapsed| elapsed.as_millis());
-                    let path = dir.join(format!("agent-{stamp}-{}.log", std::process::id()));
-                    if let Ok(file) = File::create(&path) {
-                        inner.file = Some(file);
-                        inner.path = Some(path);
-                    }
+            if let Some(dir) = logs_dir()
+                && std::fs::create_dir_all(&dir).is_ok()
+            {
+                prune(&dir, KEEP_RUNS.saturating_sub(1));
+                let stamp = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |elapsed| elapsed.as_millis());
+                let path = dir.join(format!("agent-{stamp}-{}.log", std::process::id()));
+                if let Ok(file) = File::create(&path) {
+                    inner.file = Some(file);
+                    inner.path = Some(path);
                 }
             }
         }

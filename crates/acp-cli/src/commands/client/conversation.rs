@@ -84,11 +84,11 @@ impl LineCache {
         draw: impl FnOnce() -> Vec<Line<'static>>,
     ) -> Rc<[Line<'static>]> {
         let frame = self.frame;
-        if let Some(drawn) = self.entries.get_mut(&revision) {
-            if drawn.stamp == stamp {
-                drawn.used = frame;
-                return Rc::clone(&drawn.lines);
-            }
+        if let Some(drawn) = self.entries.get_mut(&revision)
+            && drawn.stamp == stamp
+        {
+            drawn.used = frame;
+            return Rc::clone(&drawn.lines);
         }
         self.renders += 1;
         let lines: Rc<[Line<'static>]> = draw().into();

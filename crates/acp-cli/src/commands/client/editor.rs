@@ -213,10 +213,10 @@ impl Editor {
     fn down(&mut self) -> bool {
         let before = self.area.cursor();
         self.area.move_cursor(CursorMove::Down);
-        if self.area.cursor() == before {
-            if let Some(next) = self.history.following().map(str::to_owned) {
-                self.show_history(&next);
-            }
+        if self.area.cursor() == before
+            && let Some(next) = self.history.following().map(str::to_owned)
+        {
+            self.show_history(&next);
         }
         true
     }

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use acp_runtime::agent::{Agent, Prompt, Session, SessionSetup, StopReason};
+use acp_runtime::agent::{
+    Agent, AgentFeatures, AgentInfo, Prompt, Session, SessionSetup, StopReason,
+};
 use acp_schema::jsonrpc::ErrorObject;
 use tokio::sync::Semaphore;
 
@@ -40,8 +42,12 @@ impl Gated {
 }
 
 impl Agent for Gated {
-    fn name(&self) -> (String, String) {
-        self.inner.name()
+    fn info(&self) -> AgentInfo {
+        self.inner.info()
+    }
+
+    fn features(&self) -> AgentFeatures {
+        self.inner.features()
     }
 
     async fn session_opened(&self, session: Session, setup: SessionSetup) {

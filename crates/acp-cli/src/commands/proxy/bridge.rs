@@ -88,16 +88,16 @@ where
             )),
             Ok(Line::Whole) => {
                 let text = line.trim_ascii();
-                if !text.is_empty() {
-                    if let Err(error) = writer.write(text).await {
-                        break Err(error);
-                    }
+                if !text.is_empty()
+                    && let Err(error) = writer.write(text).await
+                {
+                    break Err(error);
                 }
                 // Gather a burst into one flush.
-                if !lines.buffer().contains(&b'\n') {
-                    if let Err(error) = writer.flush().await {
-                        break Err(error);
-                    }
+                if !lines.buffer().contains(&b'\n')
+                    && let Err(error) = writer.flush().await
+                {
+                    break Err(error);
                 }
             }
         }

@@ -336,13 +336,13 @@ async fn connection<R: MessageReader, W: MessageWriter>(
         Ok(status) => say(format!("closed; the agent ended ({status})")),
         Err(error) => say(format!("closed; ending the agent failed: {error}")),
     }
-    if let (Some(record), Some(part)) = (&inner.record, part) {
-        if let Err(error) = record.add(&part) {
-            say(format!(
-                "cannot add its run ({}) to the record {}: {error}",
-                part.display(),
-                record.path.display()
-            ));
-        }
+    if let (Some(record), Some(part)) = (&inner.record, part)
+        && let Err(error) = record.add(&part)
+    {
+        say(format!(
+            "cannot add its run ({}) to the record {}: {error}",
+            part.display(),
+            record.path.display()
+        ));
     }
 }

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
-use super::open::{Fields, attach, opened};
-use super::unstable::stored;
+use super::open::stored;
+use super::open::{Fields, SetupRequest, attach, opened};
 use super::{Initialized, Inner, store_error};
 use crate::agent::ids::fresh_id;
 use crate::agent::state::SessionState;
@@ -31,7 +31,7 @@ pub(super) async fn fork_v1<A: Agent>(
     if let Some(cursor) = &request.cursor_id {
         return Reply::error(no_cursor(cursor.as_str()));
     }
-    fork(inner, init, Fields::v1_fork(request), |id, config| {
+    fork(inner, init, request.fields(), |id, config| {
         let mut response = v1::ForkSessionResponse::new(id);
         if let Some(modes) = config.v1_modes() {
             response = response.modes(modes);
@@ -54,7 +54,7 @@ pub(super) async fn fork_v2<A: Agent>(
     if let Some(cursor) = &request.cursor_id {
         return Reply::error(no_cursor(cursor.as_str()));
     }
-    fork(inner, init, Fields::v2_fork(request), |id, config| {
+    fork(inner, init, request.fields(), |id, config| {
         to_raw(
             &v2::ForkSessionResponse::new(id)
                 .config_options(config.v2_options().unwrap_or_default()),

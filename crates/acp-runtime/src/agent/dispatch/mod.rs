@@ -4,11 +4,14 @@
 //! The work of each method is shared by both versions ([`open`], [`manage`], [`turn`]); the
 //! code here only unpacks the version's request and packs the version's response.
 
+mod fields;
 #[cfg(feature = "unstable_session_fork")]
 mod fork;
 mod manage;
 mod open;
 mod owned;
+mod replay;
+mod routes;
 mod turn;
 mod unstable;
 
@@ -23,7 +26,7 @@ use acp_schema::method::RequestMethod;
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
-use super::features::{AgentMethod, Offer};
+use super::features::Offer;
 use super::gate::{ClientConnection, ConnectedClient};
 use super::store::StoreError;
 use super::{Agent, Session};
@@ -116,20 +119,9 @@ pub(crate) fn decode_error(error: acp_schema::Error) -> ErrorObject {
     }
 }
 
-/// The JSON-RPC error for a store failure: `-32002` for a session the store does not know,
-/// `-32602` for one of another protocol version, `-32010` for one whose turn runs in another
-/// process, `-32603` with the store's message otherwise.
+/// The JSON-RPC error for a store failure (see [`rpc::store_error`]).
 pub(super) fn store_error(error: &StoreError) -> ErrorObject {
-    match error {
-        StoreError::Unknown(id) => rpc::session_not_found(id),
-        StoreError::Leased {
-            id,
-            holder,
-            remaining,
-        } => rpc::session_busy_elsewhere(id, holder, *remaining),
-        StoreError::WrongVersion { .. } => rpc::invalid_params(error),
-        other => rpc::internal(other),
-    }
+    rpc::store_error(error)
 }
 
 /// When a prompt arrived: its session's cancellation count at that moment.
@@ -178,28 +170,8 @@ impl<A: Agent> Inner<A> {
         };
         self.started.store(true, Ordering::Relaxed);
         match init.client.protocol_version() {
-            ProtocolVersion::V1 => match v1::ClientRequest::decode(&method, params.as_deref()) {
-                Ok(request) => {
-                    if let Some(gated) = AgentMethod::of_v1(&request) {
-                        if !init.offer.answers(gated, ProtocolVersion::V1) {
-                            return Reply::error(rpc::method_not_found(&method));
-                        }
-                    }
-                    self.v1_request(init, request, arrival).await
-                }
-                Err(error) => Reply::error(decode_error(error)),
-            },
-            _ => match v2::ClientRequest::decode(&method, params.as_deref()) {
-                Ok(request) => {
-                    if let Some(gated) = AgentMethod::of_v2(&request) {
-                        if !init.offer.answers(gated, ProtocolVersion::V2) {
-                            return Reply::error(rpc::method_not_found(&method));
-                        }
-                    }
-                    self.v2_request(init, request, arrival).await
-                }
-                Err(error) => Reply::error(decode_error(error)),
-            },
+            ProtocolVersion::V1 => self.route_v1(init, &method, params, arrival).await,
+            _ => self.route_v2(init, &method, params, arrival).await,
         }
     }
 
@@ -225,7 +197,7 @@ impl<A: Agent> Inner<A> {
         } else {
             latest
         };
-        let (name, version) = self.agent.name();
+        let info = self.agent.info();
         let offer = Arc::new(Offer::new(
             self.agent.features(),
             self.owned.store().features(),
@@ -252,7 +224,7 @@ impl<A: Agent> Inner<A> {
             let response = v1::InitializeResponse::new(chosen)
                 .agent_capabilities(offer.v1_capabilities())
                 .auth_methods(offer.v1_auth_methods())
-                .agent_info(v1::Implementation::new(name, version));
+                .agent_info(info.to_v1());
             (client, Reply::ok(&response))
         } else {
             let request = match serde_json::from_str::<v2::InitializeRequest>(raw) {
@@ -273,10 +245,9 @@ impl<A: Agent> Inner<A> {
                 name: request.map(|r| r.info.name),
                 principal: self.owned.principal().clone(),
             };
-            let response =
-                v2::InitializeResponse::new(chosen.get(), v2::Implementation::new(name, version))
-                    .capabilities(offer.v2_capabilities())
-                    .auth_methods(offer.v2_auth_methods());
+            let response = v2::InitializeResponse::new(chosen.get(), info.to_v2())
+                .capabilities(offer.v2_capabilities())
+                .auth_methods(offer.v2_auth_methods());
             (client, Reply::ok(&response))
         };
         *lock(&self.init) = Some(Initialized {
@@ -302,174 +273,6 @@ impl<A: Agent> Inner<A> {
         })
     }
 
-    async fn v1_request(
-        &self,
-        init: Initialized,
-        request: v1::ClientRequest,
-        arrival: Option<Arrival>,
-    ) -> Reply {
-        use v1::ClientRequest as R;
-        match request {
-            R::Authenticate(request) => {
-                manage::authenticate(self, &init, request.method_id.as_str(), || {
-                    v1::AuthenticateResponse::new()
-                })
-                .await
-            }
-            R::Logout(_) => manage::logout(self, &init, v1::LogoutResponse::new).await,
-            R::SessionNew(request) => {
-                open::new_session(self, &init, open::Fields::v1_new(request)).await
-            }
-            R::SessionLoad(request) => open::load_v1(self, &init, request).await,
-            R::SessionResume(request) => {
-                open::resume(self, &init, open::Fields::v1_resume(request), None).await
-            }
-            R::SessionList(request) => {
-                #[cfg(feature = "unstable_session_archive")]
-                let archived = match unstable::archive_filter(
-                    request.archived.as_ref().map(|filter| filter.as_str()),
-                ) {
-                    Ok(filter) => filter,
-                    Err(reply) => return reply,
-                };
-                let list = super::ListRequest {
-                    cwd: request.cwd,
-                    cursor: request.cursor,
-                    #[cfg(feature = "unstable_session_archive")]
-                    archived,
-                    principal: self.owned.principal().clone(),
-                };
-                manage::list(self, &init, list).await
-            }
-            R::SessionClose(request) => {
-                manage::close(self, request.session_id.as_str()).await;
-                Reply::ok(&v1::CloseSessionResponse::new())
-            }
-            R::SessionDelete(request) => {
-                manage::delete(self, request.session_id.as_str(), || {
-                    v1::DeleteSessionResponse::new()
-                })
-                .await
-            }
-            R::SessionSetMode(request) => {
-                manage::set_mode(self, request.session_id.as_str(), request.mode_id.as_str()).await
-            }
-            R::SessionSetConfigOption(request) => {
-                let value = super::config::ConfigValue::from_v1(&request.value);
-                manage::set_config_option(
-                    self,
-                    request.session_id.as_str(),
-                    request.config_id.as_str(),
-                    value,
-                )
-                .await
-            }
-            R::SessionPrompt(request) => turn::prompt_v1(self, request, arrival).await,
-            R::Extension(extension) => Reply::new(
-                self.agent
-                    .extension_request(init.client.clone(), extension)
-                    .await,
-            ),
-            other => unstable::v1_request(self, &init, other).await,
-        }
-    }
-
-    async fn v2_request(
-        &self,
-        init: Initialized,
-        request: v2::ClientRequest,
-        arrival: Option<Arrival>,
-    ) -> Reply {
-        use v2::ClientRequest as R;
-        match request {
-            R::AuthLogin(request) => {
-                manage::authenticate(self, &init, request.method_id.as_str(), || {
-                    v2::LoginAuthResponse::new()
-                })
-                .await
-            }
-            R::AuthLogout(_) => manage::logout(self, &init, v2::LogoutAuthResponse::new).await,
-            R::SessionNew(request) => {
-                open::new_session(self, &init, open::Fields::v2_new(request)).await
-            }
-            R::SessionResume(request) => {
-                let replay = match &request.replay_from {
-                    None => false,
-                    Some(v2::ReplayFrom::Start(_)) => true,
-                    Some(other) => {
-                        return Reply::error(rpc::invalid_params(format!(
-                            "replayFrom `{}` is not supported; use `start`",
-                            other.tag()
-                        )));
-                    }
-                };
-                open::resume(self, &init, open::Fields::v2_resume(request), Some(replay)).await
-            }
-            R::SessionList(request) => {
-                #[cfg(feature = "unstable_session_archive")]
-                let archived = match unstable::archive_filter(
-                    request.archived.as_ref().map(|filter| filter.as_str()),
-                ) {
-                    Ok(filter) => filter,
-                    Err(reply) => return reply,
-                };
-                let list = super::ListRequest {
-                    cwd: request.cwd.map(|cwd| cwd.as_str().to_owned()),
-                    cursor: request.cursor.map(|cursor| cursor.as_str().to_owned()),
-                    #[cfg(feature = "unstable_session_archive")]
-                    archived,
-                    principal: self.owned.principal().clone(),
-                };
-                manage::list(self, &init, list).await
-            }
-            R::SessionClose(request) => {
-                manage::close(self, request.session_id.as_str()).await;
-                Reply::ok(&v2::CloseSessionResponse::new())
-            }
-            R::SessionDelete(request) => {
-                manage::delete(self, request.session_id.as_str(), || {
-                    v2::DeleteSessionResponse::new()
-                })
-                .await
-            }
-            R::SessionSetConfigOption(request) => {
-                let value = super::config::ConfigValue::from_v2(&request.value);
-                manage::set_config_option(
-                    self,
-                    request.session_id.as_str(),
-                    request.config_id.as_str(),
-                    value,
-                )
-                .await
-            }
-            R::SessionPrompt(request) => turn::prompt_v2(self, request, arrival).await,
-            R::ToolCallCancel(request) => {
-                manage::cancel_item(
-                    self,
-                    request.session_id.as_str(),
-                    super::state::Cancellable::ToolCall(request.tool_call_id.to_string()),
-                    v2::CancelToolCallResponse::new,
-                )
-                .await
-            }
-            R::TerminalCancel(request) => {
-                manage::cancel_item(
-                    self,
-                    request.session_id.as_str(),
-                    super::state::Cancellable::Terminal(request.terminal_id.to_string()),
-                    v2::CancelTerminalResponse::new,
-                )
-                .await
-            }
-            R::Extension(extension) => Reply::new(
-                self.agent
-                    .extension_request(init.client.clone(), extension)
-                    .await,
-            ),
-            other => unstable::v2_request(self, &init, other).await,
-        }
-    }
-
     async fn notification(
         self: Arc<Self>,
         connection: Connection,
@@ -484,39 +287,8 @@ impl<A: Agent> Inner<A> {
             return;
         };
         let cancelled = match init.client.protocol_version() {
-            ProtocolVersion::V1 => match v1::ClientNotification::decode(&method, params.as_deref())
-            {
-                Ok(v1::ClientNotification::SessionCancel(cancel)) => {
-                    Ok(cancel.session_id.as_str().to_owned())
-                }
-                Ok(v1::ClientNotification::Extension(extension)) => Err(Some(extension)),
-                Ok(other) => {
-                    unstable::v1_notification(&self.agent, &init.client, other).await;
-                    Err(None)
-                }
-                Err(error) => {
-                    connection
-                        .logger()
-                        .log(Level::Warn, format!("ignored a notification: {error}"));
-                    Err(None)
-                }
-            },
-            _ => match v2::ClientNotification::decode(&method, params.as_deref()) {
-                Ok(v2::ClientNotification::SessionCancel(cancel)) => {
-                    Ok(cancel.session_id.as_str().to_owned())
-                }
-                Ok(v2::ClientNotification::Extension(extension)) => Err(Some(extension)),
-                Ok(other) => {
-                    unstable::v2_notification(&self.agent, &init.client, other).await;
-                    Err(None)
-                }
-                Err(error) => {
-                    connection
-                        .logger()
-                        .log(Level::Warn, format!("ignored a notification: {error}"));
-                    Err(None)
-                }
-            },
+            ProtocolVersion::V1 => self.notified_v1(&init, &connection, &method, params).await,
+            _ => self.notified_v2(&init, &connection, &method, params).await,
         };
         match cancelled {
             Ok(id) => match self.session(&id) {

@@ -5,347 +5,26 @@
 //! accepted it ([`Agent::new_session`]). A stored session is reopened with the configuration
 //! the agent gives ([`Agent::load_session`], [`Agent::resume_session`]) and the current values
 //! it had; its history is read whole before anything is sent, so a damaged file fails the
-//! request cleanly. Replays hold only recorded history (never a notice). v2 resume ends with
-//! `replay_complete` (when a replay was asked for) and a `state_update` snapshot, both before
-//! the response. [`Agent::session_opened`] runs after the response.
+//! request cleanly. Replays hold only recorded history (never a notice); a v2 replay puts the
+//! whole-message update with empty content before the first chunk of each message. v2 resume
+//! ends with `replay_complete` (when a replay was asked for) and a `state_update` snapshot,
+//! then [`Agent::session_opened`] runs, all before the response, so that nothing for the
+//! resumed session follows it. Otherwise [`Agent::session_opened`] runs after the response.
 
 use std::sync::Arc;
 
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
+pub(super) use super::fields::{Fields, SetupRequest, apply_initial};
 use super::{Initialized, Inner, store_error};
-#[cfg(feature = "unstable_session_options")]
-use crate::agent::config::ConfigValue;
 use crate::agent::ids::fresh_id;
-use crate::agent::setup::prompt_text;
 use crate::agent::state::SessionState;
 use crate::agent::store::{SessionMeta, StoreError, replayed_v1, replayed_v2};
-use crate::agent::{
-    Agent, McpServerSpec, Session, SessionConfig, SessionOrigin, SessionSetup, SystemPromptSpec,
-};
+use crate::agent::{Agent, Session, SessionConfig, SessionOrigin, SessionSetup};
 use crate::connection::{Reply, lock, to_raw};
 use crate::error::rpc;
 use crate::log::Level;
-
-/// The setup fields of a session request, in one form.
-pub(super) struct Fields {
-    id: String,
-    cwd: String,
-    additional_directories: Vec<String>,
-    mcp_servers: Vec<McpServerSpec>,
-    system_prompt: Option<SystemPromptSpec>,
-    /// The initial config option values (`configOptions`), in order.
-    #[cfg(feature = "unstable_session_options")]
-    initial: Vec<(String, Option<ConfigValue>)>,
-}
-
-/// The initial config option values of a v1 set-up request; a repeated option is refused.
-#[cfg(feature = "unstable_session_options")]
-fn initial_v1(
-    entries: &[v1::InitialSessionConfigOption],
-) -> Result<Vec<(String, Option<ConfigValue>)>, String> {
-    unique(entries.iter().map(|entry| {
-        (
-            entry.config_id.as_str().to_owned(),
-            ConfigValue::from_v1(&entry.value),
-        )
-    }))
-}
-
-/// The initial config option values of a v2 set-up request; a repeated option is refused.
-#[cfg(feature = "unstable_session_options")]
-fn initial_v2(
-    entries: &[v2::InitialSessionConfigOption],
-) -> Result<Vec<(String, Option<ConfigValue>)>, String> {
-    unique(entries.iter().map(|entry| {
-        (
-            entry.config_id.as_str().to_owned(),
-            ConfigValue::from_v2(&entry.value),
-        )
-    }))
-}
-
-#[cfg(feature = "unstable_session_options")]
-fn unique(
-    entries: impl Iterator<Item = (String, Option<ConfigValue>)>,
-) -> Result<Vec<(String, Option<ConfigValue>)>, String> {
-    let mut seen = std::collections::HashSet::new();
-    entries
-        .map(|(id, value)| {
-            if seen.insert(id.clone()) {
-                Ok((id, value))
-            } else {
-                Err(format!("`configOptions` names the option `{id}` twice"))
-            }
-        })
-        .collect()
-}
-
-/// Applies the initial values of `setup` to `config`, in order, when the agent advertised
-/// `sessionCapabilities.options`: an unknown option, or a value the option does not allow,
-/// is skipped.
-#[allow(unused_variables)]
-pub(super) fn apply_initial(init: &Initialized, setup: &SessionSetup, config: &mut SessionConfig) {
-    #[cfg(feature = "unstable_session_options")]
-    if init.offer.features().unstable.session_options {
-        for (id, value) in &setup.initial_options {
-            if let Some(value) = value {
-                if config.check(id, value).is_ok() {
-                    config.set(id, value);
-                }
-            }
-        }
-    }
-}
-
-/// A system prompt from its mode and its blocks' texts; only text blocks are accepted.
-fn system_prompt<'a>(
-    mode: &str,
-    texts: impl Iterator<Item = Option<&'a str>>,
-) -> Result<SystemPromptSpec, String> {
-    let texts: Option<Vec<&str>> = texts.collect();
-    match texts {
-        Some(texts) if !texts.is_empty() => Ok(SystemPromptSpec {
-            mode: mode.to_owned(),
-            text: prompt_text(texts.into_iter()),
-        }),
-        Some(_) => Err("the `systemPrompt` has no content".to_owned()),
-        None => Err("a `systemPrompt` may contain only text blocks".to_owned()),
-    }
-}
-
-impl Fields {
-    pub(super) fn v1_new(request: v1::NewSessionRequest) -> Result<Self, String> {
-        Ok(Self {
-            #[cfg(feature = "unstable_session_options")]
-            initial: initial_v1(&request.config_options)?,
-            id: String::new(),
-            system_prompt: request
-                .system_prompt
-                .map(|prompt| {
-                    system_prompt(
-                        prompt.mode.as_str(),
-                        prompt.content.iter().map(v1::ContentBlock::as_text),
-                    )
-                })
-                .transpose()?,
-            mcp_servers: request
-                .mcp_servers
-                .iter()
-                .map(McpServerSpec::from_v1)
-                .collect(),
-            cwd: request.cwd,
-            additional_directories: request.additional_directories,
-        })
-    }
-
-    pub(super) fn v1_load(request: v1::LoadSessionRequest) -> Result<Self, String> {
-        Ok(Self {
-            #[cfg(feature = "unstable_session_options")]
-            initial: initial_v1(&request.config_options)?,
-            id: request.session_id.to_string(),
-            system_prompt: request
-                .system_prompt
-                .map(|prompt| {
-                    system_prompt(
-                        prompt.mode.as_str(),
-                        prompt.content.iter().map(v1::ContentBlock::as_text),
-                    )
-                })
-                .transpose()?,
-            mcp_servers: request
-                .mcp_servers
-                .iter()
-                .map(McpServerSpec::from_v1)
-                .collect(),
-            cwd: request.cwd,
-            additional_directories: request.additional_directories,
-        })
-    }
-
-    pub(super) fn v1_resume(request: v1::ResumeSessionRequest) -> Result<Self, String> {
-        Ok(Self {
-            #[cfg(feature = "unstable_session_options")]
-            initial: initial_v1(&request.config_options)?,
-            id: request.session_id.to_string(),
-            system_prompt: request
-                .system_prompt
-                .map(|prompt| {
-                    system_prompt(
-                        prompt.mode.as_str(),
-                        prompt.content.iter().map(v1::ContentBlock::as_text),
-                    )
-                })
-                .transpose()?,
-            mcp_servers: request
-                .mcp_servers
-                .iter()
-                .map(McpServerSpec::from_v1)
-                .collect(),
-            cwd: request.cwd,
-            additional_directories: request.additional_directories,
-        })
-    }
-
-    pub(super) fn v2_new(request: v2::NewSessionRequest) -> Result<Self, String> {
-        Ok(Self {
-            #[cfg(feature = "unstable_session_options")]
-            initial: initial_v2(&request.config_options)?,
-            id: String::new(),
-            system_prompt: request
-                .system_prompt
-                .map(|prompt| {
-                    system_prompt(
-                        prompt.mode.as_str(),
-                        prompt.content.iter().map(v2::ContentBlock::as_text),
-                    )
-                })
-                .transpose()?,
-            mcp_servers: request
-                .mcp_servers
-                .iter()
-                .map(McpServerSpec::from_v2)
-                .collect(),
-            cwd: request.cwd.as_str().to_owned(),
-            additional_directories: request
-                .additional_directories
-                .iter()
-                .map(|dir| dir.as_str().to_owned())
-                .collect(),
-        })
-    }
-
-    pub(super) fn v2_resume(request: v2::ResumeSessionRequest) -> Result<Self, String> {
-        Ok(Self {
-            #[cfg(feature = "unstable_session_options")]
-            initial: initial_v2(&request.config_options)?,
-            id: request.session_id.to_string(),
-            system_prompt: request
-                .system_prompt
-                .map(|prompt| {
-                    system_prompt(
-                        prompt.mode.as_str(),
-                        prompt.content.iter().map(v2::ContentBlock::as_text),
-                    )
-                })
-                .transpose()?,
-            mcp_servers: request
-                .mcp_servers
-                .iter()
-                .map(McpServerSpec::from_v2)
-                .collect(),
-            cwd: request.cwd.as_str().to_owned(),
-            additional_directories: request
-                .additional_directories
-                .iter()
-                .map(|dir| dir.as_str().to_owned())
-                .collect(),
-        })
-    }
-
-    /// The setup fields of a v1 `session/fork` (the id is the source's).
-    #[cfg(feature = "unstable_session_fork")]
-    pub(super) fn v1_fork(request: v1::ForkSessionRequest) -> Result<Self, String> {
-        Ok(Self {
-            #[cfg(feature = "unstable_session_options")]
-            initial: initial_v1(&request.config_options)?,
-            id: request.session_id.to_string(),
-            system_prompt: request
-                .system_prompt
-                .map(|prompt| {
-                    system_prompt(
-                        prompt.mode.as_str(),
-                        prompt.content.iter().map(v1::ContentBlock::as_text),
-                    )
-                })
-                .transpose()?,
-            mcp_servers: request
-                .mcp_servers
-                .iter()
-                .map(McpServerSpec::from_v1)
-                .collect(),
-            cwd: request.cwd.as_str().to_owned(),
-            additional_directories: request
-                .additional_directories
-                .iter()
-                .map(|dir| dir.as_str().to_owned())
-                .collect(),
-        })
-    }
-
-    /// The setup fields of a v2 `session/fork` (the id is the source's).
-    #[cfg(feature = "unstable_session_fork")]
-    pub(super) fn v2_fork(request: v2::ForkSessionRequest) -> Result<Self, String> {
-        Ok(Self {
-            #[cfg(feature = "unstable_session_options")]
-            initial: initial_v2(&request.config_options)?,
-            id: request.session_id.to_string(),
-            system_prompt: request
-                .system_prompt
-                .map(|prompt| {
-                    system_prompt(
-                        prompt.mode.as_str(),
-                        prompt.content.iter().map(v2::ContentBlock::as_text),
-                    )
-                })
-                .transpose()?,
-            mcp_servers: request
-                .mcp_servers
-                .iter()
-                .map(McpServerSpec::from_v2)
-                .collect(),
-            cwd: request.cwd.as_str().to_owned(),
-            additional_directories: request
-                .additional_directories
-                .iter()
-                .map(|dir| dir.as_str().to_owned())
-                .collect(),
-        })
-    }
-
-    /// The session id the request names (empty for `session/new`).
-    #[cfg(feature = "unstable_session_fork")]
-    pub(super) fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// Checks the fields against what the agent advertised, and makes the setup.
-    pub(super) fn setup(
-        self,
-        init: &Initialized,
-        id: String,
-        origin: SessionOrigin,
-    ) -> Result<SessionSetup, Reply> {
-        let offer = &init.offer;
-        offer
-            .check_setup(
-                &self.additional_directories,
-                self.system_prompt
-                    .as_ref()
-                    .map(|prompt| prompt.mode.as_str()),
-            )
-            .and_then(|()| {
-                offer
-                    .features()
-                    .mcp
-                    .check(self.mcp_servers.iter().map(McpServerSpec::kind))
-            })
-            .map_err(|detail| Reply::error(rpc::invalid_params(detail)))?;
-        init.client.offered_servers(&self.mcp_servers);
-        Ok(SessionSetup {
-            id,
-            origin,
-            cwd: self.cwd,
-            additional_directories: self.additional_directories,
-            mcp_servers: self.mcp_servers,
-            system_prompt: self.system_prompt,
-            client: init.client.clone(),
-            #[cfg(feature = "unstable_session_options")]
-            initial_options: self.initial,
-        })
-    }
-}
 
 /// The session `state` attached to this connection.
 pub(super) fn attach<A: Agent>(
@@ -460,6 +139,30 @@ pub(super) async fn new_session<A: Agent>(
     )
 }
 
+/// The stored metadata of session `id` for this connection's version, or the reply: `-32002`
+/// for a session the store does not know, `-32602` for one of the other version.
+pub(super) async fn stored<A: Agent>(
+    inner: &Inner<A>,
+    init: &Initialized,
+    id: &str,
+) -> Result<SessionMeta, Reply> {
+    let version = init.client.protocol_version();
+    let meta = match inner.owned.meta(id).await {
+        Ok(Some(meta)) => meta,
+        Ok(None) => return Err(Reply::error(rpc::session_not_found(id))),
+        Err(error) => return Err(Reply::error(store_error(&error))),
+    };
+    if meta.protocol_version != version {
+        let error = StoreError::WrongVersion {
+            id: id.to_owned(),
+            stored: meta.protocol_version,
+            requested: version,
+        };
+        return Err(Reply::error(store_error(&error)));
+    }
+    Ok(meta)
+}
+
 /// The stored session `id` made ready to open: its state (shared with other connections
 /// that have it open) with the agent's configuration and the stored current values.
 async fn reopen<A: Agent>(
@@ -469,20 +172,7 @@ async fn reopen<A: Agent>(
     origin: SessionOrigin,
 ) -> Result<(Arc<SessionState>, SessionSetup), Reply> {
     let id = fields.id.clone();
-    let version = init.client.protocol_version();
-    let meta = match inner.owned.meta(&id).await {
-        Ok(Some(meta)) => meta,
-        Ok(None) => return Err(Reply::error(rpc::session_not_found(&id))),
-        Err(error) => return Err(Reply::error(store_error(&error))),
-    };
-    if meta.protocol_version != version {
-        let error = StoreError::WrongVersion {
-            id,
-            stored: meta.protocol_version,
-            requested: version,
-        };
-        return Err(Reply::error(store_error(&error)));
-    }
+    let meta = stored(inner, init, &id).await?;
     let setup = fields.setup(init, id.clone(), origin)?;
     let agent = &inner.agent;
     let configured = match origin {
@@ -537,7 +227,7 @@ pub(super) async fn load_v1<A: Agent>(
     init: &Initialized,
     request: v1::LoadSessionRequest,
 ) -> Reply {
-    let fields = match Fields::v1_load(request) {
+    let fields = match request.fields() {
         Ok(fields) => fields,
         Err(detail) => return Reply::error(rpc::invalid_params(detail)),
     };
@@ -602,8 +292,7 @@ pub(super) async fn resume<A: Agent>(
                 Err(error) => return Reply::error(store_error(&error)),
             };
             let connection = init.client.connection();
-            let updates = replayed_v2(history)
-                .map(v2::SessionUpdate::from)
+            let updates = super::replay::primed(replayed_v2(history))
                 .chain(std::iter::once(v2::ReplayComplete::new().into()));
             for update in updates {
                 let params = v2::UpdateSessionNotification::new(state.id.as_str(), update);
@@ -627,10 +316,19 @@ pub(super) async fn resume<A: Agent>(
     }
     lock(&inner.sessions).insert(session.id().to_owned(), session.clone());
     let config = state.config();
-    opened(
-        inner,
-        response(version, Method::Resume, &state.id, &config),
-        session,
-        setup,
-    )
+    if version == ProtocolVersion::V1 {
+        return opened(
+            inner,
+            response(version, Method::Resume, &state.id, &config),
+            session,
+            setup,
+        );
+    }
+    // v2: everything the agent sends for a resumed session comes before the response, the
+    // hook's updates included; they follow `replay_complete`, so they are live, not replayed.
+    inner.agent.session_opened(session, setup).await;
+    match response(version, Method::Resume, &state.id, &config) {
+        Ok(response) => Reply::new(Ok(response)),
+        Err(error) => Reply::error(rpc::internal(error)),
+    }
 }

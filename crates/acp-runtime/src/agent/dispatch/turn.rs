@@ -20,15 +20,104 @@ use std::sync::Arc;
 
 use acp_schema::{v1, v2};
 
+use acp_schema::jsonrpc::ErrorObject;
+
 use super::{Arrival, Inner, store_error};
 use crate::agent::ids::fresh_id;
 use crate::agent::lease::TurnLease;
 use crate::agent::setup::prompt_text;
-use crate::agent::{Agent, Prompt};
-use crate::connection::Reply;
+use crate::agent::state::TurnGuard;
+use crate::agent::turn::Turn;
+use crate::agent::{Agent, Prompt, Session, StopReason};
+use crate::connection::{BoxFuture, Reply};
 use crate::error::rpc;
 use crate::log::Level;
 use crate::version::ByVersion;
+
+/// How a turn's handler ended.
+enum Ended {
+    /// It returned before the turn was cancelled.
+    Returned(Result<StopReason, ErrorObject>),
+    /// The turn was cancelled; the rest of the handler, when it still runs, is driven after
+    /// the stop was sent (its calls fail with [`crate::Error::Cancelled`]).
+    Cancelled(Option<BoxFuture<()>>),
+}
+
+/// Runs the prompt handler until it returns or the turn is cancelled. On a cancellation it
+/// goes on polling the handler until no admitted call of the turn is still sending (a request
+/// it gives up is cancelled meanwhile with `$/cancel_request`), so that nothing of the turn
+/// can follow its stop.
+async fn run<A: Agent>(agent: Arc<A>, session: Session, prompt: Prompt, turn: &Turn) -> Ended {
+    let mut handler: BoxFuture<Result<StopReason, ErrorObject>> =
+        Box::pin(async move { agent.prompt(session, prompt).await });
+    tokio::select! {
+        biased;
+        result = &mut handler => return Ended::Returned(result),
+        () = turn.cancelled() => {}
+    }
+    tokio::select! {
+        biased;
+        _ = &mut handler => return Ended::Cancelled(None),
+        () = turn.settled() => {}
+    }
+    Ended::Cancelled(Some(Box::pin(async move {
+        let _ = handler.await;
+    })))
+}
+
+/// Ends a turn: the stop reason (`cancelled` once the turn was cancelled, or when the
+/// handler ended with the cancellation's error), the tool calls it left open closed, and the
+/// turn marked over. Returns the stop (or the handler's error) and the rest of the handler.
+async fn end(
+    session: &Session,
+    turn: &Turn,
+    ended: Ended,
+) -> (Result<StopReason, ErrorObject>, Option<BoxFuture<()>>) {
+    let (result, rest) = match ended {
+        Ended::Returned(result) => (result, None),
+        Ended::Cancelled(rest) => (Ok(StopReason::Cancelled), rest),
+    };
+    let result = match result {
+        _ if turn.is_cancelled() => Ok(StopReason::Cancelled),
+        Err(error) if rpc::is_turn_cancelled(&error) => Ok(StopReason::Cancelled),
+        other => other,
+    };
+    session.close_open_tools(turn).await;
+    turn.end();
+    (result, rest)
+}
+
+/// The turn's handler session, the prompt, the held slot and the session's lease in the
+/// store, once the prompt was inserted.
+struct Started {
+    session: Session,
+    turn: Arc<Turn>,
+    guard: TurnGuard,
+    lease: TurnLease,
+}
+
+/// Waits for the session's turn slot, takes the session's lease in the store and starts the
+/// turn; or the reply: `-32800` when a cancellation came first, `-32010` when the session's
+/// turn runs in another process, `-32011` when the server is shutting down.
+async fn start<A: Agent>(
+    inner: &Inner<A>,
+    session: &Session,
+    arrival: Option<Arrival>,
+) -> Result<Started, Reply> {
+    let state = Arc::clone(session.state());
+    let arrived = arrival.map_or_else(|| state.epoch(), |arrival| arrival.epoch);
+    let Some(guard) = state.hold(arrived).await else {
+        return Err(Reply::error(rpc::request_cancelled()));
+    };
+    let lease = take_lease(inner, session).await?;
+    let turn = state.start_turn(&guard);
+    Ok(Started {
+        session: session.for_turn(Arc::clone(&turn)),
+        turn,
+        guard,
+        lease,
+    })
+}
 
 /// `session/prompt` in v1.
 pub(super) async fn prompt_v1<A: Agent>(
@@ -47,16 +136,10 @@ pub(super) async fn prompt_v1<A: Agent>(
     if let Err(detail) = offer.features().prompt.check_v1(&request.prompt) {
         return Reply::error(rpc::invalid_params(detail));
     }
-    let state = Arc::clone(session.state());
-    let arrived = arrival.map_or_else(|| state.epoch(), |arrival| arrival.epoch);
-    let Some(turn) = state.hold(arrived).await else {
-        return Reply::error(rpc::request_cancelled());
-    };
-    let lease = match take_lease(inner, &session).await {
-        Ok(lease) => lease,
+    let started = match start(inner, &session, arrival).await {
+        Ok(started) => started,
         Err(reply) => return reply,
     };
-    state.start_turn(&turn);
     let message_id = fresh_id("msg");
     for block in &request.prompt {
         let chunk = v1::ContentChunk::new(block.clone()).message_id(message_id.as_str());
@@ -73,14 +156,24 @@ pub(super) async fn prompt_v1<A: Agent>(
         message_id,
         request: ByVersion::V1(request),
     };
-    let result = inner.agent.prompt(session, prompt).await;
-    let cancelled = turn.finish();
+    let Started {
+        session,
+        turn,
+        guard,
+        lease,
+    } = started;
+    let ended = run(Arc::clone(&inner.agent), session.clone(), prompt, &turn).await;
+    let (result, rest) = end(&session, &turn, ended).await;
     lease.release().await;
-    drop(turn);
-    match result {
-        _ if cancelled => Reply::ok(&v1::PromptResponse::new(v1::StopReason::Cancelled)),
+    guard.finish();
+    drop(guard);
+    let reply = match result {
         Ok(stop) => Reply::ok(&v1::PromptResponse::new(stop.to_v1())),
         Err(error) => Reply::error(error),
+    };
+    match rest {
+        Some(rest) => reply.then(rest),
+        None => reply,
     }
 }
 
@@ -116,15 +209,10 @@ pub(super) async fn prompt_v2<A: Agent>(
             Err(error) => return Reply::error(store_error(&error)),
         }
     }
-    let arrived = arrival.map_or_else(|| state.epoch(), |arrival| arrival.epoch);
-    let Some(turn) = state.hold(arrived).await else {
-        return Reply::error(rpc::request_cancelled());
-    };
-    let lease = match take_lease(inner, &session).await {
-        Ok(lease) => lease,
+    let started = match start(inner, &session, arrival).await {
+        Ok(started) => started,
         Err(reply) => return reply,
     };
-    state.start_turn(&turn);
     let message_id = fresh_id("msg");
     let user_message = v2::UserMessage::new(message_id.as_str()).content(request.prompt.clone());
     let recorded = session
@@ -136,16 +224,16 @@ pub(super) async fn prompt_v2<A: Agent>(
         // Not inserted: the prompt fails, and no update about it is sent.
         return Reply::error(rpc::internal(error));
     }
-    if let Some(key) = &key {
-        if let Err(error) = state.remember_key(key, &message_id).await {
-            session.connection().logger().log(
-                Level::Warn,
-                format!(
-                    "session `{}`: the idempotency key was not recorded: {error}",
-                    state.id
-                ),
-            );
-        }
+    if let Some(key) = &key
+        && let Err(error) = state.remember_key(key, &message_id).await
+    {
+        session.connection().logger().log(
+            Level::Warn,
+            format!(
+                "session `{}`: the idempotency key was not recorded: {error}",
+                state.id
+            ),
+        );
     }
     touch(&session).await;
     let prompt = Prompt {
@@ -155,6 +243,12 @@ pub(super) async fn prompt_v2<A: Agent>(
     };
     let agent = Arc::clone(&inner.agent);
     Reply::ok(&v2::PromptResponse::new(message_id)).then(async move {
+        let Started {
+            session: handler_session,
+            turn,
+            guard,
+            lease,
+        } = started;
         // The echo of the inserted message, with the id of the response.
         if session.send_v2_live(user_message.into()).await.is_err() {
             return;
@@ -163,11 +257,10 @@ pub(super) async fn prompt_v2<A: Agent>(
         if session.send_state(running).await.is_err() {
             return;
         }
-        let result = agent.prompt(session.clone(), prompt).await;
-        let cancelled = turn.finish();
+        let ended = run(agent, handler_session, prompt, &turn).await;
+        let (result, rest) = end(&session, &turn, ended).await;
         lease.release().await;
         let stop = match result {
-            _ if cancelled => v2::IdleStopReason::Cancelled,
             Ok(stop) => stop.to_v2(),
             Err(error) => v2::IdleStopReason::Error(
                 v2::ErrorStopReason::new().error(v2::Error::new(error.code, error.message)),
@@ -175,7 +268,11 @@ pub(super) async fn prompt_v2<A: Agent>(
         };
         let idle = v2::StateUpdate::Idle(v2::IdleStateUpdate::new().stop_reason(stop));
         let _ = session.send_state(idle).await;
-        drop(turn);
+        guard.finish();
+        drop(guard);
+        if let Some(rest) = rest {
+            rest.await;
+        }
     })
 }
 

@@ -17,6 +17,8 @@ use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
 #[allow(unused_imports)]
+use super::open::stored;
+#[allow(unused_imports)]
 use super::{Initialized, Inner, store_error};
 use crate::agent::Agent;
 use crate::agent::gate::ClientConnection;
@@ -65,242 +67,141 @@ fn empty<T: serde::Serialize>(
     }
 }
 
-/// Routes an unstable v1 request (any other method answers `-32601`).
-#[allow(unused_variables)]
-pub(super) async fn v1_request<A: Agent>(
-    inner: &Inner<A>,
-    init: &Initialized,
-    request: v1::ClientRequest,
-) -> Reply {
-    #[allow(unused_imports)]
-    use v1::ClientRequest as R;
-    #[allow(unused_variables)]
-    let version = ProtocolVersion::V1;
-    match request {
-        #[cfg(feature = "unstable_llm_providers")]
-        R::ProvidersList(request) => versioned(
-            version,
-            inner
-                .agent
-                .list_providers(&init.client, ByVersion::V1(request))
-                .await,
-        ),
-        #[cfg(feature = "unstable_llm_providers")]
-        R::ProvidersSet(request) => empty(
-            inner
-                .agent
-                .set_provider(&init.client, ByVersion::V1(request))
-                .await,
-            v1::SetProviderResponse::new,
-        ),
-        #[cfg(feature = "unstable_llm_providers")]
-        R::ProvidersDisable(request) => empty(
-            inner
-                .agent
-                .disable_provider(&init.client, ByVersion::V1(request))
-                .await,
-            v1::DisableProviderResponse::new,
-        ),
-        #[cfg(feature = "unstable_auth_status")]
-        R::AuthStatus(request) => versioned(
-            version,
-            inner
-                .agent
-                .auth_status(&init.client, ByVersion::V1(request))
-                .await,
-        ),
-        #[cfg(feature = "unstable_session_archive")]
-        R::SessionArchive(request) => {
-            archive(
-                inner,
-                init,
-                request.session_id.as_str(),
-                true,
-                v1::ArchiveSessionResponse::new,
-            )
-            .await
-        }
-        #[cfg(feature = "unstable_session_archive")]
-        R::SessionUnarchive(request) => {
-            archive(
-                inner,
-                init,
-                request.session_id.as_str(),
-                false,
-                v1::UnarchiveSessionResponse::new,
-            )
-            .await
-        }
-        #[cfg(feature = "unstable_session_set_title")]
-        R::SessionSetTitle(request) => {
-            set_title(
-                inner,
-                init,
-                request.session_id.as_str(),
-                &request.title,
-                v1::SetSessionTitleResponse::new,
-            )
-            .await
-        }
-        #[cfg(feature = "unstable_session_status")]
-        R::SessionStatus(request) => {
-            status(inner, init, request.session_id.as_str(), |status, _| {
-                v1::SessionStatusResponse::new(status)
-            })
-            .await
-        }
-        #[cfg(feature = "unstable_session_fork")]
-        R::SessionFork(request) => super::fork::fork_v1(inner, init, request).await,
-        #[cfg(feature = "unstable_session_options")]
-        R::SessionOptions(request) => {
-            let query = crate::agent::OptionsQuery {
-                cwd: request.cwd.as_str().to_owned(),
-                additional_directories: request
-                    .additional_directories
-                    .iter()
-                    .map(|dir| dir.as_str().to_owned())
-                    .collect(),
-                session_id: request.session_id.map(|id| id.as_str().to_owned()),
-            };
-            match options(inner, init, &query).await {
-                Ok(config) => {
-                    let mut response = v1::SessionOptionsResponse::new();
-                    if let Some(modes) = config.v1_modes() {
-                        response = response.modes(modes);
-                    }
-                    if let Some(options) = config.v1_options() {
-                        response = response.config_options(options);
-                    }
-                    Reply::ok(&response)
+/// Writes the router of one version's unstable requests: the methods are the same in both
+/// versions, and only the types (`$version`), the [`ByVersion`] side (`$side`), the fork and
+/// the shapes of two responses (`$status`, `$options`) differ.
+macro_rules! unstable_router {
+    ($name:ident, $version:ident, $side:ident, $fork:ident, $status:ident, $options:ident) => {
+        /// Routes an unstable request of this version (any other method answers `-32601`).
+        #[allow(unused_variables)]
+        pub(super) async fn $name<A: Agent>(
+            inner: &Inner<A>,
+            init: &Initialized,
+            request: $version::ClientRequest,
+        ) -> Reply {
+            #[allow(unused_imports)]
+            use $version::ClientRequest as R;
+            #[allow(unused_variables)]
+            let version = init.client.protocol_version();
+            #[allow(unused_variables)]
+            let agent = &inner.agent;
+            match request {
+                #[cfg(feature = "unstable_llm_providers")]
+                R::ProvidersList(request) => versioned(
+                    version,
+                    agent
+                        .list_providers(&init.client, ByVersion::$side(request))
+                        .await,
+                ),
+                #[cfg(feature = "unstable_llm_providers")]
+                R::ProvidersSet(request) => empty(
+                    agent
+                        .set_provider(&init.client, ByVersion::$side(request))
+                        .await,
+                    $version::SetProviderResponse::new,
+                ),
+                #[cfg(feature = "unstable_llm_providers")]
+                R::ProvidersDisable(request) => empty(
+                    agent
+                        .disable_provider(&init.client, ByVersion::$side(request))
+                        .await,
+                    $version::DisableProviderResponse::new,
+                ),
+                #[cfg(feature = "unstable_auth_status")]
+                R::AuthStatus(request) => versioned(
+                    version,
+                    agent
+                        .auth_status(&init.client, ByVersion::$side(request))
+                        .await,
+                ),
+                #[cfg(feature = "unstable_session_archive")]
+                R::SessionArchive(request) => {
+                    let id = request.session_id.as_str();
+                    archive(inner, init, id, true, $version::ArchiveSessionResponse::new).await
                 }
-                Err(reply) => reply,
+                #[cfg(feature = "unstable_session_archive")]
+                R::SessionUnarchive(request) => {
+                    let id = request.session_id.as_str();
+                    archive(
+                        inner,
+                        init,
+                        id,
+                        false,
+                        $version::UnarchiveSessionResponse::new,
+                    )
+                    .await
+                }
+                #[cfg(feature = "unstable_session_set_title")]
+                R::SessionSetTitle(request) => {
+                    let id = request.session_id.as_str();
+                    let response = $version::SetSessionTitleResponse::new;
+                    set_title(inner, init, id, &request.title, response).await
+                }
+                #[cfg(feature = "unstable_session_status")]
+                R::SessionStatus(request) => {
+                    status(inner, init, request.session_id.as_str(), $status).await
+                }
+                #[cfg(feature = "unstable_session_fork")]
+                R::SessionFork(request) => super::fork::$fork(inner, init, request).await,
+                #[cfg(feature = "unstable_session_options")]
+                R::SessionOptions(request) => {
+                    let query = crate::agent::OptionsQuery {
+                        cwd: request.cwd.as_str().to_owned(),
+                        additional_directories: request
+                            .additional_directories
+                            .iter()
+                            .map(|dir| dir.as_str().to_owned())
+                            .collect(),
+                        session_id: request.session_id.map(|id| id.as_str().to_owned()),
+                    };
+                    match options(inner, init, &query).await {
+                        Ok(config) => Reply::ok(&$options(&config)),
+                        Err(reply) => reply,
+                    }
+                }
+                other => Reply::error(rpc::method_not_found(other.method())),
             }
         }
-        other => Reply::error(rpc::method_not_found(other.method())),
+    };
+}
+
+unstable_router!(v1_request, v1, V1, fork_v1, status_v1, options_v1);
+unstable_router!(v2_request, v2, V2, fork_v2, status_v2, options_v2);
+
+/// The v1 `session/status` answer (v1 reports no turn state).
+#[cfg(feature = "unstable_session_status")]
+fn status_v1(status: &'static str, _running: Option<bool>) -> v1::SessionStatusResponse {
+    v1::SessionStatusResponse::new(status)
+}
+
+/// The v2 `session/status` answer, with the turn state of an open session.
+#[cfg(feature = "unstable_session_status")]
+fn status_v2(status: &'static str, running: Option<bool>) -> v2::SessionStatusResponse {
+    let response = v2::SessionStatusResponse::new(status);
+    match running {
+        Some(true) => response.state(v2::StateUpdate::Running(v2::RunningStateUpdate::new())),
+        Some(false) => response.state(v2::StateUpdate::Idle(v2::IdleStateUpdate::new())),
+        None => response,
     }
 }
 
-/// Routes an unstable v2 request (any other method answers `-32601`).
-#[allow(unused_variables)]
-pub(super) async fn v2_request<A: Agent>(
-    inner: &Inner<A>,
-    init: &Initialized,
-    request: v2::ClientRequest,
-) -> Reply {
-    #[allow(unused_imports)]
-    use v2::ClientRequest as R;
-    #[allow(unused_variables)]
-    let version = ProtocolVersion::V2;
-    match request {
-        #[cfg(feature = "unstable_llm_providers")]
-        R::ProvidersList(request) => versioned(
-            version,
-            inner
-                .agent
-                .list_providers(&init.client, ByVersion::V2(request))
-                .await,
-        ),
-        #[cfg(feature = "unstable_llm_providers")]
-        R::ProvidersSet(request) => empty(
-            inner
-                .agent
-                .set_provider(&init.client, ByVersion::V2(request))
-                .await,
-            v2::SetProviderResponse::new,
-        ),
-        #[cfg(feature = "unstable_llm_providers")]
-        R::ProvidersDisable(request) => empty(
-            inner
-                .agent
-                .disable_provider(&init.client, ByVersion::V2(request))
-                .await,
-            v2::DisableProviderResponse::new,
-        ),
-        #[cfg(feature = "unstable_auth_status")]
-        R::AuthStatus(request) => versioned(
-            version,
-            inner
-                .agent
-                .auth_status(&init.client, ByVersion::V2(request))
-                .await,
-        ),
-        #[cfg(feature = "unstable_session_archive")]
-        R::SessionArchive(request) => {
-            archive(
-                inner,
-                init,
-                request.session_id.as_str(),
-                true,
-                v2::ArchiveSessionResponse::new,
-            )
-            .await
-        }
-        #[cfg(feature = "unstable_session_archive")]
-        R::SessionUnarchive(request) => {
-            archive(
-                inner,
-                init,
-                request.session_id.as_str(),
-                false,
-                v2::UnarchiveSessionResponse::new,
-            )
-            .await
-        }
-        #[cfg(feature = "unstable_session_set_title")]
-        R::SessionSetTitle(request) => {
-            set_title(
-                inner,
-                init,
-                request.session_id.as_str(),
-                &request.title,
-                v2::SetSessionTitleResponse::new,
-            )
-            .await
-        }
-        #[cfg(feature = "unstable_session_status")]
-        R::SessionStatus(request) => {
-            status(
-                inner,
-                init,
-                request.session_id.as_str(),
-                |status, running| {
-                    let response = v2::SessionStatusResponse::new(status);
-                    match running {
-                        Some(true) => {
-                            response.state(v2::StateUpdate::Running(v2::RunningStateUpdate::new()))
-                        }
-                        Some(false) => {
-                            response.state(v2::StateUpdate::Idle(v2::IdleStateUpdate::new()))
-                        }
-                        None => response,
-                    }
-                },
-            )
-            .await
-        }
-        #[cfg(feature = "unstable_session_fork")]
-        R::SessionFork(request) => super::fork::fork_v2(inner, init, request).await,
-        #[cfg(feature = "unstable_session_options")]
-        R::SessionOptions(request) => {
-            let query = crate::agent::OptionsQuery {
-                cwd: request.cwd.as_str().to_owned(),
-                additional_directories: request
-                    .additional_directories
-                    .iter()
-                    .map(|dir| dir.as_str().to_owned())
-                    .collect(),
-                session_id: request.session_id.map(|id| id.as_str().to_owned()),
-            };
-            match options(inner, init, &query).await {
-                Ok(config) => Reply::ok(
-                    &v2::SessionOptionsResponse::new()
-                        .config_options(config.v2_options().unwrap_or_default()),
-                ),
-                Err(reply) => reply,
-            }
-        }
-        other => Reply::error(rpc::method_not_found(other.method())),
+/// The v1 `session/options` answer: modes and options.
+#[cfg(feature = "unstable_session_options")]
+fn options_v1(config: &crate::agent::SessionConfig) -> v1::SessionOptionsResponse {
+    let mut response = v1::SessionOptionsResponse::new();
+    if let Some(modes) = config.v1_modes() {
+        response = response.modes(modes);
     }
+    if let Some(options) = config.v1_options() {
+        response = response.config_options(options);
+    }
+    response
+}
+
+/// The v2 `session/options` answer: options (the modes among them).
+#[cfg(feature = "unstable_session_options")]
+fn options_v2(config: &crate::agent::SessionConfig) -> v2::SessionOptionsResponse {
+    v2::SessionOptionsResponse::new().config_options(config.v2_options().unwrap_or_default())
 }
 
 /// Hands an unstable v1 notification to the agent (others are ignored).
@@ -331,31 +232,6 @@ pub(super) async fn v2_notification<A: Agent>(
             .mcp_notification(client.clone(), ByVersion::V2(message))
             .await;
     }
-}
-
-/// The stored metadata of session `id` for this connection's version, or the reply: `-32002`
-/// for a session the store does not know, `-32602` for one of the other version.
-#[allow(dead_code)]
-pub(super) async fn stored<A: Agent>(
-    inner: &Inner<A>,
-    init: &Initialized,
-    id: &str,
-) -> Result<SessionMeta, Reply> {
-    let version = init.client.protocol_version();
-    let meta = match inner.owned.meta(id).await {
-        Ok(Some(meta)) => meta,
-        Ok(None) => return Err(Reply::error(rpc::session_not_found(id))),
-        Err(error) => return Err(Reply::error(store_error(&error))),
-    };
-    if meta.protocol_version != version {
-        let error = StoreError::WrongVersion {
-            id: id.to_owned(),
-            stored: meta.protocol_version,
-            requested: version,
-        };
-        return Err(Reply::error(store_error(&error)));
-    }
-    Ok(meta)
 }
 
 /// Changes the stored metadata of session `id`: through its open state when a connection has

@@ -127,14 +127,14 @@ pub(crate) async fn post<S: Service>(
         Err((status, message)) => return refuse(status, message),
     };
     connection.mark_used();
-    if message.get("method").is_some() {
-        if let Some(id) = message.get("id").and_then(id_key) {
-            let session = header_text(&headers, SESSION_ID_HEADER)
-                .map(str::to_owned)
-                .or_else(|| session_of(&message));
-            if let Some(session) = session {
-                connection.request_for_session(id, session);
-            }
+    if message.get("method").is_some()
+        && let Some(id) = message.get("id").and_then(id_key)
+    {
+        let session = header_text(&headers, SESSION_ID_HEADER)
+            .map(str::to_owned)
+            .or_else(|| session_of(&message));
+        if let Some(session) = session {
+            connection.request_for_session(id, session);
         }
     }
     // A post waits while the agent reads nothing more (it is slowed down), but only a few at

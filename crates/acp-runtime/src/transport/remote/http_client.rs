@@ -600,12 +600,12 @@ impl Shared {
         let mut open = true;
         if let Some(session) = &session {
             open = self.open_session(session, false).await;
-            if let (Some(method), Some(id)) = (&method, &id) {
-                if ATTACH_METHODS.contains(&method.as_str()) {
-                    lock(&self.routes)
-                        .attaching
-                        .insert(id.clone(), session.clone());
-                }
+            if let (Some(method), Some(id)) = (&method, &id)
+                && ATTACH_METHODS.contains(&method.as_str())
+            {
+                lock(&self.routes)
+                    .attaching
+                    .insert(id.clone(), session.clone());
             }
         }
         let mut answer = self

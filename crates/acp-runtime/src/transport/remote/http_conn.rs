@@ -218,15 +218,14 @@ impl HttpConnection {
         let mut routes = lock(&self.routes);
         let is_response = value.get("method").is_none();
         let id = value.get("id").and_then(id_key);
-        if is_response {
-            if let (Some(id), Some((expected, _))) = (&id, &routes.initialize) {
-                if id == expected {
-                    if let Some((_, answer)) = routes.initialize.take() {
-                        let _ = answer.send(message);
-                    }
-                    return Route::Done;
-                }
+        if is_response
+            && let (Some(id), Some((expected, _))) = (&id, &routes.initialize)
+            && id == expected
+        {
+            if let Some((_, answer)) = routes.initialize.take() {
+                let _ = answer.send(message);
             }
+            return Route::Done;
         }
         let session = if is_response {
             id.and_then(|id| routes.requests.remove(&id))

@@ -483,8 +483,7 @@ impl<S: Service> Endpoint<S> {
         } else {
             router.route(super::drain::HEALTH_PATH, get(super::drain::health::<S>))
         };
-        router
-            .with_state(Arc::clone(&self.shared))
+        router.with_state(Arc::clone(&self.shared))
     }
 }
 
