@@ -33,12 +33,11 @@ impl Handler for Recorder {
         method: String,
         params: Option<Box<RawValue>>,
     ) -> BoxFuture<()> {
-        if method == "session/update" {
-            if let Some(params) = params {
-                if let Ok(value) = serde_json::from_str::<Value>(params.get()) {
-                    self.0.lock().unwrap().push(value["update"].clone());
-                }
-            }
+        if method == "session/update"
+            && let Some(params) = params
+            && let Ok(value) = serde_json::from_str::<Value>(params.get())
+        {
+            self.0.lock().unwrap().push(value["update"].clone());
         }
         Box::pin(async {})
     }

@@ -233,14 +233,15 @@ impl PostgresStore {
         let bytes: i64 = row.try_get(0).map_err(read)?;
         let holder: Option<String> = row.try_get(1).map_err(read)?;
         let remaining: Option<i64> = row.try_get(2).map_err(read)?;
-        if let (Some(holder), Some(remaining)) = (holder, remaining) {
-            if holder != self.holder && remaining > 0 {
-                return Ok(StoreError::Leased {
-                    id: id.to_owned(),
-                    holder,
-                    remaining: Duration::from_millis(u64::try_from(remaining).unwrap_or(0)),
-                });
-            }
+        if let (Some(holder), Some(remaining)) = (holder, remaining)
+            && holder != self.holder
+            && remaining > 0
+        {
+            return Ok(StoreError::Leased {
+                id: id.to_owned(),
+                holder,
+                remaining: Duration::from_millis(u64::try_from(remaining).unwrap_or(0)),
+            });
         }
         if appending {
             return Ok(StoreError::Full {

@@ -244,14 +244,15 @@ impl Shared {
             return Ok(StoreError::Unknown(id.to_owned()));
         };
         let now = now_ms();
-        if let (Some(holder), Some(until)) = (holder, until) {
-            if holder != self.holder && until >= now {
-                return Ok(StoreError::Leased {
-                    id: id.to_owned(),
-                    holder,
-                    remaining: Duration::from_millis(u64::try_from(until - now).unwrap_or(0)),
-                });
-            }
+        if let (Some(holder), Some(until)) = (holder, until)
+            && holder != self.holder
+            && until >= now
+        {
+            return Ok(StoreError::Leased {
+                id: id.to_owned(),
+                holder,
+                remaining: Duration::from_millis(u64::try_from(until - now).unwrap_or(0)),
+            });
         }
         if appending {
             return Ok(StoreError::Full {
