@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use acp_runtime::agent::{
-    Agent, AgentFeatures, AgentInfo, Prompt, Session, SessionSetup, StopReason,
+    Agent, AgentFeatures, AgentInfo, Prompt, Session, SessionOrigin, SessionSetup, StopReason,
 };
 use acp_schema::jsonrpc::ErrorObject;
+use acp_schema::v1::ProtocolVersion;
 use tokio::sync::Semaphore;
 
 use super::super::agent::ExampleAgent;
@@ -41,6 +42,13 @@ impl Gated {
     }
 }
 
+/// Whether `setup` opened the session with a v2 `session/resume`, whose hook runs before the
+/// response.
+pub fn resumed_in_v2(session: &Session, setup: &SessionSetup) -> bool {
+    matches!(setup.origin, SessionOrigin::Resumed { .. })
+        && session.protocol_version() == ProtocolVersion::V2
+}
+
 impl Agent for Gated {
     fn info(&self) -> AgentInfo {
         self.inner.info()
@@ -51,9 +59,14 @@ impl Agent for Gated {
     }
 
     async fn session_opened(&self, session: Session, setup: SessionSetup) {
-        // The semaphore is never closed, so acquiring only fails if it were; then go on.
-        if let Ok(permit) = self.permits.acquire().await {
-            permit.forget();
+        // A v2 resume runs this hook before its response, after `replay_complete`: the
+        // protocol itself keeps what it sends apart from the replay, and the demo, which opens
+        // the gate only once the response came, would wait for ever.
+        if !resumed_in_v2(&session, &setup) {
+            // The semaphore is never closed, so acquiring only fails if it were; then go on.
+            if let Ok(permit) = self.permits.acquire().await {
+                permit.forget();
+            }
         }
         self.inner.session_opened(session, setup).await;
     }

@@ -206,7 +206,10 @@ async fn run_client(
     // What follows the replay is live: print it apart, starting where the history ended.
     let mut after = history.clone();
     let replayed = transcript_len(&client, &session);
-    gate.open();
+    if spec.protocol == acp_schema::v1::ProtocolVersion::V1 {
+        // (A v2 resume ran the agent's hook before its response: see `gate`.)
+        gate.open();
+    }
     wait_until(&client, |client| mcp_reported(client, &session, replayed)).await;
     look(&client, &mut after, spec.notices, &mut report.after_replay)?;
     report.notices_during_replay = client.violations().notices_during_replay;
