@@ -94,7 +94,7 @@ async fn the_client_leaves_out_servers_of_transports_the_agent_did_not_advertise
         // v2 has no SSE transport at all.
         (
             ProtocolVersion::V2,
-            McpTransports::new(),
+            McpTransports::new().stdio(true),
             vec![stdio.clone()],
             vec!["http", "sse"],
         ),

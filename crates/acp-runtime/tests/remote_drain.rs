@@ -291,7 +291,9 @@ async fn a_turn_that_outlives_the_grace_period_is_cancelled() {
     let mut texts = Vec::new();
     let done = response(&mut socket, 10, &mut texts).await;
     assert_eq!(done["result"]["stopReason"], "cancelled", "{done}");
-    assert_eq!(texts, ["stopped"]);
+    // Nothing of a cancelled turn follows its stop: the handler's "stopped" fails (the turn's
+    // calls answer that it was cancelled).
+    assert!(texts.is_empty(), "{texts:?}");
     let waited = asked.elapsed();
     assert!(
         waited >= Duration::from_millis(250) && waited < Duration::from_secs(3),

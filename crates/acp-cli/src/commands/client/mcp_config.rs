@@ -34,7 +34,8 @@ pub fn read(path: &Path) -> Result<Vec<McpServerSpec>, String> {
     parse(&text).map_err(|error| format!("--mcp-config {}: {error}", path.display()))
 }
 
-/// The servers in the text of an MCP config file.
+/// The servers in the text of an MCP config file, by name (the same order whichever way
+/// serde_json keeps an object's members: the `preserve_order` feature may be on in a build).
 pub fn parse(text: &str) -> Result<Vec<McpServerSpec>, String> {
     let value: Value = serde_json::from_str(text).map_err(|error| format!("not JSON: {error}"))?;
     let servers = value
@@ -52,6 +53,7 @@ pub fn parse(text: &str) -> Result<Vec<McpServerSpec>, String> {
         }
         specs.push(spec(name, server).map_err(|error| format!("server `{name}`: {error}"))?);
     }
+    specs.sort_by(|a, b| a.name().cmp(b.name()));
     Ok(specs)
 }
 
