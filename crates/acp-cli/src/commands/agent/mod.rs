@@ -54,8 +54,9 @@ pub struct Args {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["ephemeral", "store"])]
     pub state_dir: Option<PathBuf>,
     /// Keep sessions in this database instead: sqlite://PATH (a file that agent processes on
-    /// one machine may share) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (one that
-    /// instances on several machines share). The schema is created or updated on start.
+    /// one machine may share) or postgres://USER:PASSWORD@HOST:PORT/DATABASE (password and
+    /// port optional; one that instances on several machines share). The schema is created
+    /// or updated on start.
     #[arg(long, value_name = "URL", value_parser = parse_store, conflicts_with = "ephemeral")]
     pub store: Option<StoreUrl>,
     /// How long a turn's lease on its session lasts without renewal, in seconds: when agent

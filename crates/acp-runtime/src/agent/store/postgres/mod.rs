@@ -39,8 +39,8 @@ const POOL_WAIT: Duration = Duration::from_secs(10);
 const META_COLUMNS: &str = "id, protocol_version, cwd, additional_directories, title, \
     created_at_ms, updated_at_ms, mode, config, archived, owner";
 
-/// Sessions in a PostgreSQL database (see the module documentation of
-/// [`store`](crate::agent::store) for what a store keeps).
+/// Sessions in a PostgreSQL database (see
+/// [`SessionStore`](crate::agent::SessionStore) for what a store keeps).
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), acp_runtime::agent::StoreError> {

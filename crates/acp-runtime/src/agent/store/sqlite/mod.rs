@@ -40,8 +40,8 @@ const IDLE_CONNECTIONS: usize = 4;
 const META_COLUMNS: &str = "id, protocol_version, cwd, additional_directories, title, \
     created_at_ms, updated_at_ms, mode, config, archived, owner";
 
-/// Sessions in one SQLite database file (see the module documentation of
-/// [`store`](crate::agent::store) for what a store keeps).
+/// Sessions in one SQLite database file (see
+/// [`SessionStore`](crate::agent::SessionStore) for what a store keeps).
 ///
 /// ```no_run
 /// # fn main() -> Result<(), acp_runtime::agent::StoreError> {
