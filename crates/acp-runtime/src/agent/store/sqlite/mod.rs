@@ -102,9 +102,7 @@ impl SqliteStore {
             idle: Mutex::new(Vec::new()),
         };
         let mut connection = shared.connect()?;
-        connection
-            .pragma_update(None, "journal_mode", "WAL")
-            .map_err(failed("", "switching the database to WAL mode"))?;
+        wal(&connection, shared.busy_timeout)?;
         schema::migrate(&mut connection, &shared.place)?;
         lock(&shared.idle).push(connection);
         Ok(Self {
@@ -179,6 +177,27 @@ impl SqliteStore {
                 .await
                 .map_err(|error| StoreError::database("", "running a SQLite call", error))?,
             Err(_) => job(),
+        }
+    }
+}
+
+/// Switches the database to WAL mode. Two processes opening a new database at once both
+/// ask for it, and SQLite answers the second "busy" at once, without its busy handler: ask
+/// again until the busy timeout has passed.
+fn wal(connection: &Connection, busy_timeout: Duration) -> Result<(), StoreError> {
+    let deadline = std::time::Instant::now() + busy_timeout;
+    loop {
+        match connection.pragma_update(None, "journal_mode", "WAL") {
+            Ok(()) => return Ok(()),
+            Err(error)
+                if matches!(
+                    error.sqlite_error_code(),
+                    Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                ) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(error) => return Err(failed("", "switching the database to WAL mode")(error)),
         }
     }
 }
