@@ -142,8 +142,7 @@ async fn loading_replays_the_history_and_unknown_sessions_answer_resource_not_fo
         let other = if version == 1 { 2 } else { 1 };
         let (mut third, _) = Wire::start(&server, other, json!({})).await;
         let (method, params) = load_params(other, &id, false);
-        let (code, message) = third.error(method, params).await;
-        assert_eq!(code, -32602, "{message}");
+        let message = third.refused(method, params, -32602).await;
         assert!(message.contains("protocol version"), "{message}");
     }
 }
@@ -169,8 +168,7 @@ async fn resume_without_replay_reports_only_the_state_and_unknown_cursors_are_re
         assert_eq!(second.prompt(&id, "again").await, "end_turn");
         if version == 2 {
             let params = json!({"sessionId": id, "cwd": "/work", "replayFrom": {"type": "_checkpoint", "at": 3}});
-            let (code, message) = second.error("session/resume", params).await;
-            assert_eq!(code, -32602, "{message}");
+            second.refused("session/resume", params, -32602).await;
         }
     }
 }
@@ -232,10 +230,8 @@ async fn list_filters_by_directory_pages_with_a_cursor_and_puts_recent_sessions_
         let all = wire.ok("session/list", json!({})).await;
         assert_eq!(all["sessions"][0]["title"], "Oldest", "{all}");
         // A cursor this agent did not hand out is refused.
-        let (code, _) = wire
-            .error("session/list", json!({"cursor": "garbage"}))
+        wire.refused("session/list", json!({"cursor": "garbage"}), -32602)
             .await;
-        assert_eq!(code, -32602);
     }
 }
 
@@ -448,8 +444,7 @@ async fn config_options_are_checked_answered_in_full_and_restored() {
             json!({"sessionId": id, "configId": "nope", "type": "boolean", "value": true}),
             json!({"sessionId": id, "configId": "fast", "type": "id", "value": "x"}),
         ] {
-            let (code, message) = wire.error("session/set_config_option", bad).await;
-            assert_eq!(code, -32602, "{message}");
+            wire.refused("session/set_config_option", bad, -32602).await;
         }
         let (mut other, _) = Wire::start(&server, version, json!({})).await;
         let (method, params) = load_params(version, &id, false);

@@ -318,10 +318,12 @@ async fn errors_of_the_handler_end_the_turn_by_the_rules_of_each_version() {
     let idle = v2.seen.last().unwrap()["params"]["update"].clone();
     assert_eq!(idle["error"]["code"], -32603, "{idle}");
     // An empty prompt is refused before insertion.
-    let (code, _) = v2
-        .error("session/prompt", json!({"sessionId": id, "prompt": []}))
-        .await;
-    assert_eq!(code, -32602);
+    v2.refused(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": []}),
+        -32602,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -362,8 +364,7 @@ async fn a_v2_retry_with_the_same_idempotency_key_inserts_nothing() {
     assert_eq!(users, 1);
     // A key that is not 1 to 255 characters is refused.
     params["idempotencyKey"] = json!("k".repeat(256));
-    let (code, _) = other.error("session/prompt", params).await;
-    assert_eq!(code, -32602);
+    other.refused("session/prompt", params, -32602).await;
 }
 
 #[tokio::test]

@@ -203,6 +203,13 @@ impl Wire {
         )
     }
 
+    /// Sends a request that must be refused with error `code`; returns the error message.
+    pub async fn refused(&mut self, method: &str, params: Value, code: i64) -> String {
+        let (got, message) = self.error(method, params).await;
+        assert_eq!(got, code, "{method} refused with another code: {message}");
+        message
+    }
+
     /// Reads until a message satisfies `done`, keeping everything in `seen` (the matching
     /// one last); returns it.
     pub async fn until(&mut self, mut done: impl FnMut(&Value) -> bool) -> Value {
