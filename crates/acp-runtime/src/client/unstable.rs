@@ -22,24 +22,20 @@
 //! default). Neither has a client capability in the protocol: a client offers `acp` MCP servers
 //! in its session set-up only when it serves them.
 
-#[allow(unused_imports)]
+// Each import serves only some of the unstable features, so which are used depends on
+// the features built.
+#![allow(unused_imports)]
+
 use acp_schema::jsonrpc::ErrorObject;
-#[allow(unused_imports)]
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
-#[allow(unused_imports)]
 use super::Client;
-#[allow(unused_imports)]
 use super::controls::SessionControls;
-#[allow(unused_imports)]
 use super::sessions::{SessionOptions, v1_controls, v2_controls, v2_dirs};
 use super::state::State;
-#[allow(unused_imports)]
 use crate::connection::{BoxFuture, Reply};
-#[allow(unused_imports)]
 use crate::error::{Error, rpc};
-#[allow(unused_imports)]
 use crate::version::ByVersion;
 
 /// Serves the client's `acp` MCP servers to the agent (`mcp/message` requests, cargo feature

@@ -7,26 +7,23 @@
 //! answer (`providers/*`, `auth/status`, `session/options`) go to its handlers. The method
 //! gate has already refused, with `-32601`, what the offer does not answer.
 
-#[allow(unused_imports)]
+// Each import serves only some of the unstable features, so which are used depends on
+// the features built.
+#![allow(unused_imports)]
+
 use std::sync::Arc;
 
-#[allow(unused_imports)]
 use acp_schema::jsonrpc::ErrorObject;
-#[allow(unused_imports)]
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
-#[allow(unused_imports)]
 use super::open::stored;
-#[allow(unused_imports)]
 use super::{Initialized, Inner, store_error};
 use crate::agent::Agent;
 use crate::agent::gate::ClientConnection;
-#[allow(unused_imports)]
 use crate::agent::store::{SessionMeta, StoreError};
 use crate::connection::Reply;
 use crate::error::rpc;
-#[allow(unused_imports)]
 use crate::version::ByVersion;
 
 /// The archive filter of a `session/list` request, or the `-32602` reply for one this
