@@ -11,6 +11,7 @@ use acp_runtime::agent::{
     Agent, AgentFeatures, AgentServer, ClientConnection, ConfigValue, Prompt, Session,
     SessionConfig, SessionSetup, StopReason, ToolCall,
 };
+use acp_runtime::client::transcript::Role;
 use acp_runtime::client::{Client, ClientBuilder};
 use acp_runtime::{Notice, ProtocolVersion, rpc};
 use acp_schema::jsonrpc::ErrorObject;
@@ -376,6 +377,13 @@ pub async fn connect<A: Agent>(server: &AgentServer<A>, builder: ClientBuilder) 
 /// A client builder for `version` with or without notices.
 pub fn client(version: ProtocolVersion, notices: bool) -> ClientBuilder {
     ClientBuilder::new().protocol(version).notices(notices)
+}
+
+/// The texts of the messages of `role` in a session's transcript, in order.
+pub fn texts(client: &Client, session: &str, role: Role) -> Vec<String> {
+    let transcript = client.session_transcript(session);
+    let transcript = transcript.expect("the client has a transcript of the session");
+    transcript.messages(role).map(|m| m.text.clone()).collect()
 }
 
 /// Waits until `check` holds for the client, re-checking after every change.

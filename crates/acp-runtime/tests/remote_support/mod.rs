@@ -30,6 +30,16 @@ pub async fn serve<A: Agent>(
     (address, remote)
 }
 
+/// As [`serve`], with the URL of the server's endpoint for `scheme` (`http`, `ws`).
+pub async fn serve_url<A: Agent>(
+    scheme: &str,
+    server: AgentServer<A>,
+    options: ServerOptions,
+) -> (String, RemoteServer<A>) {
+    let (address, remote) = serve(server, options).await;
+    (format!("{scheme}://{address}/acp"), remote)
+}
+
 pub async fn socket(address: &str) -> Raw {
     let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/acp"))
         .await
