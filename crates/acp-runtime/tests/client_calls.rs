@@ -8,19 +8,12 @@ use acp_runtime::agent::AgentServer;
 use acp_runtime::client::transcript::Role;
 use acp_runtime::client::{AuthKind, Client, ClientBuilder, ConfigValue};
 use acp_runtime::{Notice, ProtocolVersion};
-use common::{RawPeer, TestAgent, until};
+use common::{RawPeer, TestAgent, raw_agent_answering, until};
 use serde_json::{Value, json};
 
 async fn connect_raw(builder: ClientBuilder, result: Value) -> (Client, RawPeer) {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(builder.connect(read, write));
-    let init = agent.recv_some().await;
-    agent
-        .send_json(json!({"jsonrpc": "2.0", "id": init["id"], "result": result}))
-        .await;
-    (connecting.await.unwrap().unwrap(), agent)
+    let (client, agent, _) = raw_agent_answering(builder, result).await;
+    (client, agent)
 }
 
 /// Answers the next request (which must be `method`) with `result`; returns its params.

@@ -13,7 +13,7 @@ use acp_runtime::client::{
 };
 use acp_runtime::connection::BoxFuture;
 use client_support::Scratch;
-use common::RawPeer;
+use common::{RawPeer, init_result, raw_agent_answering};
 use serde_json::{Value, json};
 
 /// Reads files, writes files and runs commands; approves every action when `approve`.
@@ -69,23 +69,11 @@ async fn connect_raw(
     version: u16,
     extra: Value,
 ) -> (Client, RawPeer, Value) {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(builder.connect(read, write));
-    let init = agent.recv_some().await;
-    let mut result = if version == 1 {
-        json!({"protocolVersion": 1})
-    } else {
-        json!({"protocolVersion": version, "info": {"name": "raw", "version": "0"}})
-    };
+    let mut result = init_result(version);
     if let (Some(result), Some(extra)) = (result.as_object_mut(), extra.as_object()) {
         result.extend(extra.clone());
     }
-    agent
-        .send_json(json!({"jsonrpc": "2.0", "id": init["id"], "result": result}))
-        .await;
-    let client = connecting.await.unwrap().unwrap();
+    let (client, agent, init) = raw_agent_answering(builder, result).await;
     (client, agent, init["params"].clone())
 }
 

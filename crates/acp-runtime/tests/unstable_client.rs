@@ -17,7 +17,7 @@ use acp_runtime::connection::BoxFuture;
 use acp_runtime::{ByVersion, Error, ProtocolVersion};
 use acp_schema::jsonrpc::ErrorObject;
 use acp_schema::{v1, v2};
-use common::{RawPeer, TestAgent, client, connect};
+use common::{RawPeer, TestAgent, client, connect, raw_agent};
 use serde_json::{Value, json};
 use unstable_support::FullAgent;
 
@@ -199,20 +199,8 @@ impl ClientHandler for McpClient {
 
 /// Connects `builder` to a raw agent speaking `version`.
 async fn connect_raw(builder: ClientBuilder, version: u16) -> (Client, RawPeer) {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(builder.connect(read, write));
-    let init = agent.recv_some().await;
-    let result = if version == 1 {
-        json!({"protocolVersion": 1})
-    } else {
-        json!({"protocolVersion": 2, "info": {"name": "raw", "version": "0"}})
-    };
-    agent
-        .send_json(json!({"jsonrpc": "2.0", "id": init["id"], "result": result}))
-        .await;
-    (connecting.await.unwrap().unwrap(), agent)
+    let (client, agent, _) = raw_agent(builder, version).await;
+    (client, agent)
 }
 
 /// Sends a request as the agent and returns the client's answer.
