@@ -299,8 +299,7 @@ async fn prompt_content_is_accepted_exactly_as_advertised() {
         };
         let server = AgentServer::new(agent);
         for version in [1u16, 2] {
-            let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-            let session = wire.new_session("/work").await;
+            let (mut wire, session) = Wire::with_session(&server, version, "/work").await;
             for kind in ["text", "resource_link", "image", "audio", "resource"] {
                 let baseline = matches!(kind, "text" | "resource_link");
                 let params = json!({"sessionId": session, "prompt": [block("text"), block(kind)]});

@@ -335,8 +335,7 @@ async fn a_full_session_ends_its_turn_with_a_clear_error_and_the_others_go_on() 
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path()).unwrap().max_session_bytes(900);
         let server = AgentServer::new(TestAgent::default()).store(store);
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let full = wire.new_session("/work").await;
+        let (mut wire, full) = Wire::with_session(&server, version, "/work").await;
         let other = wire.new_session("/work").await;
         let long = "x".repeat(300);
         let mut failure = None;

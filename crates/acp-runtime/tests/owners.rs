@@ -144,8 +144,7 @@ async fn a_restarted_store_keeps_owners_and_the_local_user_is_a_principal_of_its
         let mut alice = Wire::start_as(&server, 1, Principal::named("alice")).await;
         let mine = alice.new_session("/work").await;
         alice.prompt(&mine, &format!("title:{SECRET}")).await;
-        let (mut stdio, _) = Wire::start(&server, 1, json!({})).await;
-        let local = stdio.new_session("/work").await;
+        let (_stdio, local) = Wire::with_session(&server, 1, "/work").await;
         (mine, local)
     };
     // The owned session is written in format 2, the local one stays format 1.

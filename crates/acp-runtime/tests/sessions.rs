@@ -151,8 +151,7 @@ async fn loading_replays_the_history_and_unknown_sessions_answer_resource_not_fo
 async fn resume_without_replay_reports_only_the_state_and_unknown_cursors_are_refused() {
     for version in [1u16, 2] {
         let server = server();
-        let (mut first, _) = Wire::start(&server, version, json!({})).await;
-        let id = first.new_session("/work").await;
+        let (mut first, id) = Wire::with_session(&server, version, "/work").await;
         first.prompt(&id, "hello").await;
         let (mut second, _) = Wire::start(&server, version, json!({})).await;
         let (method, params) = load_params(version, &id, false);
@@ -177,8 +176,7 @@ async fn resume_without_replay_reports_only_the_state_and_unknown_cursors_are_re
 async fn a_prompt_for_a_session_not_open_here_answers_resource_not_found() {
     for version in [1u16, 2] {
         let server = server();
-        let (mut first, _) = Wire::start(&server, version, json!({})).await;
-        let id = first.new_session("/work").await;
+        let (_first, id) = Wire::with_session(&server, version, "/work").await;
         let (mut second, _) = Wire::start(&server, version, json!({})).await;
         let answer = second
             .call("session/prompt", Wire::prompt_params(&id, "hi"))
@@ -323,8 +321,7 @@ async fn close_cancels_the_turn_first_and_stops_everything_for_the_session() {
 async fn delete_removes_the_session_for_good() {
     for version in [1u16, 2] {
         let server = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let kept = wire.new_session("/work").await;
+        let (mut wire, kept) = Wire::with_session(&server, version, "/work").await;
         let gone = wire.new_session("/work").await;
         wire.prompt(&gone, "hello").await;
         wire.ok("session/delete", json!({"sessionId": gone})).await;
@@ -361,8 +358,7 @@ async fn modes_are_checked_kept_and_restored() {
         };
         let events = agent.events.clone();
         let server = AgentServer::new(agent);
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
         let set = |mode: &str| {
             if version == 1 {
                 ("session/set_mode", json!({"sessionId": id, "modeId": mode}))
@@ -409,8 +405,7 @@ async fn modes_are_checked_kept_and_restored() {
 async fn config_options_are_checked_answered_in_full_and_restored() {
     for version in [1u16, 2] {
         let server = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
         let select = |value: &str| {
             if version == 1 {
                 json!({"sessionId": id, "configId": "model", "value": value})

@@ -38,8 +38,7 @@ async fn until_event(events: &std::sync::Arc<std::sync::Mutex<Vec<String>>>, eve
 #[tokio::test]
 async fn v2_echoes_the_user_message_with_the_id_of_the_prompt_response() {
     let (server, _) = server();
-    let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    let id = wire.new_session("/work").await;
+    let (mut wire, id) = Wire::with_session(&server, 2, "/work").await;
     let answer = wire
         .call("session/prompt", Wire::prompt_params(&id, "hello"))
         .await;
@@ -79,8 +78,7 @@ async fn v2_echoes_the_user_message_with_the_id_of_the_prompt_response() {
 #[tokio::test]
 async fn v1_agent_chunks_carry_message_ids() {
     let (server, _) = server();
-    let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-    let id = wire.new_session("/work").await;
+    let (mut wire, id) = Wire::with_session(&server, 1, "/work").await;
     assert_eq!(wire.prompt(&id, "hello").await, "end_turn");
     let updates = wire.take_updates();
     assert_eq!(
@@ -97,8 +95,7 @@ async fn a_cancelled_turn_ends_cancelled_whatever_the_handler_returns() {
         for script in ["wait then end", "wait then fail", "wait"] {
             let (server, mut started) = server();
             let events = server.agent().events.clone();
-            let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-            let id = wire.new_session("/work").await;
+            let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
             let prompt = wire
                 .request("session/prompt", Wire::prompt_params(&id, script))
                 .await;
@@ -139,8 +136,7 @@ async fn a_cancelled_turn_ends_cancelled_whatever_the_handler_returns() {
 async fn prompts_wait_for_the_running_turn_and_cancel_releases_them() {
     for version in [1u16, 2] {
         let (server, mut started) = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
         let running = wire
             .request("session/prompt", Wire::prompt_params(&id, "wait"))
             .await;
@@ -178,8 +174,7 @@ async fn prompts_wait_for_the_running_turn_and_cancel_releases_them() {
 async fn a_held_prompt_runs_once_the_turn_before_it_ended() {
     for version in [1u16, 2] {
         let (server, mut started) = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
         let first = wire
             .request("session/prompt", Wire::prompt_params(&id, "permission"))
             .await;
@@ -262,8 +257,7 @@ async fn v2_reports_requires_action_while_it_waits_for_the_user() {
 async fn a_cancelled_turn_stops_waiting_for_permission_and_cancels_the_request() {
     for version in [1u16, 2] {
         let (server, mut started) = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
         let prompt = wire
             .request("session/prompt", Wire::prompt_params(&id, "permission"))
             .await;
@@ -299,15 +293,13 @@ async fn a_cancelled_turn_stops_waiting_for_permission_and_cancels_the_request()
 #[tokio::test]
 async fn errors_of_the_handler_end_the_turn_by_the_rules_of_each_version() {
     let (server, _) = server();
-    let (mut v1, _) = Wire::start(&server, 1, json!({})).await;
-    let id = v1.new_session("/work").await;
+    let (mut v1, id) = Wire::with_session(&server, 1, "/work").await;
     let answer = v1
         .call("session/prompt", Wire::prompt_params(&id, "fail"))
         .await;
     assert_eq!(answer["error"]["code"], -32603, "{answer}");
 
-    let (mut v2, _) = Wire::start(&server, 2, json!({})).await;
-    let id = v2.new_session("/work").await;
+    let (mut v2, id) = Wire::with_session(&server, 2, "/work").await;
     // Inserted, so the response succeeds; the failure is the error stop reason.
     let answer = v2
         .call("session/prompt", Wire::prompt_params(&id, "fail"))
@@ -329,8 +321,7 @@ async fn errors_of_the_handler_end_the_turn_by_the_rules_of_each_version() {
 #[tokio::test]
 async fn a_v2_retry_with_the_same_idempotency_key_inserts_nothing() {
     let (server, _) = server();
-    let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    let id = wire.new_session("/work").await;
+    let (mut wire, id) = Wire::with_session(&server, 2, "/work").await;
     let mut params = Wire::prompt_params(&id, "hello");
     params["idempotencyKey"] = json!("key-1");
     let first = wire.ok("session/prompt", params.clone()).await;
@@ -374,8 +365,7 @@ async fn v2_tool_calls_that_advertise_cancel_can_be_cancelled_by_the_client() {
     *agent.started.lock().unwrap() = Some(tx);
     let events = agent.events.clone();
     let server = AgentServer::new(agent);
-    let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    let id = wire.new_session("/work").await;
+    let (mut wire, id) = Wire::with_session(&server, 2, "/work").await;
     // Unknown: refused.
     let params = json!({"sessionId": id, "toolCallId": "call_c"});
     assert_eq!(

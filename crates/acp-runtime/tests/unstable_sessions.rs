@@ -66,8 +66,7 @@ async fn replay(wire: &mut Wire, session: &str) -> Vec<String> {
 async fn a_fork_has_a_copy_of_the_history_under_a_new_id() {
     let server = AgentServer::new(TestAgent::default());
     for version in [1u16, 2] {
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let source = wire.new_session("/work").await;
+        let (mut wire, source) = Wire::with_session(&server, version, "/work").await;
         wire.prompt(&source, "first").await;
         let forked = wire
             .ok(
@@ -123,8 +122,7 @@ async fn a_fork_has_a_copy_of_the_history_under_a_new_id() {
 #[tokio::test]
 async fn a_fork_keeps_the_current_mode_and_options_of_its_source() {
     let server = AgentServer::new(FullAgent::default());
-    let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-    let source = wire.new_session("/work").await;
+    let (mut wire, source) = Wire::with_session(&server, 1, "/work").await;
     wire.ok(
         "session/set_mode",
         json!({"sessionId": source, "modeId": "code"}),
@@ -143,8 +141,7 @@ async fn a_fork_keeps_the_current_mode_and_options_of_its_source() {
 async fn archived_sessions_leave_the_default_list_and_come_back() {
     let server = AgentServer::new(TestAgent::default());
     for version in [1u16, 2] {
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let kept = wire.new_session("/archive").await;
+        let (mut wire, kept) = Wire::with_session(&server, version, "/archive").await;
         let hidden = wire.new_session("/archive").await;
         let mine = json!({"cwd": "/archive"});
         wire.ok("session/archive", json!({"sessionId": hidden}))
@@ -201,8 +198,7 @@ async fn titles_and_archive_flags_survive_a_restart() {
     let open =
         || AgentServer::new(TestAgent::default()).store(FileStore::open(scratch.path()).unwrap());
     let server = open();
-    let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    let session = wire.new_session("/work").await;
+    let (mut wire, session) = Wire::with_session(&server, 2, "/work").await;
     let stored = wire
         .ok(
             "session/set_title",
@@ -226,8 +222,7 @@ async fn titles_and_archive_flags_survive_a_restart() {
 async fn a_title_is_stored_and_listed_and_an_empty_one_is_refused() {
     let server = AgentServer::new(TestAgent::default());
     for version in [1u16, 2] {
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let session = wire.new_session("/titles").await;
+        let (mut wire, session) = Wire::with_session(&server, version, "/titles").await;
         let stored = wire
             .ok(
                 "session/set_title",
@@ -258,8 +253,7 @@ async fn a_title_is_stored_and_listed_and_an_empty_one_is_refused() {
 async fn status_tells_open_from_saved_and_changes_nothing() {
     let server = AgentServer::new(TestAgent::default());
     for version in [1u16, 2] {
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let session = wire.new_session("/work").await;
+        let (mut wire, session) = Wire::with_session(&server, version, "/work").await;
         let status = wire
             .ok("session/status", json!({"sessionId": session}))
             .await;

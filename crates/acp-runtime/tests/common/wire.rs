@@ -79,6 +79,18 @@ impl Wire {
         Self::initialized(Wire::connect(server), version, capabilities).await
     }
 
+    /// A connection initialised for `version` (no client capabilities) with one new session
+    /// in `cwd`; returns it and the session id.
+    pub async fn with_session<A: Agent>(
+        server: &AgentServer<A>,
+        version: u16,
+        cwd: &str,
+    ) -> (Wire, String) {
+        let (mut wire, _) = Self::start(server, version, json!({})).await;
+        let session = wire.new_session(cwd).await;
+        (wire, session)
+    }
+
     /// As [`Self::start`], for a connection that acts for `principal`.
     pub async fn start_as<A: Agent>(
         server: &AgentServer<A>,
