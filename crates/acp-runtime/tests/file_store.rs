@@ -340,9 +340,7 @@ async fn a_full_session_ends_its_turn_with_a_clear_error_and_the_others_go_on() 
         let long = "x".repeat(300);
         let mut failure = None;
         for _ in 0..5 {
-            let answer = wire
-                .call("session/prompt", Wire::prompt_params(&full, &long))
-                .await;
+            let answer = wire.call_prompt(&full, &long).await;
             if let Some(error) = answer.get("error") {
                 failure = Some(error["message"].as_str().unwrap().to_owned());
                 break;

@@ -47,9 +47,7 @@ async fn every_session_method_answers_another_principals_session_as_an_unknown_o
             "the agent knows whose it is"
         );
         // A turn of alice's runs while bob tries everything.
-        let waiting = alice
-            .request("session/prompt", Wire::prompt_params(&theirs, "wait"))
-            .await;
+        let waiting = alice.start_prompt(&theirs, "wait").await;
         assert_eq!(started.recv().await.unwrap(), theirs);
         let before = (events.lock().unwrap().clone(), setups.lock().unwrap().len());
 

@@ -178,9 +178,7 @@ async fn a_prompt_for_a_session_not_open_here_answers_resource_not_found() {
         let server = server();
         let (_first, id) = Wire::with_session(&server, version, "/work").await;
         let (mut second, _) = Wire::start(&server, version, json!({})).await;
-        let answer = second
-            .call("session/prompt", Wire::prompt_params(&id, "hi"))
-            .await;
+        let answer = second.call_prompt(&id, "hi").await;
         assert_eq!(answer["error"]["code"], -32002, "{answer}");
     }
 }
@@ -247,9 +245,7 @@ async fn close_cancels_the_turn_first_and_stops_everything_for_the_session() {
             .await;
 
         let id = wire.new_session("/work").await;
-        let prompt = wire
-            .request("session/prompt", Wire::prompt_params(&id, "wait then end"))
-            .await;
+        let prompt = wire.start_prompt(&id, "wait then end").await;
         started.recv().await.unwrap();
         let close = wire
             .request("session/close", json!({"sessionId": id}))
@@ -304,9 +300,7 @@ async fn close_cancels_the_turn_first_and_stops_everything_for_the_session() {
             events.lock().unwrap()
         );
         // The session is no longer open here.
-        let answer = wire
-            .call("session/prompt", Wire::prompt_params(&id, "hi"))
-            .await;
+        let answer = wire.call_prompt(&id, "hi").await;
         assert_eq!(answer["error"]["code"], -32002, "{answer}");
         // Nothing more arrives for it.
         assert!(
@@ -340,9 +334,7 @@ async fn delete_removes_the_session_for_good() {
         wire.ok("session/delete", json!({"sessionId": gone})).await;
         wire.ok("session/delete", json!({"sessionId": "sess_never"}))
             .await;
-        let answer = wire
-            .call("session/prompt", Wire::prompt_params(&gone, "hi"))
-            .await;
+        let answer = wire.call_prompt(&gone, "hi").await;
         assert_eq!(answer["error"]["code"], -32002);
         // The other session is untouched.
         assert_eq!(wire.prompt(&kept, "still here").await, "end_turn");

@@ -260,6 +260,18 @@ impl Wire {
         json!({"sessionId": session, "prompt": [{"type": "text", "text": text}]})
     }
 
+    /// Sends a text prompt without waiting for its turn; returns the request id.
+    pub async fn start_prompt(&mut self, session: &str, text: &str) -> i64 {
+        self.request("session/prompt", Wire::prompt_params(session, text))
+            .await
+    }
+
+    /// Sends a text prompt and returns the whole answer to it (result or error).
+    pub async fn call_prompt(&mut self, session: &str, text: &str) -> Value {
+        self.call("session/prompt", Wire::prompt_params(session, text))
+            .await
+    }
+
     /// Runs one text prompt to the end of its turn; returns the stop reason (v1: from the
     /// response; v2: from the idle state).
     pub async fn prompt(&mut self, session: &str, text: &str) -> Value {
