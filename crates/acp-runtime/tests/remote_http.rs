@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
+mod remote_support;
 
 use std::time::Duration;
 
@@ -26,12 +27,7 @@ async fn serve(options: ServerOptions) -> String {
 }
 
 fn request(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> String {
-    let mut text = format!("{method} /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
-    for (name, value) in headers {
-        text.push_str(&format!("{name}: {value}\r\n"));
-    }
-    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-    text
+    remote_support::http_request(address, method, "/acp", headers, body)
 }
 
 struct Answer {

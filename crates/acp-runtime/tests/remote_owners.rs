@@ -9,6 +9,7 @@
 
 mod common;
 mod owners_support;
+mod remote_support;
 
 use std::time::Duration;
 
@@ -137,11 +138,7 @@ async fn a_server_without_tokens_is_one_principal() {
 
 /// One raw HTTP/1.1 request; returns the status and the response head.
 async fn send(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
-    let mut text = format!("{method} /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
-    for (name, value) in headers {
-        text.push_str(&format!("{name}: {value}\r\n"));
-    }
-    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    let text = remote_support::http_request(address, method, "/acp", headers, body);
     let mut stream = TcpStream::connect(address).await.unwrap();
     stream.write_all(text.as_bytes()).await.unwrap();
     let mut raw = Vec::new();

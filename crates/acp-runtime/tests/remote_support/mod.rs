@@ -93,15 +93,28 @@ pub async fn all_closed<A: Agent>(remote: &RemoteServer<A>) {
     .expect("the connection slot is given back");
 }
 
-/// One HTTP/1.1 request; the status and the `Acp-Connection-Id` of the answer.
-pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, Option<String>) {
-    let mut text = format!(
-        "POST /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-    );
+/// The text of one HTTP/1.1 request for `path` on `address` with `headers` and `body`,
+/// asking the server to close the connection after its answer.
+pub fn http_request(
+    address: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> String {
+    let mut text = format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
     for (name, value) in headers {
         text.push_str(&format!("{name}: {value}\r\n"));
     }
     text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    text
+}
+
+/// One HTTP/1.1 request; the status and the `Acp-Connection-Id` of the answer.
+pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, Option<String>) {
+    let mut all = vec![("Content-Type", "application/json")];
+    all.extend_from_slice(headers);
+    let text = http_request(address, "POST", "/acp", &all, body);
     let mut stream = TcpStream::connect(address).await.unwrap();
     stream.write_all(text.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
