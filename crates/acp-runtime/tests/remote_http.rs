@@ -12,18 +12,17 @@ mod remote_support;
 use std::time::Duration;
 
 use acp_runtime::agent::AgentServer;
-use acp_runtime::transport::remote::{RemoteServer, ServerOptions};
+use acp_runtime::transport::remote::ServerOptions;
 use common::TestAgent;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 async fn serve(options: ServerOptions) -> String {
     let (agent, _opened) = TestAgent::new();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap().to_string();
-    tokio::spawn(RemoteServer::new(AgentServer::new(agent), options).serve(listener));
-    address
+    remote_support::serve(AgentServer::new(agent), options)
+        .await
+        .0
 }
 
 fn request(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> String {

@@ -15,21 +15,18 @@ use std::time::Duration;
 
 use acp_runtime::agent::AgentServer;
 use acp_runtime::client::Client;
-use acp_runtime::transport::remote::{ClientOptions, RemoteServer, ServerOptions};
+use acp_runtime::transport::remote::{ClientOptions, ServerOptions};
 use acp_runtime::{Error, ProtocolVersion};
 use common::client;
 use owners_support::{Caller, SECRET, probe, session_methods};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 /// Serves the ownership test agent with `options` on a loopback port; returns `host:port`.
 async fn serve(options: ServerOptions) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap().to_string();
     let server = AgentServer::new(owners_support::agent());
-    tokio::spawn(RemoteServer::new(server, options).serve(listener));
-    address
+    remote_support::serve(server, options).await.0
 }
 
 fn two_principals() -> ServerOptions {
