@@ -478,4 +478,17 @@ impl RawPeer {
     pub async fn recv_some(&mut self) -> Value {
         self.recv().await.expect("a message")
     }
+
+    /// Sends the request `method` with `params` and id `id`, and returns the answer to it
+    /// (skipping anything else that comes first).
+    pub async fn ask(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.send_json(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let message = self.recv_some().await;
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
 }
