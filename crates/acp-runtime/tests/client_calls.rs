@@ -16,6 +16,19 @@ async fn connect_raw(builder: ClientBuilder, result: Value) -> (Client, RawPeer)
     (client, agent)
 }
 
+/// A v2 client connected to a raw agent, with the session `s1` (in `/w`) open.
+async fn v2_session_s1() -> (Client, RawPeer) {
+    let builder = ClientBuilder::new().protocol(ProtocolVersion::V2);
+    let (client, mut agent) = connect_raw(builder, common::init_result(2)).await;
+    let opening = {
+        let client = client.clone();
+        tokio::spawn(async move { client.new_session("/w", &[]).await })
+    };
+    answer(&mut agent, "session/new", json!({"sessionId": "s1"})).await;
+    opening.await.unwrap().unwrap();
+    (client, agent)
+}
+
 /// Answers the next request (which must be `method`) with `result`; returns its params.
 async fn answer(agent: &mut RawPeer, method: &str, result: Value) -> Value {
     let request = agent.recv_some().await;
@@ -276,17 +289,7 @@ async fn session_lists_need_the_capability_and_follow_cursors() {
 #[tokio::test]
 async fn the_v2_echo_of_the_prompt_is_shown_once() {
     for echo_first in [true, false] {
-        let (client, mut agent) = connect_raw(
-            ClientBuilder::new().protocol(ProtocolVersion::V2),
-            json!({"protocolVersion": 2, "info": {"name": "raw", "version": "0"}}),
-        )
-        .await;
-        let opening = {
-            let client = client.clone();
-            tokio::spawn(async move { client.new_session("/w", &[]).await })
-        };
-        answer(&mut agent, "session/new", json!({"sessionId": "s1"})).await;
-        opening.await.unwrap().unwrap();
+        let (client, mut agent) = v2_session_s1().await;
         let turn = {
             let client = client.clone();
             tokio::spawn(async move { client.prompt("s1", "hello").await })
@@ -319,17 +322,7 @@ async fn the_v2_echo_of_the_prompt_is_shown_once() {
 
 #[tokio::test]
 async fn a_v2_turn_error_keeps_its_code_and_data() {
-    let (client, mut agent) = connect_raw(
-        ClientBuilder::new().protocol(ProtocolVersion::V2),
-        json!({"protocolVersion": 2, "info": {"name": "raw", "version": "0"}}),
-    )
-    .await;
-    let opening = {
-        let client = client.clone();
-        tokio::spawn(async move { client.new_session("/w", &[]).await })
-    };
-    answer(&mut agent, "session/new", json!({"sessionId": "s1"})).await;
-    opening.await.unwrap().unwrap();
+    let (client, mut agent) = v2_session_s1().await;
     let turn = {
         let client = client.clone();
         tokio::spawn(async move { client.prompt("s1", "go").await })
