@@ -23,74 +23,16 @@ use acp_runtime::transport::remote::{
     ClientOptions, RemoteServer, ServerOptions, TlsIdentity, connect,
 };
 use acp_runtime::transport::{Frame, MessageReader, MessageWriter};
-use acp_runtime::{Error, Notice, NoticeDelivery, ProtocolVersion};
+use acp_runtime::{Error, ProtocolVersion};
 use acp_schema::jsonrpc::ErrorObject;
 use common::{TestAgent, client, texts};
 use remote_support::{all_closed, serve_url};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
-fn notice() -> Notice {
-    Notice::warning("disk almost full")
-}
-
 #[tokio::test]
 async fn notices_follow_the_version_rules_and_a_reconnect_loads_the_session() {
-    for (version, notices, expected) in [
-        (ProtocolVersion::V1, true, NoticeDelivery::Sent),
-        (ProtocolVersion::V1, false, NoticeDelivery::FellBack),
-        (ProtocolVersion::V2, true, NoticeDelivery::Sent),
-    ] {
-        let (agent, mut opened) = TestAgent::new();
-        let (url, remote) = serve_url("http", AgentServer::new(agent), ServerOptions::new()).await;
-        let first = client(version, notices)
-            .connect_url(&url, &ClientOptions::new())
-            .await
-            .unwrap();
-        assert_eq!(first.protocol_version(), version);
-        assert_eq!(remote.open_connections(), 1);
-        let id = first.new_session("/tmp", &[]).await.unwrap();
-        let session = opened.recv().await.unwrap();
-        assert_eq!(session.notice(&notice()).await.unwrap(), expected);
-        first.prompt(&id, "hi").await.unwrap();
-        let shown = first.with_notice_center(|center| center.entry_count(&id));
-        let replies = texts(&first, &id, Role::Agent);
-        if expected == NoticeDelivery::Sent {
-            assert_eq!(shown, 1, "{version:?}");
-            assert_eq!(replies, ["echo: hi"]);
-        } else {
-            assert_eq!(shown, 0);
-            assert_eq!(replies, [notice().fallback_text(), "echo: hi".to_owned()]);
-        }
-        // A second turn on the same session stream.
-        first.prompt(&id, "again").await.unwrap();
-        assert_eq!(texts(&first, &id, Role::Agent).len(), replies.len() + 1);
-        first.close().await;
-        // Closing sends DELETE: the server lets go of the connection.
-        all_closed(&remote).await;
-
-        // A new HTTP connection loads (v1) or resumes (v2) the session with its history,
-        // and the replay holds no notice.
-        let second = client(version, notices)
-            .connect_url(&url, &ClientOptions::new())
-            .await
-            .unwrap();
-        second.load_session(&id, "/tmp", &[]).await.unwrap();
-        let replayed = texts(&second, &id, Role::User);
-        assert_eq!(replayed, ["hi", "again"], "{version:?}");
-        assert_eq!(
-            second.with_notice_center(|center| center.entry_count(&id)),
-            0
-        );
-        // The loaded session takes turns on the new connection.
-        second.prompt(&id, "third").await.unwrap();
-        assert_eq!(
-            texts(&second, &id, Role::Agent).last().map(String::as_str),
-            Some("echo: third")
-        );
-        second.close().await;
-        all_closed(&remote).await;
-    }
+    remote_support::notices_and_a_reconnect("http").await;
 }
 
 #[tokio::test]

@@ -14,19 +14,15 @@ use std::time::Duration;
 use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 use acp_runtime::client::transcript::Role;
 use acp_runtime::transport::remote::{CONNECTION_ID_HEADER, ClientOptions, ServerOptions, connect};
-use acp_runtime::{Error, Notice, NoticeDelivery, ProtocolVersion};
+use acp_runtime::{Error, ProtocolVersion};
 use acp_schema::jsonrpc::ErrorObject;
 use common::{TestAgent, client, texts};
 use futures_util::{SinkExt, StreamExt};
-use remote_support::{all_closed, serve_url};
+use remote_support::serve_url;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
-
-fn notice() -> Notice {
-    Notice::warning("disk almost full")
-}
 
 type Raw =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -90,50 +86,7 @@ async fn the_upgrade_names_the_connection_and_a_client_runs_a_turn() {
 
 #[tokio::test]
 async fn notices_follow_the_version_rules_and_a_reconnect_loads_the_session() {
-    for (version, notices, expected) in [
-        (ProtocolVersion::V1, true, NoticeDelivery::Sent),
-        (ProtocolVersion::V1, false, NoticeDelivery::FellBack),
-        (ProtocolVersion::V2, true, NoticeDelivery::Sent),
-    ] {
-        let (agent, mut opened) = TestAgent::new();
-        let server = AgentServer::new(agent);
-        let (url, remote) = serve_url("ws", server.clone(), ServerOptions::new()).await;
-        let first = client(version, notices)
-            .connect_url(&url, &ClientOptions::new())
-            .await
-            .unwrap();
-        assert_eq!(first.protocol_version(), version);
-        let id = first.new_session("/tmp", &[]).await.unwrap();
-        let session = opened.recv().await.unwrap();
-        assert_eq!(session.notice(&notice()).await.unwrap(), expected);
-        first.prompt(&id, "hi").await.unwrap();
-        let shown = first.with_notice_center(|center| center.entry_count(&id));
-        let replies = texts(&first, &id, Role::Agent);
-        if expected == NoticeDelivery::Sent {
-            assert_eq!(shown, 1, "{version:?}");
-            assert_eq!(replies, ["echo: hi"]);
-        } else {
-            assert_eq!(shown, 0);
-            assert_eq!(replies, [notice().fallback_text(), "echo: hi".to_owned()]);
-        }
-        first.close().await;
-        // The socket closed: the server lets go of the connection.
-        all_closed(&remote).await;
-
-        // A new connection loads (v1) or resumes (v2) the session with its history, and
-        // the replay holds no notice.
-        let second = client(version, notices)
-            .connect_url(&url, &ClientOptions::new())
-            .await
-            .unwrap();
-        second.load_session(&id, "/tmp", &[]).await.unwrap();
-        assert_eq!(texts(&second, &id, Role::User), ["hi"], "{version:?}");
-        assert_eq!(
-            second.with_notice_center(|center| center.entry_count(&id)),
-            0
-        );
-        second.close().await;
-    }
+    remote_support::notices_and_a_reconnect("ws").await;
 }
 
 #[tokio::test]
