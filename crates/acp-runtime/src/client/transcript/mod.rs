@@ -79,7 +79,7 @@ pub struct Message {
 
 impl Message {
     /// A new message entry (its revision is given when it is pushed).
-    fn new(role: Role, id: Option<String>, text: String, unconfirmed: bool) -> Entry {
+    fn entry(role: Role, id: Option<String>, text: String, unconfirmed: bool) -> Entry {
         Entry::Message(Message {
             role,
             id,
@@ -337,7 +337,7 @@ impl Transcript {
     pub fn push_user_message(&mut self, session: &str, text: &str) {
         self.push(
             session,
-            Message::new(Role::User, None, text.to_owned(), true),
+            Message::entry(Role::User, None, text.to_owned(), true),
         );
     }
 
@@ -360,16 +360,16 @@ impl Transcript {
     fn take_echo(&mut self, session: &str, id: Option<&str>, text: &str) -> bool {
         let revision = self.next_revision();
         let transcript = self.entry(session);
-        if let Some(id) = id {
-            if let Some(message) = transcript.message(Role::User, id) {
-                if !message.unconfirmed {
-                    return false;
-                }
-                message.text = text.to_owned();
-                message.unconfirmed = false;
-                message.revision = revision;
-                return true;
+        if let Some(id) = id
+            && let Some(message) = transcript.message(Role::User, id)
+        {
+            if !message.unconfirmed {
+                return false;
             }
+            message.text = text.to_owned();
+            message.unconfirmed = false;
+            message.revision = revision;
+            return true;
         }
         match transcript.entries.last_mut() {
             Some(Entry::Message(message))
@@ -416,7 +416,7 @@ impl Transcript {
             }
             _ => self.push(
                 session,
-                Message::new(role, id.map(str::to_owned), text.to_owned(), false),
+                Message::entry(role, id.map(str::to_owned), text.to_owned(), false),
             ),
         }
     }
@@ -440,7 +440,7 @@ impl Transcript {
             }
             None => self.push(
                 session,
-                Message::new(role, Some(id.to_owned()), text.unwrap_or_default(), false),
+                Message::entry(role, Some(id.to_owned()), text.unwrap_or_default(), false),
             ),
         }
     }
