@@ -145,9 +145,7 @@ async fn run_one(version: u16, text: &str, cancel_at: usize) -> Run {
     };
     let (mut wire, _) = Wire::start(&server, version, capabilities).await;
     let id = wire.new_session("/work").await;
-    let prompt = wire
-        .request("session/prompt", Wire::prompt_params(&id, text))
-        .await;
+    let prompt = wire.start_prompt(&id, text).await;
     let is_stop = |message: &Value| {
         if version == 1 {
             message["id"] == prompt

@@ -258,16 +258,19 @@ async fn authentication_accepts_only_the_advertised_methods() {
             ("auth/login", "auth/logout")
         };
         wire.ok(login, json!({"methodId": "token"})).await;
-        let (code, message) = wire.error(login, json!({"methodId": "other"})).await;
-        assert_eq!(code, -32602, "{message}");
+        let message = wire
+            .refused(login, json!({"methodId": "other"}), -32602)
+            .await;
         assert!(message.contains("other"), "{message}");
         wire.ok(logout, json!({})).await;
         assert_eq!(*events.lock().unwrap(), ["authenticate:token", "logout"]);
         // A refusal of the agent is the answer.
-        let (code, message) = wire
-            .error("session/new", json!({"cwd": "/refused", "mcpServers": []}))
-            .await;
-        assert_eq!(code, -32000, "{message}");
+        wire.refused(
+            "session/new",
+            json!({"cwd": "/refused", "mcpServers": []}),
+            -32000,
+        )
+        .await;
         assert!(server.sessions().list().await.unwrap().is_empty());
     }
 }
@@ -296,8 +299,7 @@ async fn prompt_content_is_accepted_exactly_as_advertised() {
         };
         let server = AgentServer::new(agent);
         for version in [1u16, 2] {
-            let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-            let session = wire.new_session("/work").await;
+            let (mut wire, session) = Wire::with_session(&server, version, "/work").await;
             for kind in ["text", "resource_link", "image", "audio", "resource"] {
                 let baseline = matches!(kind, "text" | "resource_link");
                 let params = json!({"sessionId": session, "prompt": [block("text"), block(kind)]});
@@ -323,8 +325,7 @@ async fn prompt_content_is_accepted_exactly_as_advertised() {
             if version == 2 {
                 let params =
                     json!({"sessionId": session, "prompt": [{"type": "_hologram", "x": 1}]});
-                let (code, _) = wire.error("session/prompt", params).await;
-                assert_eq!(code, -32602);
+                wire.refused("session/prompt", params, -32602).await;
             }
         }
     }
@@ -386,8 +387,7 @@ async fn session_setup_fields_follow_the_advertised_capabilities() {
             // A system prompt with a block that is not text is refused.
             if modes.is_some() {
                 let params = json!({"cwd": "/work", "mcpServers": [], "systemPrompt": {"mode": "append", "content": [block("image")]}});
-                let (code, _) = wire.error("session/new", params).await;
-                assert_eq!(code, -32602);
+                wire.refused("session/new", params, -32602).await;
             }
         }
         // What was accepted reached the agent.
@@ -452,8 +452,7 @@ async fn modes_and_options_are_answered_only_for_sessions_that_offer_them() {
             } else {
                 // v2 has no session/set_mode at all.
                 let mode = json!({"sessionId": session, "modeId": "code"});
-                let (code, _) = wire.error("session/set_mode", mode).await;
-                assert_eq!(code, -32601);
+                wire.refused("session/set_mode", mode, -32601).await;
             }
         }
     }

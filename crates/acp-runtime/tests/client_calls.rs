@@ -8,19 +8,25 @@ use acp_runtime::agent::AgentServer;
 use acp_runtime::client::transcript::Role;
 use acp_runtime::client::{AuthKind, Client, ClientBuilder, ConfigValue};
 use acp_runtime::{Notice, ProtocolVersion};
-use common::{RawPeer, TestAgent, until};
+use common::{RawPeer, TestAgent, raw_agent_answering, until};
 use serde_json::{Value, json};
 
 async fn connect_raw(builder: ClientBuilder, result: Value) -> (Client, RawPeer) {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(builder.connect(read, write));
-    let init = agent.recv_some().await;
-    agent
-        .send_json(json!({"jsonrpc": "2.0", "id": init["id"], "result": result}))
-        .await;
-    (connecting.await.unwrap().unwrap(), agent)
+    let (client, agent, _) = raw_agent_answering(builder, result).await;
+    (client, agent)
+}
+
+/// A v2 client connected to a raw agent, with the session `s1` (in `/w`) open.
+async fn v2_session_s1() -> (Client, RawPeer) {
+    let builder = ClientBuilder::new().protocol(ProtocolVersion::V2);
+    let (client, mut agent) = connect_raw(builder, common::init_result(2)).await;
+    let opening = {
+        let client = client.clone();
+        tokio::spawn(async move { client.new_session("/w", &[]).await })
+    };
+    answer(&mut agent, "session/new", json!({"sessionId": "s1"})).await;
+    opening.await.unwrap().unwrap();
+    (client, agent)
 }
 
 /// Answers the next request (which must be `method`) with `result`; returns its params.
@@ -283,17 +289,7 @@ async fn session_lists_need_the_capability_and_follow_cursors() {
 #[tokio::test]
 async fn the_v2_echo_of_the_prompt_is_shown_once() {
     for echo_first in [true, false] {
-        let (client, mut agent) = connect_raw(
-            ClientBuilder::new().protocol(ProtocolVersion::V2),
-            json!({"protocolVersion": 2, "info": {"name": "raw", "version": "0"}}),
-        )
-        .await;
-        let opening = {
-            let client = client.clone();
-            tokio::spawn(async move { client.new_session("/w", &[]).await })
-        };
-        answer(&mut agent, "session/new", json!({"sessionId": "s1"})).await;
-        opening.await.unwrap().unwrap();
+        let (client, mut agent) = v2_session_s1().await;
         let turn = {
             let client = client.clone();
             tokio::spawn(async move { client.prompt("s1", "hello").await })
@@ -326,17 +322,7 @@ async fn the_v2_echo_of_the_prompt_is_shown_once() {
 
 #[tokio::test]
 async fn a_v2_turn_error_keeps_its_code_and_data() {
-    let (client, mut agent) = connect_raw(
-        ClientBuilder::new().protocol(ProtocolVersion::V2),
-        json!({"protocolVersion": 2, "info": {"name": "raw", "version": "0"}}),
-    )
-    .await;
-    let opening = {
-        let client = client.clone();
-        tokio::spawn(async move { client.new_session("/w", &[]).await })
-    };
-    answer(&mut agent, "session/new", json!({"sessionId": "s1"})).await;
-    opening.await.unwrap().unwrap();
+    let (client, mut agent) = v2_session_s1().await;
     let turn = {
         let client = client.clone();
         tokio::spawn(async move { client.prompt("s1", "go").await })

@@ -13,7 +13,7 @@ use acp_runtime::client::{
 };
 use acp_runtime::connection::BoxFuture;
 use client_support::Scratch;
-use common::RawPeer;
+use common::{RawPeer, init_result, raw_agent_answering};
 use serde_json::{Value, json};
 
 /// Reads files, writes files and runs commands; approves every action when `approve`.
@@ -69,23 +69,11 @@ async fn connect_raw(
     version: u16,
     extra: Value,
 ) -> (Client, RawPeer, Value) {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(builder.connect(read, write));
-    let init = agent.recv_some().await;
-    let mut result = if version == 1 {
-        json!({"protocolVersion": 1})
-    } else {
-        json!({"protocolVersion": version, "info": {"name": "raw", "version": "0"}})
-    };
+    let mut result = init_result(version);
     if let (Some(result), Some(extra)) = (result.as_object_mut(), extra.as_object()) {
         result.extend(extra.clone());
     }
-    agent
-        .send_json(json!({"jsonrpc": "2.0", "id": init["id"], "result": result}))
-        .await;
-    let client = connecting.await.unwrap().unwrap();
+    let (client, agent, init) = raw_agent_answering(builder, result).await;
     (client, agent, init["params"].clone())
 }
 
@@ -102,19 +90,6 @@ async fn open(client: &Client, agent: &mut RawPeer, cwd: &str) -> String {
         .send_json(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"sessionId": "s1"}}))
         .await;
     opening.await.unwrap().unwrap()
-}
-
-/// Sends a request as the agent and returns the client's answer.
-async fn ask(agent: &mut RawPeer, id: u64, method: &str, params: Value) -> Value {
-    agent
-        .send_json(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-        .await;
-    loop {
-        let message = agent.recv_some().await;
-        if message["id"] == id && message.get("method").is_none() {
-            return message;
-        }
-    }
 }
 
 #[tokio::test]
@@ -192,35 +167,35 @@ async fn file_requests_are_served_inside_the_session_only() {
     assert_eq!(session, "s1");
 
     let path = dir.join("notes.txt").display().to_string();
-    let answer = ask(
-        &mut agent,
-        100,
-        "fs/read_text_file",
-        json!({"sessionId": "s1", "path": path, "line": 2}),
-    )
-    .await;
+    let answer = agent
+        .ask(
+            100,
+            "fs/read_text_file",
+            json!({"sessionId": "s1", "path": path, "line": 2}),
+        )
+        .await;
     assert_eq!(answer["result"], json!({"content": "second\n"}));
 
-    let answer = ask(
-        &mut agent,
-        101,
-        "fs/write_text_file",
-        json!({"sessionId": "s1", "path": dir.join("out.txt"), "content": "written"}),
-    )
-    .await;
+    let answer = agent
+        .ask(
+            101,
+            "fs/write_text_file",
+            json!({"sessionId": "s1", "path": dir.join("out.txt"), "content": "written"}),
+        )
+        .await;
     assert_eq!(answer["result"], json!({}), "{answer}");
     assert_eq!(
         std::fs::read_to_string(dir.join("out.txt")).unwrap(),
         "written"
     );
 
-    let answer = ask(
-        &mut agent,
-        102,
-        "fs/read_text_file",
-        json!({"sessionId": "s1", "path": "/etc/hostname"}),
-    )
-    .await;
+    let answer = agent
+        .ask(
+            102,
+            "fs/read_text_file",
+            json!({"sessionId": "s1", "path": "/etc/hostname"}),
+        )
+        .await;
     assert_eq!(answer["error"]["code"], -32602);
     let message = answer["error"]["message"].as_str().unwrap();
     assert!(
@@ -228,13 +203,13 @@ async fn file_requests_are_served_inside_the_session_only() {
         "{message}"
     );
 
-    let answer = ask(
-        &mut agent,
-        103,
-        "fs/read_text_file",
-        json!({"sessionId": "nope", "path": path}),
-    )
-    .await;
+    let answer = agent
+        .ask(
+            103,
+            "fs/read_text_file",
+            json!({"sessionId": "nope", "path": path}),
+        )
+        .await;
     let message = answer["error"]["message"].as_str().unwrap();
     assert!(message.contains("unknown session `nope`"), "{message}");
 }
@@ -245,31 +220,29 @@ async fn terminal_requests_run_in_the_session_directory() {
     let (client, mut agent, _) =
         connect_raw(ClientBuilder::new().handler(everything()), 1, json!({})).await;
     open(&client, &mut agent, &dir.path().display().to_string()).await;
-    let created = ask(
-        &mut agent,
-        200,
+    let created = agent.ask(200,
         "terminal/create",
         json!({"sessionId": "s1", "command": "sh", "args": ["-c", "pwd; exit 7"], "outputByteLimit": 4096}),
     )
     .await;
     let terminal = created["result"]["terminalId"].as_str().unwrap().to_owned();
-    let exit = ask(
-        &mut agent,
-        201,
-        "terminal/wait_for_exit",
-        json!({"sessionId": "s1", "terminalId": terminal}),
-    )
-    .await;
-    assert_eq!(exit["result"], json!({"exitCode": 7}));
-    let mut output = Value::Null;
-    for id in 202..400 {
-        output = ask(
-            &mut agent,
-            id,
-            "terminal/output",
+    let exit = agent
+        .ask(
+            201,
+            "terminal/wait_for_exit",
             json!({"sessionId": "s1", "terminalId": terminal}),
         )
         .await;
+    assert_eq!(exit["result"], json!({"exitCode": 7}));
+    let mut output = Value::Null;
+    for id in 202..400 {
+        output = agent
+            .ask(
+                id,
+                "terminal/output",
+                json!({"sessionId": "s1", "terminalId": terminal}),
+            )
+            .await;
         if output["result"]["output"]
             .as_str()
             .is_some_and(|o| o.ends_with('\n'))
@@ -282,13 +255,13 @@ async fn terminal_requests_run_in_the_session_directory() {
         output["result"],
         json!({"output": format!("{}\n", dir.path().display()), "truncated": false, "exitStatus": {"exitCode": 7}})
     );
-    let released = ask(
-        &mut agent,
-        400,
-        "terminal/release",
-        json!({"sessionId": "s1", "terminalId": terminal}),
-    )
-    .await;
+    let released = agent
+        .ask(
+            400,
+            "terminal/release",
+            json!({"sessionId": "s1", "terminalId": terminal}),
+        )
+        .await;
     assert_eq!(released["result"], json!({}));
 }
 
@@ -331,23 +304,23 @@ async fn commands_and_writes_need_consent() {
         let (client, mut agent, params) = connect_raw(handler, 1, json!({})).await;
         assert_eq!(params["clientCapabilities"]["terminal"], true);
         open(&client, &mut agent, &dir.path().display().to_string()).await;
-        let created = ask(
-            &mut agent,
-            10,
-            "terminal/create",
-            json!({"sessionId": "s1", "command": "sh", "args": ["-c", script]}),
-        )
-        .await;
+        let created = agent
+            .ask(
+                10,
+                "terminal/create",
+                json!({"sessionId": "s1", "command": "sh", "args": ["-c", script]}),
+            )
+            .await;
         let message = created["error"]["message"].as_str().unwrap();
         assert!(message.contains("running `sh` was refused"), "{created}");
         assert!(message.contains(expected), "{created}");
-        let written = ask(
-            &mut agent,
-            11,
-            "fs/write_text_file",
-            json!({"sessionId": "s1", "path": dir.join("w.txt"), "content": "x"}),
-        )
-        .await;
+        let written = agent
+            .ask(
+                11,
+                "fs/write_text_file",
+                json!({"sessionId": "s1", "path": dir.join("w.txt"), "content": "x"}),
+            )
+            .await;
         assert!(
             written["error"]["message"]
                 .as_str()
@@ -370,13 +343,13 @@ async fn a_terminal_cwd_outside_the_session_is_refused() {
     let (client, mut agent, _) =
         connect_raw(ClientBuilder::new().handler(everything()), 1, json!({})).await;
     open(&client, &mut agent, &dir.path().display().to_string()).await;
-    let created = ask(
-        &mut agent,
-        10,
-        "terminal/create",
-        json!({"sessionId": "s1", "command": "true", "cwd": "/"}),
-    )
-    .await;
+    let created = agent
+        .ask(
+            10,
+            "terminal/create",
+            json!({"sessionId": "s1", "command": "true", "cwd": "/"}),
+        )
+        .await;
     let message = created["error"]["message"].as_str().unwrap();
     assert!(
         message.contains("outside the session's directories"),
@@ -410,7 +383,7 @@ async fn requests_for_services_not_offered_get_method_not_found() {
             json!({"sessionId": "s1", "terminalId": "t"}),
         ),
     ] {
-        let answer = ask(&mut agent, id, method, params).await;
+        let answer = agent.ask(id, method, params).await;
         assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
     }
 }

@@ -17,6 +17,19 @@ fn scope(dir: &Scratch) -> SessionScope {
     SessionScope::new("s1", dir.path())
 }
 
+/// A scratch directory named after `name`, the session `s1` in it, and fresh terminals.
+fn setup(name: &str) -> (Scratch, SessionScope, LocalTerminals) {
+    let dir = Scratch::new(name);
+    let scope = scope(&dir);
+    (dir, scope, LocalTerminals::new())
+}
+
+/// Asserts that a terminal call failed with a message that says `words`.
+fn refused<T: std::fmt::Debug>(result: Result<T, acp_runtime::ErrorObject>, words: &str) {
+    let error = result.unwrap_err();
+    assert!(error.message.contains(words), "{}", error.message);
+}
+
 async fn run(terminals: &LocalTerminals, request: CreateTerminal) -> String {
     tokio::time::timeout(Duration::from_secs(10), terminals.create(request))
         .await
@@ -63,9 +76,7 @@ async fn first_line(terminals: &LocalTerminals, scope: &SessionScope, id: &str) 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_runs_with_its_arguments_environment_and_directory() {
-    let dir = Scratch::new("term-env");
-    let scope = scope(&dir);
-    let terminals = LocalTerminals::new();
+    let (dir, scope, terminals) = setup("term-env");
     let id = run(
         &terminals,
         sh(
@@ -105,39 +116,28 @@ async fn a_command_runs_with_its_arguments_environment_and_directory() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_runs_unapproved_or_outside_the_session() {
-    let dir = Scratch::new("term-consent");
-    let scope = scope(&dir);
-    let terminals = LocalTerminals::new();
+    let (dir, scope, terminals) = setup("term-consent");
     let marker = dir.join("marker");
     let script = format!("touch {}", marker.display());
     let unapproved = CreateTerminal::new(scope.clone(), "sh").args(["-c", script.as_str()]);
-    let error = terminals.create(unapproved).await.unwrap_err();
-    assert!(
-        error.message.contains("was not approved"),
-        "{}",
-        error.message
-    );
+    refused(terminals.create(unapproved).await, "was not approved");
     let other = Scratch::new("term-outside");
     for cwd in [other.path().to_owned(), std::path::PathBuf::from("/")] {
-        let error = terminals
-            .create(sh(scope.clone(), &script).cwd(&cwd))
-            .await
-            .unwrap_err();
-        assert!(
-            error.message.contains("outside the session's directories"),
-            "{}",
-            error.message
+        refused(
+            terminals.create(sh(scope.clone(), &script).cwd(&cwd)).await,
+            "outside the session's directories",
         );
     }
     // A link inside that leads outside is outside too.
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(other.path(), dir.join("link")).unwrap();
-        let error = terminals
-            .create(sh(scope.clone(), &script).cwd(dir.join("link")))
-            .await
-            .unwrap_err();
-        assert!(error.message.contains("resolves to"), "{}", error.message);
+        refused(
+            terminals
+                .create(sh(scope.clone(), &script).cwd(dir.join("link")))
+                .await,
+            "resolves to",
+        );
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(!marker.exists(), "a refused command ran");
@@ -146,9 +146,7 @@ async fn nothing_runs_unapproved_or_outside_the_session() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn output_is_cut_from_the_front_at_a_character_boundary() {
-    let dir = Scratch::new("term-limit");
-    let scope = scope(&dir);
-    let terminals = LocalTerminals::new();
+    let (_dir, scope, terminals) = setup("term-limit");
     // 300 two-byte characters, then an end marker; keep 10 bytes (the cut falls inside a character).
     let script = "i=0; while [ $i -lt 300 ]; do printf 'é'; i=$((i+1)); done; printf 'END'";
     let id = run(&terminals, sh(scope.clone(), script).output_byte_limit(10)).await;
@@ -185,9 +183,7 @@ async fn output_is_cut_from_the_front_at_a_character_boundary() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exit_by_signal_kill_and_release() {
-    let dir = Scratch::new("term-kill");
-    let scope = scope(&dir);
-    let terminals = LocalTerminals::new();
+    let (_dir, scope, terminals) = setup("term-kill");
     let id = run(&terminals, sh(scope.clone(), "kill -TERM $$")).await;
     assert_eq!(
         wait(&terminals, &scope, &id).await,
@@ -210,23 +206,16 @@ async fn exit_by_signal_kill_and_release() {
         .release(TerminalRef::new(scope.clone(), &id))
         .await
         .unwrap();
-    let error = terminals
-        .output(TerminalRef::new(scope.clone(), &id))
-        .await
-        .unwrap_err();
-    assert!(
-        error.message.contains("unknown terminal"),
-        "{}",
-        error.message
+    refused(
+        terminals.output(TerminalRef::new(scope.clone(), &id)).await,
+        "unknown terminal",
     );
     assert_eq!(terminals.count(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn release_and_drop_end_what_the_command_started() {
-    let dir = Scratch::new("term-group");
-    let scope = scope(&dir);
-    let terminals = LocalTerminals::new();
+    let (_dir, scope, terminals) = setup("term-group");
     // A grandchild that ignores SIGTERM, in the background.
     let script = "(trap '' TERM; exec sleep 60) & echo $!; wait";
     let first = run(&terminals, sh(scope.clone(), script)).await;
@@ -254,9 +243,7 @@ async fn release_and_drop_end_what_the_command_started() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn terminals_belong_to_their_session_and_bad_commands_fail() {
-    let dir = Scratch::new("term-session");
-    let scope = scope(&dir);
-    let terminals = LocalTerminals::new();
+    let (dir, scope, terminals) = setup("term-session");
     let id = run(&terminals, sh(scope.clone(), "true")).await;
     let other = SessionScope::new("s2", dir.path());
     assert!(
@@ -272,28 +259,24 @@ async fn terminals_belong_to_their_session_and_bad_commands_fail() {
             .is_err()
     );
 
-    let error = terminals
-        .create(CreateTerminal::new(scope.clone(), "/nonexistent/acp-test-command").approve())
-        .await
-        .unwrap_err();
-    assert!(error.message.contains("cannot run"), "{}", error.message);
-    let error = terminals
-        .create(sh(scope.clone(), "true").cwd("relative/dir"))
-        .await
-        .unwrap_err();
-    assert!(
-        error.message.contains("not an absolute path"),
-        "{}",
-        error.message
+    refused(
+        terminals
+            .create(CreateTerminal::new(scope.clone(), "/nonexistent/acp-test-command").approve())
+            .await,
+        "cannot run",
+    );
+    refused(
+        terminals
+            .create(sh(scope.clone(), "true").cwd("relative/dir"))
+            .await,
+        "not an absolute path",
     );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_end_of_the_output_stays_on_show_after_release() {
     use acp_runtime::client::{RELEASED_KEPT, RELEASED_TAIL_BYTES};
-    let dir = Scratch::new("term-tail");
-    let scope = scope(&dir);
-    let terminals = LocalTerminals::new();
+    let (_dir, scope, terminals) = setup("term-tail");
     // Far more output than a released terminal keeps, in numbered lines.
     let id = run(
         &terminals,

@@ -55,8 +55,7 @@ async fn deleting_an_unknown_session_succeeds_silently_in_both_versions() {
 #[tokio::test]
 async fn everything_for_a_resumed_session_comes_before_the_resume_response() {
     let server = AgentServer::new(Streamer);
-    let (mut first, _) = Wire::start(&server, 2, json!({})).await;
-    let id = first.new_session("/work").await;
+    let (mut first, id) = Wire::with_session(&server, 2, "/work").await;
     first.prompt(&id, "hello").await;
 
     let (mut second, _) = Wire::start(&server, 2, json!({})).await;
@@ -90,8 +89,7 @@ async fn everything_for_a_resumed_session_comes_before_the_resume_response() {
 #[tokio::test]
 async fn a_replayed_streamed_message_is_announced_whole_before_its_chunks() {
     let server = AgentServer::new(Streamer);
-    let (mut first, _) = Wire::start(&server, 2, json!({})).await;
-    let id = first.new_session("/work").await;
+    let (mut first, id) = Wire::with_session(&server, 2, "/work").await;
     first.prompt(&id, "hello").await;
     first.prompt(&id, "again").await;
 

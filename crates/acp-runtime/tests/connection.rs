@@ -7,7 +7,7 @@ mod common;
 use acp_runtime::agent::AgentServer;
 use acp_runtime::client::{ClientBuilder, PermissionDecision};
 use acp_runtime::{ConnectionBuilder, Error, ProtocolVersion};
-use common::{RawPeer, TestAgent, client, connect};
+use common::{RawPeer, TestAgent, client, connect, raw_agent, raw_client_of};
 use serde_json::{Value, json};
 
 /// A raw client talking to the test agent (on a connection with `options`), initialised
@@ -15,10 +15,7 @@ use serde_json::{Value, json};
 async fn raw_client(options: ConnectionBuilder) -> RawPeer {
     let (agent, _opened) = TestAgent::new();
     let server = AgentServer::new(agent).connection_options(options);
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(agent_io);
-    server.start(read, write);
-    let mut peer = RawPeer::new(client_io);
+    let mut peer = raw_client_of(&server);
     peer.send_json(
         json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
     )
@@ -253,19 +250,9 @@ async fn stop_reasons_unknown_to_this_runtime_pass_through_v2_only() {
 
 #[tokio::test]
 async fn an_oversized_answer_fails_its_request_at_once() {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(
-        ClientBuilder::new()
-            .connection_options(ConnectionBuilder::new().max_line_bytes(1024))
-            .connect(read, write),
-    );
-    let init = agent.recv_some().await;
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":init["id"],"result":{"protocolVersion":1}}))
-        .await;
-    let client = connecting.await.unwrap().unwrap();
+    let builder =
+        ClientBuilder::new().connection_options(ConnectionBuilder::new().max_line_bytes(1024));
+    let (client, mut agent, _) = raw_agent(builder, 1).await;
     let asking = {
         let client = client.clone();
         tokio::spawn(async move { client.new_session("/", &[]).await })
@@ -441,15 +428,7 @@ async fn after_the_end_of_input_running_requests_get_the_drain_timeout() {
 #[tokio::test]
 async fn end_of_stream_fails_pending_requests_and_ends_the_server() {
     // The agent hangs up while the client waits for an answer.
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(ClientBuilder::new().connect(read, write));
-    let init = agent.recv_some().await;
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":init["id"],"result":{"protocolVersion":1}}))
-        .await;
-    let client = connecting.await.unwrap().unwrap();
+    let (client, mut agent, _) = raw_agent(ClientBuilder::new(), 1).await;
     let asking = {
         let client = client.clone();
         tokio::spawn(async move { client.new_session("/", &[]).await })
@@ -505,14 +484,7 @@ async fn version_negotiation() {
     );
 
     // A client proposing an unknown future version gets the agent's latest.
-    let mut peer = {
-        let (agent, _opened) = TestAgent::new();
-        let server = AgentServer::new(agent);
-        let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-        let (read, write) = tokio::io::split(agent_io);
-        server.start(read, write);
-        RawPeer::new(client_io)
-    };
+    let mut peer = raw_client_of(&AgentServer::new(TestAgent::new().0));
     peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":9,"info":{"name":"future","version":"9"}}}))
         .await;
     assert_eq!(peer.recv_some().await["result"]["protocolVersion"], 2);
@@ -520,14 +492,7 @@ async fn version_negotiation() {
 
 #[tokio::test]
 async fn v2_prompt_answers_with_a_message_id_and_ends_with_idle() {
-    let mut peer = {
-        let (agent, _opened) = TestAgent::new();
-        let server = AgentServer::new(agent);
-        let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-        let (read, write) = tokio::io::split(agent_io);
-        server.start(read, write);
-        RawPeer::new(client_io)
-    };
+    let mut peer = raw_client_of(&AgentServer::new(TestAgent::new().0));
     peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"raw","version":"0"}}}))
         .await;
     peer.recv_some().await;

@@ -62,11 +62,8 @@ async fn a_refused_capability_reaches_the_client_with_its_name() {
     // The handler's `?` on a file read the client did not advertise.
     let (agent, _) = TestAgent::new();
     let server = AgentServer::new(agent);
-    let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-    let id = wire.new_session("/work").await;
-    let answer = wire
-        .call("session/prompt", Wire::prompt_params(&id, "read?"))
-        .await;
+    let (mut wire, id) = Wire::with_session(&server, 1, "/work").await;
+    let answer = wire.call_prompt(&id, "read?").await;
     assert_eq!(answer["error"]["code"], -32603, "{answer}");
     assert_eq!(
         answer["error"]["data"]["capability"],

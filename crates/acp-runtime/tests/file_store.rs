@@ -303,13 +303,13 @@ async fn a_damaged_session_answers_a_clear_error_and_the_others_still_load() {
     replace_line(&store.history_path("a"), 2, "{oops");
     let server = AgentServer::new(TestAgent::default()).store(store);
     let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-    let (code, message) = wire
-        .error(
+    let message = wire
+        .refused(
             "session/load",
             json!({"sessionId": "a", "cwd": "/work", "mcpServers": []}),
+            -32603,
         )
         .await;
-    assert_eq!(code, -32603, "{message}");
     assert!(
         message.contains("session `a` cannot be read") && message.contains("line 2"),
         "{message}"
@@ -335,15 +335,12 @@ async fn a_full_session_ends_its_turn_with_a_clear_error_and_the_others_go_on() 
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path()).unwrap().max_session_bytes(900);
         let server = AgentServer::new(TestAgent::default()).store(store);
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let full = wire.new_session("/work").await;
+        let (mut wire, full) = Wire::with_session(&server, version, "/work").await;
         let other = wire.new_session("/work").await;
         let long = "x".repeat(300);
         let mut failure = None;
         for _ in 0..5 {
-            let answer = wire
-                .call("session/prompt", Wire::prompt_params(&full, &long))
-                .await;
+            let answer = wire.call_prompt(&full, &long).await;
             if let Some(error) = answer.get("error") {
                 failure = Some(error["message"].as_str().unwrap().to_owned());
                 break;
@@ -379,10 +376,13 @@ async fn a_store_that_cannot_create_files_refuses_new_sessions_with_the_reason()
     std::fs::remove_dir(&root).unwrap();
     std::fs::write(&root, "not a directory").unwrap();
     let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-    let (code, message) = wire
-        .error("session/new", json!({"cwd": "/work", "mcpServers": []}))
+    let message = wire
+        .refused(
+            "session/new",
+            json!({"cwd": "/work", "mcpServers": []}),
+            -32603,
+        )
         .await;
-    assert_eq!(code, -32603);
     assert!(
         message.contains("cannot create the session") && message.contains("state"),
         "{message}"

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use acp_runtime::agent::{AgentFeatures, AgentServer, McpServerSpec, McpTransports, SessionSetup};
 use acp_runtime::log::{Level, Logger};
 use acp_runtime::{ConnectionBuilder, ProtocolVersion};
-use common::{RawPeer, TestAgent, client, connect};
+use common::{TestAgent, client, connect, raw_client_of};
 use serde_json::json;
 
 /// The MCP servers of the first session the agent opened (`session_opened` runs right after
@@ -153,10 +153,7 @@ async fn a_v2_mcp_transport_unknown_to_the_runtime_keeps_its_name_and_url() {
     agent.features = Some(AgentFeatures::new().mcp(McpTransports::new().other("websocket")));
     let setups = agent.setups.clone();
     let server = AgentServer::new(agent);
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(agent_io);
-    server.start(read, write);
-    let mut peer = RawPeer::new(client_io);
+    let mut peer = raw_client_of(&server);
     peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"raw","version":"0"}}}))
         .await;
     peer.recv_some().await;
@@ -208,10 +205,7 @@ async fn a_transport_the_agent_does_not_support_is_refused() {
         let (agent, _opened) = TestAgent::new();
         let setups = agent.setups.clone();
         let server = AgentServer::new(agent);
-        let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-        let (read, write) = tokio::io::split(agent_io);
-        server.start(read, write);
-        let mut peer = RawPeer::new(client_io);
+        let mut peer = raw_client_of(&server);
         peer.send_json(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":version,"info":{"name":"raw","version":"0"}}}))
             .await;
         let init = peer.recv_some().await;

@@ -8,7 +8,7 @@ use acp_runtime::agent::{AgentServer, ClientFeature, HistoryEntry};
 use acp_runtime::client::transcript::Role;
 use acp_runtime::{Error, FallbackPolicy, Notice, NoticeDelivery, ProtocolVersion};
 use acp_schema::{v1, v2};
-use common::{TestAgent, client, connect, until};
+use common::{TestAgent, client, connect, texts, until};
 
 fn notice() -> Notice {
     Notice::warning("MCP server db unavailable")
@@ -69,11 +69,7 @@ async fn one_call_delivers_by_the_rules_of_the_clients_version() {
         client.prompt(&id, "hi").await.unwrap();
 
         let shown = client.with_notice_center(|center| center.entry_count(&id));
-        let transcript = client.session_transcript(&id).unwrap();
-        let agent_text: Vec<String> = transcript
-            .messages(Role::Agent)
-            .map(|m| m.text.clone())
-            .collect();
+        let agent_text = texts(&client, &id, Role::Agent);
         let fallback = notice().fallback_text();
         match case.delivery {
             NoticeDelivery::Sent => {

@@ -47,9 +47,7 @@ async fn every_session_method_answers_another_principals_session_as_an_unknown_o
             "the agent knows whose it is"
         );
         // A turn of alice's runs while bob tries everything.
-        let waiting = alice
-            .request("session/prompt", Wire::prompt_params(&theirs, "wait"))
-            .await;
+        let waiting = alice.start_prompt(&theirs, "wait").await;
         assert_eq!(started.recv().await.unwrap(), theirs);
         let before = (events.lock().unwrap().clone(), setups.lock().unwrap().len());
 
@@ -144,8 +142,7 @@ async fn a_restarted_store_keeps_owners_and_the_local_user_is_a_principal_of_its
         let mut alice = Wire::start_as(&server, 1, Principal::named("alice")).await;
         let mine = alice.new_session("/work").await;
         alice.prompt(&mine, &format!("title:{SECRET}")).await;
-        let (mut stdio, _) = Wire::start(&server, 1, json!({})).await;
-        let local = stdio.new_session("/work").await;
+        let (_stdio, local) = Wire::with_session(&server, 1, "/work").await;
         (mine, local)
     };
     // The owned session is written in format 2, the local one stays format 1.
@@ -158,13 +155,12 @@ async fn a_restarted_store_keeps_owners_and_the_local_user_is_a_principal_of_its
     let mut bob = Wire::start_as(&server, 1, Principal::named("bob")).await;
     let list = bob.ok("session/list", json!({})).await;
     assert_eq!(list["sessions"], json!([]), "{list}");
-    let (code, _) = bob
-        .error(
-            "session/load",
-            json!({"sessionId": mine, "cwd": "/work", "mcpServers": []}),
-        )
-        .await;
-    assert_eq!(code, -32002);
+    bob.refused(
+        "session/load",
+        json!({"sessionId": mine, "cwd": "/work", "mcpServers": []}),
+        -32002,
+    )
+    .await;
     // The local user sees only its own session, alice only hers.
     let (mut stdio, _) = Wire::start(&server, 1, json!({})).await;
     let list = stdio.ok("session/list", json!({})).await;
@@ -172,13 +168,13 @@ async fn a_restarted_store_keeps_owners_and_the_local_user_is_a_principal_of_its
         listed(&list).contains(&local) && !listed(&list).contains(&mine),
         "{list}"
     );
-    let (code, _) = stdio
-        .error(
+    stdio
+        .refused(
             "session/load",
             json!({"sessionId": mine, "cwd": "/work", "mcpServers": []}),
+            -32002,
         )
         .await;
-    assert_eq!(code, -32002);
     let mut alice = Wire::start_as(&server, 1, Principal::named("alice")).await;
     let list = alice.ok("session/list", json!({})).await;
     assert!(
@@ -191,13 +187,13 @@ async fn a_restarted_store_keeps_owners_and_the_local_user_is_a_principal_of_its
             json!({"sessionId": mine, "cwd": "/work", "mcpServers": []}),
         )
         .await;
-    let (code, _) = alice
-        .error(
+    alice
+        .refused(
             "session/load",
             json!({"sessionId": local, "cwd": "/work", "mcpServers": []}),
+            -32002,
         )
         .await;
-    assert_eq!(code, -32002);
 }
 
 #[tokio::test]
@@ -210,16 +206,16 @@ async fn an_unreadable_session_is_unknown_to_a_named_principal() {
     std::fs::write(dir.path().join(format!("{mine}.json")), "{ damaged").unwrap();
     // Whose it is cannot be told: unknown (and not deleted) for a named principal ...
     let mut bob = Wire::start_as(&server, 1, Principal::named("bob")).await;
-    let (code, message) = bob.error("session/load", params_v1(&mine)).await;
-    assert_eq!(code, -32002, "{message}");
+    let message = bob.refused("session/load", params_v1(&mine), -32002).await;
     assert!(!message.contains(".json"), "{message}");
     // (a delete of an unknown session succeeds and deletes nothing)
     bob.ok("session/delete", params_v1(&mine)).await;
     assert!(dir.path().join(format!("{mine}.jsonl")).exists());
     // ... while the local user, whose files these are, hears what is wrong.
     let (mut stdio, _) = Wire::start(&server, 1, json!({})).await;
-    let (code, message) = stdio.error("session/load", params_v1(&mine)).await;
-    assert_eq!(code, -32603, "{message}");
+    stdio
+        .refused("session/load", params_v1(&mine), -32603)
+        .await;
 }
 
 fn params_v1(session: &str) -> serde_json::Value {

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod remote_support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -89,11 +90,7 @@ async fn http(
     body: &str,
 ) -> (u16, String) {
     let mut stream = TcpStream::connect(address).await.unwrap();
-    let mut text = format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
-    for (name, value) in headers {
-        text.push_str(&format!("{name}: {value}\r\n"));
-    }
-    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    let text = remote_support::http_request(address, method, path, headers, body);
     stream.write_all(text.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
     tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))

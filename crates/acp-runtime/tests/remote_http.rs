@@ -7,31 +7,26 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
+mod remote_support;
 
 use std::time::Duration;
 
 use acp_runtime::agent::AgentServer;
-use acp_runtime::transport::remote::{RemoteServer, ServerOptions};
+use acp_runtime::transport::remote::ServerOptions;
 use common::TestAgent;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 async fn serve(options: ServerOptions) -> String {
     let (agent, _opened) = TestAgent::new();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap().to_string();
-    tokio::spawn(RemoteServer::new(AgentServer::new(agent), options).serve(listener));
-    address
+    remote_support::serve(AgentServer::new(agent), options)
+        .await
+        .0
 }
 
 fn request(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> String {
-    let mut text = format!("{method} /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
-    for (name, value) in headers {
-        text.push_str(&format!("{name}: {value}\r\n"));
-    }
-    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-    text
+    remote_support::http_request(address, method, "/acp", headers, body)
 }
 
 struct Answer {

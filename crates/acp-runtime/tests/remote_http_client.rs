@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
+mod remote_support;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -22,117 +23,23 @@ use acp_runtime::transport::remote::{
     ClientOptions, RemoteServer, ServerOptions, TlsIdentity, connect,
 };
 use acp_runtime::transport::{Frame, MessageReader, MessageWriter};
-use acp_runtime::{Error, Notice, NoticeDelivery, ProtocolVersion};
+use acp_runtime::{Error, ProtocolVersion};
 use acp_schema::jsonrpc::ErrorObject;
-use common::{TestAgent, client};
+use common::{TestAgent, client, texts};
+use remote_support::{all_closed, serve_url};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
-/// Serves `server` with `options` on a fresh loopback port; returns its `http://` URL and a
-/// handle that counts open connections. The server task ends with the test's runtime.
-async fn serve<A: Agent>(
-    server: AgentServer<A>,
-    options: ServerOptions,
-) -> (String, RemoteServer<A>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/acp", listener.local_addr().unwrap());
-    let remote = RemoteServer::new(server, options);
-    tokio::spawn(remote.clone().serve(listener));
-    (url, remote)
-}
-
-fn notice() -> Notice {
-    Notice::warning("disk almost full")
-}
-
-fn agent_texts(client: &acp_runtime::client::Client, session: &str) -> Vec<String> {
-    client
-        .session_transcript(session)
-        .unwrap()
-        .messages(Role::Agent)
-        .map(|m| m.text.clone())
-        .collect()
-}
-
-async fn until_no_connection<A: Agent>(remote: &RemoteServer<A>) {
-    tokio::time::timeout(Duration::from_secs(10), async {
-        while remote.open_connections() > 0 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .expect("the connection ends when the client closes (DELETE)");
-}
-
 #[tokio::test]
 async fn notices_follow_the_version_rules_and_a_reconnect_loads_the_session() {
-    for (version, notices, expected) in [
-        (ProtocolVersion::V1, true, NoticeDelivery::Sent),
-        (ProtocolVersion::V1, false, NoticeDelivery::FellBack),
-        (ProtocolVersion::V2, true, NoticeDelivery::Sent),
-    ] {
-        let (agent, mut opened) = TestAgent::new();
-        let (url, remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
-        let first = client(version, notices)
-            .connect_url(&url, &ClientOptions::new())
-            .await
-            .unwrap();
-        assert_eq!(first.protocol_version(), version);
-        assert_eq!(remote.open_connections(), 1);
-        let id = first.new_session("/tmp", &[]).await.unwrap();
-        let session = opened.recv().await.unwrap();
-        assert_eq!(session.notice(&notice()).await.unwrap(), expected);
-        first.prompt(&id, "hi").await.unwrap();
-        let shown = first.with_notice_center(|center| center.entry_count(&id));
-        let texts = agent_texts(&first, &id);
-        if expected == NoticeDelivery::Sent {
-            assert_eq!(shown, 1, "{version:?}");
-            assert_eq!(texts, ["echo: hi"]);
-        } else {
-            assert_eq!(shown, 0);
-            assert_eq!(texts, [notice().fallback_text(), "echo: hi".to_owned()]);
-        }
-        // A second turn on the same session stream.
-        first.prompt(&id, "again").await.unwrap();
-        assert_eq!(agent_texts(&first, &id).len(), texts.len() + 1);
-        first.close().await;
-        // Closing sends DELETE: the server lets go of the connection.
-        until_no_connection(&remote).await;
-
-        // A new HTTP connection loads (v1) or resumes (v2) the session with its history,
-        // and the replay holds no notice.
-        let second = client(version, notices)
-            .connect_url(&url, &ClientOptions::new())
-            .await
-            .unwrap();
-        second.load_session(&id, "/tmp", &[]).await.unwrap();
-        let replayed: Vec<String> = second
-            .session_transcript(&id)
-            .unwrap()
-            .messages(Role::User)
-            .map(|m| m.text.clone())
-            .collect();
-        assert_eq!(replayed, ["hi", "again"], "{version:?}");
-        assert_eq!(
-            second.with_notice_center(|center| center.entry_count(&id)),
-            0
-        );
-        // The loaded session takes turns on the new connection.
-        second.prompt(&id, "third").await.unwrap();
-        assert_eq!(
-            agent_texts(&second, &id).last().map(String::as_str),
-            Some("echo: third")
-        );
-        second.close().await;
-        until_no_connection(&remote).await;
-    }
+    remote_support::notices_and_a_reconnect("http").await;
 }
 
 #[tokio::test]
 async fn a_permission_request_from_the_agent_is_answered() {
     for version in [ProtocolVersion::V1, ProtocolVersion::V2] {
         let (agent, _opened) = TestAgent::new();
-        let (url, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+        let (url, _remote) = serve_url("http", AgentServer::new(agent), ServerOptions::new()).await;
         let asked = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&asked);
         let client = client(version, true)
@@ -149,10 +56,10 @@ async fn a_permission_request_from_the_agent_is_answered() {
         client.prompt(&id, "ask").await.unwrap();
         client.prompt(&other, "hello").await.unwrap();
         assert_eq!(*asked.lock().unwrap(), ["Delete everything"], "{version:?}");
-        let reply = agent_texts(&client, &id);
+        let reply = texts(&client, &id, Role::Agent);
         assert_eq!(reply.len(), 1, "{version:?}: {reply:?}");
         assert!(reply[0].contains("allow"), "{version:?}: {reply:?}");
-        assert_eq!(agent_texts(&client, &other), ["echo: hello"]);
+        assert_eq!(texts(&client, &other, Role::Agent), ["echo: hello"]);
         client.close().await;
     }
 }
@@ -160,7 +67,8 @@ async fn a_permission_request_from_the_agent_is_answered() {
 #[tokio::test]
 async fn a_token_is_required_when_set() {
     let (agent, _opened) = TestAgent::new();
-    let (url, _remote) = serve(
+    let (url, _remote) = serve_url(
+        "http",
         AgentServer::new(agent),
         ServerOptions::new().token("s3cret"),
     )
@@ -191,7 +99,7 @@ async fn a_token_is_required_when_set() {
 #[tokio::test]
 async fn refusals_name_the_status_and_the_body() {
     let (agent, _opened) = TestAgent::new();
-    let (url, remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let (url, remote) = serve_url("http", AgentServer::new(agent), ServerOptions::new()).await;
 
     // Nothing at that path: 404 on `initialize`.
     let wrong = url.replace("/acp", "/elsewhere");
@@ -242,7 +150,7 @@ async fn refusals_name_the_status_and_the_body() {
         .await
         .unwrap();
     assert_eq!(forget.status(), 202);
-    until_no_connection(&remote).await;
+    all_closed(&remote).await;
     let request = json!({"jsonrpc": "2.0", "id": 2, "method": "session/new",
                          "params": {"cwd": "/tmp", "mcpServers": []}});
     writer.write(request.to_string().as_bytes()).await.unwrap();
@@ -356,7 +264,8 @@ async fn sticky_proxy(upstream: String) -> String {
 #[tokio::test]
 async fn cookies_are_kept_for_each_connection() {
     let (agent, _opened) = TestAgent::new();
-    let (upstream, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let (upstream, _remote) =
+        serve_url("http", AgentServer::new(agent), ServerOptions::new()).await;
     let url = sticky_proxy(upstream).await;
     // Without the cookie the balancer refuses: the check is real.
     let refused = reqwest::Client::new()
@@ -381,8 +290,8 @@ async fn cookies_are_kept_for_each_connection() {
     let b = second.new_session("/tmp", &[]).await.unwrap();
     first.prompt(&a, "one").await.unwrap();
     second.prompt(&b, "two").await.unwrap();
-    assert_eq!(agent_texts(&first, &a), ["echo: one"]);
-    assert_eq!(agent_texts(&second, &b), ["echo: two"]);
+    assert_eq!(texts(&first, &a, Role::Agent), ["echo: one"]);
+    assert_eq!(texts(&second, &b, Role::Agent), ["echo: two"]);
     first.close().await;
     second.close().await;
 }
@@ -420,7 +329,7 @@ async fn https_with_a_trusted_certificate_speaks_http2() {
         .unwrap();
     let id = client.new_session("/tmp", &[]).await.unwrap();
     client.prompt(&id, "hi").await.unwrap();
-    assert_eq!(agent_texts(&client, &id), ["echo: hi"]);
+    assert_eq!(texts(&client, &id, Role::Agent), ["echo: hi"]);
     client.close().await;
     assert!(
         lines
@@ -443,7 +352,7 @@ async fn https_with_a_trusted_certificate_speaks_http2() {
 #[tokio::test]
 async fn cleartext_speaks_http1() {
     let (agent, _opened) = TestAgent::new();
-    let (url, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let (url, _remote) = serve_url("http", AgentServer::new(agent), ServerOptions::new()).await;
     let (logger, lines) = recording();
     let client = client(ProtocolVersion::V1, true)
         .connect_url(&url, &ClientOptions::new().logger(logger))
@@ -483,7 +392,7 @@ impl Agent for Big {
 
 #[tokio::test]
 async fn an_event_over_the_limit_ends_the_connection() {
-    let (url, _remote) = serve(AgentServer::new(Big), ServerOptions::new()).await;
+    let (url, _remote) = serve_url("http", AgentServer::new(Big), ServerOptions::new()).await;
     let options = ClientOptions::new().max_message_bytes(16 * 1024);
     let client = client(ProtocolVersion::V1, true)
         .connect_url(&url, &options)
@@ -501,7 +410,7 @@ async fn an_event_over_the_limit_ends_the_connection() {
 #[tokio::test]
 async fn the_server_accepts_cleartext_http2() {
     let (agent, _opened) = TestAgent::new();
-    let (url, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let (url, _remote) = serve_url("http", AgentServer::new(agent), ServerOptions::new()).await;
     let http = reqwest::Client::builder()
         .http2_prior_knowledge()
         .build()

@@ -9,26 +9,24 @@
 
 mod common;
 mod owners_support;
+mod remote_support;
 
 use std::time::Duration;
 
 use acp_runtime::agent::AgentServer;
 use acp_runtime::client::Client;
-use acp_runtime::transport::remote::{ClientOptions, RemoteServer, ServerOptions};
+use acp_runtime::transport::remote::{ClientOptions, ServerOptions};
 use acp_runtime::{Error, ProtocolVersion};
 use common::client;
 use owners_support::{Caller, SECRET, probe, session_methods};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 /// Serves the ownership test agent with `options` on a loopback port; returns `host:port`.
 async fn serve(options: ServerOptions) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap().to_string();
     let server = AgentServer::new(owners_support::agent());
-    tokio::spawn(RemoteServer::new(server, options).serve(listener));
-    address
+    remote_support::serve(server, options).await.0
 }
 
 fn two_principals() -> ServerOptions {
@@ -137,11 +135,7 @@ async fn a_server_without_tokens_is_one_principal() {
 
 /// One raw HTTP/1.1 request; returns the status and the response head.
 async fn send(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
-    let mut text = format!("{method} /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
-    for (name, value) in headers {
-        text.push_str(&format!("{name}: {value}\r\n"));
-    }
-    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    let text = remote_support::http_request(address, method, "/acp", headers, body);
     let mut stream = TcpStream::connect(address).await.unwrap();
     stream.write_all(text.as_bytes()).await.unwrap();
     let mut raw = Vec::new();

@@ -7,40 +7,22 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod remote_support;
 
 use std::time::Duration;
 
 use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 use acp_runtime::client::transcript::Role;
-use acp_runtime::transport::remote::{
-    CONNECTION_ID_HEADER, ClientOptions, RemoteServer, ServerOptions, connect,
-};
-use acp_runtime::{Error, Notice, NoticeDelivery, ProtocolVersion};
+use acp_runtime::transport::remote::{CONNECTION_ID_HEADER, ClientOptions, ServerOptions, connect};
+use acp_runtime::{Error, ProtocolVersion};
 use acp_schema::jsonrpc::ErrorObject;
-use common::{TestAgent, client};
+use common::{TestAgent, client, texts};
 use futures_util::{SinkExt, StreamExt};
+use remote_support::serve_url;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
-
-/// Serves `server` with `options` on a fresh loopback port; returns its `ws://` URL and a
-/// handle that counts open connections. The server task ends with the test's runtime.
-async fn serve<A: Agent>(
-    server: AgentServer<A>,
-    options: ServerOptions,
-) -> (String, RemoteServer<A>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("ws://{}/acp", listener.local_addr().unwrap());
-    let remote = RemoteServer::new(server, options);
-    tokio::spawn(remote.clone().serve(listener));
-    (url, remote)
-}
-
-fn notice() -> Notice {
-    Notice::warning("disk almost full")
-}
 
 type Raw =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -86,7 +68,7 @@ fn initialize() -> String {
 #[tokio::test]
 async fn the_upgrade_names_the_connection_and_a_client_runs_a_turn() {
     let (agent, _opened) = TestAgent::new();
-    let (url, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let (url, _remote) = serve_url("ws", AgentServer::new(agent), ServerOptions::new()).await;
 
     let (reader, _writer) = connect(&url, &ClientOptions::new()).await.unwrap();
     let id = reader.connection_id().expect("an Acp-Connection-Id header");
@@ -99,83 +81,18 @@ async fn the_upgrade_names_the_connection_and_a_client_runs_a_turn() {
         .unwrap();
     let session = client.new_session("/tmp", &[]).await.unwrap();
     client.prompt(&session, "hi").await.unwrap();
-    let transcript = client.session_transcript(&session).unwrap();
-    let replies: Vec<String> = transcript
-        .messages(Role::Agent)
-        .map(|m| m.text.clone())
-        .collect();
-    assert_eq!(replies, ["echo: hi"]);
+    assert_eq!(texts(&client, &session, Role::Agent), ["echo: hi"]);
 }
 
 #[tokio::test]
 async fn notices_follow_the_version_rules_and_a_reconnect_loads_the_session() {
-    for (version, notices, expected) in [
-        (ProtocolVersion::V1, true, NoticeDelivery::Sent),
-        (ProtocolVersion::V1, false, NoticeDelivery::FellBack),
-        (ProtocolVersion::V2, true, NoticeDelivery::Sent),
-    ] {
-        let (agent, mut opened) = TestAgent::new();
-        let server = AgentServer::new(agent);
-        let (url, remote) = serve(server.clone(), ServerOptions::new()).await;
-        let first = client(version, notices)
-            .connect_url(&url, &ClientOptions::new())
-            .await
-            .unwrap();
-        assert_eq!(first.protocol_version(), version);
-        let id = first.new_session("/tmp", &[]).await.unwrap();
-        let session = opened.recv().await.unwrap();
-        assert_eq!(session.notice(&notice()).await.unwrap(), expected);
-        first.prompt(&id, "hi").await.unwrap();
-        let shown = first.with_notice_center(|center| center.entry_count(&id));
-        let texts: Vec<String> = first
-            .session_transcript(&id)
-            .unwrap()
-            .messages(Role::Agent)
-            .map(|m| m.text.clone())
-            .collect();
-        if expected == NoticeDelivery::Sent {
-            assert_eq!(shown, 1, "{version:?}");
-            assert_eq!(texts, ["echo: hi"]);
-        } else {
-            assert_eq!(shown, 0);
-            assert_eq!(texts, [notice().fallback_text(), "echo: hi".to_owned()]);
-        }
-        first.close().await;
-        // The socket closed: the server lets go of the connection.
-        tokio::time::timeout(Duration::from_secs(10), async {
-            while remote.open_connections() > 0 {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        })
-        .await
-        .expect("the connection ends when the client closes");
-
-        // A new connection loads (v1) or resumes (v2) the session with its history, and
-        // the replay holds no notice.
-        let second = client(version, notices)
-            .connect_url(&url, &ClientOptions::new())
-            .await
-            .unwrap();
-        second.load_session(&id, "/tmp", &[]).await.unwrap();
-        let replayed: Vec<String> = second
-            .session_transcript(&id)
-            .unwrap()
-            .messages(Role::User)
-            .map(|m| m.text.clone())
-            .collect();
-        assert_eq!(replayed, ["hi"], "{version:?}");
-        assert_eq!(
-            second.with_notice_center(|center| center.entry_count(&id)),
-            0
-        );
-        second.close().await;
-    }
+    remote_support::notices_and_a_reconnect("ws").await;
 }
 
 #[tokio::test]
 async fn binary_frames_are_skipped() {
     let (agent, _opened) = TestAgent::new();
-    let (url, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let (url, _remote) = serve_url("ws", AgentServer::new(agent), ServerOptions::new()).await;
     let mut socket = raw(&url, &[]).await.unwrap();
     socket
         .send(Message::Binary(initialize().into_bytes().into()))
@@ -200,7 +117,7 @@ async fn binary_frames_are_skipped() {
 async fn a_token_is_required_when_set() {
     let (agent, _opened) = TestAgent::new();
     let options = ServerOptions::new().token("s3cret");
-    let (url, _remote) = serve(AgentServer::new(agent), options).await;
+    let (url, _remote) = serve_url("ws", AgentServer::new(agent), options).await;
 
     for options in [ClientOptions::new(), ClientOptions::new().token("wrong")] {
         let error = client(ProtocolVersion::V1, true)
@@ -235,7 +152,7 @@ async fn a_token_is_required_when_set() {
 async fn browser_origins_must_be_allowed() {
     let (agent, _opened) = TestAgent::new();
     let options = ServerOptions::new().allow_origin("http://localhost:5173");
-    let (url, _remote) = serve(AgentServer::new(agent), options).await;
+    let (url, _remote) = serve_url("ws", AgentServer::new(agent), options).await;
     assert_eq!(
         raw(&url, &[("origin", "https://evil.example")]).await.err(),
         Some(403)
@@ -253,7 +170,7 @@ async fn browser_origins_must_be_allowed() {
 async fn the_connection_limit_answers_503() {
     let (agent, _opened) = TestAgent::new();
     let options = ServerOptions::new().max_connections(1);
-    let (url, remote) = serve(AgentServer::new(agent), options).await;
+    let (url, remote) = serve_url("ws", AgentServer::new(agent), options).await;
     let first = raw(&url, &[]).await.unwrap();
     assert_eq!(raw(&url, &[]).await.err(), Some(503));
     drop(first);
@@ -270,7 +187,7 @@ async fn the_connection_limit_answers_503() {
 #[tokio::test]
 async fn a_plain_get_is_not_an_upgrade() {
     let (agent, _opened) = TestAgent::new();
-    let (url, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
+    let (url, _remote) = serve_url("ws", AgentServer::new(agent), ServerOptions::new()).await;
     let address = url.trim_start_matches("ws://").trim_end_matches("/acp");
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -301,7 +218,7 @@ async fn a_plain_get_is_not_an_upgrade() {
 async fn an_oversized_message_closes_the_socket_with_1009() {
     let (agent, _opened) = TestAgent::new();
     let options = ServerOptions::new().max_message_bytes(1024);
-    let (url, remote) = serve(AgentServer::new(agent), options).await;
+    let (url, remote) = serve_url("ws", AgentServer::new(agent), options).await;
     let mut socket = raw(&url, &[]).await.unwrap();
     let big = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                      "params": {"protocolVersion": 1, "padding": "x".repeat(4096)}});
@@ -346,7 +263,7 @@ impl Agent for Flood {
 #[tokio::test]
 async fn a_client_that_stops_reading_is_disconnected() {
     let options = ServerOptions::new().stall_timeout(Duration::from_millis(500));
-    let (url, remote) = serve(AgentServer::new(Flood), options).await;
+    let (url, remote) = serve_url("ws", AgentServer::new(Flood), options).await;
     let mut socket = raw(&url, &[]).await.unwrap();
     socket.send(Message::text(initialize())).await.unwrap();
     assert_eq!(next_json(&mut socket).await.unwrap()["id"], 1);

@@ -8,7 +8,7 @@ mod common;
 use acp_runtime::agent::AgentServer;
 use acp_runtime::client::transcript::Role;
 use acp_runtime::{Notice, ProtocolVersion};
-use common::{RawPeer, TestAgent, client, connect, until};
+use common::{TestAgent, client, connect, raw_agent, raw_agent_answering, until};
 use serde_json::json;
 
 fn condition() -> Notice {
@@ -87,21 +87,13 @@ async fn replay_rebuilds_the_conversation_without_notices_and_the_notice_is_sent
 /// A misbehaving v1 agent: a notice during the replay of `session/load`.
 #[tokio::test]
 async fn v1_notice_during_replay_is_ignored_and_counted() {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(client(ProtocolVersion::V1, true).connect(read, write));
-
-    let init = agent.recv_some().await;
-    assert_eq!(init["method"], "initialize");
+    let result = json!({"protocolVersion":1,"agentCapabilities":{"loadSession":true}});
+    let (client, mut agent, init) =
+        raw_agent_answering(client(ProtocolVersion::V1, true), result).await;
     assert_eq!(
         init["params"]["clientCapabilities"]["session"]["notices"],
         json!({})
     );
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":init["id"],"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}))
-        .await;
-    let client = connecting.await.unwrap().unwrap();
 
     let loading = {
         let client = client.clone();
@@ -149,15 +141,7 @@ async fn v1_notice_during_replay_is_ignored_and_counted() {
 /// A misbehaving v2 agent: a notice before `replay_complete`.
 #[tokio::test]
 async fn v2_notice_before_replay_complete_is_ignored_and_counted() {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(client(ProtocolVersion::V2, true).connect(read, write));
-    let init = agent.recv_some().await;
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":init["id"],"result":{"protocolVersion":2,"info":{"name":"raw","version":"0"}}}))
-        .await;
-    let client = connecting.await.unwrap().unwrap();
+    let (client, mut agent, _) = raw_agent(client(ProtocolVersion::V2, true), 2).await;
 
     let loading = {
         let client = client.clone();
@@ -198,20 +182,12 @@ async fn v2_notice_before_replay_complete_is_ignored_and_counted() {
 /// A v1 client without `session.notices` counts a notice it receives anyway.
 #[tokio::test]
 async fn v1_notice_without_the_capability_is_counted() {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(client(ProtocolVersion::V1, false).connect(read, write));
-    let init = agent.recv_some().await;
+    let (client, mut agent, init) = raw_agent(client(ProtocolVersion::V1, false), 1).await;
     assert!(
         init["params"]["clientCapabilities"]
             .get("session")
             .is_none()
     );
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":init["id"],"result":{"protocolVersion":1}}))
-        .await;
-    let client = connecting.await.unwrap().unwrap();
     agent.send_json(json!({"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"info","title":"x"}}})).await;
     // An answer to a request of ours comes after the notice, so it has been handled by then.
     let asking = {

@@ -142,8 +142,7 @@ async fn loading_replays_the_history_and_unknown_sessions_answer_resource_not_fo
         let other = if version == 1 { 2 } else { 1 };
         let (mut third, _) = Wire::start(&server, other, json!({})).await;
         let (method, params) = load_params(other, &id, false);
-        let (code, message) = third.error(method, params).await;
-        assert_eq!(code, -32602, "{message}");
+        let message = third.refused(method, params, -32602).await;
         assert!(message.contains("protocol version"), "{message}");
     }
 }
@@ -152,8 +151,7 @@ async fn loading_replays_the_history_and_unknown_sessions_answer_resource_not_fo
 async fn resume_without_replay_reports_only_the_state_and_unknown_cursors_are_refused() {
     for version in [1u16, 2] {
         let server = server();
-        let (mut first, _) = Wire::start(&server, version, json!({})).await;
-        let id = first.new_session("/work").await;
+        let (mut first, id) = Wire::with_session(&server, version, "/work").await;
         first.prompt(&id, "hello").await;
         let (mut second, _) = Wire::start(&server, version, json!({})).await;
         let (method, params) = load_params(version, &id, false);
@@ -169,8 +167,7 @@ async fn resume_without_replay_reports_only_the_state_and_unknown_cursors_are_re
         assert_eq!(second.prompt(&id, "again").await, "end_turn");
         if version == 2 {
             let params = json!({"sessionId": id, "cwd": "/work", "replayFrom": {"type": "_checkpoint", "at": 3}});
-            let (code, message) = second.error("session/resume", params).await;
-            assert_eq!(code, -32602, "{message}");
+            second.refused("session/resume", params, -32602).await;
         }
     }
 }
@@ -179,12 +176,9 @@ async fn resume_without_replay_reports_only_the_state_and_unknown_cursors_are_re
 async fn a_prompt_for_a_session_not_open_here_answers_resource_not_found() {
     for version in [1u16, 2] {
         let server = server();
-        let (mut first, _) = Wire::start(&server, version, json!({})).await;
-        let id = first.new_session("/work").await;
+        let (_first, id) = Wire::with_session(&server, version, "/work").await;
         let (mut second, _) = Wire::start(&server, version, json!({})).await;
-        let answer = second
-            .call("session/prompt", Wire::prompt_params(&id, "hi"))
-            .await;
+        let answer = second.call_prompt(&id, "hi").await;
         assert_eq!(answer["error"]["code"], -32002, "{answer}");
     }
 }
@@ -232,10 +226,8 @@ async fn list_filters_by_directory_pages_with_a_cursor_and_puts_recent_sessions_
         let all = wire.ok("session/list", json!({})).await;
         assert_eq!(all["sessions"][0]["title"], "Oldest", "{all}");
         // A cursor this agent did not hand out is refused.
-        let (code, _) = wire
-            .error("session/list", json!({"cursor": "garbage"}))
+        wire.refused("session/list", json!({"cursor": "garbage"}), -32602)
             .await;
-        assert_eq!(code, -32602);
     }
 }
 
@@ -253,9 +245,7 @@ async fn close_cancels_the_turn_first_and_stops_everything_for_the_session() {
             .await;
 
         let id = wire.new_session("/work").await;
-        let prompt = wire
-            .request("session/prompt", Wire::prompt_params(&id, "wait then end"))
-            .await;
+        let prompt = wire.start_prompt(&id, "wait then end").await;
         started.recv().await.unwrap();
         let close = wire
             .request("session/close", json!({"sessionId": id}))
@@ -310,9 +300,7 @@ async fn close_cancels_the_turn_first_and_stops_everything_for_the_session() {
             events.lock().unwrap()
         );
         // The session is no longer open here.
-        let answer = wire
-            .call("session/prompt", Wire::prompt_params(&id, "hi"))
-            .await;
+        let answer = wire.call_prompt(&id, "hi").await;
         assert_eq!(answer["error"]["code"], -32002, "{answer}");
         // Nothing more arrives for it.
         assert!(
@@ -327,8 +315,7 @@ async fn close_cancels_the_turn_first_and_stops_everything_for_the_session() {
 async fn delete_removes_the_session_for_good() {
     for version in [1u16, 2] {
         let server = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let kept = wire.new_session("/work").await;
+        let (mut wire, kept) = Wire::with_session(&server, version, "/work").await;
         let gone = wire.new_session("/work").await;
         wire.prompt(&gone, "hello").await;
         wire.ok("session/delete", json!({"sessionId": gone})).await;
@@ -347,9 +334,7 @@ async fn delete_removes_the_session_for_good() {
         wire.ok("session/delete", json!({"sessionId": gone})).await;
         wire.ok("session/delete", json!({"sessionId": "sess_never"}))
             .await;
-        let answer = wire
-            .call("session/prompt", Wire::prompt_params(&gone, "hi"))
-            .await;
+        let answer = wire.call_prompt(&gone, "hi").await;
         assert_eq!(answer["error"]["code"], -32002);
         // The other session is untouched.
         assert_eq!(wire.prompt(&kept, "still here").await, "end_turn");
@@ -365,8 +350,7 @@ async fn modes_are_checked_kept_and_restored() {
         };
         let events = agent.events.clone();
         let server = AgentServer::new(agent);
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
         let set = |mode: &str| {
             if version == 1 {
                 ("session/set_mode", json!({"sessionId": id, "modeId": mode}))
@@ -413,8 +397,7 @@ async fn modes_are_checked_kept_and_restored() {
 async fn config_options_are_checked_answered_in_full_and_restored() {
     for version in [1u16, 2] {
         let server = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
         let select = |value: &str| {
             if version == 1 {
                 json!({"sessionId": id, "configId": "model", "value": value})
@@ -448,8 +431,7 @@ async fn config_options_are_checked_answered_in_full_and_restored() {
             json!({"sessionId": id, "configId": "nope", "type": "boolean", "value": true}),
             json!({"sessionId": id, "configId": "fast", "type": "id", "value": "x"}),
         ] {
-            let (code, message) = wire.error("session/set_config_option", bad).await;
-            assert_eq!(code, -32602, "{message}");
+            wire.refused("session/set_config_option", bad, -32602).await;
         }
         let (mut other, _) = Wire::start(&server, version, json!({})).await;
         let (method, params) = load_params(version, &id, false);

@@ -39,12 +39,10 @@ async fn a_file_store_moves_into_sqlite_once_and_is_kept_aside_untouched() {
     // Sessions written by the current code: v1 and v2, a title, a prompt key, an owner.
     let (v1, v2, owned) = {
         let server = AgentServer::new(TestAgent::default()).store(FileStore::open(state).unwrap());
-        let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-        let v1 = wire.new_session("/work").await;
+        let (mut wire, v1) = Wire::with_session(&server, 1, "/work").await;
         wire.prompt(&v1, "hello").await;
         wire.prompt(&v1, "title:Greeting").await;
-        let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-        let v2 = wire.new_session("/work").await;
+        let (mut wire, v2) = Wire::with_session(&server, 2, "/work").await;
         let mut params = Wire::prompt_params(&v2, "keyed");
         params["idempotencyKey"] = json!("key-1");
         wire.ok("session/prompt", params).await;
@@ -158,8 +156,7 @@ async fn an_interrupted_import_copies_nothing_twice() {
     let state = dir.path();
     let id = {
         let server = AgentServer::new(TestAgent::default()).store(FileStore::open(state).unwrap());
-        let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-        let id = wire.new_session("/work").await;
+        let (mut wire, id) = Wire::with_session(&server, 1, "/work").await;
         wire.prompt(&id, "hello").await;
         id
     };

@@ -38,11 +38,8 @@ async fn until_event(events: &std::sync::Arc<std::sync::Mutex<Vec<String>>>, eve
 #[tokio::test]
 async fn v2_echoes_the_user_message_with_the_id_of_the_prompt_response() {
     let (server, _) = server();
-    let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    let id = wire.new_session("/work").await;
-    let answer = wire
-        .call("session/prompt", Wire::prompt_params(&id, "hello"))
-        .await;
+    let (mut wire, id) = Wire::with_session(&server, 2, "/work").await;
+    let answer = wire.call_prompt(&id, "hello").await;
     let message_id = answer["result"]["messageId"].as_str().unwrap().to_owned();
     wire.until_idle(&id).await;
     let updates = wire.take_updates();
@@ -67,9 +64,7 @@ async fn v2_echoes_the_user_message_with_the_id_of_the_prompt_response() {
     assert_eq!(updates[3]["messageId"], agent_id);
     assert_eq!(updates[4]["stopReason"], "end_turn");
     // A second turn: a fresh user id and a fresh agent message id.
-    let answer = wire
-        .call("session/prompt", Wire::prompt_params(&id, "again"))
-        .await;
+    let answer = wire.call_prompt(&id, "again").await;
     assert_ne!(answer["result"]["messageId"], message_id.as_str());
     wire.until_idle(&id).await;
     let updates = wire.take_updates();
@@ -79,8 +74,7 @@ async fn v2_echoes_the_user_message_with_the_id_of_the_prompt_response() {
 #[tokio::test]
 async fn v1_agent_chunks_carry_message_ids() {
     let (server, _) = server();
-    let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-    let id = wire.new_session("/work").await;
+    let (mut wire, id) = Wire::with_session(&server, 1, "/work").await;
     assert_eq!(wire.prompt(&id, "hello").await, "end_turn");
     let updates = wire.take_updates();
     assert_eq!(
@@ -97,11 +91,8 @@ async fn a_cancelled_turn_ends_cancelled_whatever_the_handler_returns() {
         for script in ["wait then end", "wait then fail", "wait"] {
             let (server, mut started) = server();
             let events = server.agent().events.clone();
-            let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-            let id = wire.new_session("/work").await;
-            let prompt = wire
-                .request("session/prompt", Wire::prompt_params(&id, script))
-                .await;
+            let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
+            let prompt = wire.start_prompt(&id, script).await;
             started.recv().await.unwrap();
             wire.notify("session/cancel", json!({"sessionId": id}))
                 .await;
@@ -139,15 +130,10 @@ async fn a_cancelled_turn_ends_cancelled_whatever_the_handler_returns() {
 async fn prompts_wait_for_the_running_turn_and_cancel_releases_them() {
     for version in [1u16, 2] {
         let (server, mut started) = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
-        let running = wire
-            .request("session/prompt", Wire::prompt_params(&id, "wait"))
-            .await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
+        let running = wire.start_prompt(&id, "wait").await;
         started.recv().await.unwrap();
-        let held = wire
-            .request("session/prompt", Wire::prompt_params(&id, "hello"))
-            .await;
+        let held = wire.start_prompt(&id, "hello").await;
         // The held prompt is not answered while the turn runs.
         let quiet = wire.next_within(Duration::from_millis(150)).await;
         assert!(
@@ -178,18 +164,13 @@ async fn prompts_wait_for_the_running_turn_and_cancel_releases_them() {
 async fn a_held_prompt_runs_once_the_turn_before_it_ended() {
     for version in [1u16, 2] {
         let (server, mut started) = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
-        let first = wire
-            .request("session/prompt", Wire::prompt_params(&id, "permission"))
-            .await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
+        let first = wire.start_prompt(&id, "permission").await;
         started.recv().await.unwrap();
         let permission = wire
             .until(|m| m["method"] == "session/request_permission")
             .await;
-        let second = wire
-            .request("session/prompt", Wire::prompt_params(&id, "hello"))
-            .await;
+        let second = wire.start_prompt(&id, "hello").await;
         let quiet = wire.next_within(Duration::from_millis(150)).await;
         assert!(quiet.is_none(), "v{version}: {quiet:?}");
         wire.send(json!({"jsonrpc":"2.0","id":permission["id"],"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}))
@@ -223,8 +204,7 @@ async fn v2_reports_requires_action_while_it_waits_for_the_user() {
             .then(|| json!({"outcome": {"outcome": "selected", "optionId": "reject"}}))
     });
     let id = wire.new_session("/work").await;
-    wire.request("session/prompt", Wire::prompt_params(&id, "permission"))
-        .await;
+    wire.start_prompt(&id, "permission").await;
     started.recv().await.unwrap();
     assert_eq!(wire.until_idle(&id).await, "end_turn");
     let kinds: Vec<String> = wire
@@ -262,11 +242,8 @@ async fn v2_reports_requires_action_while_it_waits_for_the_user() {
 async fn a_cancelled_turn_stops_waiting_for_permission_and_cancels_the_request() {
     for version in [1u16, 2] {
         let (server, mut started) = server();
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let id = wire.new_session("/work").await;
-        let prompt = wire
-            .request("session/prompt", Wire::prompt_params(&id, "permission"))
-            .await;
+        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
+        let prompt = wire.start_prompt(&id, "permission").await;
         started.recv().await.unwrap();
         let permission = wire
             .until(|m| m["method"] == "session/request_permission")
@@ -299,36 +276,31 @@ async fn a_cancelled_turn_stops_waiting_for_permission_and_cancels_the_request()
 #[tokio::test]
 async fn errors_of_the_handler_end_the_turn_by_the_rules_of_each_version() {
     let (server, _) = server();
-    let (mut v1, _) = Wire::start(&server, 1, json!({})).await;
-    let id = v1.new_session("/work").await;
-    let answer = v1
-        .call("session/prompt", Wire::prompt_params(&id, "fail"))
-        .await;
+    let (mut v1, id) = Wire::with_session(&server, 1, "/work").await;
+    let answer = v1.call_prompt(&id, "fail").await;
     assert_eq!(answer["error"]["code"], -32603, "{answer}");
 
-    let (mut v2, _) = Wire::start(&server, 2, json!({})).await;
-    let id = v2.new_session("/work").await;
+    let (mut v2, id) = Wire::with_session(&server, 2, "/work").await;
     // Inserted, so the response succeeds; the failure is the error stop reason.
-    let answer = v2
-        .call("session/prompt", Wire::prompt_params(&id, "fail"))
-        .await;
+    let answer = v2.call_prompt(&id, "fail").await;
     assert!(answer["result"]["messageId"].is_string(), "{answer}");
     let stop = v2.until_idle(&id).await;
     assert_eq!(stop, "error");
     let idle = v2.seen.last().unwrap()["params"]["update"].clone();
     assert_eq!(idle["error"]["code"], -32603, "{idle}");
     // An empty prompt is refused before insertion.
-    let (code, _) = v2
-        .error("session/prompt", json!({"sessionId": id, "prompt": []}))
-        .await;
-    assert_eq!(code, -32602);
+    v2.refused(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": []}),
+        -32602,
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn a_v2_retry_with_the_same_idempotency_key_inserts_nothing() {
     let (server, _) = server();
-    let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    let id = wire.new_session("/work").await;
+    let (mut wire, id) = Wire::with_session(&server, 2, "/work").await;
     let mut params = Wire::prompt_params(&id, "hello");
     params["idempotencyKey"] = json!("key-1");
     let first = wire.ok("session/prompt", params.clone()).await;
@@ -362,8 +334,7 @@ async fn a_v2_retry_with_the_same_idempotency_key_inserts_nothing() {
     assert_eq!(users, 1);
     // A key that is not 1 to 255 characters is refused.
     params["idempotencyKey"] = json!("k".repeat(256));
-    let (code, _) = other.error("session/prompt", params).await;
-    assert_eq!(code, -32602);
+    other.refused("session/prompt", params, -32602).await;
 }
 
 #[tokio::test]
@@ -373,8 +344,7 @@ async fn v2_tool_calls_that_advertise_cancel_can_be_cancelled_by_the_client() {
     *agent.started.lock().unwrap() = Some(tx);
     let events = agent.events.clone();
     let server = AgentServer::new(agent);
-    let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    let id = wire.new_session("/work").await;
+    let (mut wire, id) = Wire::with_session(&server, 2, "/work").await;
     // Unknown: refused.
     let params = json!({"sessionId": id, "toolCallId": "call_c"});
     assert_eq!(

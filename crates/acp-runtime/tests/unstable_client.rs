@@ -17,8 +17,8 @@ use acp_runtime::connection::BoxFuture;
 use acp_runtime::{ByVersion, Error, ProtocolVersion};
 use acp_schema::jsonrpc::ErrorObject;
 use acp_schema::{v1, v2};
-use common::{RawPeer, TestAgent, client, connect};
-use serde_json::{Value, json};
+use common::{RawPeer, TestAgent, client, connect, raw_agent};
+use serde_json::json;
 use unstable_support::FullAgent;
 
 const VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1, ProtocolVersion::V2];
@@ -199,33 +199,8 @@ impl ClientHandler for McpClient {
 
 /// Connects `builder` to a raw agent speaking `version`.
 async fn connect_raw(builder: ClientBuilder, version: u16) -> (Client, RawPeer) {
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let mut agent = RawPeer::new(agent_io);
-    let (read, write) = tokio::io::split(client_io);
-    let connecting = tokio::spawn(builder.connect(read, write));
-    let init = agent.recv_some().await;
-    let result = if version == 1 {
-        json!({"protocolVersion": 1})
-    } else {
-        json!({"protocolVersion": 2, "info": {"name": "raw", "version": "0"}})
-    };
-    agent
-        .send_json(json!({"jsonrpc": "2.0", "id": init["id"], "result": result}))
-        .await;
-    (connecting.await.unwrap().unwrap(), agent)
-}
-
-/// Sends a request as the agent and returns the client's answer.
-async fn ask(agent: &mut RawPeer, id: u64, method: &str, params: Value) -> Value {
-    agent
-        .send_json(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-        .await;
-    loop {
-        let message = agent.recv_some().await;
-        if message["id"] == id && message.get("method").is_none() {
-            return message;
-        }
-    }
+    let (client, agent, _) = raw_agent(builder, version).await;
+    (client, agent)
 }
 
 #[tokio::test]
@@ -238,25 +213,25 @@ async fn the_handler_serves_mcp_messages_and_hears_auth_status_updates() {
             version,
         )
         .await;
-        let answer = ask(
-            &mut agent,
-            1,
-            "mcp/message",
-            json!({"serverId": "tools", "requestId": "r1", "method": "tools/list"}),
-        )
-        .await;
+        let answer = agent
+            .ask(
+                1,
+                "mcp/message",
+                json!({"serverId": "tools", "requestId": "r1", "method": "tools/list"}),
+            )
+            .await;
         assert_eq!(
             answer["result"],
             json!({"result": {"answered": "tools/list"}}),
             "v{version}: {answer}"
         );
-        let answer = ask(
-            &mut agent,
-            2,
-            "mcp/message",
-            json!({"serverId": "other", "requestId": "r2", "method": "tools/list"}),
-        )
-        .await;
+        let answer = agent
+            .ask(
+                2,
+                "mcp/message",
+                json!({"serverId": "other", "requestId": "r2", "method": "tools/list"}),
+            )
+            .await;
         assert_eq!(answer["error"]["code"], -32602, "v{version}: {answer}");
         agent
             .send_json(json!({"jsonrpc": "2.0", "method": "auth/status_update", "params": {"state": "unauthenticated"}}))
@@ -279,13 +254,13 @@ async fn a_client_without_the_services_refuses_mcp_and_ignores_status_updates() 
         agent
             .send_json(json!({"jsonrpc": "2.0", "method": "auth/status_update", "params": {"state": "authenticated"}}))
             .await;
-        let answer = ask(
-            &mut agent,
-            7,
-            "mcp/message",
-            json!({"serverId": "tools", "requestId": "r1", "method": "tools/list"}),
-        )
-        .await;
+        let answer = agent
+            .ask(
+                7,
+                "mcp/message",
+                json!({"serverId": "tools", "requestId": "r1", "method": "tools/list"}),
+            )
+            .await;
         // The notification got no answer: the first reply is the request's.
         assert_eq!(answer["id"], 7);
         assert_eq!(answer["error"]["code"], -32601, "v{version}: {answer}");

@@ -66,8 +66,7 @@ async fn replay(wire: &mut Wire, session: &str) -> Vec<String> {
 async fn a_fork_has_a_copy_of_the_history_under_a_new_id() {
     let server = AgentServer::new(TestAgent::default());
     for version in [1u16, 2] {
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let source = wire.new_session("/work").await;
+        let (mut wire, source) = Wire::with_session(&server, version, "/work").await;
         wire.prompt(&source, "first").await;
         let forked = wire
             .ok(
@@ -103,29 +102,27 @@ async fn a_fork_has_a_copy_of_the_history_under_a_new_id() {
         assert!(ids.contains(&source) && ids.contains(&fork), "{ids:?}");
         // An unknown source is a missing resource; a cursor this agent never announced is
         // refused rather than forking everything.
-        let (code, message) = wire
-            .error(
+        let message = wire
+            .refused(
                 "session/fork",
                 json!({"sessionId": "sess_nope", "cwd": "/work", "mcpServers": []}),
+                -32002,
             )
             .await;
-        assert_eq!(code, -32002, "{message}");
         assert!(message.contains("sess_nope"), "{message}");
-        let (code, _) = wire
-            .error(
-                "session/fork",
-                json!({"sessionId": source, "cwd": "/work", "mcpServers": [], "cursorId": "c1"}),
-            )
-            .await;
-        assert_eq!(code, -32602);
+        wire.refused(
+            "session/fork",
+            json!({"sessionId": source, "cwd": "/work", "mcpServers": [], "cursorId": "c1"}),
+            -32602,
+        )
+        .await;
     }
 }
 
 #[tokio::test]
 async fn a_fork_keeps_the_current_mode_and_options_of_its_source() {
     let server = AgentServer::new(FullAgent::default());
-    let (mut wire, _) = Wire::start(&server, 1, json!({})).await;
-    let source = wire.new_session("/work").await;
+    let (mut wire, source) = Wire::with_session(&server, 1, "/work").await;
     wire.ok(
         "session/set_mode",
         json!({"sessionId": source, "modeId": "code"}),
@@ -144,8 +141,7 @@ async fn a_fork_keeps_the_current_mode_and_options_of_its_source() {
 async fn archived_sessions_leave_the_default_list_and_come_back() {
     let server = AgentServer::new(TestAgent::default());
     for version in [1u16, 2] {
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let kept = wire.new_session("/archive").await;
+        let (mut wire, kept) = Wire::with_session(&server, version, "/archive").await;
         let hidden = wire.new_session("/archive").await;
         let mine = json!({"cwd": "/archive"});
         wire.ok("session/archive", json!({"sessionId": hidden}))
@@ -172,10 +168,8 @@ async fn archived_sessions_leave_the_default_list_and_come_back() {
             assert_eq!(info["archived"], info["sessionId"] == hidden, "{info}");
         }
         // Archiving closed it on this connection.
-        let (code, _) = wire
-            .error("session/prompt", Wire::prompt_params(&hidden, "hi"))
+        wire.refused("session/prompt", Wire::prompt_params(&hidden, "hi"), -32002)
             .await;
-        assert_eq!(code, -32002);
         wire.ok("session/unarchive", json!({"sessionId": hidden}))
             .await;
         wire.ok("session/unarchive", json!({"sessionId": hidden}))
@@ -183,17 +177,14 @@ async fn archived_sessions_leave_the_default_list_and_come_back() {
         let mut back = listed(&mut wire, mine).await;
         back.sort();
         assert_eq!(back, expected);
-        let (code, _) = wire
-            .error("session/archive", json!({"sessionId": "sess_nope"}))
+        wire.refused("session/archive", json!({"sessionId": "sess_nope"}), -32002)
             .await;
-        assert_eq!(code, -32002);
-        let (code, message) = wire
-            .error(
-                "session/list",
-                json!({"cwd": "/archive", "archived": "_sometimes"}),
-            )
-            .await;
-        assert_eq!(code, -32602, "{message}");
+        wire.refused(
+            "session/list",
+            json!({"cwd": "/archive", "archived": "_sometimes"}),
+            -32602,
+        )
+        .await;
         // Delete the two so the next version's listing starts empty.
         for id in [kept, hidden] {
             wire.ok("session/delete", json!({"sessionId": id})).await;
@@ -207,8 +198,7 @@ async fn titles_and_archive_flags_survive_a_restart() {
     let open =
         || AgentServer::new(TestAgent::default()).store(FileStore::open(scratch.path()).unwrap());
     let server = open();
-    let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    let session = wire.new_session("/work").await;
+    let (mut wire, session) = Wire::with_session(&server, 2, "/work").await;
     let stored = wire
         .ok(
             "session/set_title",
@@ -232,8 +222,7 @@ async fn titles_and_archive_flags_survive_a_restart() {
 async fn a_title_is_stored_and_listed_and_an_empty_one_is_refused() {
     let server = AgentServer::new(TestAgent::default());
     for version in [1u16, 2] {
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let session = wire.new_session("/titles").await;
+        let (mut wire, session) = Wire::with_session(&server, version, "/titles").await;
         let stored = wire
             .ok(
                 "session/set_title",
@@ -243,20 +232,18 @@ async fn a_title_is_stored_and_listed_and_an_empty_one_is_refused() {
         assert_eq!(stored["title"], "Plan the release");
         let list = wire.ok("session/list", json!({"cwd": "/titles"})).await;
         assert_eq!(list["sessions"][0]["title"], "Plan the release", "{list}");
-        let (code, _) = wire
-            .error(
-                "session/set_title",
-                json!({"sessionId": session, "title": "   "}),
-            )
-            .await;
-        assert_eq!(code, -32602);
-        let (code, _) = wire
-            .error(
-                "session/set_title",
-                json!({"sessionId": "sess_nope", "title": "x"}),
-            )
-            .await;
-        assert_eq!(code, -32002);
+        wire.refused(
+            "session/set_title",
+            json!({"sessionId": session, "title": "   "}),
+            -32602,
+        )
+        .await;
+        wire.refused(
+            "session/set_title",
+            json!({"sessionId": "sess_nope", "title": "x"}),
+            -32002,
+        )
+        .await;
         wire.ok("session/delete", json!({"sessionId": session}))
             .await;
     }
@@ -266,8 +253,7 @@ async fn a_title_is_stored_and_listed_and_an_empty_one_is_refused() {
 async fn status_tells_open_from_saved_and_changes_nothing() {
     let server = AgentServer::new(TestAgent::default());
     for version in [1u16, 2] {
-        let (mut wire, _) = Wire::start(&server, version, json!({})).await;
-        let session = wire.new_session("/work").await;
+        let (mut wire, session) = Wire::with_session(&server, version, "/work").await;
         let status = wire
             .ok("session/status", json!({"sessionId": session}))
             .await;
@@ -283,10 +269,12 @@ async fn status_tells_open_from_saved_and_changes_nothing() {
         assert_eq!(status["status"], "saved", "{status}");
         assert!(status.get("state").is_none(), "{status}");
         // Asking did not attach the session to this connection.
-        let (code, _) = wire
-            .error("session/prompt", Wire::prompt_params(&session, "hi"))
-            .await;
-        assert_eq!(code, -32002);
+        wire.refused(
+            "session/prompt",
+            Wire::prompt_params(&session, "hi"),
+            -32002,
+        )
+        .await;
         let answer = wire
             .call("session/status", json!({"sessionId": "sess_nope"}))
             .await;
@@ -336,24 +324,22 @@ async fn session_options_and_initial_values_follow_the_agent() {
             .unwrap();
         assert_eq!(fast["currentValue"], true, "v{version}: {created}");
         // The same option twice is refused.
-        let (code, message) = wire
-            .error(
-                "session/new",
-                json!({"cwd": "/opts", "mcpServers": [], "configOptions": [
-                    {"configId": "fast", "type": "boolean", "value": true},
-                    {"configId": "fast", "type": "boolean", "value": false},
-                ]}),
-            )
-            .await;
-        assert_eq!(code, -32602, "{message}");
+        wire.refused(
+            "session/new",
+            json!({"cwd": "/opts", "mcpServers": [], "configOptions": [
+                {"configId": "fast", "type": "boolean", "value": true},
+                {"configId": "fast", "type": "boolean", "value": false},
+            ]}),
+            -32602,
+        )
+        .await;
         // Options of an unknown stored session: a missing resource.
-        let (code, _) = wire
-            .error(
-                "session/options",
-                json!({"cwd": "/opts", "sessionId": "sess_nope"}),
-            )
-            .await;
-        assert_eq!(code, -32002);
+        wire.refused(
+            "session/options",
+            json!({"cwd": "/opts", "sessionId": "sess_nope"}),
+            -32002,
+        )
+        .await;
     }
     assert_eq!(
         events

@@ -15,6 +15,7 @@
 
 use std::future::Future;
 
+use acp_schema::method::RequestMethod;
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
@@ -238,13 +239,22 @@ impl Terminal {
         &self.id
     }
 
+    /// Sends the terminal request `M` that `request` builds from the session id and the
+    /// terminal id.
+    async fn call<M: RequestMethod>(
+        &self,
+        request: impl FnOnce(String, String) -> M::Params,
+    ) -> Result<M::Result, Error> {
+        let params = request(self.session.id().to_owned(), self.id.clone());
+        let client = self.session.client_connection();
+        client
+            .call::<M>(Some(ClientFeature::Terminal), &params)
+            .await
+    }
+
     /// The output so far (`terminal/output`).
     pub async fn output(&self) -> Result<TerminalOutput, Error> {
-        let request = v1::TerminalOutputRequest::new(self.session.id(), self.id.as_str());
-        let reading = self
-            .session
-            .client_connection()
-            .call::<v1::methods::TerminalOutput>(Some(ClientFeature::Terminal), &request);
+        let reading = self.call::<v1::methods::TerminalOutput>(v1::TerminalOutputRequest::new);
         let response = self.session.unless_cancelled(reading).await?;
         Ok(TerminalOutput {
             output: response.output,
@@ -258,11 +268,8 @@ impl Terminal {
 
     /// Waits until the command exits (`terminal/wait_for_exit`); cancelled with the turn.
     pub async fn wait_for_exit(&self) -> Result<ExitStatus, Error> {
-        let request = v1::WaitForTerminalExitRequest::new(self.session.id(), self.id.as_str());
-        let waiting = self
-            .session
-            .client_connection()
-            .call::<v1::methods::TerminalWaitForExit>(Some(ClientFeature::Terminal), &request);
+        let waiting =
+            self.call::<v1::methods::TerminalWaitForExit>(v1::WaitForTerminalExitRequest::new);
         let response = self.session.unless_cancelled(waiting).await?;
         Ok(ExitStatus {
             exit_code: response.exit_code,
@@ -273,10 +280,7 @@ impl Terminal {
     /// Kills the command and keeps the terminal (`terminal/kill`); sent after a cancellation
     /// too, so that a cancelled turn can stop what it started.
     pub async fn kill(&self) -> Result<(), Error> {
-        let request = v1::KillTerminalRequest::new(self.session.id(), self.id.as_str());
-        self.session
-            .client_connection()
-            .call::<v1::methods::TerminalKill>(Some(ClientFeature::Terminal), &request)
+        self.call::<v1::methods::TerminalKill>(v1::KillTerminalRequest::new)
             .await
             .map(|_| ())
     }
@@ -284,10 +288,7 @@ impl Terminal {
     /// Releases the terminal (`terminal/release`), killing the command if it still runs; sent
     /// after a cancellation too.
     pub async fn release(self) -> Result<(), Error> {
-        let request = v1::ReleaseTerminalRequest::new(self.session.id(), self.id.as_str());
-        self.session
-            .client_connection()
-            .call::<v1::methods::TerminalRelease>(Some(ClientFeature::Terminal), &request)
+        self.call::<v1::methods::TerminalRelease>(v1::ReleaseTerminalRequest::new)
             .await
             .map(|_| ())
     }

@@ -69,7 +69,9 @@
 //! v1 `session/load` or v1 `session/resume`, and for a v2 `session/resume` after its replay
 //! (`replay_complete`) and state but before its response (nothing for a resumed session may
 //! follow that response), so anything they send (notices included) is live and never part of
-//! a replay.
+//! a replay. A v2 resume's hook must therefore not wait for a later event of that session (a
+//! prompt, a cancel): the client sends none before the response, and the response waits for
+//! the hook, so the two wait for each other.
 //!
 //! Sessions belong to someone: each connection acts for a [`Principal`] (the local user over
 //! stdio; over a remote server, the principal of the bearer token), a session is owned by the
@@ -262,6 +264,11 @@ pub trait Agent: Send + Sync + 'static {
     /// response (everything for a resumed session comes before that response). Notices sent
     /// from here are live events. It counts as part of the request that opened the session
     /// (its in-flight slot stays taken until it returns): spawn work that should run on.
+    ///
+    /// Because a v2 `session/resume` sends its response only once this hook has returned,
+    /// the client has not seen the resume answered while it runs, and nothing it does for
+    /// that session (a prompt, a cancel) can arrive before the response: a hook that waits
+    /// for such a later event of the same session deadlocks. Spawn a task for the waiting.
     fn session_opened(
         &self,
         session: Session,

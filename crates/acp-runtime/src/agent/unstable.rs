@@ -20,14 +20,14 @@
 //! shape in both versions but distinct types; the handlers get and give them as
 //! [`ByVersion`] values in the connection's version.
 
-#[allow(unused_imports)]
+// Each import serves only some of the unstable features, so which are used depends on
+// the features built.
+#![allow(unused_imports)]
+
 use acp_schema::v1::ProtocolVersion;
-#[allow(unused_imports)]
 use acp_schema::{v1, v2};
 
-#[allow(unused_imports)]
 use super::features::{AgentMethod, Offer};
-#[allow(unused_imports)]
 use crate::version::ByVersion;
 
 /// Which unstable methods an agent implements itself (the others the runtime answers from

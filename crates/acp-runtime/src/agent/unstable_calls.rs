@@ -9,21 +9,19 @@
 //!
 //! A call that fails its gate returns [`Error::Protocol`] and sends nothing.
 
-#[allow(unused_imports)]
+// Each import serves only some of the unstable features, so which are used depends on
+// the features built.
+#![allow(unused_imports)]
+
 use std::sync::{Arc, Mutex};
 
-#[allow(unused_imports)]
 use acp_schema::{v1, v2};
 
-#[allow(unused_imports)]
 use super::features::{AgentMethod, Offer};
 use super::gate::ClientConnection;
 use super::setup::McpServerSpec;
-#[allow(unused_imports)]
 use crate::connection::lock;
-#[allow(unused_imports)]
 use crate::error::Error;
-#[allow(unused_imports)]
 use crate::version::ByVersion;
 
 /// What the unstable calls of one connection check before sending.

@@ -309,27 +309,44 @@ fn admit_notice(state: &State, connection: &Connection, session: &str, advertise
     true
 }
 
+/// Decodes one version's agent notification (`$version`, its [`ByVersion`] side `$side`) into
+/// the session notification it carries; `None` when it carried something else, which is
+/// handled here (an elicitation's completion, the unstable notifications by `$unstable`), or
+/// did not decode (logged and ignored).
+macro_rules! session_update {
+    ($version:ident, $side:ident, $unstable:ident, $state:expr, $connection:expr, $method:expr, $params:expr) => {
+        match $version::AgentNotification::decode($method, $params) {
+            Ok($version::AgentNotification::SessionUpdate(notification)) => Some(notification),
+            Ok($version::AgentNotification::ElicitationComplete(done)) => {
+                if let Some(service) = $state.handler.elicitation() {
+                    service.complete(ByVersion::$side(done));
+                }
+                None
+            }
+            Ok(other) => {
+                super::unstable::$unstable($state, other);
+                None
+            }
+            Err(error) => {
+                $connection
+                    .logger()
+                    .log(Level::Warn, format!("ignored a notification: {error}"));
+                None
+            }
+        }
+    };
+}
+
 fn notification_v1(
     state: &State,
     connection: &Connection,
     method: &str,
     params: Option<&RawValue>,
 ) {
-    let notification = match v1::AgentNotification::decode(method, params) {
-        Ok(v1::AgentNotification::SessionUpdate(notification)) => notification,
-        Ok(v1::AgentNotification::ElicitationComplete(done)) => {
-            if let Some(service) = state.handler.elicitation() {
-                service.complete(ByVersion::V1(done));
-            }
-            return;
-        }
-        Ok(other) => return super::unstable::notification_v1(state, other),
-        Err(error) => {
-            connection
-                .logger()
-                .log(Level::Warn, format!("ignored a notification: {error}"));
-            return;
-        }
+    let Some(notification) =
+        session_update!(v1, V1, notification_v1, state, connection, method, params)
+    else {
+        return;
     };
     let session = notification.session_id.as_str();
     if notification.update.is_live_only() {
@@ -353,21 +370,10 @@ fn notification_v2(
     method: &str,
     params: Option<&RawValue>,
 ) {
-    let notification = match v2::AgentNotification::decode(method, params) {
-        Ok(v2::AgentNotification::SessionUpdate(notification)) => notification,
-        Ok(v2::AgentNotification::ElicitationComplete(done)) => {
-            if let Some(service) = state.handler.elicitation() {
-                service.complete(ByVersion::V2(done));
-            }
-            return;
-        }
-        Ok(other) => return super::unstable::notification_v2(state, other),
-        Err(error) => {
-            connection
-                .logger()
-                .log(Level::Warn, format!("ignored a notification: {error}"));
-            return;
-        }
+    let Some(notification) =
+        session_update!(v2, V2, notification_v2, state, connection, method, params)
+    else {
+        return;
     };
     let session = notification.session_id.as_str().to_owned();
     if notification.update.is_live_only() {

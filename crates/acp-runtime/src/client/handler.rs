@@ -518,6 +518,21 @@ pub struct Offered {
     pub terminal_login: bool,
 }
 
+/// One version's elicitation capabilities for `modes` (the types differ by version only).
+macro_rules! elicitation_capabilities {
+    ($version:ident, $modes:expr) => {{
+        let modes = $modes;
+        let mut elicitation = $version::ElicitationCapabilities::new();
+        if modes.form {
+            elicitation = elicitation.form($version::ElicitationFormCapabilities::new());
+        }
+        if modes.url {
+            elicitation = elicitation.url($version::ElicitationUrlCapabilities::new());
+        }
+        elicitation
+    }};
+}
+
 impl Offered {
     /// What `handler` offers; terminal logins only when `agent_command_known`.
     pub fn of(handler: &dyn ClientHandler, agent_command_known: bool) -> Self {
@@ -539,14 +554,7 @@ impl Offered {
             .terminal(self.terminals)
             .auth(v1::AuthCapabilities::new().terminal(self.terminal_login));
         if let Some(modes) = self.elicitation {
-            let mut elicitation = v1::ElicitationCapabilities::new();
-            if modes.form {
-                elicitation = elicitation.form(v1::ElicitationFormCapabilities::new());
-            }
-            if modes.url {
-                elicitation = elicitation.url(v1::ElicitationUrlCapabilities::new());
-            }
-            capabilities = capabilities.elicitation(elicitation);
+            capabilities = capabilities.elicitation(elicitation_capabilities!(v1, modes));
         }
         if notices {
             capabilities = capabilities.with_notices();
@@ -563,14 +571,7 @@ impl Offered {
             );
         }
         if let Some(modes) = self.elicitation {
-            let mut elicitation = v2::ElicitationCapabilities::new();
-            if modes.form {
-                elicitation = elicitation.form(v2::ElicitationFormCapabilities::new());
-            }
-            if modes.url {
-                elicitation = elicitation.url(v2::ElicitationUrlCapabilities::new());
-            }
-            capabilities = capabilities.elicitation(elicitation);
+            capabilities = capabilities.elicitation(elicitation_capabilities!(v2, modes));
         }
         capabilities
     }

@@ -18,6 +18,9 @@
 //!   the `session/load` response; v2: before `replay_complete`) is not shown; it is counted
 //!   ([`Client::violations`]) and logged.
 
+#[macro_use]
+mod versioned;
+
 mod auth;
 mod builder;
 pub mod controls;

@@ -352,16 +352,7 @@ impl Client {
     /// Closes a session on the agent's side (`session/close`); its transcript stays here.
     pub async fn close_session(&self, session: &str) -> Result<(), Error> {
         self.agent().check("session/close")?;
-        let connection = &self.inner.connection;
-        if self.protocol_version() == ProtocolVersion::V1 {
-            connection
-                .request::<v1::methods::SessionClose>(&v1::CloseSessionRequest::new(session))
-                .await?;
-        } else {
-            connection
-                .request::<v2::methods::SessionClose>(&v2::CloseSessionRequest::new(session))
-                .await?;
-        }
+        request_in_version!(self, SessionClose, v::CloseSessionRequest::new(session))?;
         lock(&self.inner.state.scopes).remove(session);
         Ok(())
     }
@@ -369,17 +360,7 @@ impl Client {
     /// Deletes a session from the agent's list (`session/delete`).
     pub async fn delete_session(&self, session: &str) -> Result<(), Error> {
         self.agent().check("session/delete")?;
-        let connection = &self.inner.connection;
-        if self.protocol_version() == ProtocolVersion::V1 {
-            connection
-                .request::<v1::methods::SessionDelete>(&v1::DeleteSessionRequest::new(session))
-                .await?;
-        } else {
-            connection
-                .request::<v2::methods::SessionDelete>(&v2::DeleteSessionRequest::new(session))
-                .await?;
-        }
-        Ok(())
+        request_in_version!(self, SessionDelete, v::DeleteSessionRequest::new(session))
     }
 
     /// The modes and config options of a session, as last reported.

@@ -22,24 +22,20 @@
 //! default). Neither has a client capability in the protocol: a client offers `acp` MCP servers
 //! in its session set-up only when it serves them.
 
-#[allow(unused_imports)]
+// Each import serves only some of the unstable features, so which are used depends on
+// the features built.
+#![allow(unused_imports)]
+
 use acp_schema::jsonrpc::ErrorObject;
-#[allow(unused_imports)]
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
-#[allow(unused_imports)]
 use super::Client;
-#[allow(unused_imports)]
 use super::controls::SessionControls;
-#[allow(unused_imports)]
 use super::sessions::{SessionOptions, v1_controls, v2_controls, v2_dirs};
 use super::state::State;
-#[allow(unused_imports)]
 use crate::connection::{BoxFuture, Reply};
-#[allow(unused_imports)]
 use crate::error::{Error, rpc};
-#[allow(unused_imports)]
 use crate::version::ByVersion;
 
 /// Serves the client's `acp` MCP servers to the agent (`mcp/message` requests, cargo feature
@@ -231,26 +227,16 @@ impl Client {
     #[cfg(feature = "unstable_llm_providers")]
     pub async fn list_providers(&self) -> Result<Vec<ProviderSummary>, Error> {
         self.agent().check("providers/list")?;
-        let connection = &self.inner.connection;
-        Ok(if self.protocol_version() == ProtocolVersion::V1 {
-            let response = connection
-                .request::<v1::methods::ProvidersList>(&v1::ListProvidersRequest::new())
-                .await?;
-            response
+        request_in_version!(
+            self,
+            ProvidersList,
+            v::ListProvidersRequest::new(),
+            |response| response
                 .providers
                 .iter()
                 .map(|info| provider_summary!(info))
                 .collect()
-        } else {
-            let response = connection
-                .request::<v2::methods::ProvidersList>(&v2::ListProvidersRequest::new())
-                .await?;
-            response
-                .providers
-                .iter()
-                .map(|info| provider_summary!(info))
-                .collect()
-        })
+        )
     }
 
     /// Replaces the configuration of provider `id` (`providers/set`): the API protocol, the
@@ -265,36 +251,18 @@ impl Client {
     ) -> Result<(), Error> {
         self.agent().check("providers/set")?;
         let headers: std::collections::BTreeMap<String, String> = headers.iter().cloned().collect();
-        let connection = &self.inner.connection;
-        if self.protocol_version() == ProtocolVersion::V1 {
-            let request = v1::SetProviderRequest::new(id, api_type, base_url).headers(headers);
-            connection
-                .request::<v1::methods::ProvidersSet>(&request)
-                .await?;
-        } else {
-            let request = v2::SetProviderRequest::new(id, api_type, base_url).headers(headers);
-            connection
-                .request::<v2::methods::ProvidersSet>(&request)
-                .await?;
-        }
-        Ok(())
+        request_in_version!(
+            self,
+            ProvidersSet,
+            v::SetProviderRequest::new(id, api_type, base_url).headers(headers)
+        )
     }
 
     /// Switches provider `id` off (`providers/disable`).
     #[cfg(feature = "unstable_llm_providers")]
     pub async fn disable_provider(&self, id: &str) -> Result<(), Error> {
         self.agent().check("providers/disable")?;
-        let connection = &self.inner.connection;
-        if self.protocol_version() == ProtocolVersion::V1 {
-            connection
-                .request::<v1::methods::ProvidersDisable>(&v1::DisableProviderRequest::new(id))
-                .await?;
-        } else {
-            connection
-                .request::<v2::methods::ProvidersDisable>(&v2::DisableProviderRequest::new(id))
-                .await?;
-        }
-        Ok(())
+        request_in_version!(self, ProvidersDisable, v::DisableProviderRequest::new(id))
     }
 
     /// The agent's authentication state (`auth/status`), in the connection's version.
@@ -358,38 +326,18 @@ impl Client {
     #[cfg(feature = "unstable_session_archive")]
     pub async fn archive_session(&self, session: &str) -> Result<(), Error> {
         self.agent().check("session/archive")?;
-        let connection = &self.inner.connection;
-        if self.protocol_version() == ProtocolVersion::V1 {
-            connection
-                .request::<v1::methods::SessionArchive>(&v1::ArchiveSessionRequest::new(session))
-                .await?;
-        } else {
-            connection
-                .request::<v2::methods::SessionArchive>(&v2::ArchiveSessionRequest::new(session))
-                .await?;
-        }
-        Ok(())
+        request_in_version!(self, SessionArchive, v::ArchiveSessionRequest::new(session))
     }
 
     /// Returns an archived session to the default list (`session/unarchive`).
     #[cfg(feature = "unstable_session_archive")]
     pub async fn unarchive_session(&self, session: &str) -> Result<(), Error> {
         self.agent().check("session/unarchive")?;
-        let connection = &self.inner.connection;
-        if self.protocol_version() == ProtocolVersion::V1 {
-            connection
-                .request::<v1::methods::SessionUnarchive>(&v1::UnarchiveSessionRequest::new(
-                    session,
-                ))
-                .await?;
-        } else {
-            connection
-                .request::<v2::methods::SessionUnarchive>(&v2::UnarchiveSessionRequest::new(
-                    session,
-                ))
-                .await?;
-        }
-        Ok(())
+        request_in_version!(
+            self,
+            SessionUnarchive,
+            v::UnarchiveSessionRequest::new(session)
+        )
     }
 
     /// One page of `session/list` with an archive filter: `exclude` (the default list),
@@ -473,22 +421,12 @@ impl Client {
     #[cfg(feature = "unstable_session_set_title")]
     pub async fn set_session_title(&self, session: &str, title: &str) -> Result<String, Error> {
         self.agent().check("session/set_title")?;
-        let connection = &self.inner.connection;
-        Ok(if self.protocol_version() == ProtocolVersion::V1 {
-            connection
-                .request::<v1::methods::SessionSetTitle>(&v1::SetSessionTitleRequest::new(
-                    session, title,
-                ))
-                .await?
-                .title
-        } else {
-            connection
-                .request::<v2::methods::SessionSetTitle>(&v2::SetSessionTitleRequest::new(
-                    session, title,
-                ))
-                .await?
-                .title
-        })
+        request_in_version!(
+            self,
+            SessionSetTitle,
+            v::SetSessionTitleRequest::new(session, title),
+            |response| response.title
+        )
     }
 
     /// Sends the agent an inner MCP message about its request `request_id` to the client's

@@ -11,10 +11,11 @@ use acp_runtime::agent::{
     Agent, AgentFeatures, AgentServer, ClientConnection, ConfigValue, Prompt, Session,
     SessionConfig, SessionSetup, StopReason, ToolCall,
 };
+use acp_runtime::client::transcript::Role;
 use acp_runtime::client::{Client, ClientBuilder};
 use acp_runtime::{Notice, ProtocolVersion, rpc};
 use acp_schema::jsonrpc::ErrorObject;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
 
@@ -378,6 +379,13 @@ pub fn client(version: ProtocolVersion, notices: bool) -> ClientBuilder {
     ClientBuilder::new().protocol(version).notices(notices)
 }
 
+/// The texts of the messages of `role` in a session's transcript, in order.
+pub fn texts(client: &Client, session: &str, role: Role) -> Vec<String> {
+    let transcript = client.session_transcript(session);
+    let transcript = transcript.expect("the client has a transcript of the session");
+    transcript.messages(role).map(|m| m.text.clone()).collect()
+}
+
 /// Waits until `check` holds for the client, re-checking after every change.
 pub async fn until(client: &Client, mut check: impl FnMut(&Client) -> bool) {
     let mut changes = client.changes();
@@ -390,6 +398,47 @@ pub async fn until(client: &Client, mut check: impl FnMut(&Client) -> bool) {
 pub struct RawPeer {
     reader: BufReader<ReadHalf<DuplexStream>>,
     writer: WriteHalf<DuplexStream>,
+}
+
+/// The `initialize` result of a raw agent speaking `version` (v2 names itself `raw`).
+pub fn init_result(version: u16) -> Value {
+    if version == 1 {
+        json!({"protocolVersion": 1})
+    } else {
+        json!({"protocolVersion": version, "info": {"name": "raw", "version": "0"}})
+    }
+}
+
+/// A client built by `builder`, connected over a pipe to a raw peer that plays the agent and
+/// answers `initialize` with `result`; returns both and the client's `initialize` request.
+pub async fn raw_agent_answering(
+    builder: ClientBuilder,
+    result: Value,
+) -> (Client, RawPeer, Value) {
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let mut agent = RawPeer::new(agent_io);
+    let (read, write) = tokio::io::split(client_io);
+    let connecting = tokio::spawn(builder.connect(read, write));
+    let init = agent.recv_some().await;
+    assert_eq!(init["method"], "initialize", "{init}");
+    agent
+        .send_json(json!({"jsonrpc": "2.0", "id": init["id"], "result": result}))
+        .await;
+    (connecting.await.unwrap().unwrap(), agent, init)
+}
+
+/// As [`raw_agent_answering`], with the raw agent speaking `version`.
+pub async fn raw_agent(builder: ClientBuilder, version: u16) -> (Client, RawPeer, Value) {
+    raw_agent_answering(builder, init_result(version)).await
+}
+
+/// A raw peer that plays the client of `server` (started on the other end of a pipe), not
+/// initialised yet.
+pub fn raw_client_of<A: Agent>(server: &AgentServer<A>) -> RawPeer {
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    server.start(read, write);
+    RawPeer::new(client_io)
 }
 
 impl RawPeer {
@@ -428,5 +477,18 @@ impl RawPeer {
 
     pub async fn recv_some(&mut self) -> Value {
         self.recv().await.expect("a message")
+    }
+
+    /// Sends the request `method` with `params` and id `id`, and returns the answer to it
+    /// (skipping anything else that comes first).
+    pub async fn ask(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.send_json(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let message = self.recv_some().await;
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
     }
 }

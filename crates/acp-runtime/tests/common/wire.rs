@@ -79,6 +79,18 @@ impl Wire {
         Self::initialized(Wire::connect(server), version, capabilities).await
     }
 
+    /// A connection initialised for `version` (no client capabilities) with one new session
+    /// in `cwd`; returns it and the session id.
+    pub async fn with_session<A: Agent>(
+        server: &AgentServer<A>,
+        version: u16,
+        cwd: &str,
+    ) -> (Wire, String) {
+        let (mut wire, _) = Self::start(server, version, json!({})).await;
+        let session = wire.new_session(cwd).await;
+        (wire, session)
+    }
+
     /// As [`Self::start`], for a connection that acts for `principal`.
     pub async fn start_as<A: Agent>(
         server: &AgentServer<A>,
@@ -203,6 +215,13 @@ impl Wire {
         )
     }
 
+    /// Sends a request that must be refused with error `code`; returns the error message.
+    pub async fn refused(&mut self, method: &str, params: Value, code: i64) -> String {
+        let (got, message) = self.error(method, params).await;
+        assert_eq!(got, code, "{method} refused with another code: {message}");
+        message
+    }
+
     /// Reads until a message satisfies `done`, keeping everything in `seen` (the matching
     /// one last); returns it.
     pub async fn until(&mut self, mut done: impl FnMut(&Value) -> bool) -> Value {
@@ -239,6 +258,18 @@ impl Wire {
     /// A text prompt's params.
     pub fn prompt_params(session: &str, text: &str) -> Value {
         json!({"sessionId": session, "prompt": [{"type": "text", "text": text}]})
+    }
+
+    /// Sends a text prompt without waiting for its turn; returns the request id.
+    pub async fn start_prompt(&mut self, session: &str, text: &str) -> i64 {
+        self.request("session/prompt", Wire::prompt_params(session, text))
+            .await
+    }
+
+    /// Sends a text prompt and returns the whole answer to it (result or error).
+    pub async fn call_prompt(&mut self, session: &str, text: &str) -> Value {
+        self.call("session/prompt", Wire::prompt_params(session, text))
+            .await
     }
 
     /// Runs one text prompt to the end of its turn; returns the stop reason (v1: from the

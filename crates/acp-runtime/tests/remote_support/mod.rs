@@ -5,15 +5,19 @@
 use std::time::Duration;
 
 use acp_runtime::agent::{Agent, AgentServer};
+use acp_runtime::client::transcript::Role;
 use acp_runtime::transport::remote::{
     ClientOptions, RemoteReader, RemoteServer, RemoteWriter, ServerOptions, connect,
 };
 use acp_runtime::transport::{Frame, MessageReader, MessageWriter};
+use acp_runtime::{Notice, NoticeDelivery, ProtocolVersion};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
+
+use crate::common::{TestAgent, client, texts};
 
 pub type Raw =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -28,6 +32,16 @@ pub async fn serve<A: Agent>(
     let remote = RemoteServer::new(server, options);
     tokio::spawn(remote.clone().serve(listener));
     (address, remote)
+}
+
+/// As [`serve`], with the URL of the server's endpoint for `scheme` (`http`, `ws`).
+pub async fn serve_url<A: Agent>(
+    scheme: &str,
+    server: AgentServer<A>,
+    options: ServerOptions,
+) -> (String, RemoteServer<A>) {
+    let (address, remote) = serve(server, options).await;
+    (format!("{scheme}://{address}/acp"), remote)
 }
 
 pub async fn socket(address: &str) -> Raw {
@@ -83,15 +97,28 @@ pub async fn all_closed<A: Agent>(remote: &RemoteServer<A>) {
     .expect("the connection slot is given back");
 }
 
-/// One HTTP/1.1 request; the status and the `Acp-Connection-Id` of the answer.
-pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, Option<String>) {
-    let mut text = format!(
-        "POST /acp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-    );
+/// The text of one HTTP/1.1 request for `path` on `address` with `headers` and `body`,
+/// asking the server to close the connection after its answer.
+pub fn http_request(
+    address: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> String {
+    let mut text = format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
     for (name, value) in headers {
         text.push_str(&format!("{name}: {value}\r\n"));
     }
     text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    text
+}
+
+/// One HTTP/1.1 request; the status and the `Acp-Connection-Id` of the answer.
+pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, Option<String>) {
+    let mut all = vec![("Content-Type", "application/json")];
+    all.extend_from_slice(headers);
+    let text = http_request(address, "POST", "/acp", &all, body);
     let mut stream = TcpStream::connect(address).await.unwrap();
     stream.write_all(text.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
@@ -183,5 +210,68 @@ impl Peer {
     /// Ends the connection.
     pub async fn close(mut self) {
         let _ = self.writer.close().await;
+    }
+}
+
+/// A client of each version over `scheme` (`http`, `ws`): a notice is sent or falls back by
+/// the rules of the client's version, a second turn runs on the same connection, closing the
+/// client lets the server go of the connection, and a new connection loads (v1) or resumes
+/// (v2) the session with its history, without the notice, and takes turns.
+pub async fn notices_and_a_reconnect(scheme: &str) {
+    let notice = Notice::warning("disk almost full");
+    for (version, notices, expected) in [
+        (ProtocolVersion::V1, true, NoticeDelivery::Sent),
+        (ProtocolVersion::V1, false, NoticeDelivery::FellBack),
+        (ProtocolVersion::V2, true, NoticeDelivery::Sent),
+    ] {
+        let (agent, mut opened) = TestAgent::new();
+        let (url, remote) = serve_url(scheme, AgentServer::new(agent), ServerOptions::new()).await;
+        let first = client(version, notices)
+            .connect_url(&url, &ClientOptions::new())
+            .await
+            .unwrap();
+        assert_eq!(first.protocol_version(), version);
+        assert_eq!(remote.open_connections(), 1);
+        let id = first.new_session("/tmp", &[]).await.unwrap();
+        let session = opened.recv().await.unwrap();
+        assert_eq!(session.notice(&notice).await.unwrap(), expected);
+        first.prompt(&id, "hi").await.unwrap();
+        let shown = first.with_notice_center(|center| center.entry_count(&id));
+        let replies = texts(&first, &id, Role::Agent);
+        if expected == NoticeDelivery::Sent {
+            assert_eq!(shown, 1, "{version:?}");
+            assert_eq!(replies, ["echo: hi"]);
+        } else {
+            assert_eq!(shown, 0);
+            assert_eq!(replies, [notice.fallback_text(), "echo: hi".to_owned()]);
+        }
+        // A second turn on the same session stream.
+        first.prompt(&id, "again").await.unwrap();
+        assert_eq!(texts(&first, &id, Role::Agent).len(), replies.len() + 1);
+        first.close().await;
+        // Closing (HTTP: a DELETE; WebSocket: a close frame) lets the server go of the connection.
+        all_closed(&remote).await;
+
+        // A new connection loads (v1) or resumes (v2) the session with its history,
+        // and the replay holds no notice.
+        let second = client(version, notices)
+            .connect_url(&url, &ClientOptions::new())
+            .await
+            .unwrap();
+        second.load_session(&id, "/tmp", &[]).await.unwrap();
+        let replayed = texts(&second, &id, Role::User);
+        assert_eq!(replayed, ["hi", "again"], "{version:?}");
+        assert_eq!(
+            second.with_notice_center(|center| center.entry_count(&id)),
+            0
+        );
+        // The loaded session takes turns on the new connection.
+        second.prompt(&id, "third").await.unwrap();
+        assert_eq!(
+            texts(&second, &id, Role::Agent).last().map(String::as_str),
+            Some("echo: third")
+        );
+        second.close().await;
+        all_closed(&remote).await;
     }
 }

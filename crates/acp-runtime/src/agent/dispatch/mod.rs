@@ -203,48 +203,34 @@ impl<A: Agent> Inner<A> {
             self.owned.store().features(),
         ));
         let (client, response) = if chosen == ProtocolVersion::V1 {
-            let request = match serde_json::from_str::<v1::InitializeRequest>(raw) {
-                Ok(request) => Some(request),
-                Err(error) if proposed == chosen => {
-                    return Reply::error(rpc::invalid_params(format!("initialize: {error}")));
-                }
-                Err(_) => None,
+            let request = match initialize_request::<v1::InitializeRequest>(raw, proposed, chosen) {
+                Ok(request) => request,
+                Err(reply) => return reply,
             };
-            let client = ConnectedClient {
-                protocol_version: chosen,
-                capabilities: ByVersion::V1(
-                    request
-                        .as_ref()
-                        .map(|r| r.client_capabilities.clone())
-                        .unwrap_or_default(),
-                ),
-                name: request.and_then(|r| r.client_info.map(|info| info.name)),
-                principal: self.owned.principal().clone(),
-            };
+            let capabilities = request.as_ref().map(|r| r.client_capabilities.clone());
+            let name = request.and_then(|r| r.client_info.map(|info| info.name));
+            let client = self.connected(
+                chosen,
+                ByVersion::V1(capabilities.unwrap_or_default()),
+                name,
+            );
             let response = v1::InitializeResponse::new(chosen)
                 .agent_capabilities(offer.v1_capabilities())
                 .auth_methods(offer.v1_auth_methods())
                 .agent_info(info.to_v1());
             (client, Reply::ok(&response))
         } else {
-            let request = match serde_json::from_str::<v2::InitializeRequest>(raw) {
-                Ok(request) => Some(request),
-                Err(error) if proposed == chosen => {
-                    return Reply::error(rpc::invalid_params(format!("initialize: {error}")));
-                }
-                Err(_) => None,
+            let request = match initialize_request::<v2::InitializeRequest>(raw, proposed, chosen) {
+                Ok(request) => request,
+                Err(reply) => return reply,
             };
-            let client = ConnectedClient {
-                protocol_version: chosen,
-                capabilities: ByVersion::V2(
-                    request
-                        .as_ref()
-                        .map(|r| r.capabilities.clone())
-                        .unwrap_or_default(),
-                ),
-                name: request.map(|r| r.info.name),
-                principal: self.owned.principal().clone(),
-            };
+            let capabilities = request.as_ref().map(|r| r.capabilities.clone());
+            let name = request.map(|r| r.info.name);
+            let client = self.connected(
+                chosen,
+                ByVersion::V2(capabilities.unwrap_or_default()),
+                name,
+            );
             let response = v2::InitializeResponse::new(chosen.get(), info.to_v2())
                 .capabilities(offer.v2_capabilities())
                 .auth_methods(offer.v2_auth_methods());
@@ -255,6 +241,22 @@ impl<A: Agent> Inner<A> {
             offer,
         });
         response
+    }
+
+    /// The client of this connection as its `initialize` introduced it, acting for the
+    /// connection's principal.
+    fn connected(
+        &self,
+        version: ProtocolVersion,
+        capabilities: ByVersion<v1::ClientCapabilities, v2::ClientCapabilities>,
+        name: Option<String>,
+    ) -> ConnectedClient {
+        ConnectedClient {
+            protocol_version: version,
+            capabilities,
+            name,
+            principal: self.owned.principal().clone(),
+        }
     }
 
     /// The session `id` if it is open on this connection.
@@ -308,5 +310,22 @@ impl<A: Agent> Inner<A> {
             }
             Err(None) => {}
         }
+    }
+}
+
+/// The `initialize` request read as the chosen version's type: a request that does not read
+/// is refused (`-32602`) when the client proposed that version, and is `None` (the version's
+/// defaults) when the client proposed another one and the fields differ.
+fn initialize_request<T: serde::de::DeserializeOwned>(
+    raw: &str,
+    proposed: ProtocolVersion,
+    chosen: ProtocolVersion,
+) -> Result<Option<T>, Reply> {
+    match serde_json::from_str::<T>(raw) {
+        Ok(request) => Ok(Some(request)),
+        Err(error) if proposed == chosen => Err(Reply::error(rpc::invalid_params(format!(
+            "initialize: {error}"
+        )))),
+        Err(_) => Ok(None),
     }
 }

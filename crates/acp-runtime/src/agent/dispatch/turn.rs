@@ -23,6 +23,7 @@ use acp_schema::{v1, v2};
 use acp_schema::jsonrpc::ErrorObject;
 
 use super::{Arrival, Inner, store_error};
+use crate::agent::features::Offer;
 use crate::agent::ids::fresh_id;
 use crate::agent::lease::TurnLease;
 use crate::agent::setup::prompt_text;
@@ -119,19 +120,27 @@ async fn start<A: Agent>(
     })
 }
 
+/// The open session a prompt names and the connection's offer (which says what a prompt
+/// may hold), or the reply that refuses the prompt.
+fn prompted<A: Agent>(inner: &Inner<A>, id: &str) -> Result<(Session, Arc<Offer>), Reply> {
+    let session = inner.open_session(id)?;
+    match inner.initialized() {
+        Some(init) => Ok((session, init.offer)),
+        None => Err(Reply::error(rpc::internal(
+            "the connection is not initialised",
+        ))),
+    }
+}
+
 /// `session/prompt` in v1.
 pub(super) async fn prompt_v1<A: Agent>(
     inner: &Inner<A>,
     request: v1::PromptRequest,
     arrival: Option<Arrival>,
 ) -> Reply {
-    let session = match inner.open_session(request.session_id.as_str()) {
-        Ok(session) => session,
+    let (session, offer) = match prompted(inner, request.session_id.as_str()) {
+        Ok(found) => found,
         Err(reply) => return reply,
-    };
-    let offer = match inner.initialized() {
-        Some(init) => init.offer,
-        None => return Reply::error(rpc::internal("the connection is not initialised")),
     };
     if let Err(detail) = offer.features().prompt.check_v1(&request.prompt) {
         return Reply::error(rpc::invalid_params(detail));
@@ -183,13 +192,9 @@ pub(super) async fn prompt_v2<A: Agent>(
     request: v2::PromptRequest,
     arrival: Option<Arrival>,
 ) -> Reply {
-    let session = match inner.open_session(request.session_id.as_str()) {
-        Ok(session) => session,
+    let (session, offer) = match prompted(inner, request.session_id.as_str()) {
+        Ok(found) => found,
         Err(reply) => return reply,
-    };
-    let offer = match inner.initialized() {
-        Some(init) => init.offer,
-        None => return Reply::error(rpc::internal("the connection is not initialised")),
     };
     if request.prompt.is_empty() {
         return Reply::error(rpc::invalid_params("the prompt has no content"));

@@ -7,26 +7,23 @@
 //! answer (`providers/*`, `auth/status`, `session/options`) go to its handlers. The method
 //! gate has already refused, with `-32601`, what the offer does not answer.
 
-#[allow(unused_imports)]
+// Each import serves only some of the unstable features, so which are used depends on
+// the features built.
+#![allow(unused_imports)]
+
 use std::sync::Arc;
 
-#[allow(unused_imports)]
 use acp_schema::jsonrpc::ErrorObject;
-#[allow(unused_imports)]
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
-#[allow(unused_imports)]
 use super::open::stored;
-#[allow(unused_imports)]
 use super::{Initialized, Inner, store_error};
 use crate::agent::Agent;
 use crate::agent::gate::ClientConnection;
-#[allow(unused_imports)]
 use crate::agent::store::{SessionMeta, StoreError};
 use crate::connection::Reply;
 use crate::error::rpc;
-#[allow(unused_imports)]
 use crate::version::ByVersion;
 
 /// The archive filter of a `session/list` request, or the `-32602` reply for one this
@@ -67,11 +64,35 @@ fn empty<T: serde::Serialize>(
     }
 }
 
-/// Writes the router of one version's unstable requests: the methods are the same in both
-/// versions, and only the types (`$version`), the [`ByVersion`] side (`$side`), the fork and
-/// the shapes of two responses (`$status`, `$options`) differ.
+/// Writes the router of one version's unstable requests (`$name`) and notifications
+/// (`$notification`): the methods are the same in both versions, and only the types
+/// (`$version`), the [`ByVersion`] side (`$side`), the fork and the shapes of two responses
+/// (`$status`, `$options`) differ.
 macro_rules! unstable_router {
-    ($name:ident, $version:ident, $side:ident, $fork:ident, $status:ident, $options:ident) => {
+    (
+        $name:ident,
+        $notification:ident,
+        $version:ident,
+        $side:ident,
+        $fork:ident,
+        $status:ident,
+        $options:ident
+    ) => {
+        /// Hands an unstable notification of this version to the agent (others are ignored).
+        #[allow(unused_variables)]
+        pub(super) async fn $notification<A: Agent>(
+            agent: &Arc<A>,
+            client: &ClientConnection,
+            notification: $version::ClientNotification,
+        ) {
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            if let $version::ClientNotification::McpMessageNotify(message) = notification {
+                agent
+                    .mcp_notification(client.clone(), ByVersion::$side(message))
+                    .await;
+            }
+        }
+
         /// Routes an unstable request of this version (any other method answers `-32601`).
         #[allow(unused_variables)]
         pub(super) async fn $name<A: Agent>(
@@ -165,8 +186,24 @@ macro_rules! unstable_router {
     };
 }
 
-unstable_router!(v1_request, v1, V1, fork_v1, status_v1, options_v1);
-unstable_router!(v2_request, v2, V2, fork_v2, status_v2, options_v2);
+unstable_router!(
+    v1_request,
+    v1_notification,
+    v1,
+    V1,
+    fork_v1,
+    status_v1,
+    options_v1
+);
+unstable_router!(
+    v2_request,
+    v2_notification,
+    v2,
+    V2,
+    fork_v2,
+    status_v2,
+    options_v2
+);
 
 /// The v1 `session/status` answer (v1 reports no turn state).
 #[cfg(feature = "unstable_session_status")]
@@ -202,36 +239,6 @@ fn options_v1(config: &crate::agent::SessionConfig) -> v1::SessionOptionsRespons
 #[cfg(feature = "unstable_session_options")]
 fn options_v2(config: &crate::agent::SessionConfig) -> v2::SessionOptionsResponse {
     v2::SessionOptionsResponse::new().config_options(config.v2_options().unwrap_or_default())
-}
-
-/// Hands an unstable v1 notification to the agent (others are ignored).
-#[allow(unused_variables)]
-pub(super) async fn v1_notification<A: Agent>(
-    agent: &Arc<A>,
-    client: &ClientConnection,
-    notification: v1::ClientNotification,
-) {
-    #[cfg(feature = "unstable_mcp_over_acp")]
-    if let v1::ClientNotification::McpMessageNotify(message) = notification {
-        agent
-            .mcp_notification(client.clone(), ByVersion::V1(message))
-            .await;
-    }
-}
-
-/// Hands an unstable v2 notification to the agent (others are ignored).
-#[allow(unused_variables)]
-pub(super) async fn v2_notification<A: Agent>(
-    agent: &Arc<A>,
-    client: &ClientConnection,
-    notification: v2::ClientNotification,
-) {
-    #[cfg(feature = "unstable_mcp_over_acp")]
-    if let v2::ClientNotification::McpMessageNotify(message) = notification {
-        agent
-            .mcp_notification(client.clone(), ByVersion::V2(message))
-            .await;
-    }
 }
 
 /// Changes the stored metadata of session `id`: through its open state when a connection has

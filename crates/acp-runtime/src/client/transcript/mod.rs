@@ -12,11 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use acp_schema::{v1, v2};
-
 use super::controls::SessionControls;
 pub use super::diff_summary::DiffSummary;
-use super::diff_summary::{v1_diff, v2_diff};
+
+mod wire;
 
 /// The default maximum number of entries kept per session (the oldest go first).
 pub const DEFAULT_TRANSCRIPT_LIMIT: usize = 10_000;
@@ -76,6 +75,20 @@ pub struct Message {
     pub unconfirmed: bool,
     /// Changes with every change of the message (see [`Entry::revision`]).
     pub revision: u64,
+}
+
+impl Message {
+    /// A new message entry (its revision is given when it is pushed).
+    fn entry(role: Role, id: Option<String>, text: String, unconfirmed: bool) -> Entry {
+        Entry::Message(Message {
+            role,
+            id,
+            text,
+            truncated: false,
+            unconfirmed,
+            revision: 0,
+        })
+    }
 }
 
 /// A tool call with its latest status.
@@ -214,6 +227,22 @@ pub struct SessionTranscript {
 }
 
 impl SessionTranscript {
+    /// The newest message of `role` with the message id `id`.
+    fn message(&mut self, role: Role, id: &str) -> Option<&mut Message> {
+        self.entries.iter_mut().rev().find_map(|entry| match entry {
+            Entry::Message(m) if m.role == role && m.id.as_deref() == Some(id) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The newest tool call with the id `id`.
+    fn tool_call(&mut self, id: &str) -> Option<&mut ToolCall> {
+        self.entries.iter_mut().rev().find_map(|entry| match entry {
+            Entry::ToolCall(call) if call.id == id => Some(call),
+            _ => None,
+        })
+    }
+
     /// The messages of the given role, in order.
     pub fn messages(&self, role: Role) -> impl Iterator<Item = &Message> + '_ {
         self.entries.iter().filter_map(move |entry| match entry {
@@ -308,14 +337,7 @@ impl Transcript {
     pub fn push_user_message(&mut self, session: &str, text: &str) {
         self.push(
             session,
-            Entry::Message(Message {
-                role: Role::User,
-                id: None,
-                text: text.to_owned(),
-                truncated: false,
-                unconfirmed: true,
-                revision: 0,
-            }),
+            Message::entry(Role::User, None, text.to_owned(), true),
         );
     }
 
@@ -323,10 +345,7 @@ impl Transcript {
     /// `session/prompt` response), so that an echo arriving later replaces it.
     pub fn confirm_user_message(&mut self, session: &str, id: &str) {
         let transcript = self.entry(session);
-        let already = transcript.entries.iter().rev().any(|entry| {
-            matches!(entry, Entry::Message(m) if m.role == Role::User && m.id.as_deref() == Some(id))
-        });
-        if already {
+        if transcript.message(Role::User, id).is_some() {
             return;
         }
         if let Some(message) = unconfirmed_prompt(transcript) {
@@ -341,26 +360,16 @@ impl Transcript {
     fn take_echo(&mut self, session: &str, id: Option<&str>, text: &str) -> bool {
         let revision = self.next_revision();
         let transcript = self.entry(session);
-        if let Some(id) = id {
-            let known = transcript
-                .entries
-                .iter_mut()
-                .rev()
-                .find_map(|entry| match entry {
-                    Entry::Message(m) if m.role == Role::User && m.id.as_deref() == Some(id) => {
-                        Some(m)
-                    }
-                    _ => None,
-                });
-            if let Some(message) = known {
-                if !message.unconfirmed {
-                    return false;
-                }
-                message.text = text.to_owned();
-                message.unconfirmed = false;
-                message.revision = revision;
-                return true;
+        if let Some(id) = id
+            && let Some(message) = transcript.message(Role::User, id)
+        {
+            if !message.unconfirmed {
+                return false;
             }
+            message.text = text.to_owned();
+            message.unconfirmed = false;
+            message.revision = revision;
+            return true;
         }
         match transcript.entries.last_mut() {
             Some(Entry::Message(message))
@@ -407,14 +416,7 @@ impl Transcript {
             }
             _ => self.push(
                 session,
-                Entry::Message(Message {
-                    role,
-                    id: id.map(str::to_owned),
-                    text: text.to_owned(),
-                    truncated: false,
-                    unconfirmed: false,
-                    revision: 0,
-                }),
+                Message::entry(role, id.map(str::to_owned), text.to_owned(), false),
             ),
         }
     }
@@ -429,19 +431,7 @@ impl Transcript {
         }
         let revision = self.next_revision();
         let transcript = self.entry(session);
-        let existing = transcript
-            .entries
-            .iter_mut()
-            .rev()
-            .find_map(|entry| match entry {
-                Entry::Message(message)
-                    if message.role == role && message.id.as_deref() == Some(id) =>
-                {
-                    Some(message)
-                }
-                _ => None,
-            });
-        match existing {
+        match transcript.message(role, id) {
             Some(message) => {
                 if let Some(text) = text {
                     message.text = text;
@@ -450,14 +440,7 @@ impl Transcript {
             }
             None => self.push(
                 session,
-                Entry::Message(Message {
-                    role,
-                    id: Some(id.to_owned()),
-                    text: text.unwrap_or_default(),
-                    truncated: false,
-                    unconfirmed: false,
-                    revision: 0,
-                }),
+                Message::entry(role, Some(id.to_owned()), text.unwrap_or_default(), false),
             ),
         }
     }
@@ -467,15 +450,7 @@ impl Transcript {
     fn upsert_tool_call(&mut self, session: &str, id: &str, change: ToolChange) {
         let revision = self.next_revision();
         let transcript = self.entry(session);
-        let existing = transcript
-            .entries
-            .iter_mut()
-            .rev()
-            .find_map(|entry| match entry {
-                Entry::ToolCall(call) if call.id == id => Some(call),
-                _ => None,
-            });
-        match existing {
+        match transcript.tool_call(id) {
             Some(call) => {
                 if let Some(title) = change.title {
                     call.title = title;
@@ -516,13 +491,7 @@ impl Transcript {
     fn extend_tool_call(&mut self, session: &str, id: &str, more: ToolParts) {
         self.upsert_tool_call(session, id, ToolChange::default());
         let revision = self.next_revision();
-        if let Some(Entry::ToolCall(call)) = self
-            .entry(session)
-            .entries
-            .iter_mut()
-            .rev()
-            .find(|entry| matches!(entry, Entry::ToolCall(call) if call.id == id))
-        {
+        if let Some(call) = self.entry(session).tool_call(id) {
             call.content.extend(more.texts);
             call.diffs.extend(more.diffs);
             call.terminals.extend(more.terminals);
@@ -557,171 +526,6 @@ impl Transcript {
     pub fn update_controls(&mut self, session: &str, change: impl FnOnce(&mut SessionControls)) {
         change(&mut self.entry(session).controls);
     }
-
-    /// Applies one replayable v1 update.
-    pub fn apply_v1(&mut self, session: &str, update: &v1::ReplayableUpdate) {
-        use v1::ReplayableUpdate as U;
-        match update {
-            U::UserMessageChunk(chunk) => self.v1_chunk(session, Role::User, chunk),
-            U::AgentMessageChunk(chunk) => self.v1_chunk(session, Role::Agent, chunk),
-            U::AgentThoughtChunk(chunk) => self.v1_chunk(session, Role::Thought, chunk),
-            U::ToolCall(call) => self.upsert_tool_call(
-                session,
-                call.tool_call_id.as_str(),
-                ToolChange {
-                    title: Some(call.title.clone()),
-                    status: Some(status_word(call.status.as_ref())),
-                    kind: call.kind.as_ref().map(json_word),
-                    content: Some(v1_parts(&call.content)),
-                },
-            ),
-            U::ToolCallUpdate(update) => self.upsert_tool_call(
-                session,
-                update.tool_call_id.as_str(),
-                ToolChange {
-                    title: update.title.clone(),
-                    status: update.status.as_ref().map(|s| status_word(Some(s))),
-                    kind: update.kind.as_ref().map(json_word),
-                    content: update.content.as_deref().map(v1_parts),
-                },
-            ),
-            U::Plan(plan) => {
-                self.entry(session).plan = plan
-                    .entries
-                    .iter()
-                    .map(|entry| PlanItem {
-                        content: entry.content.clone(),
-                        status: json_word(&entry.status),
-                    })
-                    .collect();
-            }
-            U::AvailableCommandsUpdate(update) => {
-                self.entry(session).commands = update
-                    .available_commands
-                    .iter()
-                    .map(|command| Command {
-                        name: command.name.clone(),
-                        description: command.description.clone(),
-                        hint: match &command.input {
-                            Some(v1::AvailableCommandInput::Unstructured(input)) => {
-                                Some(input.hint.clone())
-                            }
-                            _ => None,
-                        },
-                    })
-                    .collect();
-            }
-            U::SessionInfoUpdate(info) => {
-                if let Some(title) = info.title.as_set() {
-                    self.entry(session).title = Some(title.clone());
-                }
-            }
-            U::CurrentModeUpdate(update) => {
-                let mode = update.current_mode_id.as_str().to_owned();
-                self.update_controls(session, |controls| controls.set_current_mode(&mode));
-            }
-            U::ConfigOptionUpdate(update) => {
-                let options = SessionControls::options_from_v1(&update.config_options);
-                self.update_controls(session, |controls| controls.config_options = options);
-            }
-            _ => {}
-        }
-    }
-
-    fn v1_chunk(&mut self, session: &str, role: Role, chunk: &v1::ContentChunk) {
-        let text = block_text(chunk.content.as_text());
-        self.append_chunk(
-            session,
-            role,
-            chunk.message_id.as_ref().map(|id| id.as_str()),
-            &text,
-        );
-    }
-
-    /// Applies one replayable v2 update.
-    pub fn apply_v2(&mut self, session: &str, update: &v2::ReplayableUpdate) {
-        use v2::ReplayableUpdate as U;
-        match update {
-            U::UserMessageChunk(chunk) => self.v2_chunk(session, Role::User, chunk),
-            U::AgentMessageChunk(chunk) => self.v2_chunk(session, Role::Agent, chunk),
-            U::AgentThoughtChunk(chunk) => self.v2_chunk(session, Role::Thought, chunk),
-            U::UserMessage(message) => self.set_message(
-                session,
-                Role::User,
-                message.message_id.as_str(),
-                message.content.as_set().map(|blocks| v2_text(blocks)),
-            ),
-            U::AgentMessage(message) => self.set_message(
-                session,
-                Role::Agent,
-                message.message_id.as_str(),
-                message.content.as_set().map(|blocks| v2_text(blocks)),
-            ),
-            U::AgentThought(message) => self.set_message(
-                session,
-                Role::Thought,
-                message.message_id.as_str(),
-                message.content.as_set().map(|blocks| v2_text(blocks)),
-            ),
-            U::ToolCallUpdate(update) => self.upsert_tool_call(
-                session,
-                update.tool_call_id.as_str(),
-                ToolChange {
-                    title: update.title.as_set().cloned(),
-                    status: update
-                        .status
-                        .as_set()
-                        .map(|status| status.as_str().to_owned()),
-                    kind: update.kind.as_set().map(json_word),
-                    content: update.content.as_set().map(|content| v2_parts(content)),
-                },
-            ),
-            U::ToolCallContentChunk(chunk) => {
-                let more = v2_parts(std::slice::from_ref(&chunk.content));
-                if !(more.texts.is_empty() && more.diffs.is_empty() && more.terminals.is_empty()) {
-                    self.extend_tool_call(session, chunk.tool_call_id.as_str(), more);
-                }
-            }
-            U::StateUpdate(state) => {
-                let running = matches!(**state, v2::StateUpdate::Running(_));
-                self.set_running(session, running);
-            }
-            U::AvailableCommandsUpdate(update) => {
-                self.entry(session).commands = update
-                    .available_commands
-                    .iter()
-                    .filter_map(|command| match command {
-                        v2::AvailableCommand::Command(command) => Some(Command {
-                            name: command.name.clone(),
-                            description: command.description.clone(),
-                            hint: match &command.input {
-                                Some(v2::AvailableCommandInput::Text(input)) => {
-                                    Some(input.hint.clone())
-                                }
-                                _ => None,
-                            },
-                        }),
-                        _ => None,
-                    })
-                    .collect();
-            }
-            U::SessionInfoUpdate(info) => {
-                if let Some(title) = info.title.as_set() {
-                    self.entry(session).title = Some(title.clone());
-                }
-            }
-            U::ConfigOptionUpdate(update) => {
-                let options = SessionControls::options_from_v2(&update.config_options);
-                self.update_controls(session, |controls| controls.config_options = options);
-            }
-            _ => {}
-        }
-    }
-
-    fn v2_chunk(&mut self, session: &str, role: Role, chunk: &v2::ContentChunk) {
-        let text = block_text(chunk.content.as_text());
-        self.append_chunk(session, role, Some(chunk.message_id.as_str()), &text);
-    }
 }
 
 /// The newest prompt of the client that is unconfirmed and has no id yet (looking back over
@@ -736,131 +540,4 @@ fn unconfirmed_prompt(transcript: &mut SessionTranscript) -> Option<&mut Message
             Entry::Message(m) if m.role == Role::User && m.unconfirmed && m.id.is_none() => Some(m),
             _ => None,
         })
-}
-
-fn v2_text(blocks: &[v2::ContentBlock]) -> String {
-    blocks
-        .iter()
-        .map(|block| block_text(block.as_text()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn status_word(status: Option<&v1::ToolCallStatus>) -> String {
-    status.map_or_else(|| "pending".to_owned(), json_word)
-}
-
-/// The JSON string form of a serialisable enum value.
-fn json_word<T: serde::Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(word)) => word,
-        _ => "unknown".to_owned(),
-    }
-}
-
-/// `text` unless it passes [`DIFF_TEXT_LIMIT`] (then `None`, and `too_large` is set).
-fn bounded_text(text: &str, too_large: &mut bool) -> Option<String> {
-    if text.len() > DIFF_TEXT_LIMIT {
-        *too_large = true;
-        None
-    } else {
-        Some(text.to_owned())
-    }
-}
-
-fn v1_parts(content: &[v1::ToolCallContent]) -> ToolParts {
-    let mut parts = ToolParts::default();
-    for item in content {
-        match item {
-            v1::ToolCallContent::Content(content) => {
-                parts.texts.push(block_text(content.content.as_text()));
-            }
-            v1::ToolCallContent::Diff(diff) => {
-                let mut too_large = false;
-                let old_text = diff
-                    .old_text
-                    .as_deref()
-                    .and_then(|text| bounded_text(text, &mut too_large));
-                let new_text = bounded_text(&diff.new_text, &mut too_large);
-                let operation = if diff.old_text.is_some() {
-                    "modify"
-                } else {
-                    "add"
-                };
-                parts.diffs.push(FileDiff {
-                    paths: vec![ChangedPath {
-                        operation: operation.to_owned(),
-                        path: diff.path.clone(),
-                        from: None,
-                    }],
-                    old_text,
-                    new_text,
-                    patch: None,
-                    too_large,
-                    summaries: vec![v1_diff(diff)],
-                });
-            }
-            v1::ToolCallContent::Terminal(terminal) => {
-                parts
-                    .terminals
-                    .push(terminal.terminal_id.as_str().to_owned());
-            }
-            _ => {}
-        }
-    }
-    parts
-}
-
-fn v2_parts(content: &[v2::ToolCallContent]) -> ToolParts {
-    let mut parts = ToolParts::default();
-    for item in content {
-        match item {
-            v2::ToolCallContent::Content(content) => {
-                parts.texts.push(block_text(content.content.as_text()));
-            }
-            v2::ToolCallContent::Diff(diff) => {
-                let mut too_large = false;
-                let patch = diff
-                    .patch
-                    .as_ref()
-                    .and_then(|patch| bounded_text(&patch.text, &mut too_large));
-                let paths = diff
-                    .changes
-                    .iter()
-                    .map(|change| {
-                        use v2::DiffOperation as Op;
-                        let (path, from) = match &change.operation {
-                            Op::Add(one) | Op::Delete(one) | Op::Modify(one) => {
-                                (one.path.to_string(), None)
-                            }
-                            Op::Move(pair) | Op::Copy(pair) => {
-                                (pair.path.to_string(), Some(pair.old_path.to_string()))
-                            }
-                            _ => (String::new(), None),
-                        };
-                        ChangedPath {
-                            operation: change.operation.tag().to_owned(),
-                            path,
-                            from,
-                        }
-                    })
-                    .collect();
-                parts.diffs.push(FileDiff {
-                    paths,
-                    old_text: None,
-                    new_text: None,
-                    patch,
-                    too_large,
-                    summaries: v2_diff(diff),
-                });
-            }
-            v2::ToolCallContent::Terminal(terminal) => {
-                parts
-                    .terminals
-                    .push(terminal.terminal_id.as_str().to_owned());
-            }
-            _ => {}
-        }
-    }
-    parts
 }
