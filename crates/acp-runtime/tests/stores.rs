@@ -41,6 +41,8 @@ macro_rules! suite {
             case!(titles_are_stored);
             case!(corrupt_entry_fails_only_its_session);
             case!(failing_write_loses_nothing);
+            case!(batches_keep_order_and_stay_whole);
+            case!(a_failed_batch_stores_none_of_it);
             case!(concurrent_appends_from_two_connections);
             case!(leases_keep_one_turn_at_a_time);
             case!(a_turn_elsewhere_refuses_the_prompt);
@@ -171,7 +173,7 @@ impl Fixture for Sqlite {
         self.sql(
             &format!(
                 "CREATE TRIGGER broken BEFORE INSERT ON acp_history WHEN NEW.session_id = '{id}' \
-                 BEGIN SELECT RAISE(ABORT, 'the disk is broken (injected)'); END"
+                 AND NEW.entry LIKE '%lost%' BEGIN SELECT RAISE(ABORT, 'the disk is broken (injected)'); END"
             ),
             (),
         );
@@ -292,7 +294,7 @@ impl Fixture for Postgres {
                 "CREATE FUNCTION {schema}.broken() RETURNS trigger LANGUAGE plpgsql AS $$
                  BEGIN RAISE EXCEPTION 'the disk is broken (injected)'; END $$;
                  CREATE TRIGGER broken BEFORE INSERT ON {schema}.acp_history
-                 FOR EACH ROW WHEN (NEW.session_id = '{id}') EXECUTE FUNCTION {schema}.broken();"
+                 FOR EACH ROW WHEN (NEW.session_id = '{id}' AND NEW.entry LIKE '%lost%') EXECUTE FUNCTION {schema}.broken();"
             ))
             .await
             .unwrap();

@@ -29,6 +29,26 @@ enum Record<U> {
     },
 }
 
+/// The JSON text of each entry of session `id`, for a database row, and their total length.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(super) fn encode_rows(
+    id: &str,
+    entries: impl IntoIterator<Item = HistoryEntry>,
+) -> Result<(Vec<String>, u64), super::StoreError> {
+    let encoding = |error: Box<dyn std::error::Error + Send + Sync>| {
+        super::StoreError::database(id, "encoding an entry", error)
+    };
+    let mut rows = Vec::new();
+    let mut bytes = 0u64;
+    for entry in entries {
+        let json = encode_entry(entry).map_err(|error| encoding(Box::new(error)))?;
+        let json = String::from_utf8(json).map_err(|error| encoding(Box::new(error)))?;
+        bytes += json.len() as u64;
+        rows.push(json);
+    }
+    Ok((rows, bytes))
+}
+
 /// The JSON of `entry`.
 pub(super) fn encode_entry(entry: HistoryEntry) -> Result<Vec<u8>, serde_json::Error> {
     match entry {

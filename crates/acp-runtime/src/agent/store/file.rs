@@ -381,13 +381,26 @@ impl FileStore {
         self.write_meta(meta)
     }
 
-    fn append_now(&self, id: &str, entry: HistoryEntry) -> Result<(), StoreError> {
+    fn append_now(
+        &self,
+        id: &str,
+        entries: impl IntoIterator<Item = HistoryEntry>,
+    ) -> Result<(), StoreError> {
         if !file_name_ok(id) {
             return Err(StoreError::Unknown(id.to_owned()));
         }
         let max = self.max_bytes;
         self.with_history(id, |history, path| {
-            let line = encode_line(id, path, entry)?;
+            // One write of every line, so that a batch is kept whole or cut back whole.
+            let mut line = Vec::new();
+            for entry in entries {
+                let encoded = encode_line(id, path, entry)?;
+                if line.is_empty() {
+                    line = encoded;
+                } else {
+                    line.extend_from_slice(&encoded);
+                }
+            }
             let needed = line.len() as u64;
             if history.len + needed > max {
                 return Err(StoreError::Full {
@@ -579,7 +592,11 @@ impl SessionStore for FileStore {
     }
 
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
-        Box::pin(async move { self.append_now(id, entry) })
+        Box::pin(async move { self.append_now(id, [entry]) })
+    }
+
+    fn append_batch<'a>(&'a self, id: &'a str, entries: Vec<HistoryEntry>) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.append_now(id, entries) })
     }
 
     fn history<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Vec<HistoryEntry>> {

@@ -89,7 +89,11 @@ impl MemoryStore {
         }
     }
 
-    fn append_now(&self, id: &str, entry: HistoryEntry) -> Result<(), StoreError> {
+    fn append_now(
+        &self,
+        id: &str,
+        entries: impl ExactSizeIterator<Item = HistoryEntry>,
+    ) -> Result<(), StoreError> {
         let mut sessions = lock(&self.sessions);
         let Some(stored) = sessions.get_mut(id) else {
             return Err(StoreError::Unknown(id.to_owned()));
@@ -97,7 +101,7 @@ impl MemoryStore {
         if !self.history {
             return Ok(());
         }
-        if stored.history.len() >= self.max_entries {
+        if stored.history.len() + entries.len() > self.max_entries {
             return Err(StoreError::Full {
                 id: id.to_owned(),
                 used: stored.history.len() as u64,
@@ -105,7 +109,7 @@ impl MemoryStore {
                 unit: "entries",
             });
         }
-        stored.history.push(entry);
+        stored.history.extend(entries);
         Ok(())
     }
 }
@@ -132,7 +136,11 @@ impl SessionStore for MemoryStore {
     }
 
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
-        Box::pin(async move { self.append_now(id, entry) })
+        Box::pin(async move { self.append_now(id, std::iter::once(entry)) })
+    }
+
+    fn append_batch<'a>(&'a self, id: &'a str, entries: Vec<HistoryEntry>) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.append_now(id, entries.into_iter()) })
     }
 
     fn history<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Vec<HistoryEntry>> {

@@ -197,6 +197,22 @@ pub trait SessionStore: Send + Sync + 'static {
     /// holds the session's lease.
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()>;
 
+    /// Appends several entries of one session's history, in order, as one write: all of them
+    /// or none. The runtime records the updates a turn sends in a burst through this (see
+    /// [the agent module](crate::agent#recording)), so that they share one transaction.
+    ///
+    /// The default appends them one by one with [`Self::append`], which is not all-or-none
+    /// (after a failure, the entries before it stay): a store that can write several entries
+    /// at once should implement it. Every store of this crate does.
+    fn append_batch<'a>(&'a self, id: &'a str, entries: Vec<HistoryEntry>) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            for entry in entries {
+                self.append(id, entry).await?;
+            }
+            Ok(())
+        })
+    }
+
     /// The session's whole history, oldest first.
     fn history<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Vec<HistoryEntry>>;
 

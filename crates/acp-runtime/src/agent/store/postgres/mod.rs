@@ -20,7 +20,7 @@ use tokio_postgres::config::Host;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Config, NoTls, Row};
 
-use super::encoding::{MetaRow, decode_entry, encode_entry};
+use super::encoding::{MetaRow, decode_entry, encode_rows};
 use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
     StoreFuture,
@@ -399,30 +399,42 @@ impl SessionStore for PostgresStore {
     }
 
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
+        self.append_batch(id, vec![entry])
+    }
+
+    fn append_batch<'a>(&'a self, id: &'a str, entries: Vec<HistoryEntry>) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let json = encode_entry(entry)
-                .map_err(|error| StoreError::database(id, "encoding an entry", error))?;
-            let json = String::from_utf8(json)
-                .map_err(|error| StoreError::database(id, "encoding an entry", error))?;
-            let size = i64::try_from(json.len()).unwrap_or(i64::MAX);
+            if entries.is_empty() {
+                return Ok(());
+            }
+            let (jsons, size) = encode_rows(id, entries)?;
+            let size = i64::try_from(size).unwrap_or(i64::MAX);
+            let count = i64::try_from(jsons.len()).unwrap_or(i64::MAX);
             let limit = i64::try_from(self.max_bytes).unwrap_or(i64::MAX);
             let client = self.client(id).await?;
+            // One statement, so one transaction (one WAL flush) for the whole batch: the row
+            // update takes the batch's sequence numbers and checks the size limit and the
+            // lease once; the entries take `last - count + 1 ..= last`, in array order.
             let statement = client
                 .prepare_cached(
                     "WITH taken AS (
                         UPDATE acp_sessions
-                        SET next_seq = next_seq + 1, history_bytes = history_bytes + $3
+                        SET next_seq = next_seq + $6, history_bytes = history_bytes + $3
                         WHERE id = $1 AND history_bytes + $3 <= $4
                           AND (lease_holder IS NULL OR lease_holder = $5 OR lease_until < now())
                         RETURNING next_seq
                     )
                     INSERT INTO acp_history (session_id, seq, entry)
-                    SELECT $1, next_seq, $2 FROM taken",
+                    SELECT $1, taken.next_seq - $6 + batch.ord, batch.entry
+                    FROM taken, unnest($2::text[]) WITH ORDINALITY AS batch (entry, ord)",
                 )
                 .await
                 .map_err(failed(id, "appending to the history"))?;
             let inserted = client
-                .execute(&statement, &[&id, &json, &size, &limit, &self.holder])
+                .execute(
+                    &statement,
+                    &[&id, &jsons, &size, &limit, &self.holder, &count],
+                )
                 .await
                 .map_err(failed(id, "appending to the history"))?;
             drop(client);

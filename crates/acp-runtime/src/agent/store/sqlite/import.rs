@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::TransactionBehavior;
 
 use super::super::StoreError;
-use super::super::encoding::{MetaRow, encode_entry};
+use super::super::encoding::{MetaRow, encode_rows};
 use super::super::file::{FileStore, file_name_ok};
 use super::{META_COLUMNS, SqliteStore, failed};
 
@@ -99,16 +99,7 @@ impl SqliteStore {
                 }
             };
             let row = MetaRow::of(&meta);
-            let mut entries = Vec::with_capacity(history.len());
-            let mut bytes = 0u64;
-            for entry in history {
-                let json = encode_entry(entry)
-                    .map_err(|error| StoreError::database(id, "encoding an entry", error))?;
-                let json = String::from_utf8(json)
-                    .map_err(|error| StoreError::database(id, "encoding an entry", error))?;
-                bytes += json.len() as u64;
-                entries.push(json);
-            }
+            let (entries, bytes) = encode_rows(id, history)?;
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(failed(id, "importing the session"))?;

@@ -23,7 +23,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior};
 
 pub use import::FileImport;
 
-use super::encoding::{MetaRow, decode_entry, encode_entry, millis};
+use super::encoding::{MetaRow, decode_entry, encode_rows, millis};
 use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
     StoreFuture,
@@ -425,19 +425,25 @@ impl SessionStore for SqliteStore {
     }
 
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
+        self.append_batch(id, vec![entry])
+    }
+
+    fn append_batch<'a>(&'a self, id: &'a str, entries: Vec<HistoryEntry>) -> StoreFuture<'a, ()> {
         let id = id.to_owned();
         Box::pin(self.run(move |shared, connection| {
-            let json = encode_entry(entry)
-                .map_err(|error| StoreError::database(&id, "encoding an entry", error))?;
-            let json = String::from_utf8(json)
-                .map_err(|error| StoreError::database(&id, "encoding an entry", error))?;
-            let size = json.len() as u64;
+            if entries.is_empty() {
+                return Ok(());
+            }
+            let (jsons, size) = encode_rows(&id, entries)?;
+            let count = i64::try_from(jsons.len()).unwrap_or(i64::MAX);
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(failed(&id, "appending to the history"))?;
-            let seq: Option<i64> = transaction
+            // One row update takes the sequence numbers of the whole batch (and checks the
+            // size limit and the lease once); the entries take `last - count + 1 ..= last`.
+            let last: Option<i64> = transaction
                 .prepare_cached(
-                    "UPDATE acp_sessions SET next_seq = next_seq + 1, \
+                    "UPDATE acp_sessions SET next_seq = next_seq + ?6, \
                      history_bytes = history_bytes + ?2 \
                      WHERE id = ?1 AND history_bytes + ?2 <= ?3 \
                      AND (lease_holder IS NULL OR lease_holder = ?4 OR lease_until_ms < ?5) \
@@ -452,22 +458,29 @@ impl SessionStore for SqliteStore {
                                 i64::try_from(shared.max_bytes).unwrap_or(i64::MAX),
                                 &shared.holder,
                                 now_ms(),
+                                count,
                             ),
                             |row| row.get(0),
                         )
                         .optional()
                 })
                 .map_err(failed(&id, "appending to the history"))?;
-            let Some(seq) = seq else {
+            let Some(last) = last else {
                 let refusal = shared.refusal(&transaction, &id, true)?;
                 return Err(refusal);
             };
-            transaction
-                .prepare_cached(
-                    "INSERT INTO acp_history (session_id, seq, entry) VALUES (?1, ?2, ?3)",
-                )
-                .and_then(|mut statement| statement.execute((&id, seq, &json)))
-                .map_err(failed(&id, "appending to the history"))?;
+            {
+                let mut insert = transaction
+                    .prepare_cached(
+                        "INSERT INTO acp_history (session_id, seq, entry) VALUES (?1, ?2, ?3)",
+                    )
+                    .map_err(failed(&id, "appending to the history"))?;
+                for (seq, json) in (last - count + 1..).zip(&jsons) {
+                    insert
+                        .execute((&id, seq, json))
+                        .map_err(failed(&id, "appending to the history"))?;
+                }
+            }
             transaction
                 .commit()
                 .map_err(failed(&id, "appending to the history"))
