@@ -246,6 +246,7 @@ impl Terminal {
         request: impl FnOnce(String, String) -> M::Params,
     ) -> Result<M::Result, Error> {
         let params = request(self.session.id().to_owned(), self.id.clone());
+        self.session.flush().await?;
         let client = self.session.client_connection();
         client
             .call::<M>(Some(ClientFeature::Terminal), &params)
@@ -306,7 +307,10 @@ impl Session {
         &self,
         work: impl Future<Output = Result<T, Error>>,
     ) -> Result<T, Error> {
-        let Some(busy) = self.admit()? else {
+        let busy = self.admit()?;
+        // The updates sent before the request reach the client first.
+        self.flush().await?;
+        let Some(busy) = busy else {
             return work.await;
         };
         let Some(turn) = self.turn().cloned() else {

@@ -65,6 +65,24 @@
 //! A turn that ends otherwise closes the tool calls it left open too, `failed` in both
 //! versions, before its stop (v1 response, v2 idle state).
 //!
+//! # Recording
+//!
+//! Every update that belongs to the history is in the session store before the client is sent
+//! it; notices and state never are. A send call ([`Session::send_text`], [`Session::send_v1`],
+//! ...) queues the update and returns: the runtime records the updates a handler sends in a
+//! burst with one store write ([`SessionStore::append_batch`]: one transaction for SQLite and
+//! PostgreSQL), then sends them, in the order they were sent, while the handler goes on. At
+//! most 1,024 updates of a session wait so; a send call beyond that waits for room. Before a
+//! request to the client (a permission, a file, a terminal) and before the end of a turn,
+//! the runtime waits until the queue is empty, so the client always sees the updates before
+//! the request or the stop that followed them.
+//!
+//! When a write fails (the store is full, the disk or the database is), the updates of that
+//! write are not sent, and the session's next call fails with [`Error::Store`](crate::Error::Store)
+//! (or the turn ends with that error, when the handler made no further call), so `?` ends
+//! the handler and the history still holds exactly what the client saw.
+//! [`Session::flush`] waits for the queue when a handler wants to know at a point of its own.
+//!
 //! Session set-up hooks ([`Agent::session_opened`]) run after the response to `session/new`,
 //! v1 `session/load` or v1 `session/resume`, and for a v2 `session/resume` after its replay
 //! (`replay_complete`) and state but before its response (nothing for a resumed session may
@@ -89,6 +107,7 @@ mod ids;
 mod info;
 mod lease;
 mod listing;
+mod outbox;
 mod principal;
 mod session;
 mod setup;

@@ -8,12 +8,14 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use acp_schema::method::NotificationMethod;
 use acp_schema::v1::ProtocolVersion;
 use acp_schema::{v1, v2};
 
 use super::config::{ConfigValue, MODE_OPTION_ID};
 use super::gate::{ClientConnection, ClientFeature, ConnectedClient};
 use super::ids::fresh_id;
+use super::outbox::Outbox;
 use super::state::{Cancellable, SessionState};
 use super::store::{HistoryEntry, SessionStore};
 use super::turn::{Busy, Turn};
@@ -59,6 +61,8 @@ struct Inner {
     fallback: FallbackPolicy,
     /// `session/close` arrived on this connection: nothing more is sent.
     closed: AtomicBool,
+    /// Updates waiting to be recorded and sent, in order.
+    outbox: Outbox,
 }
 
 /// One session as seen by the agent on one connection. Cheap to clone.
@@ -87,12 +91,18 @@ impl Session {
         client: ClientConnection,
         fallback: FallbackPolicy,
     ) -> Self {
+        let outbox = Outbox::new(
+            Arc::clone(&state.store),
+            state.id.clone(),
+            client.connection().clone(),
+        );
         Self {
             inner: Arc::new(Inner {
                 state,
                 client,
                 fallback,
                 closed: AtomicBool::new(false),
+                outbox,
             }),
             turn: None,
         }
@@ -287,18 +297,23 @@ impl Session {
     /// Sends and records a v1 update whatever the turn: the runtime's own updates.
     pub(crate) async fn send_v1_unchecked(&self, update: v1::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
+        let entry = v1::ReplayableUpdate::try_from(update.clone())
+            .ok()
+            .filter(records_v1)
+            .map(HistoryEntry::V1);
         let params = v1::SessionNotification::new(self.id(), update);
-        if let Ok(replayable) = v1::ReplayableUpdate::try_from(params.update.clone())
-            && records_v1(&replayable)
-        {
-            self.inner
-                .state
-                .record(HistoryEntry::V1(replayable))
-                .await?;
-        }
-        self.connection()
-            .notify::<v1::methods::SessionUpdate>(&params)
+        self.queue::<v1::methods::SessionUpdate>(entry, &params)
             .await
+    }
+
+    /// Queues notification `M` in the outbox, to be sent once `entry` (if any) is recorded.
+    async fn queue<M: NotificationMethod>(
+        &self,
+        entry: Option<HistoryEntry>,
+        params: &M::Params,
+    ) -> Result<(), Error> {
+        let line = Connection::encode_notification::<M>(params)?;
+        self.inner.outbox.push(entry, line).await
     }
 
     /// Sends a v2 session update, recording it in the history when it is replayable. On a v1
@@ -323,17 +338,12 @@ impl Session {
     pub(crate) async fn send_v2_unchecked(&self, update: v2::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
         self.track_cancellable(&update);
+        let entry = v2::ReplayableUpdate::try_from(update.clone())
+            .ok()
+            .filter(records_v2)
+            .map(HistoryEntry::V2);
         let params = v2::UpdateSessionNotification::new(self.id(), update);
-        if let Ok(replayable) = v2::ReplayableUpdate::try_from(params.update.clone())
-            && records_v2(&replayable)
-        {
-            self.inner
-                .state
-                .record(HistoryEntry::V2(replayable))
-                .await?;
-        }
-        self.connection()
-            .notify::<v2::methods::SessionUpdate>(&params)
+        self.queue::<v2::methods::SessionUpdate>(entry, &params)
             .await
     }
 
@@ -342,9 +352,21 @@ impl Session {
     pub(crate) async fn send_v2_live(&self, update: v2::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
         let params = v2::UpdateSessionNotification::new(self.id(), update);
-        self.connection()
-            .notify::<v2::methods::SessionUpdate>(&params)
+        self.queue::<v2::methods::SessionUpdate>(None, &params)
             .await
+    }
+
+    /// Waits until every update sent through this session on this connection so far is
+    /// recorded in the store and handed to the connection.
+    ///
+    /// Send calls return once the update is queued: the runtime records the updates of a
+    /// burst in the store together and sends them once recorded (see [the agent
+    /// module](super#recording)). A failure to record is reported by the next call on the
+    /// session, or here. The runtime flushes before every request to the client and before
+    /// it ends a turn, so a handler needs this only to learn of a failure at a point of its
+    /// choosing.
+    pub async fn flush(&self) -> Result<(), Error> {
+        self.inner.outbox.flush().await
     }
 
     /// Reports the v2 foreground state (not recorded).
@@ -652,6 +674,7 @@ impl Session {
             ByVersion::V1(update) => HistoryEntry::V1(update),
             ByVersion::V2(update) => HistoryEntry::V2(update),
         };
+        self.flush().await?;
         self.inner.state.record(entry).await.map_err(Error::from)
     }
 }

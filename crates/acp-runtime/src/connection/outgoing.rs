@@ -230,6 +230,20 @@ impl Connection {
             .await
     }
 
+    /// Encodes a typed notification for [`Self::send_encoded`] (the session outbox encodes
+    /// an update when it is queued and sends it once it is recorded).
+    pub(crate) fn encode_notification<M: NotificationMethod>(
+        params: &M::Params,
+    ) -> Result<Vec<u8>, Error> {
+        encode(&Notification::new(M::METHOD, Some(params)))
+    }
+
+    /// Queues a message encoded by [`Self::encode_notification`]; waits while the queue is
+    /// full.
+    pub(crate) async fn send_encoded(&self, line: Vec<u8>) -> Result<(), Error> {
+        self.send_message(line).await
+    }
+
     /// Sends a typed notification.
     pub async fn notify<M: NotificationMethod>(&self, params: &M::Params) -> Result<(), Error> {
         self.send_message(encode(&Notification::new(M::METHOD, Some(params)))?)

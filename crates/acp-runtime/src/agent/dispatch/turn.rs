@@ -83,7 +83,14 @@ async fn end(
         Err(error) if rpc::is_turn_cancelled(&error) => Ok(StopReason::Cancelled),
         other => other,
     };
+    // Everything the turn sent is recorded and on its way before its stop; a write that
+    // failed and that no call of the handler reported ends the turn with the store's error.
+    let flushed = session.flush().await;
     session.close_open_tools(turn).await;
+    let result = match flushed.and(session.flush().await) {
+        Err(error) if result.is_ok() => Err(ErrorObject::from(error)),
+        _ => result,
+    };
     turn.end();
     (result, rest)
 }
