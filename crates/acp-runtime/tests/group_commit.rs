@@ -148,6 +148,14 @@ impl Agent for Burst {
     }
 }
 
+/// A [`Burst`] agent on a [`Watched`] store, with a client of `version` and one session.
+async fn serve(version: u16) -> (Arc<Watched>, Wire, String) {
+    let store = Watched::new();
+    let server = AgentServer::new(Burst::default()).shared_store(store.clone());
+    let (wire, session) = Wire::with_session(&server, version, "/work").await;
+    (store, wire, session)
+}
+
 /// The texts of the agent message chunks among `updates`.
 fn chunk_texts(updates: &[Value]) -> Vec<String> {
     updates
@@ -189,9 +197,7 @@ async fn turn_end(wire: &mut Wire, version: u16, id: i64, session: &str) -> Valu
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_is_recorded_in_few_writes_before_any_of_it_is_sent() {
     for version in [1u16, 2] {
-        let store = Watched::new();
-        let server = AgentServer::new(Burst::default()).shared_store(store.clone());
-        let (mut wire, session) = Wire::with_session(&server, version, "/work").await;
+        let (store, mut wire, session) = serve(version).await;
         store.shut();
         let id = wire.start_prompt(&session, "burst 300").await;
         // While the store holds the writes, nothing of the reply reaches the client.
@@ -221,9 +227,7 @@ async fn a_burst_is_recorded_in_few_writes_before_any_of_it_is_sent() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_to_the_client_comes_after_the_updates_sent_before_it() {
     for version in [1u16, 2] {
-        let store = Watched::new();
-        let server = AgentServer::new(Burst::default()).shared_store(store.clone());
-        let (mut wire, session) = Wire::with_session(&server, version, "/work").await;
+        let (_store, mut wire, session) = serve(version).await;
         let id = wire.start_prompt(&session, "burst 100 ask").await;
         let request = wire
             .until(|message| message["method"] == "session/request_permission")
@@ -278,9 +282,7 @@ async fn the_queue_is_bounded_while_the_store_is_slow() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_write_sends_none_of_it_and_ends_the_turn_with_the_error() {
     for version in [1u16, 2] {
-        let store = Watched::new();
-        let server = AgentServer::new(Burst::default()).shared_store(store.clone());
-        let (mut wire, session) = Wire::with_session(&server, version, "/work").await;
+        let (store, mut wire, session) = serve(version).await;
         *store.refuse.lock().unwrap() = Some("u7".to_owned());
         let id = wire.start_prompt(&session, "burst 10").await;
         let end = turn_end(&mut wire, version, id, &session).await;
@@ -318,9 +320,7 @@ async fn a_failed_write_sends_none_of_it_and_ends_the_turn_with_the_error() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_handler_learns_of_a_failed_write_from_flush() {
-    let store = Watched::new();
-    let server = AgentServer::new(Burst::default()).shared_store(store.clone());
-    let (mut wire, session) = Wire::with_session(&server, 1, "/work").await;
+    let (store, mut wire, session) = serve(1).await;
     *store.refuse.lock().unwrap() = Some("u3".to_owned());
     let id = wire.start_prompt(&session, "burst 5 flush").await;
     let end = wire.response(id).await;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use acp_runtime::ProtocolVersion;
 use acp_runtime::agent::{HistoryEntry, SessionMeta, SessionStore};
 
-use super::{Fixture, readers, v1_text};
+use super::{Fixture, readers, sessions_with, v1_text};
 
 /// Two store values append batches of ten to one session at once: every batch lands whole
 /// (its entries next to each other, in order), and nothing is lost.
@@ -66,16 +66,8 @@ pub async fn batches_keep_order_and_stay_whole(fixture: &impl Fixture) {
 /// had; an unknown session's batch is refused as unknown.
 pub async fn a_failed_batch_stores_none_of_it(fixture: &impl Fixture) {
     let store = fixture.store();
-    for id in ["sess_fails", "sess_goes_on"] {
-        store
-            .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
-            .await
-            .unwrap();
-        store
-            .append_batch(id, vec![v1_text("kept 1"), v1_text("kept 2")])
-            .await
-            .unwrap();
-    }
+    let kept = [v1_text("kept 1"), v1_text("kept 2")];
+    sessions_with(&store, &["sess_fails", "sess_goes_on"], &kept).await;
     let unknown = store
         .append_batch("sess_unknown", vec![v1_text("x")])
         .await

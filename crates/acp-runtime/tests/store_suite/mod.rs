@@ -100,6 +100,17 @@ fn full_meta(id: &str) -> SessionMeta {
     meta
 }
 
+/// Creates v1 sessions `ids`, each with the history `history`.
+async fn sessions_with(store: &Arc<dyn SessionStore>, ids: &[&str], history: &[HistoryEntry]) {
+    for id in ids {
+        store
+            .create(&SessionMeta::new(*id, ProtocolVersion::V1, "/"))
+            .await
+            .unwrap();
+        store.append_batch(id, history.to_vec()).await.unwrap();
+    }
+}
+
 /// The stores to read back from: the store itself and, when there is one, a second view.
 fn readers(fixture: &impl Fixture) -> Vec<Arc<dyn SessionStore>> {
     let mut readers = vec![fixture.store()];
@@ -381,13 +392,7 @@ pub async fn close_then_reopen(fixture: &impl Fixture) {
 /// delete: the session and its history are gone, from every view; a second delete says so.
 pub async fn delete_removes_everything(fixture: &impl Fixture) {
     let store = fixture.store();
-    for id in ["sess_gone", "sess_kept"] {
-        store
-            .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
-            .await
-            .unwrap();
-        store.append(id, v1_text("x")).await.unwrap();
-    }
+    sessions_with(&store, &["sess_gone", "sess_kept"], &[v1_text("x")]).await;
     let deleter = fixture.second().unwrap_or_else(|| fixture.store());
     assert!(deleter.delete("sess_gone").await.unwrap());
     assert!(!deleter.delete("sess_gone").await.unwrap());
@@ -598,13 +603,7 @@ pub async fn corrupt_entry_fails_only_its_session(fixture: &impl Fixture) {
 /// stays, and other sessions go on.
 pub async fn failing_write_loses_nothing(fixture: &impl Fixture) {
     let store = fixture.store();
-    for id in ["sess_broken", "sess_fine"] {
-        store
-            .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
-            .await
-            .unwrap();
-        store.append(id, v1_text("before")).await.unwrap();
-    }
+    sessions_with(&store, &["sess_broken", "sess_fine"], &[v1_text("before")]).await;
     let Some(writer) = fixture.break_writes("sess_broken").await else {
         eprintln!("skipped: this store cannot be broken from outside");
         return;
