@@ -71,6 +71,9 @@ impl SessionStore for Watched {
     fn features(&self) -> StoreFeatures {
         self.inner.features()
     }
+    fn groups_appends(&self) -> bool {
+        true
+    }
     fn create<'a>(&'a self, meta: &'a SessionMeta) -> StoreFuture<'a, ()> {
         self.inner.create(meta)
     }

@@ -68,10 +68,12 @@
 //! # Recording
 //!
 //! Every update that belongs to the history is in the session store before the client is sent
-//! it; notices and state never are. A send call ([`Session::send_text`], [`Session::send_v1`],
-//! ...) queues the update and returns: the runtime records the updates a handler sends in a
-//! burst with one store write ([`SessionStore::append_batch`]: one transaction for SQLite and
-//! PostgreSQL), then sends them, in the order they were sent, while the handler goes on. At
+//! it; notices and state never are. With a store that groups its writes
+//! ([`SessionStore::groups_appends`]: the file, SQLite and PostgreSQL stores), a send call
+//! ([`Session::send_text`], [`Session::send_v1`], ...) queues the update and returns: the
+//! runtime records the updates a handler sends in a burst with one store write
+//! ([`SessionStore::append_batch`]: one transaction for SQLite and PostgreSQL, one file
+//! write), then sends them, in the order they were sent, while the handler goes on. At
 //! most 1,024 updates of a session wait so; a send call beyond that waits for room. Before a
 //! request to the client (a permission, a file, a terminal) and before the end of a turn,
 //! the runtime waits until the queue is empty, so the client always sees the updates before
@@ -82,6 +84,8 @@
 //! (or the turn ends with that error, when the handler made no further call), so `?` ends
 //! the handler and the history still holds exactly what the client saw.
 //! [`Session::flush`] waits for the queue when a handler wants to know at a point of its own.
+//! With the memory store, each update is recorded and sent in the call that sends it, and a
+//! failure fails that call.
 //!
 //! Session set-up hooks ([`Agent::session_opened`]) run after the response to `session/new`,
 //! v1 `session/load` or v1 `session/resume`, and for a v2 `session/resume` after its replay

@@ -19,6 +19,10 @@
 //! * Failure: when a group cannot be recorded, none of it is sent, and the next send call of
 //!   the session (or the flush at the end of the turn) fails with the store's error, so the
 //!   history never lacks an update the client saw, and the handler learns of the failure.
+//!
+//! A store that does not ask for groups ([`SessionStore::groups_appends`]: the memory store)
+//! skips the queue: each update is recorded and sent in the call that sends it, and a
+//! failure to record fails that call.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -52,6 +56,9 @@ struct Queue {
 
 struct Shared {
     store: Arc<dyn SessionStore>,
+    /// The store groups appends ([`SessionStore::groups_appends`]); otherwise nothing is
+    /// queued.
+    groups: bool,
     id: String,
     connection: Connection,
     queue: Mutex<Queue>,
@@ -79,6 +86,7 @@ impl Outbox {
     pub(crate) fn new(store: Arc<dyn SessionStore>, id: String, connection: Connection) -> Self {
         Self {
             shared: Arc::new(Shared {
+                groups: store.groups_appends(),
                 store,
                 id,
                 connection,
@@ -99,6 +107,13 @@ impl Outbox {
         let shared = &self.shared;
         if shared.connection.is_closed() {
             return Err(Error::ConnectionClosed);
+        }
+        if !shared.groups {
+            // A store that does not group (memory): recorded and sent in this call.
+            if let Some(entry) = entry {
+                shared.store.append(&shared.id, entry).await?;
+            }
+            return shared.connection.send_encoded(line).await;
         }
         let mut done = shared.done.subscribe();
         loop {

@@ -591,6 +591,10 @@ impl SessionStore for FileStore {
         Box::pin(async move { self.save_meta_now(meta) })
     }
 
+    fn groups_appends(&self) -> bool {
+        true
+    }
+
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
         Box::pin(async move { self.append_now(id, [entry]) })
     }

@@ -197,6 +197,16 @@ pub trait SessionStore: Send + Sync + 'static {
     /// holds the session's lease.
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()>;
 
+    /// Whether the runtime should group the updates of a turn into batches
+    /// ([`Self::append_batch`]) for this store: `true` for a store whose every write has a
+    /// fixed cost worth sharing (a transaction, a system call, a disk sync), as the file,
+    /// SQLite and PostgreSQL stores do. With the default, `false`, the runtime appends each
+    /// update in the call that sends it, before sending it, which is fastest for a store in
+    /// memory.
+    fn groups_appends(&self) -> bool {
+        false
+    }
+
     /// Appends several entries of one session's history, in order, as one write: all of them
     /// or none. The runtime records the updates a turn sends in a burst through this (see
     /// [the agent module](crate::agent#recording)), so that they share one transaction.

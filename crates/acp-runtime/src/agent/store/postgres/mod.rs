@@ -398,6 +398,10 @@ impl SessionStore for PostgresStore {
         })
     }
 
+    fn groups_appends(&self) -> bool {
+        true
+    }
+
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
         self.append_batch(id, vec![entry])
     }

@@ -424,6 +424,10 @@ impl SessionStore for SqliteStore {
         }))
     }
 
+    fn groups_appends(&self) -> bool {
+        true
+    }
+
     fn append<'a>(&'a self, id: &'a str, entry: HistoryEntry) -> StoreFuture<'a, ()> {
         self.append_batch(id, vec![entry])
     }
