@@ -13,8 +13,15 @@
 //!   cargo bench -p acp-runtime --features remote --bench remote_load
 //!   ACP_BENCH_CONNECTIONS=200 ACP_BENCH_UPDATES=1000 (the defaults)
 //!
-//! Bounded: at most 1,000 connections and 100,000 updates each; every run stops by itself
-//! (a 300 s limit per transport).
+//! Open loop (`-- --open-loop`): instead of a burst, the notices are offered at a fixed total
+//! rate for a fixed time (`ACP_BENCH_RATES=5000,20000,100000` per second across the
+//! connections, `ACP_BENCH_SECONDS=10`): notice i of a turn is due i x interval after the turn
+//! started, the server waits until then, and the notice carries the time it was due, so the
+//! latency counts from when it should have gone out (a server that falls behind cannot hide
+//! it). A rate is sustained when the p99 latency stays under 1 s (no queue builds up).
+//!
+//! Bounded: at most 1,000 connections, 100,000 updates each, 1,000,000 per second and 60 s;
+//! every run stops by itself (a 300 s limit per transport and rate).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "remote_load/ts_server.rs"]
@@ -45,15 +52,27 @@ fn env_count(name: &str, default: usize, max: usize) -> usize {
         .clamp(1, max)
 }
 
-/// Sends `updates` notices per prompt, each with its send time.
+/// Sends `updates` notices per prompt, each with its send time; with an `interval`, notice i
+/// is due `interval` x i after the turn started and carries that time.
 struct Streamer {
     updates: usize,
+    interval: Option<Duration>,
 }
 
 impl Agent for Streamer {
     async fn prompt(&self, session: Session, _prompt: Prompt) -> Result<StopReason, ErrorObject> {
+        let start = tokio::time::Instant::now();
+        let start_ns = now_ns();
         for i in 0..self.updates {
-            let notice = Notice::info(format!("update {i}")).description(now_ns().to_string());
+            let sent = match self.interval {
+                Some(interval) => {
+                    let due = interval.saturating_mul(u32::try_from(i).unwrap_or(u32::MAX));
+                    tokio::time::sleep_until(start + due).await;
+                    start_ns + due.as_nanos() as u64
+                }
+                None => now_ns(),
+            };
+            let notice = Notice::info(format!("update {i}")).description(sent.to_string());
             session
                 .notice(&notice)
                 .await
@@ -89,8 +108,17 @@ async fn until<R: MessageReader>(
     }
 }
 
-/// One client: initialize, new session, one prompt; the latencies of its notices (ns).
-async fn client<R: MessageReader, W: MessageWriter>(mut reader: R, mut writer: W) -> Vec<u64> {
+/// What one client saw: the latency of each notice, the earliest send time its notices
+/// carried and the time the last one arrived (ns since the epoch).
+#[derive(Default)]
+struct Seen {
+    latencies: Vec<u64>,
+    first_sent: u64,
+    last_arrival: u64,
+}
+
+/// One client: initialize, new session, one prompt; what it saw of its notices.
+async fn client<R: MessageReader, W: MessageWriter>(mut reader: R, mut writer: W) -> Seen {
     send(
         &mut writer,
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -112,7 +140,10 @@ async fn client<R: MessageReader, W: MessageWriter>(mut reader: R, mut writer: W
         "params": {"sessionId": session, "prompt": [{"type": "text", "text": "go"}]}}),
     )
     .await;
-    let mut latencies = Vec::new();
+    let mut seen = Seen {
+        first_sent: u64::MAX,
+        ..Seen::default()
+    };
     let done = until(&mut reader, 3, |message| {
         let update = &message["params"]["update"];
         if update["sessionUpdate"] == "notice"
@@ -120,17 +151,20 @@ async fn client<R: MessageReader, W: MessageWriter>(mut reader: R, mut writer: W
                 .as_str()
                 .and_then(|t| t.parse::<u64>().ok())
         {
-            latencies.push(now_ns().saturating_sub(sent));
+            let now = now_ns();
+            seen.latencies.push(now.saturating_sub(sent));
+            seen.first_sent = seen.first_sent.min(sent);
+            seen.last_arrival = seen.last_arrival.max(now);
         }
     })
     .await;
     assert_eq!(done["result"]["stopReason"], "end_turn");
     let _ = writer.close().await;
-    latencies
+    seen
 }
 
-fn server(updates: usize) -> AgentServer<Streamer> {
-    AgentServer::new(Streamer { updates }).store(MemoryStore::without_history())
+fn server(updates: usize, interval: Option<Duration>) -> AgentServer<Streamer> {
+    AgentServer::new(Streamer { updates, interval }).store(MemoryStore::without_history())
 }
 
 fn peak_rss_kib() -> u64 {
@@ -154,7 +188,12 @@ fn vm_hwm_kib(status: &str) -> u64 {
         .unwrap_or(0)
 }
 
-async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
+async fn run(
+    transport: &str,
+    connections: usize,
+    updates: usize,
+    interval: Option<Duration>,
+) -> Seen {
     let mut tasks = Vec::new();
     match transport {
         "typescript-websocket" => {
@@ -179,7 +218,7 @@ async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
             let options = ServerOptions::new()
                 .max_connections(connections + 8)
                 .max_per_address(connections + 8);
-            tokio::spawn(RemoteServer::new(server(updates), options).serve(listener));
+            tokio::spawn(RemoteServer::new(server(updates, interval), options).serve(listener));
             for _ in 0..connections {
                 let url = url.clone();
                 tasks.push(tokio::spawn(async move {
@@ -189,7 +228,7 @@ async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
             }
         }
         "stdio-pipe" => {
-            let server = server(updates);
+            let server = server(updates, interval);
             for _ in 0..connections {
                 let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
                 let (agent_read, agent_write) = tokio::io::split(agent_io);
@@ -202,9 +241,15 @@ async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
         }
         other => panic!("unknown transport {other}"),
     }
-    let mut all = Vec::new();
+    let mut all = Seen {
+        first_sent: u64::MAX,
+        ..Seen::default()
+    };
     for task in tasks {
-        all.extend(task.await.unwrap());
+        let seen = task.await.unwrap();
+        all.latencies.extend(seen.latencies);
+        all.first_sent = all.first_sent.min(seen.first_sent);
+        all.last_arrival = all.last_arrival.max(seen.last_arrival);
     }
     all
 }
@@ -212,12 +257,25 @@ async fn run(transport: &str, connections: usize, updates: usize) -> Vec<u64> {
 /// The URL of the node server, in the `typescript-websocket` child.
 static TS_URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-fn measure(transport: &str) {
+/// One run of `transport`: a burst (`rate` none) or notices offered at `rate` per second.
+fn measure(transport: &str, rate: Option<usize>) {
     let connections = env_count("ACP_BENCH_CONNECTIONS", 200, 1000);
-    let updates = env_count("ACP_BENCH_UPDATES", 1000, 100_000);
+    let (updates, interval) = match rate {
+        Some(rate) => {
+            let seconds = env_count("ACP_BENCH_SECONDS", 10, 60);
+            let updates = (rate * seconds / connections).clamp(1, 100_000);
+            (
+                updates,
+                Some(Duration::from_secs_f64(connections as f64 / rate as f64)),
+            )
+        }
+        None => (env_count("ACP_BENCH_UPDATES", 1000, 100_000), None),
+    };
     // The TypeScript SDK's server: its own process, ended when this function returns.
-    let node = (transport == "typescript-websocket")
-        .then(|| ts_server::TsServer::start(updates).unwrap_or_else(|reason| panic!("{reason}")));
+    let node = (transport == "typescript-websocket").then(|| {
+        let interval_us = interval.map_or(0, |interval| interval.as_micros() as u64);
+        ts_server::TsServer::start(updates, interval_us).unwrap_or_else(|reason| panic!("{reason}"))
+    });
     if let Some(node) = &node {
         TS_URL.set(node.url.clone()).unwrap();
     }
@@ -227,15 +285,16 @@ fn measure(transport: &str) {
         .build()
         .unwrap();
     let started = Instant::now();
-    let mut latencies = runtime.block_on(async {
+    let mut seen = runtime.block_on(async {
         tokio::time::timeout(
             Duration::from_secs(300),
-            run(transport, connections, updates),
+            run(transport, connections, updates, interval),
         )
         .await
         .expect("the run ends within 300 s")
     });
     let wall = started.elapsed();
+    let latencies = &mut seen.latencies;
     assert_eq!(
         latencies.len(),
         connections * updates,
@@ -243,46 +302,87 @@ fn measure(transport: &str) {
     );
     latencies.sort_unstable();
     let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize] as f64 / 1e6;
-    println!(
-        "| {transport} | {connections} x {updates} | {:.2} s | {:.0} notices/s | {:.2} ms | {:.2} ms | {:.1} MiB |",
-        wall.as_secs_f64(),
-        latencies.len() as f64 / wall.as_secs_f64(),
-        at(0.5),
-        at(0.99),
-        (peak_rss_kib() + node.as_ref().map_or(0, ts_server::TsServer::peak_rss_kib)) as f64
-            / 1024.0,
-    );
+    let memory = (peak_rss_kib() + node.as_ref().map_or(0, ts_server::TsServer::peak_rss_kib))
+        as f64
+        / 1024.0;
+    match rate {
+        None => println!(
+            "| {transport} | {connections} x {updates} | {:.2} s | {:.0} notices/s | {:.2} ms | {:.2} ms | {memory:.1} MiB |",
+            wall.as_secs_f64(),
+            latencies.len() as f64 / wall.as_secs_f64(),
+            at(0.5),
+            at(0.99),
+        ),
+        Some(rate) => {
+            // Delivered: from the first notice due to the last one received.
+            let span = seen.last_arrival.saturating_sub(seen.first_sent).max(1) as f64 / 1e9;
+            let p99 = at(0.99);
+            println!(
+                "| {transport} | {rate} | {connections} x {updates} | {:.0} | {:.2} ms | {p99:.2} ms | {:.2} ms | {memory:.1} MiB | {} |",
+                latencies.len() as f64 / span,
+                at(0.5),
+                at(1.0),
+                if p99 < 1000.0 { "yes" } else { "**no**" },
+            );
+        }
+    }
 }
+
+const TRANSPORTS: [&str; 4] = [
+    "websocket",
+    "streamable-http",
+    "stdio-pipe",
+    "typescript-websocket",
+];
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(position) = args.iter().position(|a| a == "--transport") {
-        measure(&args[position + 1]);
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|position| args.get(position + 1))
+    };
+    if let Some(transport) = value("--transport") {
+        let rate = value("--rate").map(|rate| rate.parse::<usize>().unwrap());
+        measure(transport, rate);
         return;
     }
-    println!(
-        "| transport | connections x notices | wall | throughput | p50 latency | p99 latency | peak RSS |"
-    );
-    println!("|---|---|---|---|---|---|---|");
+    let rates: Vec<Option<usize>> = if args.iter().any(|a| a == "--open-loop") {
+        println!(
+            "| transport | offered notices/s | connections x notices | delivered notices/s | p50 latency | p99 latency | max latency | peak RSS | sustained (p99 < 1 s) |"
+        );
+        println!("|---|---:|---|---:|---:|---:|---:|---:|---|");
+        std::env::var("ACP_BENCH_RATES")
+            .unwrap_or_else(|_| "5000,20000,100000".to_owned())
+            .split(',')
+            .map(|rate| Some(rate.trim().parse::<usize>().unwrap().clamp(1, 1_000_000)))
+            .collect()
+    } else {
+        println!(
+            "| transport | connections x notices | wall | throughput | p50 latency | p99 latency | peak RSS |"
+        );
+        println!("|---|---|---|---|---|---|---|");
+        vec![None]
+    };
     let mut skipped = Vec::new();
-    for transport in [
-        "websocket",
-        "streamable-http",
-        "stdio-pipe",
-        "typescript-websocket",
-    ] {
-        if transport == "typescript-websocket"
-            && let Err(reason) = ts_server::node_modules()
-        {
-            skipped.push(format!("{transport}: skipped: {reason}"));
-            continue;
+    for rate in rates {
+        for transport in TRANSPORTS {
+            if transport == "typescript-websocket"
+                && let Err(reason) = ts_server::node_modules()
+            {
+                skipped.push(format!("{transport}: skipped: {reason}"));
+                continue;
+            }
+            let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+            child.args(["--transport", transport]);
+            if let Some(rate) = rate {
+                child.args(["--rate", &rate.to_string()]);
+            }
+            let status = child.status().unwrap();
+            assert!(status.success(), "{transport} failed");
         }
-        let status = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--transport", transport])
-            .status()
-            .unwrap();
-        assert!(status.success(), "{transport} failed");
     }
+    skipped.dedup();
     for line in skipped {
         println!("{line}");
     }

@@ -41,15 +41,16 @@ pub(super) struct TsServer {
 }
 
 impl TsServer {
-    /// Starts the server streaming `updates` notices per prompt; waits (up to 30 s) for its
-    /// URL.
-    pub(super) fn start(updates: usize) -> Result<Self, String> {
+    /// Starts the server streaming `updates` notices per prompt, one every `interval_us`
+    /// microseconds (0: as fast as it can); waits (up to 30 s) for its URL.
+    pub(super) fn start(updates: usize, interval_us: u64) -> Result<Self, String> {
         let modules = node_modules()?;
         let script =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/remote_load/ts_streamer.mjs");
         let mut child = Command::new("node")
             .arg(script)
             .arg(updates.to_string())
+            .arg(interval_us.to_string())
             .env("ACP_SDK_DIR", modules.join("@agentclientprotocol/sdk"))
             .env("ACP_NODE_MODULES", &modules)
             .stdin(Stdio::null())

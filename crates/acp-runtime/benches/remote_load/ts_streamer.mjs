@@ -4,8 +4,11 @@
 // Unix epoch as its description, then ends the turn. Started and ended by
 // benches/remote_load.rs.
 //
-//   node ts_streamer.mjs N
+//   node ts_streamer.mjs N [INTERVAL_US]
 //
+// With INTERVAL_US, notice i of a turn is due INTERVAL_US x i after the turn started (open
+// loop): the server waits until then, and the notice carries the time it was due, so that a
+// server that falls behind shows it in the latency.
 // Prints `listening on ws://127.0.0.1:PORT/acp` on standard output once it listens. The SDK is
 // found in $ACP_SDK_DIR, the `ws` package in $ACP_NODE_MODULES.
 import http from "node:http";
@@ -13,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 
 const updates = Number(process.argv[2] ?? 1000);
+const intervalUs = Number(process.argv[3] ?? 0);
 const sdk = (path) => import(pathToFileURL(join(process.env.ACP_SDK_DIR, path)).href);
 const acp = await sdk("dist/v1/unstable/acp.js");
 const { AcpServer } = await sdk("dist/transports/server.js");
@@ -29,9 +33,17 @@ function makeAgent() {
                                       agentCapabilities: {} }))
     .onRequest("session/new", () => ({ sessionId: `ts_${nextSession++}` }))
     .onRequest("session/prompt", async ({ params, client }) => {
+      const startUs = (performance.timeOrigin + performance.now()) * 1000;
       for (let i = 0; i < updates; i++) {
+        let sent = epochNs();
+        if (intervalUs > 0) {
+          const dueUs = startUs + i * intervalUs;
+          const waitMs = (dueUs - (performance.timeOrigin + performance.now()) * 1000) / 1000;
+          if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+          sent = (BigInt(Math.round(dueUs)) * 1000n).toString();
+        }
         await client.notify("session/update", { sessionId: params.sessionId, update: {
-          sessionUpdate: "notice", severity: "info", title: `update ${i}`, description: epochNs() } });
+          sessionUpdate: "notice", severity: "info", title: `update ${i}`, description: sent } });
       }
       return { stopReason: "end_turn" };
     })
