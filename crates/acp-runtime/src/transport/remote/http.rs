@@ -16,29 +16,28 @@
 //! A connection acts for the principal of the bearer token that created it; a request of
 //! another principal that names it gets 404, as for an unknown id.
 
-use std::convert::Infallible;
 use std::net::IpAddr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream;
 use serde_json::Value;
 
 use super::CONNECTION_ID_HEADER;
 use super::accept::Served;
-use super::http_conn::{HttpConnection, StreamRefusal, id_key, session_of};
+use super::http_conn::{HttpConnection, StreamRefusal, StreamWriter};
 use super::limits;
+use super::peek::{id_key, session_of};
 use super::server::Shared;
 use super::service::{Service, ServiceHandle};
+use super::sse;
 use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::Level;
+use crate::transport::ChannelReader;
 use crate::transport::queue::queue;
-use crate::transport::{ChannelReader, ChannelWriter};
 
 /// The request header that names a session.
 pub const SESSION_ID_HEADER: &str = "acp-session-id";
@@ -203,32 +202,38 @@ async fn initialize<S: Service>(
         );
     };
     let (inbound, inbound_rx) = queue(QUEUE_MESSAGES, shared.options.max_queued_bytes);
-    let (outbound, outbound_rx) = queue(QUEUE_MESSAGES, limits::HOP_BYTES);
     let reader = ChannelReader::from_queue(inbound_rx, shared.options.max_message_bytes);
-    let (reader, writer, guard_pump, activity) = limits::guard(
-        reader,
-        ChannelWriter::from_queue(outbound),
-        &shared.options,
-        Arc::clone(&shared.sessions),
-        shared.logger.clone(),
-    );
-    let connection = shared.service.start(reader, writer, principal.clone());
-    let closer = connection.clone();
+    // The connection is closed through its service handle, which exists only once the
+    // service runs on the writer that needs this connection.
+    let handle = Arc::new(OnceLock::<S::Handle>::new());
+    let closer = Arc::clone(&handle);
     let http = Arc::new(
         HttpConnection::new(
             inbound,
-            move || closer.close(),
+            move || {
+                if let Some(connection) = closer.get() {
+                    connection.close();
+                }
+            },
             shared.options.stall_timeout,
             shared.options.max_queued_bytes,
             peer,
             shared.logger.clone(),
         )
-        .acting_for(principal),
+        .acting_for(principal.clone()),
     );
+    let (reader, writer, guard_pump, activity) = limits::guard(
+        reader,
+        StreamWriter(Arc::clone(&http)),
+        &shared.options,
+        Arc::clone(&shared.sessions),
+        shared.logger.clone(),
+    );
+    let connection = shared.service.start(reader, writer, principal);
+    let _ = handle.set(connection.clone());
     let answer = http.expect_initialize(id);
     let connection_id = uuid::Uuid::new_v4().to_string();
     lock(&shared.http).insert(connection_id.clone(), Arc::clone(&http));
-    let pumped = Arc::clone(&http);
     let watched = Arc::clone(&http);
     let registry = Arc::clone(&shared);
     let forget = connection_id.clone();
@@ -239,7 +244,7 @@ async fn initialize<S: Service>(
                 guard_pump.run().await;
                 served.close();
             };
-            tokio::join!(pumped.pump(outbound_rx), guarded, served.closed());
+            tokio::join!(guarded, served.closed());
         };
         let unused = async {
             let timeout = registry.options.unused_timeout;
@@ -351,17 +356,7 @@ pub(crate) async fn events<S: Service>(
             return refuse(StatusCode::NOT_FOUND, "the connection has ended");
         }
     };
-    let events = stream::unfold((receiver, served), |(mut receiver, served)| async move {
-        let message = receiver.recv().await?;
-        let text = String::from_utf8_lossy(&message).into_owned();
-        Some((
-            Ok::<_, Infallible>(Event::default().data(text)),
-            (receiver, served),
-        ))
-    });
-    Sse::new(events)
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-        .into_response()
+    sse::response(receiver, served)
 }
 
 /// `DELETE`: ends the connection (one of `principal`'s).

@@ -1,6 +1,6 @@
 //! The client end of Streamable HTTP (`http://`, `https://`), on reqwest (HTTP/2 by ALPN over
-//! TLS, HTTP/1.1 on cleartext) with a cookie jar of its own, and eventsource-stream for the
-//! event streams.
+//! TLS, HTTP/1.1 on cleartext) with a cookie jar of its own; its event streams are read by
+//! [`EventReader`](super::sse::EventReader).
 //!
 //! * The first message must be `initialize`: it is posted without a connection id, and the
 //!   `200` answer carries the `Acp-Connection-Id` header and, as its body, the response. The
@@ -27,12 +27,9 @@
 
 use std::collections::HashMap;
 use std::io;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use eventsource_stream::{EventStreamError, Eventsource};
-use futures_util::StreamExt;
 use reqwest::StatusCode;
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use serde_json::value::RawValue;
@@ -42,7 +39,9 @@ use tokio::task::AbortHandle;
 use super::CONNECTION_ID_HEADER;
 use super::client::ClientOptions;
 use super::http::SESSION_ID_HEADER;
-use super::http_wire::{Peek, StreamFault, answered, chain, read_body, session_in};
+use super::http_wire::{answered, chain, read_body};
+use super::peek::{Peek, session_in};
+use super::sse::EventReader;
 use crate::connection::lock;
 use crate::error::Error;
 use crate::log::{Level, Logger};
@@ -489,45 +488,33 @@ impl Shared {
 
     /// Reads one event stream until it ends, handing its messages to the reader.
     async fn pump(self: Arc<Self>, stream: reqwest::Response, session: Option<String>) {
-        let pending = Arc::new(AtomicUsize::new(0));
-        let counted = Arc::clone(&pending);
         let budget = self.limit.saturating_add(EVENT_SLACK_BYTES);
-        // Bytes read since the last complete event: past the budget the stream is dropped
-        // rather than buffered further.
-        let bytes = stream.bytes_stream().map(move |chunk| {
-            let chunk = chunk.map_err(StreamFault::Http)?;
-            if counted.fetch_add(chunk.len(), Ordering::Relaxed) + chunk.len() > budget {
-                return Err(StreamFault::TooLong);
-            }
-            Ok(chunk)
-        });
-        let mut events = bytes.eventsource();
+        let mut stream = stream;
+        let mut reader = EventReader::default();
         let mut fault = None;
-        while let Some(event) = events.next().await {
-            match event {
-                Ok(event) => {
-                    pending.store(0, Ordering::Relaxed);
-                    if event.data.is_empty() {
-                        continue;
-                    }
-                    if !self
-                        .incoming(event.data.into_bytes(), session.as_deref())
-                        .await
-                    {
-                        return;
-                    }
-                }
-                Err(EventStreamError::Transport(StreamFault::TooLong)) => {
-                    fault = Some(format!(
-                        "the server sent an event over the limit of {} bytes",
-                        self.limit
-                    ));
-                    break;
-                }
+        loop {
+            let chunk = match stream.chunk().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
                 Err(error) => {
-                    fault = Some(format!("reading an event stream failed: {error}"));
+                    fault = Some(format!("reading an event stream failed: {}", chain(&error)));
                     break;
                 }
+            };
+            reader.push(&chunk);
+            while let Some(message) = reader.next_event() {
+                if !self.incoming(message, session.as_deref()).await {
+                    return;
+                }
+            }
+            // Bytes of an event not complete yet: past the budget the stream is dropped
+            // rather than buffered further.
+            if reader.pending() > budget {
+                fault = Some(format!(
+                    "the server sent an event over the limit of {} bytes",
+                    self.limit
+                ));
+                break;
             }
         }
         match session {

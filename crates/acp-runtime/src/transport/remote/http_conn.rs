@@ -8,18 +8,20 @@
 //! while the client reads slowly, up to the stall timeout; then the connection is closed.
 
 use std::collections::{HashMap, VecDeque};
+use std::io;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use super::limits::HOP_BYTES;
+use super::peek::outgoing_route;
 use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::{Level, Logger};
+use crate::transport::MessageWriter;
 use crate::transport::queue::{Closed, QueueReceiver, QueueSender, TrySendError, queue};
 
 /// How many posts of one connection may wait for room in its inbound queue at once.
@@ -28,24 +30,6 @@ const MAX_WAITING_POSTS: usize = 8;
 /// How many messages may wait in one event stream's channel (and at most
 /// [`HOP_BYTES`](super::limits::HOP_BYTES) bytes, or one message).
 pub(crate) const STREAM_CAPACITY: usize = 64;
-
-/// A key for a JSON-RPC id (numbers and strings kept apart).
-pub(crate) fn id_key(id: &Value) -> Option<String> {
-    match id {
-        Value::String(text) => Some(format!("s:{text}")),
-        Value::Number(number) => Some(format!("n:{number}")),
-        _ => None,
-    }
-}
-
-/// The session a message from the client or the agent is about, from `params.sessionId`.
-pub(crate) fn session_of(message: &Value) -> Option<String> {
-    message
-        .get("params")?
-        .get("sessionId")?
-        .as_str()
-        .map(str::to_owned)
-}
 
 #[derive(Default)]
 struct Routes {
@@ -214,10 +198,8 @@ impl HttpConnection {
     /// Where `message` goes: the answer to the pending `initialize`, or a stream (with its
     /// session, for re-queueing).
     fn route(&self, message: Vec<u8>) -> Route {
-        let value: Value = serde_json::from_slice(&message).unwrap_or(Value::Null);
+        let (is_response, id, message_session) = outgoing_route(&message);
         let mut routes = lock(&self.routes);
-        let is_response = value.get("method").is_none();
-        let id = value.get("id").and_then(id_key);
         if is_response
             && let (Some(id), Some((expected, _))) = (&id, &routes.initialize)
             && id == expected
@@ -230,7 +212,7 @@ impl HttpConnection {
         let session = if is_response {
             id.and_then(|id| routes.requests.remove(&id))
         } else {
-            session_of(&value)
+            message_session
         };
         let target = session
             .as_ref()
@@ -295,41 +277,74 @@ impl HttpConnection {
         routes.initialize = None;
     }
 
-    /// Routes everything the agent writes until the ACP connection ends, then ends the
-    /// streams.
-    pub(crate) async fn pump(self: Arc<Self>, mut outbound: QueueReceiver) {
-        while let Some(message) = outbound.recv().await {
-            match self.route(message) {
-                Route::Done => {}
-                Route::Overflow => {
-                    self.logger.log(
-                        Level::Warn,
-                        "HTTP connection: the client opened no event stream and too much output waits; closing it",
-                    );
-                    self.close();
-                    break;
-                }
-                Route::Stream(stream, session, message) => {
-                    match tokio::time::timeout(self.stall, stream.send(message)).await {
-                        Ok(Ok(())) => {}
-                        Ok(Err(Closed(message))) => self.requeue(session, message),
-                        Err(_) => {
-                            self.logger.log(
-                                Level::Warn,
-                                format!(
-                                    "HTTP connection: the client read nothing for {} s; closing it",
-                                    self.stall.as_secs_f64()
-                                ),
-                            );
-                            self.close();
-                            break;
-                        }
+    /// Hands one message the agent wrote to its stream (waiting while the client reads
+    /// slowly, up to the stall timeout) or queues it for a stream not open yet. `false` once
+    /// the connection is closed for it: the client read nothing for the stall timeout, or
+    /// too much waits for a stream the client never opened.
+    async fn deliver(&self, message: Vec<u8>) -> bool {
+        let delivered = match self.route(message) {
+            Route::Done => true,
+            Route::Overflow => {
+                self.logger.log(
+                    Level::Warn,
+                    "HTTP connection: the client opened no event stream and too much output waits; closing it",
+                );
+                false
+            }
+            Route::Stream(stream, session, message) => {
+                match tokio::time::timeout(self.stall, stream.send(message)).await {
+                    Ok(Ok(())) => true,
+                    Ok(Err(Closed(message))) => {
+                        self.requeue(session, message);
+                        true
+                    }
+                    Err(_) => {
+                        self.logger.log(
+                            Level::Warn,
+                            format!(
+                                "HTTP connection: the client read nothing for {} s; closing it",
+                                self.stall.as_secs_f64()
+                            ),
+                        );
+                        false
                     }
                 }
             }
-            self.drain_waiting();
+        };
+        if !delivered {
+            self.close();
+            self.end();
+            return false;
         }
-        self.end();
+        self.drain_waiting();
+        true
+    }
+}
+
+/// What the agent writes on a Streamable HTTP connection, routed to the event streams in the
+/// writing task itself (no queue and task of its own in between). Closing it ends the
+/// streams: the client sees them end.
+pub(crate) struct StreamWriter(pub(crate) Arc<HttpConnection>);
+
+impl MessageWriter for StreamWriter {
+    async fn write(&mut self, message: &[u8]) -> io::Result<()> {
+        if self.0.deliver(message.to_vec()).await {
+            Ok(())
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "the HTTP connection was closed",
+            ))
+        }
+    }
+
+    async fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        self.0.end();
+        Ok(())
     }
 }
 

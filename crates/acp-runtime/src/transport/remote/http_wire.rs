@@ -1,44 +1,7 @@
-//! The small pieces of the Streamable HTTP client that read messages and answers: what a
-//! JSON-RPC message says about its routing (its id, method and session), and the text of
-//! refusals and failures.
-
-use std::borrow::Cow;
+//! The small pieces of the Streamable HTTP client that read answers: the text of refusals and
+//! failures, and bounded bodies.
 
 use reqwest::StatusCode;
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
-/// What is read of a JSON-RPC message to route it (nothing else is decoded).
-#[derive(Deserialize)]
-pub(super) struct Peek<'a> {
-    #[serde(borrow, default)]
-    pub(super) id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    pub(super) method: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    pub(super) params: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    pub(super) result: Option<&'a RawValue>,
-}
-
-impl Peek<'_> {
-    pub(super) fn id_key(&self) -> Option<String> {
-        self.id.map(|id| id.get().to_owned())
-    }
-}
-
-#[derive(Deserialize)]
-struct SessionField {
-    #[serde(rename = "sessionId")]
-    session_id: Option<String>,
-}
-
-/// The `sessionId` of a params or result object.
-pub(super) fn session_in(raw: Option<&RawValue>) -> Option<String> {
-    serde_json::from_str::<SessionField>(raw?.get())
-        .ok()?
-        .session_id
-}
 
 /// An error's message with its causes (reqwest's own message rarely says what failed).
 pub(super) fn chain(error: &(dyn std::error::Error + 'static)) -> String {
@@ -80,20 +43,4 @@ pub(super) async fn read_body(
         }
     }
     Ok(body)
-}
-
-/// Why an event stream stopped being read.
-#[derive(Debug)]
-pub(super) enum StreamFault {
-    Http(reqwest::Error),
-    TooLong,
-}
-
-impl std::fmt::Display for StreamFault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StreamFault::Http(error) => f.write_str(&chain(error)),
-            StreamFault::TooLong => f.write_str("an event over the message limit"),
-        }
-    }
 }

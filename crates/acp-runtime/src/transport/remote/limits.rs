@@ -26,8 +26,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use acp_schema::jsonrpc::{ErrorObject, Id, Message, RawValue, Response};
-use serde::Deserialize;
 
+use super::peek::session_in;
 use super::server::ServerOptions;
 use super::sessions::{Admission, SessionTable};
 use crate::connection::lock;
@@ -106,20 +106,6 @@ enum Refusal {
     IdInUse,
     /// Too many requests wait for their answers.
     InFlight,
-}
-
-/// The `sessionId` of a params or result object, when it is a string.
-fn session_in(raw: Option<&RawValue>) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Named {
-        #[serde(rename = "sessionId")]
-        session_id: Option<serde_json::Value>,
-    }
-    let named: Named = serde_json::from_str(raw?.get()).ok()?;
-    match named.session_id? {
-        serde_json::Value::String(id) => Some(id),
-        _ => None,
-    }
 }
 
 impl Shared {

@@ -29,10 +29,12 @@ mod http_client;
 mod http_conn;
 mod http_wire;
 mod limits;
+mod peek;
 mod server;
 mod service;
 mod sessions;
 mod socket;
+mod sse;
 mod tls;
 
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
