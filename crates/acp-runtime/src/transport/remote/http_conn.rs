@@ -17,7 +17,7 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use super::limits::HOP_BYTES;
-use super::peek::outgoing_route;
+use super::peek::{Outgoing, outgoing_route};
 use crate::agent::Principal;
 use crate::connection::lock;
 use crate::log::{Level, Logger};
@@ -198,10 +198,10 @@ impl HttpConnection {
     /// Where `message` goes: the answer to the pending `initialize`, or a stream (with its
     /// session, for re-queueing).
     fn route(&self, message: Vec<u8>) -> Route {
-        let (is_response, id, message_session) = outgoing_route(&message);
+        let outgoing = outgoing_route(&message);
         let mut routes = lock(&self.routes);
-        if is_response
-            && let (Some(id), Some((expected, _))) = (&id, &routes.initialize)
+        if let Outgoing::Answer(Some(id)) = &outgoing
+            && let Some((expected, _)) = &routes.initialize
             && id == expected
         {
             if let Some((_, answer)) = routes.initialize.take() {
@@ -209,10 +209,9 @@ impl HttpConnection {
             }
             return Route::Done;
         }
-        let session = if is_response {
-            id.and_then(|id| routes.requests.remove(&id))
-        } else {
-            message_session
+        let session = match outgoing {
+            Outgoing::Answer(id) => id.and_then(|id| routes.requests.remove(&id)),
+            Outgoing::Message(session) => session,
         };
         let target = session
             .as_ref()

@@ -54,32 +54,77 @@ pub(crate) fn session_of(message: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// `(is a response, id key, session)` of a message an agent sends, as [`id_key`] and
-/// [`session_of`] read it from the decoded message. A message whose fields are not of the
-/// expected kinds (a `sessionId` that is not a string, positional params, a key twice) is
-/// decoded whole, so it routes exactly as before.
-pub(crate) fn outgoing_route(message: &[u8]) -> (bool, Option<String>, Option<String>) {
-    match serde_json::from_slice::<Outgoing>(message) {
-        Ok(peek) => {
-            let id = peek
+/// Where a message an agent sends goes, as far as its own fields say.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Outgoing {
+    /// A response (no `method`), with the key of its id.
+    Answer(Option<String>),
+    /// A request or notification, with its `params.sessionId`.
+    Message(Option<String>),
+}
+
+/// Reads where `message` goes, as [`id_key`] and [`session_of`] read it from the decoded
+/// message. Three speeds: the shape every runtime encoder writes for a session's
+/// notifications and requests (`{"jsonrpc":"2.0","method":"…","params":{"sessionId":"…"`)
+/// is recognised from its first bytes; anything else is read with the rest of its fields
+/// skipped; a message whose fields are not of the expected kinds (a `sessionId` that is not
+/// a string, positional params, a key twice) is decoded whole. The first two take the first
+/// `sessionId` of params that name it twice, where decoding whole takes the last.
+pub(crate) fn outgoing_route(message: &[u8]) -> Outgoing {
+    if let Some(session) = leading_session(message) {
+        return Outgoing::Message(Some(session));
+    }
+    match serde_json::from_slice::<Fields>(message) {
+        Ok(fields) if fields.method.0 => {
+            Outgoing::Message(fields.params.and_then(|params| params.session_id))
+        }
+        Ok(fields) => Outgoing::Answer(
+            fields
                 .id
                 .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
                 .as_ref()
-                .and_then(id_key);
-            let session = peek.params.and_then(|params| params.session_id);
-            (!peek.method.0, id, session)
-        }
+                .and_then(id_key),
+        ),
         Err(_) => {
             let value: Value = serde_json::from_slice(message).unwrap_or(Value::Null);
-            let id = value.get("id").and_then(id_key);
-            (value.get("method").is_none(), id, session_of(&value))
+            if value.get("method").is_some() {
+                Outgoing::Message(session_of(&value))
+            } else {
+                Outgoing::Answer(value.get("id").and_then(id_key))
+            }
         }
     }
 }
 
+/// The session of a request or notification that starts
+/// `{"jsonrpc":"2.0","method":"<name>","params":{"sessionId":"<id>"` with both strings free
+/// of escapes. What follows is not read: the message has a method, and its id does not
+/// matter for routing.
+fn leading_session(message: &[u8]) -> Option<String> {
+    /// The plain text of a string that starts `bytes` and the bytes after its closing quote.
+    fn plain(bytes: &[u8]) -> Option<(&str, &[u8])> {
+        let end = memchr::memchr2(b'"', b'\\', bytes)?;
+        if bytes[end] != b'"' {
+            return None;
+        }
+        let text = std::str::from_utf8(&bytes[..end]).ok()?;
+        // Control characters may not stand raw in a JSON string: the whole read says what
+        // such a message is.
+        if text.bytes().any(|byte| byte < 0x20) {
+            return None;
+        }
+        Some((text, &bytes[end + 1..]))
+    }
+    let rest = message.strip_prefix(br#"{"jsonrpc":"2.0","method":""#)?;
+    let (_, rest) = plain(rest)?;
+    let rest = rest.strip_prefix(br#","params":{"sessionId":""#)?;
+    let (session, _) = plain(rest)?;
+    Some(session.to_owned())
+}
+
 /// The routing fields of a message an agent sends.
 #[derive(Deserialize)]
-struct Outgoing<'a> {
+struct Fields<'a> {
     #[serde(borrow, default)]
     id: Option<&'a RawValue>,
     #[serde(default)]
@@ -159,43 +204,80 @@ impl<'de> Deserialize<'de> for SessionField {
 mod tests {
     use super::*;
 
-    /// The quick read routes every message as reading the whole message does.
+    /// Where decoding the whole message sends it.
+    fn decoded_whole(message: &str) -> Outgoing {
+        let value: Value = serde_json::from_str(message).unwrap_or(Value::Null);
+        if value.get("method").is_some() {
+            Outgoing::Message(session_of(&value))
+        } else {
+            Outgoing::Answer(value.get("id").and_then(id_key))
+        }
+    }
+
+    /// The quick reads route every message as reading the whole message does.
     #[test]
-    fn the_quick_read_agrees_with_the_whole_one() {
+    fn the_quick_reads_agree_with_the_whole_one() {
         let messages = [
             r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"info","title":"t","sessionId":"nested"}}}"#,
             r#"{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionId":"nested"},"sessionId":"s\"2\u00e9"}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s\"2\u00e9","update":{}}}"#,
+            r#"{"jsonrpc":"2.0","method":"a\"b","params":{"sessionId":"s","update":{}}}"#,
+            r#"{"method":"session/update","jsonrpc":"2.0","params":{"sessionId":"s"}}"#,
             r#"{"jsonrpc":"2.0","id":7,"result":{"stopReason":"end_turn"}}"#,
             r#"{"jsonrpc":"2.0","id":"abc","error":{"code":-32603,"message":"x"}}"#,
             r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":1.5e3,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":3,"method":"session/request_permission","params":{"sessionId":"s3","options":[]}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/request_permission","params":{"sessionId":"s3","options":[]},"id":3}"#,
             r#"{"jsonrpc":"2.0","id":4,"method":null,"params":{"sessionId":"s4"}}"#,
             r#"{"jsonrpc":"2.0","method":"x","params":["s5"]}"#,
             r#"{"jsonrpc":"2.0","method":"x","params":{"sessionId":42}}"#,
-            r#"{"jsonrpc":"2.0","method":"x","params":{"sessionId":"a","sessionId":"b"}}"#,
+            r#"{"jsonrpc":"2.0","method":"x","params":{"update":{},"sessionId":"a","sessionId":"b"}}"#,
             r#"{"jsonrpc":"2.0","method":"x","params":null}"#,
             r#"{"jsonrpc":"2.0","method":"x"}"#,
             r#"{"id":1,"id":2,"result":{}}"#,
             r#"not json"#,
         ];
         for message in messages {
-            let value: Value = serde_json::from_str(message).unwrap_or(Value::Null);
-            let whole = (
-                value.get("method").is_none(),
-                value.get("id").and_then(id_key),
-                session_of(&value),
+            assert_eq!(
+                outgoing_route(message.as_bytes()),
+                decoded_whole(message),
+                "{message}"
             );
-            assert_eq!(outgoing_route(message.as_bytes()), whole, "{message}");
         }
         assert_eq!(
-            outgoing_route(messages[0].as_bytes()).2.as_deref(),
-            Some("s1")
+            outgoing_route(messages[0].as_bytes()),
+            Outgoing::Message(Some("s1".to_owned()))
         );
         assert!(
-            !outgoing_route(messages[7].as_bytes()).0,
+            matches!(
+                outgoing_route(messages[11].as_bytes()),
+                Outgoing::Message(_)
+            ),
             "a null method is a method"
         );
+    }
+
+    /// What the runtime encodes for a session's updates takes the quickest read; were the
+    /// encoder's key order to change, this fails (the routing would still be right, slower).
+    #[test]
+    fn the_runtime_s_own_updates_are_read_from_their_first_bytes() {
+        let v1: acp_schema::v1::SessionNotification = serde_json::from_str(
+            r#"{"sessionId":"sess-1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}"#,
+        )
+        .unwrap();
+        let line = crate::connection::Connection::encode_notification::<
+            acp_schema::v1::methods::SessionUpdate,
+        >(&v1)
+        .unwrap();
+        assert_eq!(leading_session(&line).as_deref(), Some("sess-1"));
+        let text = std::str::from_utf8(&line).unwrap();
+        assert_eq!(outgoing_route(&line), decoded_whole(text));
+        let escaped = r#"{"jsonrpc":"2.0","method":"m","params":{"sessionId":"a\nb"}}"#;
+        assert_eq!(leading_session(escaped.as_bytes()), None);
+        let raw_control =
+            "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"sessionId\":\"a\tb\"}}";
+        assert_eq!(leading_session(raw_control.as_bytes()), None);
     }
 
     #[test]
