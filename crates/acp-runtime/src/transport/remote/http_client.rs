@@ -25,7 +25,7 @@
 //! does not read stops the streams being read, and the server's stall timeout applies), and
 //! an event longer than the message limit ends the connection before it is buffered whole.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -52,8 +52,10 @@ const ERROR_BODY_BYTES: usize = 8 * 1024;
 /// How many bytes past the message limit an event stream may hold before an event is
 /// complete (field names, line ends, one network chunk).
 const EVENT_SLACK_BYTES: usize = 64 * 1024;
-/// How many incoming messages wait for the reader.
-const INBOX_CAPACITY: usize = 64;
+/// How many batches of incoming messages wait for the reader: a batch is what one read of
+/// an event stream brought (at most a network read's worth of bytes, or one message over
+/// it), or one message.
+const INBOX_CAPACITY: usize = 16;
 /// How long the closing `DELETE` may take.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Requests that attach a session to this connection; their answers need not name it.
@@ -91,7 +93,7 @@ struct Shared {
     connect_timeout: Duration,
     logger: Logger,
     connection_id: Arc<OnceLock<String>>,
-    inbox: mpsc::Sender<Frame>,
+    inbox: mpsc::Sender<Vec<Frame>>,
     ended: watch::Sender<bool>,
     routes: Mutex<Routes>,
     /// Held while a session stream is being opened, so each is opened once.
@@ -103,32 +105,41 @@ struct Shared {
 /// The incoming half of a Streamable HTTP connection: what the event streams (and the
 /// answer to `initialize`) brought.
 pub(crate) struct HttpReader {
-    inbox: mpsc::Receiver<Frame>,
+    inbox: mpsc::Receiver<Vec<Frame>>,
+    /// The rest of the batch being read.
+    batch: VecDeque<Frame>,
     ended: watch::Receiver<bool>,
     done: bool,
 }
 
 impl MessageReader for HttpReader {
     async fn read(&mut self) -> io::Result<Frame> {
-        if self.done {
-            return Ok(Frame::End);
-        }
-        tokio::select! {
-            biased;
-            frame = self.inbox.recv() => {
-                if let Some(frame) = frame {
-                    return Ok(frame);
+        loop {
+            if let Some(frame) = self.batch.pop_front() {
+                return Ok(frame);
+            }
+            if self.done {
+                return Ok(Frame::End);
+            }
+            if let Ok(batch) = self.inbox.try_recv() {
+                self.batch.extend(batch);
+                continue;
+            }
+            tokio::select! {
+                biased;
+                batch = self.inbox.recv() => match batch {
+                    Some(batch) => self.batch.extend(batch),
+                    None => self.done = true,
+                },
+                _ = self.ended.wait_for(|ended| *ended) => {
+                    // What arrived before the end is still read.
+                    while let Ok(batch) = self.inbox.try_recv() {
+                        self.batch.extend(batch);
+                    }
+                    self.done = true;
                 }
             }
-            _ = self.ended.wait_for(|ended| *ended) => {
-                // What arrived before the end is still read.
-                if let Ok(frame) = self.inbox.try_recv() {
-                    return Ok(frame);
-                }
-            }
         }
-        self.done = true;
-        Ok(Frame::End)
     }
 }
 
@@ -256,6 +267,7 @@ pub(crate) fn connect(url: &str, options: &ClientOptions) -> Result<HttpHalves, 
     });
     let reader = HttpReader {
         inbox: inbox_rx,
+        batch: VecDeque::new(),
         ended: ended_rx,
         done: false,
     };
@@ -333,7 +345,7 @@ impl Shared {
     /// Hands one incoming message to the reader; `false` once the reader is gone.
     async fn deliver(&self, message: Vec<u8>) -> bool {
         self.inbox
-            .send(Frame::bounded(message, self.limit))
+            .send(vec![Frame::bounded(message, self.limit)])
             .await
             .is_ok()
     }
@@ -502,10 +514,13 @@ impl Shared {
                 }
             };
             reader.push(&chunk);
+            let mut batch = Vec::new();
             while let Some(message) = reader.next_event() {
-                if !self.incoming(message, session.as_deref()).await {
-                    return;
-                }
+                self.note(&message, session.as_deref());
+                batch.push(Frame::bounded(message, self.limit));
+            }
+            if !batch.is_empty() && self.inbox.send(batch).await.is_err() {
+                return;
             }
             // Bytes of an event not complete yet: past the budget the stream is dropped
             // rather than buffered further.
@@ -540,21 +555,21 @@ impl Shared {
         }
     }
 
-    /// Notes what an incoming message means for routing, then hands it to the reader.
-    async fn incoming(self: &Arc<Self>, message: Vec<u8>, stream: Option<&str>) -> bool {
+    /// Notes what an incoming message (from the stream of `stream`'s session, or the
+    /// connection's) means for routing: an agent request's session, a session to attach.
+    fn note(self: &Arc<Self>, message: &[u8], stream: Option<&str>) {
         let mut establish = Vec::new();
-        if let Ok(peek) = serde_json::from_slice::<Peek>(&message) {
+        if let Ok(peek) = serde_json::from_slice::<Peek>(message) {
             let id = peek.id_key();
-            let mut routes = lock(&self.routes);
             if peek.method.is_some() {
                 let session = stream
                     .map(str::to_owned)
                     .or_else(|| session_in(peek.params));
                 if let (Some(id), Some(session)) = (id, session) {
-                    routes.agent_requests.insert(id, session);
+                    lock(&self.routes).agent_requests.insert(id, session);
                 }
             } else if let Some(id) = id {
-                let attached = routes.attaching.remove(&id);
+                let attached = lock(&self.routes).attaching.remove(&id);
                 if peek.result.is_some() {
                     establish.extend(attached);
                     establish.extend(session_in(peek.result));
@@ -564,7 +579,6 @@ impl Shared {
         for session in establish {
             self.spawn(establish_session(Arc::clone(self), session));
         }
-        self.deliver(message).await
     }
 
     /// Posts one message.
