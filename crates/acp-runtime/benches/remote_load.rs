@@ -29,10 +29,11 @@ mod ts_server;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use acp_runtime::Notice;
 use acp_runtime::agent::{Agent, AgentServer, MemoryStore, Prompt, Session, StopReason};
+use acp_runtime::log::{Level, Logger};
 use acp_runtime::transport::remote::{ClientOptions, RemoteServer, ServerOptions, connect};
 use acp_runtime::transport::{Frame, LineReader, LineWriter, MessageReader, MessageWriter};
+use acp_runtime::{ConnectionBuilder, Notice};
 use acp_schema::jsonrpc::ErrorObject;
 use serde_json::{Value, json};
 
@@ -164,7 +165,15 @@ async fn client<R: MessageReader, W: MessageWriter>(mut reader: R, mut writer: W
 }
 
 fn server(updates: usize, interval: Option<Duration>) -> AgentServer<Streamer> {
-    AgentServer::new(Streamer { updates, interval }).store(MemoryStore::without_history())
+    AgentServer::new(Streamer { updates, interval })
+        .store(MemoryStore::without_history())
+        .connection_options(ConnectionBuilder::new().logger(Logger::stderr(Level::Warn)))
+}
+
+/// Client options whose warnings (a refused post, a stream that ended) reach stderr, so a run
+/// that fails says why.
+fn client_options() -> ClientOptions {
+    ClientOptions::new().logger(Logger::stderr(Level::Warn))
 }
 
 fn peak_rss_kib() -> u64 {
@@ -201,7 +210,7 @@ async fn run(
             for _ in 0..connections {
                 let url = url.clone();
                 tasks.push(tokio::spawn(async move {
-                    let (reader, writer) = connect(&url, &ClientOptions::new()).await.unwrap();
+                    let (reader, writer) = connect(&url, &client_options()).await.unwrap();
                     client(reader, writer).await
                 }));
             }
@@ -214,15 +223,18 @@ async fn run(
                 "http"
             };
             let url = format!("{scheme}://{}/acp", listener.local_addr().unwrap());
-            // Every client comes from 127.0.0.1: one address.
+            // Every client comes from 127.0.0.1: one address. An HTTP client holds up to four
+            // TCP connections (two event streams, posts), idle ones between its posts count
+            // as waiting, and the cap on waiting connections is the connection limit: room
+            // for all, so that no idle one is closed to make room during the run.
             let options = ServerOptions::new()
-                .max_connections(connections + 8)
+                .max_connections(connections * 4 + 8)
                 .max_per_address(connections + 8);
             tokio::spawn(RemoteServer::new(server(updates, interval), options).serve(listener));
             for _ in 0..connections {
                 let url = url.clone();
                 tasks.push(tokio::spawn(async move {
-                    let (reader, writer) = connect(&url, &ClientOptions::new()).await.unwrap();
+                    let (reader, writer) = connect(&url, &client_options()).await.unwrap();
                     client(reader, writer).await
                 }));
             }

@@ -111,6 +111,19 @@ impl Tcp {
         self.close.send_replace(Some(why));
     }
 
+    /// Takes back a close that came too late: a request of this connection began to be
+    /// served after it was chosen as the one waiting longest (its keep-alive request was on
+    /// its way). Says whether it did; the connection then counts as waiting again once idle.
+    fn keep_if_busy(&self) -> bool {
+        let mut state = lock(&self.state);
+        if state.busy == 0 {
+            return false;
+        }
+        state.closing = false;
+        self.close.send_replace(None);
+        true
+    }
+
     /// When the connection has waited (or read a body) too long, by `timeouts`; `None` while
     /// a request is served.
     fn deadline(&self, timeouts: &Timeouts) -> Option<Instant> {
@@ -339,7 +352,13 @@ where
         };
         tokio::select! {
             _ = &mut connection => return,
-            why = closing.wait_for(Option::is_some) => break why.ok().and_then(|why| *why),
+            why = closing.wait_for(Option::is_some) => {
+                let why = why.ok().and_then(|why| *why);
+                if tcp.keep_if_busy() {
+                    continue;
+                }
+                break why;
+            }
             () = expired => {
                 if tcp.deadline(&timeouts).is_some_and(|deadline| deadline <= Instant::now()) {
                     break None;
@@ -375,5 +394,48 @@ where
                 timeouts.header.as_secs_f64()
             ),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gate_with(count: usize) -> (Gate, Vec<Arc<Tcp>>) {
+        let gate = Gate::default();
+        let logger = Logger::none();
+        let peer: SocketAddr = "127.0.0.1:1".parse().unwrap();
+        let tcps = (0..count)
+            .map(|_| gate.admit(peer, usize::MAX, &logger).0)
+            .collect();
+        (gate, tcps)
+    }
+
+    /// The connection chosen to make room is the idle one that waited longest; if a request
+    /// of it began before its task saw the close, it is kept (and counts as waiting again
+    /// when idle).
+    #[test]
+    fn a_close_that_comes_after_a_request_began_is_taken_back() {
+        let (gate, tcps) = gate_with(2);
+        let logger = Logger::none();
+        let peer: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        let (_third, evicted) = gate.admit(peer, 2, &logger);
+        assert!(evicted);
+        let chosen = tcps
+            .iter()
+            .find(|tcp| tcp.close.borrow().is_some())
+            .expect("one was told to close");
+        assert!(!chosen.keep_if_busy(), "idle: the close stands");
+        let served = chosen.served();
+        assert!(
+            chosen.keep_if_busy(),
+            "a request began: the close is taken back"
+        );
+        assert!(chosen.close.borrow().is_none());
+        drop(served);
+        assert!(
+            lock(&chosen.state).waiting(),
+            "idle again: it may be chosen again"
+        );
     }
 }
