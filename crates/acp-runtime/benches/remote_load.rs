@@ -116,6 +116,20 @@ struct Seen {
     latencies: Vec<u64>,
     first_sent: u64,
     last_arrival: u64,
+    /// Clients that could not connect (a server too busy to answer), with the last reason.
+    failed: usize,
+    failure: Option<String>,
+}
+
+impl Seen {
+    fn failed(reason: String) -> Self {
+        Seen {
+            failed: 1,
+            failure: Some(reason),
+            first_sent: u64::MAX,
+            ..Seen::default()
+        }
+    }
 }
 
 /// One client: initialize, new session, one prompt; what it saw of its notices.
@@ -210,8 +224,10 @@ async fn run(
             for _ in 0..connections {
                 let url = url.clone();
                 tasks.push(tokio::spawn(async move {
-                    let (reader, writer) = connect(&url, &client_options()).await.unwrap();
-                    client(reader, writer).await
+                    match connect(&url, &client_options()).await {
+                        Ok((reader, writer)) => client(reader, writer).await,
+                        Err(error) => Seen::failed(error.to_string()),
+                    }
                 }));
             }
         }
@@ -234,8 +250,10 @@ async fn run(
             for _ in 0..connections {
                 let url = url.clone();
                 tasks.push(tokio::spawn(async move {
-                    let (reader, writer) = connect(&url, &client_options()).await.unwrap();
-                    client(reader, writer).await
+                    match connect(&url, &client_options()).await {
+                        Ok((reader, writer)) => client(reader, writer).await,
+                        Err(error) => Seen::failed(error.to_string()),
+                    }
                 }));
             }
         }
@@ -262,6 +280,8 @@ async fn run(
         all.latencies.extend(seen.latencies);
         all.first_sent = all.first_sent.min(seen.first_sent);
         all.last_arrival = all.last_arrival.max(seen.last_arrival);
+        all.failed += seen.failed;
+        all.failure = seen.failure.or(all.failure);
     }
     all
 }
@@ -306,6 +326,19 @@ fn measure(transport: &str, rate: Option<usize>) {
         .expect("the run ends within 300 s")
     });
     let wall = started.elapsed();
+    if seen.failed > 0 {
+        let reason = seen.failure.unwrap_or_default();
+        let failed = seen.failed;
+        match rate {
+            None => println!(
+                "| {transport} | {connections} x {updates} | failed: {failed} clients could not connect ({reason}) | | | | |"
+            ),
+            Some(rate) => println!(
+                "| {transport} | {rate} | {connections} x {updates} | | | | | | no: {failed} clients could not connect ({reason}) |"
+            ),
+        }
+        return;
+    }
     let latencies = &mut seen.latencies;
     assert_eq!(
         latencies.len(),
