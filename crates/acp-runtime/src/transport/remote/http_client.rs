@@ -40,7 +40,7 @@ use super::CONNECTION_ID_HEADER;
 use super::client::ClientOptions;
 use super::http::SESSION_ID_HEADER;
 use super::http_wire::{answered, chain, read_body};
-use super::peek::{Peek, session_in};
+use super::peek::{Peek, may_have_id, session_in};
 use super::sse::EventReader;
 use crate::connection::lock;
 use crate::error::Error;
@@ -558,6 +558,10 @@ impl Shared {
     /// Notes what an incoming message (from the stream of `stream`'s session, or the
     /// connection's) means for routing: an agent request's session, a session to attach.
     fn note(self: &Arc<Self>, message: &[u8], stream: Option<&str>) {
+        // Notifications (most of what a turn streams) need no note.
+        if !may_have_id(message) {
+            return;
+        }
         let mut establish = Vec::new();
         if let Ok(peek) = serde_json::from_slice::<Peek>(message) {
             let id = peek.id_key();

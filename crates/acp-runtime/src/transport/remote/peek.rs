@@ -29,6 +29,14 @@ impl Peek<'_> {
     }
 }
 
+/// Whether `message` may have an `id` key: `false` only when the bytes `"id"` appear nowhere
+/// in it and no `\u` escape could spell them, which a byte search tells far faster than a
+/// parse. A message without an id needs no routing note on the client (a notification).
+pub(crate) fn may_have_id(message: &[u8]) -> bool {
+    memchr::memmem::find(message, b"\"id\"").is_some()
+        || memchr::memmem::find(message, b"\\u").is_some()
+}
+
 /// The `sessionId` of a params or result object, when it is a string.
 pub(crate) fn session_in(raw: Option<&RawValue>) -> Option<String> {
     serde_json::from_str::<SessionField>(raw?.get())
@@ -278,6 +286,35 @@ mod tests {
         let raw_control =
             "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"sessionId\":\"a\tb\"}}";
         assert_eq!(leading_session(raw_control.as_bytes()), None);
+    }
+
+    /// A message said to have no id has none when parsed.
+    #[test]
+    fn may_have_id_is_false_only_without_an_id() {
+        let without = [
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"toolCallId":"t","text":"idea: \"identity\""}}}"#,
+            r#"{"jsonrpc":"2.0","method":"x"}"#,
+        ];
+        let with = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"x"}"#,
+            r#"{"jsonrpc":"2.0","method":"x","params":{},"id":"a"}"#,
+            r#"{"jsonrpc":"2.0","method":"x","i\u0064":2}"#,
+            r#"{"jsonrpc":"2.0","method":"x","params":{"text":"\u00e9"}}"#,
+        ];
+        for message in without {
+            assert!(!may_have_id(message.as_bytes()), "{message}");
+            let peek: Peek = serde_json::from_str(message).unwrap();
+            assert!(peek.id.is_none());
+        }
+        for message in with {
+            assert!(may_have_id(message.as_bytes()), "{message}");
+        }
+        let escaped: Peek = serde_json::from_str(with[2]).unwrap();
+        assert_eq!(
+            escaped.id_key().as_deref(),
+            Some("2"),
+            "an escaped key is an id"
+        );
     }
 
     #[test]
