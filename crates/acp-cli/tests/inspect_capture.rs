@@ -1,5 +1,6 @@
-//! `acp proxy --capture`: what the client received is in the database first (even when the
-//! proxy is killed with SIGKILL mid-stream), several proxies capture into one database at once,
+//! `acp proxy --capture`: what the client received was written ahead (even when the proxy is
+//! killed with SIGKILL mid-stream, its spool has it and `acp inspect` moves it into the
+//! database), several proxies capture into one database at once,
 //! a repaired notice is on the notice lane with what the client got instead, and `--listen`
 //! captures each connection on its own.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failing test may panic
@@ -132,9 +133,30 @@ fn a_proxy_killed_mid_stream_lost_no_forwarded_frame() {
     kill_group(&pids);
     assert!(received.len() >= 1000, "the stream barely started");
 
+    // What the proxy had not moved into the database yet is in its spool; `acp inspect`
+    // moves it when it opens the database.
+    let listed = Command::new(ACP)
+        .args(["inspect", "--db"])
+        .arg(&db)
+        .args(["list", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    assert!(listed.stderr.is_empty(), "{listed:?}");
+    let left: Vec<_> = std::fs::read_dir(&scratch.0)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("-spool-"))
+        .collect();
+    assert!(left.is_empty(), "spools left behind: {left:?}");
     let store = Store::open_read_only(&db).unwrap();
     let capture = &store.captures(10, 0).unwrap()[0];
     assert_eq!(capture.ended_at, None, "the run never ended");
+    assert_eq!(
+        capture.frames,
+        captured(&store, capture.id).len() as i64,
+        "the counts follow the frames"
+    );
     assert!(!capture.live, "its proxy is gone");
     let stored = captured(&store, capture.id);
     assert_eq!(

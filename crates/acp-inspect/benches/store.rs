@@ -134,9 +134,32 @@ fn thread_cpu() -> f64 {
         .map_or(0.0, |ns| ns / 1e9)
 }
 
-/// Runs the proxy core over the traffic; returns the wall time it took and the CPU time of the
-/// forwarding thread.
-fn run(client: &[u8], agent: &[u8], along: Along, db: &Path, record: &Path) -> (Duration, f64) {
+/// CPU time the whole process has run, in seconds (Linux `/proc/self/stat`, clock ticks of
+/// 10 ms).
+fn process_cpu() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // After the command's name in parentheses: state is field 3, utime 14, stime 15.
+            let rest = &s[s.rfind(')')? + 2..];
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let ticks =
+                fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
+/// Runs the proxy core over the traffic; returns the wall time it took (the capture's end
+/// included: it waits until every frame is in the database), the CPU time of the forwarding
+/// thread and that of the whole process (the capture's own thread included).
+fn run(
+    client: &[u8],
+    agent: &[u8],
+    along: Along,
+    db: &Path,
+    record: &Path,
+) -> (Duration, f64, f64) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -165,6 +188,7 @@ fn run(client: &[u8], agent: &[u8], along: Along, db: &Path, record: &Path) -> (
         });
         let start = Instant::now();
         let cpu = thread_cpu();
+        let all = process_cpu();
         let report = proxy::run(
             client,
             tokio::io::sink(),
@@ -177,9 +201,10 @@ fn run(client: &[u8], agent: &[u8], along: Along, db: &Path, record: &Path) -> (
         .unwrap();
         let elapsed = start.elapsed() - Duration::from_millis(5);
         let cpu = thread_cpu() - cpu;
+        let all = process_cpu() - all;
         writer.await.unwrap();
         assert!(report.tap_error.is_none());
-        (elapsed, cpu)
+        (elapsed, cpu, all)
     })
 }
 
@@ -227,15 +252,26 @@ fn main() {
     let (client, agent) = traffic(frames, 7);
     let mut times = [Vec::new(), Vec::new(), Vec::new()];
     let mut cpus = [Vec::new(), Vec::new(), Vec::new()];
+    let mut alls = [Vec::new(), Vec::new(), Vec::new()];
     let modes = [Along::Nothing, Along::Capture, Along::Record];
     for round in 0..rounds {
         for i in 0..3 {
             let m = (i + round) % 3;
             let db = dir.join(format!("cost-{round}-{m}.db"));
             let record = dir.join("cost.ndjson");
-            let (wall, cpu) = run(&client, &agent, modes[m], &db, &record);
+            let (wall, cpu, all) = run(&client, &agent, modes[m], &db, &record);
             times[m].push(wall.as_secs_f64());
             cpus[m].push(cpu);
+            alls[m].push(all);
+            if m == 1 {
+                let store = Store::open_read_only(&db).unwrap();
+                let stored = store.captures(1, 0).unwrap()[0].frames;
+                assert_eq!(
+                    stored as usize,
+                    frames + 4,
+                    "every frame is in the database"
+                );
+            }
             let _ = std::fs::remove_file(&record);
             if m == 1 && round == 0 {
                 let before = db_size(&db);
@@ -263,23 +299,33 @@ fn main() {
     }
     let [plain, captured, recorded] = times.map(|mut t| median(&mut t));
     let [plain_cpu, captured_cpu, recorded_cpu] = cpus.map(|mut t| median(&mut t));
+    let [plain_all, captured_all, recorded_all] = alls.map(|mut t| median(&mut t));
     let per = |t: f64, base: f64| (t - base) / frames as f64 * 1e9;
     println!(
-        "{:<12} {:>12} {:>14} {:>16} {:>12} {:>16}",
-        "", "wall", "frames/s", "added per frame", "thread CPU", "added per frame"
+        "{:<12} {:>12} {:>14} {:>16} {:>16} {:>16} {:>16} {:>16}",
+        "",
+        "wall",
+        "frames/s",
+        "added per frame",
+        "forwarding CPU",
+        "added per frame",
+        "process CPU",
+        "added per frame"
     );
-    for (name, t, c) in [
-        ("proxy", plain, plain_cpu),
-        ("+capture", captured, captured_cpu),
-        ("+record", recorded, recorded_cpu),
+    for (name, t, c, a) in [
+        ("proxy", plain, plain_cpu, plain_all),
+        ("+capture", captured, captured_cpu, captured_all),
+        ("+record", recorded, recorded_cpu, recorded_all),
     ] {
         println!(
-            "{name:<12} {:>10.1}ms {:>14.0} {:>13.0} ns {:>10.1}ms {:>13.0} ns",
+            "{name:<12} {:>10.1}ms {:>14.0} {:>13.0} ns {:>14.1}ms {:>13.0} ns {:>14.0}ms {:>13.0} ns",
             t * 1e3,
             frames as f64 / t,
             per(t, plain),
             c * 1e3,
-            per(c, plain_cpu)
+            per(c, plain_cpu),
+            a * 1e3,
+            per(a, plain_all)
         );
     }
 

@@ -1,19 +1,28 @@
-//! Capturing a proxy run: a [`Capture`] is the proxy's [`Tap`]; it writes each batch's frames,
-//! findings and notices in one transaction, committed before the batch is forwarded.
+//! Capturing a proxy run: a [`Capture`] is the proxy's [`Tap`]. The forwarding path only
+//! appends each batch to the capture's spool file, with one write before the batch is
+//! forwarded; a thread of the capture's own, at the lowest scheduling priority, moves the
+//! spool into the database (frames, pairing, findings, notices, counts), so that the proxy
+//! never waits for SQLite or for another proxy's transaction.
 
-use std::io;
-use std::path::Path;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use acp_check::proxy::{Body, Frame, Tap};
 use acp_check::repair::Action;
+use rusqlite::params;
 
 use crate::Store;
 use crate::error::{Error, Result};
+use crate::expand::{Drain, open_spool, spool_path};
 use crate::notice::Outcome;
-use crate::writer::{NewCapture, NewFrame, Writer, micros};
+use crate::spool::{self, SpooledFrame};
+use crate::writer::{NewCapture, NewFinding, NewNotice, Writer, micros};
 
 /// Where a capture comes from, for its row in `captures`.
 #[derive(Debug, Clone, Default)]
@@ -38,69 +47,48 @@ impl Origin {
 /// One proxy run being captured into a database (a [`Tap`] for
 /// [`acp_check::proxy::Hooks::tap`]).
 ///
-/// Each frame is inserted as the proxy reads it, inside a transaction that
-/// [`Tap::commit`] commits: the proxy calls it before it forwards the batch, so every frame a
-/// peer received is in the database (in the WAL, handed to the operating system) first.
+/// [`Tap::frame`] appends each frame, with its findings and notice, to a batch in memory;
+/// [`Tap::commit`], which the proxy calls before it forwards the batch, writes the batch to
+/// the capture's spool file (next to the database, `DB-spool-ID`) in one write: every frame a
+/// peer received was handed to the operating system first, as with `acp proxy --record`. A
+/// thread of the capture's own moves the spool into the database as it grows, in
+/// transactions of up to 1 MiB of spool, at the lowest scheduling priority (on Linux): under a
+/// burst it falls behind and catches up when the burst is over, and [`Capture::end`] waits
+/// for it. A proxy killed mid-run leaves the rest in its spool, which
+/// [`Store::recover`] moves into the database later.
 pub struct Capture {
-    store: Store,
-    writer: Writer,
-    open: bool,
+    id: i64,
+    spool: File,
+    spool_path: PathBuf,
+    batch: Vec<u8>,
+    mover: Option<Mover>,
     /// The first failure, reported at the next commit.
     error: Option<Error>,
     /// Index the database for search when the run ends.
     index_on_end: bool,
-    /// Wakes the checkpointer after a commit (see [`Checkpointer`]).
-    checkpointer: Option<Checkpointer>,
 }
 
-/// Checkpoints the database's write-ahead log from a thread of its own, so that the proxy's
-/// commits never wait for one: SQLite's automatic checkpoint runs inside the commit that
-/// crosses the WAL's size limit and syncs the file to disk, which would stall forwarding for
-/// as long as the disk takes. A passive checkpoint does not block writers.
-struct Checkpointer {
+/// The thread that moves the spool into the database.
+struct Mover {
+    /// Wakes it after a commit; dropped to end it.
     wake: SyncSender<()>,
+    /// How it is to end: set before `wake` is dropped.
+    end: Arc<Ending>,
     thread: JoinHandle<()>,
 }
 
-/// How often the checkpointer runs at most.
-const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
-
-impl Checkpointer {
-    fn start(path: &Path) -> Option<Checkpointer> {
-        let conn = rusqlite::Connection::open(path).ok()?;
-        conn.busy_timeout(crate::db::BUSY_TIMEOUT).ok()?;
-        let (wake, woken) = mpsc::sync_channel(1);
-        let thread = std::thread::Builder::new()
-            .name("acp-capture-checkpoint".to_owned())
-            .spawn(move || checkpoint_loop(&conn, &woken))
-            .ok()?;
-        Some(Checkpointer { wake, thread })
-    }
+#[derive(Default)]
+struct Ending {
+    /// The run ended (rather than the capture being dropped without ending).
+    ended: AtomicBool,
+    index: AtomicBool,
+    /// The mover's first failure.
+    failed: Mutex<Option<Error>>,
+    has_failed: AtomicBool,
 }
 
-fn checkpoint_loop(conn: &rusqlite::Connection, woken: &Receiver<()>) {
-    let checkpoint = || {
-        // Failing is harmless: the next one, or the next writer, does it.
-        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
-    };
-    let mut last: Option<Instant> = None;
-    let mut pending = false;
-    loop {
-        match woken.recv_timeout(CHECKPOINT_EVERY) {
-            Ok(()) => pending = true,
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                checkpoint();
-                return;
-            }
-        }
-        if pending && last.is_none_or(|at| at.elapsed() >= CHECKPOINT_EVERY) {
-            checkpoint();
-            last = Some(Instant::now());
-            pending = false;
-        }
-    }
-}
+/// How long the mover waits for a wake before it looks at the spool anyway.
+const IDLE: Duration = Duration::from_millis(500);
 
 impl Capture {
     /// Starts a capture in the database at `path` (created and upgraded as needed).
@@ -108,9 +96,8 @@ impl Capture {
         Self::start_in(Store::open(path)?, origin)
     }
 
-    /// Starts a capture in `store`. The store's write-ahead log is checkpointed by a thread
-    /// of the capture's own (see the crate's BENCHMARKS section for why).
-    pub fn start_in(store: Store, origin: &Origin) -> Result<Capture> {
+    /// Starts a capture in `store`, which its mover thread takes over.
+    pub fn start_in(mut store: Store, origin: &Origin) -> Result<Capture> {
         let new = NewCapture {
             source: "proxy",
             origin: origin.agent.clone(),
@@ -120,20 +107,66 @@ impl Capture {
             proxy_version: Some(origin.proxy_version.clone()),
             ..NewCapture::default()
         };
-        let writer = Writer::create(&store.conn, &new)?;
-        let checkpointer = if store.path() == Path::new(":memory:") {
-            None
-        } else {
-            store.conn.pragma_update(None, "wal_autocheckpoint", 0)?;
-            Checkpointer::start(store.path())
+        // The capture's row, its spool's row and the spool file (locked: the lock says the
+        // proxy lives) come into being together.
+        let db = store.path().to_owned();
+        let tx = store
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let writer = Writer::create(&tx, &new)?;
+        let name = spool_name(&db, writer.capture);
+        let spool_path = spool_path(&db, &name);
+        tx.execute(
+            "INSERT INTO spools (capture, path, done) VALUES (?1, ?2, ?3)",
+            params![writer.capture, name, spool::MAGIC.len() as i64],
+        )?;
+        let io = |source| Error::Io {
+            path: spool_path.clone(),
+            source,
         };
-        Ok(Capture {
-            store,
+        let mut spool = File::options()
+            .create_new(true)
+            .append(true)
+            .open(&spool_path)
+            .map_err(io)?;
+        let started = spool
+            .try_lock()
+            .map_err(|e| io(io::Error::other(e.to_string())))
+            .and_then(|()| spool.write_all(spool::MAGIC).map_err(io))
+            .and_then(|()| open_spool(&spool_path))
+            .and_then(|reader| Ok(tx.commit().map(|()| reader)?));
+        let reader = match started {
+            Ok(reader) => reader,
+            Err(error) => {
+                let _ = std::fs::remove_file(&spool_path);
+                return Err(error);
+            }
+        };
+        let id = writer.capture;
+        let drain = Drain::new(
             writer,
-            open: false,
+            reader,
+            spool_path.clone(),
+            spool::MAGIC.len() as u64,
+        );
+        let end = Arc::new(Ending::default());
+        let (wake, woken) = mpsc::sync_channel(1);
+        let ending = Arc::clone(&end);
+        let thread = std::thread::Builder::new()
+            .name("acp-capture".to_owned())
+            .spawn(move || mover(store, drain, &woken, &ending))
+            .map_err(|source| Error::Io {
+                path: spool_path.clone(),
+                source,
+            })?;
+        Ok(Capture {
+            id,
+            spool,
+            spool_path,
+            batch: Vec::with_capacity(64 * 1024),
+            mover: Some(Mover { wake, end, thread }),
             error: None,
             index_on_end: true,
-            checkpointer,
         })
     }
 
@@ -147,107 +180,185 @@ impl Capture {
 
     /// The capture's id.
     pub fn id(&self) -> i64 {
-        self.writer.capture
+        self.id
     }
 
-    fn write(&mut self, frame: &Frame<'_>) -> Result<()> {
-        if !self.open {
-            self.store.conn.execute_batch("BEGIN IMMEDIATE")?;
-            self.open = true;
-        }
-        let conn = &self.store.conn;
-        let (raw, too_long) = match frame.body {
-            Body::Line(bytes) => (bytes, false),
-            _ => (&b""[..], true),
+    /// Where the capture's spool file is (removed when the capture ends).
+    pub fn spool_path(&self) -> &Path {
+        &self.spool_path
+    }
+
+    fn add(&mut self, frame: &Frame<'_>) {
+        let (raw, size, too_long) = match frame.body {
+            Body::Line(bytes) => (bytes, bytes.len() as u64, false),
+            Body::TooLong(n) => (&b""[..], n, true),
+            _ => (&b""[..], 0, true),
         };
-        let seq = self.writer.frame(
-            conn,
-            NewFrame {
-                side: frame.side,
-                time: Some(micros(frame.time)),
-                raw,
-                too_long,
-            },
-        )?;
-        for finding in frame.findings {
-            self.writer.finding(conn, Some(seq), finding)?;
-        }
-        if let Some(event) = frame.notice {
+        let notice = frame.notice.map(|event| {
             let delivered_as = match frame.action {
                 Action::Replace(line) => Some(line.as_str()),
                 _ => None,
             };
-            self.writer.notice(
-                conn,
-                seq,
+            NewNotice::of(
                 event,
                 frame.client_notices,
                 frame.version,
                 Outcome::of_repair(event, frame.action),
                 delivered_as,
-            )?;
-        }
-        Ok(())
+            )
+        });
+        spool::put(
+            &mut self.batch,
+            &SpooledFrame {
+                side: frame.side,
+                time: micros(frame.time),
+                size,
+                too_long,
+                raw,
+                findings: frame.findings.iter().map(NewFinding::of).collect(),
+                notice,
+            },
+        );
     }
 
-    fn commit_open(&mut self) -> Result<()> {
+    fn commit_batch(&mut self) -> Result<()> {
         if let Some(error) = self.error.take() {
             return Err(error);
         }
-        if self.open {
-            self.writer.save_counts(&self.store.conn)?;
-            self.store.conn.execute_batch("COMMIT")?;
-            self.open = false;
-            if let Some(checkpointer) = &self.checkpointer {
-                // Full: it is awake already.
-                let _ = checkpointer.wake.try_send(());
-            }
+        if let Some(mover) = &self.mover
+            && mover.end.has_failed.load(Ordering::Acquire)
+            && let Ok(mut failed) = mover.end.failed.lock()
+            && let Some(error) = failed.take()
+        {
+            return Err(error);
+        }
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let written = self.spool.write_all(&self.batch);
+        self.batch.clear();
+        written.map_err(|source| Error::Io {
+            path: self.spool_path.clone(),
+            source,
+        })?;
+        if let Some(mover) = &self.mover {
+            // Full: it is awake already.
+            let _ = mover.wake.try_send(());
         }
         Ok(())
     }
 
-    /// Ends the capture: commits, marks it ended and indexes its frames for search.
+    /// Ends the capture: writes what is left, waits until all of it is in the database,
+    /// marks the capture ended and indexes its frames for search.
     pub fn end(&mut self) -> Result<()> {
-        self.commit_open()?;
-        self.writer
-            .end(&self.store.conn, micros(SystemTime::now()))?;
-        if self.index_on_end {
-            self.store.index()?;
+        self.commit_batch()?;
+        let Some(Mover { wake, end, thread }) = self.mover.take() else {
+            return Ok(());
+        };
+        end.ended.store(true, Ordering::Release);
+        end.index.store(self.index_on_end, Ordering::Release);
+        drop(wake);
+        let _ = thread.join();
+        match end.failed.lock().map(|mut f| f.take()) {
+            Ok(Some(error)) => Err(error),
+            _ => Ok(()),
         }
-        self.stop_checkpointer();
-        Ok(())
     }
+}
 
-    /// Ends the checkpointer after its last checkpoint.
-    fn stop_checkpointer(&mut self) {
-        if let Some(Checkpointer { wake, thread }) = self.checkpointer.take() {
-            drop(wake);
-            let _ = thread.join();
+/// The spool's file name for capture `id` of the database at `db`: beside the database, or in
+/// the temporary directory for one in memory.
+fn spool_name(db: &Path, id: i64) -> String {
+    match db.file_name() {
+        Some(name) if db != Path::new(":memory:") => {
+            format!("{}-spool-{id}", name.to_string_lossy())
         }
+        _ => std::env::temp_dir()
+            .join(format!("acp-capture-{}-{id}.spool", std::process::id()))
+            .to_string_lossy()
+            .into_owned(),
+    }
+}
+
+/// The mover thread: moves the spool into the database whenever woken (or every [`IDLE`]),
+/// until the capture ends or is dropped; then moves the rest and finishes.
+fn mover(mut store: Store, mut drain: Drain, woken: &Receiver<()>, end: &Ending) {
+    lower_priority();
+    // The pages a long capture keeps touching (the last leaves of the frames and their
+    // indexes) stay in memory: 16 MiB of page cache instead of SQLite's 2 MiB.
+    let _ = store.conn.pragma_update(None, "cache_size", -16_384);
+    let fail = |error: Error| {
+        if let Ok(mut failed) = end.failed.lock() {
+            failed.get_or_insert(error);
+        }
+        end.has_failed.store(true, Ordering::Release);
+    };
+    // What killed proxies left behind, while this one starts.
+    if let Err(error) = store.recover() {
+        // Not this capture's failure: it goes on.
+        let _ = writeln!(
+            io::stderr().lock(),
+            "acp-inspect: cannot recover the spools of other captures in {}: {error}",
+            store.path().display()
+        );
+    }
+    loop {
+        let last = matches!(
+            woken.recv_timeout(IDLE),
+            Err(RecvTimeoutError::Disconnected)
+        );
+        if let Err(error) = drain.run(&mut store.conn) {
+            // The spool keeps what was not moved, for `Store::recover`.
+            fail(error);
+            return;
+        }
+        if last {
+            break;
+        }
+    }
+    let ended = end.ended.load(Ordering::Acquire);
+    if let Err(error) = drain.finish(&mut store.conn, ended) {
+        fail(error);
+        return;
+    }
+    if ended
+        && end.index.load(Ordering::Acquire)
+        && let Err(error) = store.index()
+    {
+        fail(error);
+    }
+}
+
+/// Lowers this thread's scheduling priority as far as it goes (nice 19, on Linux): moving the
+/// spool is background work, and must not take the processor from the proxy, the agent or
+/// the client.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // Failing leaves the thread at the process's priority, which is only slower for others.
+        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19);
     }
 }
 
 impl Drop for Capture {
     fn drop(&mut self) {
-        // Without waiting for it: the process may be ending.
-        if let Some(checkpointer) = self.checkpointer.take() {
-            drop(checkpointer.wake);
+        // Dropped without `end`: the mover moves what is written and stops, without marking
+        // the capture ended and without being waited for (the process may be ending).
+        if let Some(mover) = self.mover.take() {
+            drop(mover.wake);
         }
     }
 }
 
 impl Tap for Capture {
     fn frame(&mut self, frame: &Frame<'_>) {
-        if self.error.is_some() {
-            return;
-        }
-        if let Err(error) = self.write(frame) {
-            self.error = Some(error);
+        if self.error.is_none() {
+            self.add(frame);
         }
     }
 
     fn commit(&mut self) -> io::Result<()> {
-        self.commit_open().map_err(io::Error::other)
+        self.commit_batch().map_err(io::Error::other)
     }
 
     fn finish(&mut self) -> io::Result<()> {

@@ -205,6 +205,7 @@ impl State<'_> {
                         time,
                         raw,
                         too_long,
+                        size: raw.len() as u64,
                     },
                 )?;
                 run.last = Some((seen.line, seq));

@@ -4,7 +4,8 @@
 //! * [`Store`]: one database file (by default [`default_path`]), WAL mode, versioned schema
 //!   (see [`schema`](crate::db::schema) for every table and column).
 //! * [`Capture`]: the proxy's capture hook ([`acp_check::proxy::Tap`]): frames, findings and
-//!   notices committed before each batch is forwarded.
+//!   notices written to the capture's spool before each batch is forwarded, and moved into
+//!   the database by a thread of its own ([`Store::recover`] moves what a killed proxy left).
 //! * [`import`] and [`export`]: every trace format `acp check` reads, plus acp-devtools'
 //!   export JSON; exports in our transcript format or acp-devtools' JSON, redacted by default
 //!   ([`redact`]).
@@ -17,6 +18,7 @@
 mod capture;
 pub mod db;
 mod error;
+mod expand;
 pub mod export;
 mod frame;
 pub mod import;
@@ -24,6 +26,7 @@ pub mod mcp;
 mod notice;
 pub mod query;
 pub mod redact;
+mod spool;
 #[cfg(feature = "web")]
 pub mod web;
 mod writer;

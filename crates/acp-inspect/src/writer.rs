@@ -34,6 +34,67 @@ pub(crate) struct NewFrame<'a> {
     pub(crate) time: Option<i64>,
     pub(crate) raw: &'a [u8],
     pub(crate) too_long: bool,
+    /// Bytes as sent: `raw`'s length, or that of a line too long to keep.
+    pub(crate) size: u64,
+}
+
+/// A finding to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NewFinding<'a> {
+    /// The rule's stable id.
+    pub(crate) rule: &'a str,
+    /// The checker's name for it (`error`, `warning`, `info`, `note`).
+    pub(crate) severity: &'a str,
+    pub(crate) message: &'a str,
+}
+
+impl<'a> NewFinding<'a> {
+    pub(crate) fn of(finding: &'a Finding) -> Self {
+        NewFinding {
+            rule: finding.rule.id(),
+            severity: finding.severity().as_str(),
+            message: &finding.message,
+        }
+    }
+}
+
+/// A notice to write: what the agent sent, and what happened to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct NewNotice<'a> {
+    pub(crate) session: Option<&'a str>,
+    pub(crate) severity: Option<&'a str>,
+    pub(crate) title: Option<&'a str>,
+    pub(crate) description: Option<&'a str>,
+    /// Whether the client advertised `session.notices`; `None` before `initialize`.
+    pub(crate) advertised: Option<bool>,
+    /// The protocol version's number.
+    pub(crate) version: Option<i64>,
+    /// [`Outcome::as_str`].
+    pub(crate) outcome: &'a str,
+    /// The line the client got instead.
+    pub(crate) delivered_as: Option<&'a str>,
+}
+
+impl<'a> NewNotice<'a> {
+    pub(crate) fn of(
+        event: &'a NoticeEvent,
+        advertised: Option<bool>,
+        version: Option<Version>,
+        outcome: Outcome,
+        delivered_as: Option<&'a str>,
+    ) -> Self {
+        let notice = event.notice.as_ref();
+        NewNotice {
+            session: event.session.as_deref(),
+            severity: notice.map(|n| n.severity.as_str()),
+            title: notice.map(|n| n.title.as_str()),
+            description: notice.and_then(|n| n.description.as_deref()),
+            advertised,
+            version: version.map(|v| i64::from(v.number())),
+            outcome: outcome.as_str(),
+            delivered_as,
+        }
+    }
 }
 
 /// A request in flight: its frame, time, method and session.
@@ -84,6 +145,34 @@ impl Writer {
             seq: 0,
             pending: HashMap::new(),
             counts: Counts::default(),
+        })
+    }
+
+    /// Takes up writing capture `capture` where a proxy that is gone left it: after its last
+    /// frame, with its counts (requests it had in flight are not paired any more).
+    pub(crate) fn resume(conn: &Connection, capture: i64) -> Result<Writer> {
+        let (seq, counts) = conn.query_row(
+            "SELECT (SELECT COALESCE(max(seq), 0) FROM frames WHERE capture = ?1), frames, bytes, errors, warnings, findings, notices FROM captures WHERE id = ?1",
+            [capture],
+            |row| {
+                Ok((
+                    row.get(0)?,
+                    Counts {
+                        frames: row.get(1)?,
+                        bytes: row.get(2)?,
+                        errors: row.get(3)?,
+                        warnings: row.get(4)?,
+                        findings: row.get(5)?,
+                        notices: row.get(6)?,
+                    },
+                ))
+            },
+        )?;
+        Ok(Writer {
+            capture,
+            seq,
+            pending: HashMap::new(),
+            counts,
         })
     }
 
@@ -162,14 +251,17 @@ impl Writer {
             method,
             env.id.as_deref(),
             session,
-            frame.raw.len() as i64,
+            i64::try_from(frame.size).unwrap_or(i64::MAX),
             request_seq,
             latency,
             raw,
             env.update.as_deref(),
         ])?;
         self.counts.frames += 1;
-        self.counts.bytes += frame.raw.len() as i64;
+        self.counts.bytes = self
+            .counts
+            .bytes
+            .saturating_add(i64::try_from(frame.size).unwrap_or(i64::MAX));
         Ok(seq)
     }
 
@@ -180,22 +272,31 @@ impl Writer {
         seq: Option<i64>,
         finding: &Finding,
     ) -> Result<()> {
-        let severity = finding.severity();
+        self.finding_row(conn, seq, NewFinding::of(finding))
+    }
+
+    /// Writes a finding about frame `seq` (`None`: about the input).
+    pub(crate) fn finding_row(
+        &mut self,
+        conn: &Connection,
+        seq: Option<i64>,
+        finding: NewFinding<'_>,
+    ) -> Result<()> {
         let mut statement = conn.prepare_cached(
             "INSERT INTO findings (capture, seq, rule, severity, message) VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
         statement.execute(params![
             self.capture,
             seq,
-            finding.rule.id(),
-            severity.as_str(),
+            finding.rule,
+            finding.severity,
             finding.message
         ])?;
         self.counts.findings += 1;
-        match severity {
-            acp_check::Severity::Error => self.counts.errors += 1,
-            acp_check::Severity::Warning => self.counts.warnings += 1,
-            _ => {}
+        if finding.severity == acp_check::Severity::Error.as_str() {
+            self.counts.errors += 1;
+        } else if finding.severity == acp_check::Severity::Warning.as_str() {
+            self.counts.warnings += 1;
         }
         Ok(())
     }
@@ -212,28 +313,31 @@ impl Writer {
         outcome: Outcome,
         delivered_as: Option<&str>,
     ) -> Result<()> {
-        let (severity, title, description) = match &event.notice {
-            Some(n) => (
-                Some(n.severity.as_str()),
-                Some(n.title.as_str()),
-                n.description.as_deref(),
-            ),
-            None => (None, None, None),
-        };
+        let row = NewNotice::of(event, advertised, version, outcome, delivered_as);
+        self.notice_row(conn, seq, row)
+    }
+
+    /// Writes a notice the agent sent in frame `seq`.
+    pub(crate) fn notice_row(
+        &mut self,
+        conn: &Connection,
+        seq: i64,
+        notice: NewNotice<'_>,
+    ) -> Result<()> {
         let mut statement = conn.prepare_cached(
             "INSERT INTO notices (capture, seq, session, severity, title, description, advertised, version, outcome, delivered_as) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?;
         statement.execute(params![
             self.capture,
             seq,
-            event.session,
-            severity,
-            title,
-            description,
-            advertised,
-            version.map(Version::number),
-            outcome.as_str(),
-            delivered_as
+            notice.session,
+            notice.severity,
+            notice.title,
+            notice.description,
+            notice.advertised,
+            notice.version,
+            notice.outcome,
+            notice.delivered_as
         ])?;
         self.counts.notices += 1;
         Ok(())

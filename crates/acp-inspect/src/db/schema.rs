@@ -33,6 +33,24 @@
 //! * `frames_fts`: the full-text index (FTS5, contentless, `rowid` = `frames.id`) over the
 //!   frames' text; `fts_state.indexed` is the highest frame id indexed (frames are indexed in
 //!   id order after they are written, see [`crate::Store::index`]).
+//! * `spools`: one row per capture whose proxy is capturing, or was killed while it did:
+//!   `path`, its spool file (beside the database, or absolute), and `done`, how many of its
+//!   bytes are already in the tables. The proxy writes each batch to the spool before it
+//!   forwards it and moves it into the tables from a thread of its own, updating `done` in
+//!   the same transaction; the row goes when the spool is all in (see
+//!   [`crate::Store::recover`]).
+
+/// The condition of the partial index `frames_by_update` (the updates worth finding without
+/// reading every chunk): a query that wants the index repeats it word for word. Written as
+/// comparisons rather than `NOT IN (...)`: SQLite builds a temporary table for a list of more
+/// than two values each time it evaluates one, which was the largest single cost of a frame
+/// insert.
+macro_rules! rare_update {
+    () => {
+        "update_tag IS NOT NULL AND update_tag <> 'agent_message_chunk' AND update_tag <> 'agent_thought_chunk' AND update_tag <> 'user_message_chunk' AND update_tag <> 'tool_call_update'"
+    };
+}
+pub(crate) use rare_update;
 
 /// The migration steps, oldest first.
 pub(crate) const MIGRATIONS: &[&str] = &[
@@ -110,6 +128,20 @@ CREATE VIRTUAL TABLE frames_fts USING fts5(text, content='', contentless_delete=
 CREATE TABLE fts_state (indexed INTEGER NOT NULL);
 INSERT INTO fts_state VALUES (0);
 ",
+    // 3: the spools of capturing proxies; the update index without a `NOT IN` list.
+    concat!(
+        "
+CREATE TABLE spools (
+    capture INTEGER PRIMARY KEY REFERENCES captures(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    done INTEGER NOT NULL
+);
+DROP INDEX frames_by_update;
+CREATE INDEX frames_by_update ON frames(capture, update_tag) WHERE ",
+        rare_update!(),
+        ";
+"
+    ),
 ];
 
 /// The schema version this build writes.

@@ -133,6 +133,7 @@ pub(crate) fn import(store: &mut Store, mut reader: impl Read, origin: &str) -> 
                 time: Some(*time),
                 raw: raw.as_bytes(),
                 too_long: false,
+                size: raw.len() as u64,
             },
         )?;
         let observation = checker.observe(line, Some(*side), raw);

@@ -55,6 +55,17 @@ const METHODS: &str = "'initialize', 'session/new', 'session/load', 'session/res
 /// The session updates that carry it.
 const UPDATES: &str = "'available_commands_update', 'current_mode_update', 'config_option_update'";
 
+/// The frames that carry session info: requests and responses by method (index
+/// `frames_by_method`), the rare updates by tag (index `frames_by_update`).
+fn info_query() -> String {
+    format!(
+        "SELECT seq, kind, method, session, raw FROM frames WHERE capture = ?1 AND kind <> 'notification' AND method IN ({METHODS})
+         UNION ALL
+         SELECT seq, kind, method, session, raw FROM frames WHERE capture = ?1 AND {RARE} AND update_tag IN ({UPDATES})",
+        RARE = crate::db::schema::rare_update!()
+    )
+}
+
 impl Store {
     /// The session info of capture `id`.
     pub fn session_info(&self, id: i64) -> Result<SessionInfo> {
@@ -64,19 +75,24 @@ impl Store {
             protocol_version: summary.protocol_version,
             ..SessionInfo::default()
         };
-        let mut statement = self.conn.prepare_cached(&format!(
-            "SELECT seq, kind, method, session, raw FROM frames WHERE capture = ?1 AND kind <> 'notification' AND method IN ({METHODS})
-             UNION ALL
-             SELECT seq, kind, method, session, raw FROM frames WHERE capture = ?1 AND update_tag IS NOT NULL AND update_tag NOT IN ('agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk', 'tool_call_update') AND update_tag IN ({UPDATES})
-             ORDER BY seq"
-        ))?;
-        let mut rows = statement.query([id])?;
-        while let Some(row) = rows.next()? {
-            let kind: String = row.get(1)?;
-            let method: Option<String> = row.get(2)?;
-            let session: Option<String> = row.get(3)?;
-            let raw = row.get_ref(4)?.as_bytes_or_null()?.unwrap_or_default();
-            let Ok(mut value) = serde_json::from_slice::<Value>(raw) else {
+        let mut statement = self.conn.prepare_cached(&info_query())?;
+        // In frame order; sorted here, since asking SQLite to sort makes it walk every frame
+        // of the capture in order instead of the two indexes.
+        let mut rows = statement
+            .query_map([id], |row| {
+                let raw = row.get_ref(4)?.as_bytes_or_null()?.unwrap_or_default();
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, Option<String>>(2)?,
+                    row.get::<_, Option<String>>(3)?,
+                    serde_json::from_slice::<Value>(raw).ok(),
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.sort_by_key(|row| row.0);
+        for (_, kind, method, session, value) in rows {
+            let Some(mut value) = value else {
                 continue;
             };
             let method = method.unwrap_or_default();
@@ -155,4 +171,26 @@ fn session_entry<'a>(sessions: &'a mut Vec<AcpSession>, id: &str) -> &'a mut Acp
         }
     };
     &mut sessions[at]
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    #[test]
+    fn the_info_query_reads_both_partial_indexes() {
+        let store = crate::Store::in_memory().unwrap();
+        let mut statement = store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", super::info_query()))
+            .unwrap();
+        let plan: Vec<String> = statement
+            .query_map([1], |row| row.get::<_, String>(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let plan = plan.join("\n");
+        assert!(plan.contains("frames_by_method"), "{plan}");
+        assert!(plan.contains("frames_by_update"), "{plan}");
+    }
 }

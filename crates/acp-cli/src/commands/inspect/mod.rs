@@ -215,6 +215,10 @@ fn dispatch(args: Args) -> Result<ExitCode, Failed> {
         return ui(&path, std::net::SocketAddr::new(bind, port));
     }
     let mut store = Store::open(&path)?;
+    // What proxies killed while capturing left in their spools: not this command's failure.
+    if let Err(error) = store.recover() {
+        eprintln!("acp inspect: a killed proxy's capture could not be recovered: {error}");
+    }
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut found = true;
     match command {

@@ -1,0 +1,457 @@
+//! Moving a capture's spool into the database: the frames with their pairing, findings,
+//! notices and counts. Done by a thread of the capturing proxy's own while it runs (see
+//! [`crate::capture`]), and by [`Store::recover`] for a proxy that was killed.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use rusqlite::{Connection, TransactionBehavior, params};
+
+use crate::Store;
+use crate::error::{Error, Result};
+use crate::spool::{self, Next};
+use crate::writer::{NewFrame, Writer, micros};
+
+/// Spool bytes read per transaction (more when one record is larger): bounds the memory of
+/// a capture that fell behind, whatever the size of its spool.
+const CHUNK: usize = 1 << 20;
+
+/// Where a capture's spool is moved from.
+pub(crate) struct Drain {
+    pub(crate) writer: Writer,
+    file: File,
+    path: PathBuf,
+    /// Bytes of the spool already in the database (the magic line included).
+    done: u64,
+    /// Spool bytes read, the first `filled` of them current.
+    buffer: Vec<u8>,
+    filled: usize,
+}
+
+impl Drain {
+    /// Reads the spool `file` (at `path`) of `writer`'s capture from byte `done` on.
+    pub(crate) fn new(writer: Writer, file: File, path: PathBuf, done: u64) -> Drain {
+        Drain {
+            writer,
+            file,
+            path,
+            done,
+            buffer: Vec::new(),
+            filled: 0,
+        }
+    }
+
+    fn io(&self, source: std::io::Error) -> Error {
+        Error::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Moves every whole record written so far into the database, one transaction per chunk
+    /// read; returns how many frames it moved.
+    pub(crate) fn run(&mut self, conn: &mut Connection) -> Result<u64> {
+        let mut moved = 0;
+        let mut want = CHUNK;
+        loop {
+            self.fill(want)?;
+            let (frames, used, needed) = self.write(conn)?;
+            moved += frames;
+            if used == 0 {
+                if self.filled < want {
+                    // Nothing whole yet: the rest is still being written.
+                    return Ok(moved);
+                }
+                // One record larger than the chunk: read all of it.
+                want = needed.max(want);
+            } else {
+                want = CHUNK;
+            }
+        }
+    }
+
+    /// Reads up to `want` bytes of the spool from `done` into the buffer (fewer at its end).
+    fn fill(&mut self, want: usize) -> Result<()> {
+        // The buffer's bytes stay initialised from one read to the next: only growing it
+        // writes zeroes.
+        if self.buffer.len() < want {
+            self.buffer.resize(want, 0);
+        }
+        self.file
+            .seek(SeekFrom::Start(self.done))
+            .map_err(|e| self.io(e))?;
+        let mut filled = 0;
+        while filled < want {
+            match self.file.read(&mut self.buffer[filled..want]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.io(e)),
+            }
+        }
+        self.filled = filled;
+        Ok(())
+    }
+
+    /// Writes the whole records of the buffer in one transaction; returns the frames written,
+    /// the bytes they took and, when none fit, the bytes the first one needs.
+    fn write(&mut self, conn: &mut Connection) -> Result<(u64, usize, usize)> {
+        let mut input = &self.buffer[..self.filled];
+        let mut used = 0;
+        let mut frames = 0;
+        let needed = loop {
+            match spool::next(input)? {
+                Next::Frame(_, n) => {
+                    input = &input[n..];
+                    used += n;
+                }
+                Next::Partial(n) => break n,
+            }
+        };
+        if used == 0 {
+            return Ok((0, 0, needed));
+        }
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut input = &self.buffer[..used];
+        while let Next::Frame(frame, n) = spool::next(input)? {
+            input = &input[n..];
+            let seq = self.writer.frame(
+                &tx,
+                NewFrame {
+                    side: frame.side,
+                    time: Some(frame.time),
+                    raw: frame.raw,
+                    too_long: frame.too_long,
+                    size: frame.size,
+                },
+            )?;
+            for finding in &frame.findings {
+                self.writer.finding_row(&tx, Some(seq), *finding)?;
+            }
+            if let Some(notice) = frame.notice {
+                self.writer.notice_row(&tx, seq, notice)?;
+            }
+            frames += 1;
+        }
+        self.writer.save_counts(&tx)?;
+        let done = self.done + used as u64;
+        tx.execute(
+            "UPDATE spools SET done = ?2 WHERE capture = ?1",
+            params![self.writer.capture, done as i64],
+        )?;
+        tx.commit()?;
+        self.done = done;
+        Ok((frames, used, 0))
+    }
+
+    /// After the last [`Drain::run`]: marks the capture ended (`ended`: it ended normally,
+    /// rather than its proxy being gone), forgets the spool and removes its file.
+    pub(crate) fn finish(self, conn: &mut Connection, ended: bool) -> Result<()> {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if ended {
+            self.writer.end(&tx, micros(SystemTime::now()))?;
+        } else {
+            self.writer.save_counts(&tx)?;
+        }
+        tx.execute(
+            "DELETE FROM spools WHERE capture = ?1",
+            [self.writer.capture],
+        )?;
+        tx.commit()?;
+        match std::fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.io(e)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Where the spool named `name` in table `spools` of the database at `db` is.
+pub(crate) fn spool_path(db: &Path, name: &str) -> PathBuf {
+    match db.parent() {
+        Some(dir) => dir.join(name),
+        None => PathBuf::from(name),
+    }
+}
+
+/// Opens the spool at `path` for reading and checks its first line.
+pub(crate) fn open_spool(path: &Path) -> Result<File> {
+    let io = |source| Error::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = File::open(path).map_err(io)?;
+    let mut magic = vec![0; spool::MAGIC.len()];
+    match file.read_exact(&mut magic) {
+        Ok(()) if magic == spool::MAGIC => Ok(file),
+        // Created but killed before its first line: nothing in it.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(file),
+        Ok(()) => Err(Error::Invalid(format!(
+            "{}: not a capture spool (it starts with {:?})",
+            path.display(),
+            String::from_utf8_lossy(&magic)
+        ))),
+        Err(e) => Err(io(e)),
+    }
+}
+
+impl Store {
+    /// Moves into the database what proxies that were killed while capturing left in their
+    /// spools (a proxy writes each batch to its spool before forwarding it, and moves it into
+    /// the database from a thread of its own: see `acp_inspect::Capture`). A spool whose proxy
+    /// still runs is left to it. Returns how many frames were moved.
+    ///
+    /// `acp inspect` runs this whenever it opens a database for writing; a capturing proxy runs
+    /// it in its own thread when it starts.
+    pub fn recover(&mut self) -> Result<u64> {
+        let spools: Vec<(i64, String, i64)> = {
+            let mut statement = self
+                .conn
+                .prepare_cached("SELECT capture, path, done FROM spools ORDER BY capture")?;
+            statement
+                .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+                .collect::<rusqlite::Result<_>>()?
+        };
+        let mut moved = 0;
+        for (capture, name, _) in spools {
+            let path = spool_path(self.path(), &name);
+            let file = match open_spool(&path) {
+                Ok(file) => file,
+                Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+                    // Already moved by its proxy, which is forgetting it now.
+                    self.forget_spool(capture)?;
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            match file.try_lock() {
+                Ok(()) => {}
+                // Its proxy is alive and holds it.
+                Err(std::fs::TryLockError::WouldBlock) => continue,
+                Err(std::fs::TryLockError::Error(source)) => {
+                    return Err(Error::Io { path, source });
+                }
+            }
+            // Read again under the lock: the proxy may have moved more before it let go.
+            let done: Option<i64> = self
+                .conn
+                .query_row(
+                    "SELECT done FROM spools WHERE capture = ?1",
+                    [capture],
+                    |row| row.get(0),
+                )
+                .ok();
+            let Some(done) = done else { continue };
+            let writer = Writer::resume(&self.conn, capture)?;
+            let mut drain = Drain::new(writer, file, path, u64::try_from(done).unwrap_or(0));
+            moved += drain.run(&mut self.conn)?;
+            drain.finish(&mut self.conn, false)?;
+        }
+        Ok(moved)
+    }
+
+    fn forget_spool(&self, capture: i64) -> Result<()> {
+        self.conn
+            .execute("DELETE FROM spools WHERE capture = ?1", [capture])?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use std::io::Write;
+
+    use acp_check::Side;
+
+    use super::*;
+    use crate::spool::SpooledFrame;
+    use crate::writer::{NewCapture, NewFinding, NewNotice};
+
+    struct Dir(PathBuf);
+
+    impl Dir {
+        fn new(name: &str) -> Dir {
+            let dir = std::env::temp_dir().join(format!(
+                "acp-inspect-{name}-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Dir(dir)
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn line(n: u32) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"agent_message_chunk","content":{{"type":"text","text":"{n}"}}}}}}}}"#
+        )
+    }
+
+    /// A capture row and a spool of `frames` frames (the last one cut short, as a kill
+    /// mid-write leaves it), as a proxy that was killed leaves them; the spool's first
+    /// `moved` frames are already in the database.
+    fn left_behind(store: &Store, frames: u32, moved: u32) -> (i64, PathBuf) {
+        let writer = Writer::create(
+            &store.conn,
+            &NewCapture {
+                source: "proxy",
+                ..NewCapture::default()
+            },
+        )
+        .unwrap();
+        let capture = writer.capture;
+        let name = format!("captures.db-spool-{capture}");
+        let path = spool_path(store.path(), &name);
+        let mut bytes = spool::MAGIC.to_vec();
+        let mut done = bytes.len();
+        let lines: Vec<String> = (1..=frames).map(line).collect();
+        for (i, raw) in lines.iter().enumerate() {
+            spool::put(
+                &mut bytes,
+                &SpooledFrame {
+                    side: Side::Agent,
+                    time: 1_000 + i as i64,
+                    size: raw.len() as u64,
+                    too_long: false,
+                    raw: raw.as_bytes(),
+                    findings: if i == 2 {
+                        vec![NewFinding {
+                            rule: "some-rule",
+                            severity: "warning",
+                            message: "a finding",
+                        }]
+                    } else {
+                        vec![]
+                    },
+                    notice: (i == 3).then(|| NewNotice {
+                        title: Some("Rate limited"),
+                        outcome: "delivered",
+                        ..NewNotice::default()
+                    }),
+                },
+            );
+            if i + 1 == moved as usize {
+                done = bytes.len();
+            }
+        }
+        // Half of one more record.
+        let mut cut = Vec::new();
+        spool::put(
+            &mut cut,
+            &SpooledFrame {
+                side: Side::Client,
+                time: 0,
+                size: 3,
+                too_long: false,
+                raw: b"cut",
+                findings: vec![],
+                notice: None,
+            },
+        );
+        bytes.extend_from_slice(&cut[..cut.len() / 2]);
+        std::fs::File::create(&path)
+            .unwrap()
+            .write_all(&bytes)
+            .unwrap();
+        store
+            .conn
+            .execute(
+                "INSERT INTO spools (capture, path, done) VALUES (?1, ?2, ?3)",
+                params![capture, name, spool::MAGIC.len() as i64],
+            )
+            .unwrap();
+        if moved > 0 {
+            let file = open_spool(&path).unwrap();
+            let mut drain = Drain::new(
+                Writer::resume(&store.conn, capture).unwrap(),
+                file,
+                path.clone(),
+                spool::MAGIC.len() as u64,
+            );
+            // Move the first `moved` frames only, as the proxy had before it was killed.
+            let mut conn = Connection::open(store.path()).unwrap();
+            drain.buffer = bytes[spool::MAGIC.len()..done].to_vec();
+            drain.filled = drain.buffer.len();
+            drain.write(&mut conn).unwrap();
+        }
+        (capture, path)
+    }
+
+    fn texts(store: &Store, capture: i64) -> Vec<String> {
+        let mut out = Vec::new();
+        store
+            .each_frame(capture, |_, raw| {
+                out.push(String::from_utf8(raw.to_vec()).unwrap());
+                Ok(())
+            })
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn a_killed_proxys_spool_is_moved_in_once_and_removed() {
+        let dir = Dir::new("recover");
+        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let (capture, path) = left_behind(&store, 6, 2);
+        assert_eq!(texts(&store, capture).len(), 2);
+        assert_eq!(store.recover().unwrap(), 4);
+        assert_eq!(
+            texts(&store, capture),
+            (1..=6).map(line).collect::<Vec<_>>()
+        );
+        assert!(!path.exists(), "the spool is removed");
+        let summary = store.capture(capture).unwrap();
+        assert_eq!(summary.frames, 6);
+        assert_eq!(summary.findings, 1);
+        assert_eq!(summary.notices, 1);
+        assert_eq!(summary.ended_at, None, "it never ended");
+        assert_eq!(store.findings(capture).unwrap()[0].seq, Some(3));
+        assert_eq!(store.notices(capture).unwrap()[0].seq, 4);
+        // Nothing is left to do, and nothing is moved twice.
+        assert_eq!(store.recover().unwrap(), 0);
+        assert_eq!(texts(&store, capture).len(), 6);
+    }
+
+    #[test]
+    fn a_spool_whose_proxy_still_holds_it_is_left_to_it() {
+        let dir = Dir::new("recover-live");
+        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let (capture, path) = left_behind(&store, 3, 0);
+        let held = File::open(&path).unwrap();
+        held.lock().unwrap();
+        assert_eq!(store.recover().unwrap(), 0);
+        assert!(path.exists());
+        assert!(texts(&store, capture).is_empty());
+        drop(held);
+        assert_eq!(store.recover().unwrap(), 3);
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_spool_that_is_gone_is_forgotten_and_a_foreign_file_is_refused() {
+        let dir = Dir::new("recover-odd");
+        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let (_, path) = left_behind(&store, 1, 0);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(store.recover().unwrap(), 0);
+        let rows: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM spools", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 0);
+        let (_, path) = left_behind(&store, 1, 0);
+        std::fs::write(&path, b"something else entirely").unwrap();
+        let error = store.recover().unwrap_err().to_string();
+        assert!(error.contains("not a capture spool"), "{error}");
+    }
+}
