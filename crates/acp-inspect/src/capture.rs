@@ -19,7 +19,7 @@ use rusqlite::params;
 
 use crate::Store;
 use crate::error::{Error, Result};
-use crate::expand::{Drain, open_spool, spool_path};
+use crate::expand::{Drain, SpoolWriter, open_spool, spool_path};
 use crate::notice::Outcome;
 use crate::spool::{self, SpooledFrame};
 use crate::writer::{NewCapture, NewFinding, NewNotice, Writer, micros};
@@ -58,7 +58,7 @@ impl Origin {
 /// [`Store::recover`] moves into the database later.
 pub struct Capture {
     id: i64,
-    spool: File,
+    spool: SpoolWriter,
     spool_path: PathBuf,
     batch: Vec<u8>,
     mover: Option<Mover>,
@@ -124,15 +124,15 @@ impl Capture {
             path: spool_path.clone(),
             source,
         };
-        let mut spool = File::options()
+        let mut file = File::options()
             .create_new(true)
             .append(true)
             .open(&spool_path)
             .map_err(io)?;
-        let started = spool
+        let started = file
             .try_lock()
             .map_err(|e| io(io::Error::other(e.to_string())))
-            .and_then(|()| spool.write_all(spool::MAGIC).map_err(io))
+            .and_then(|()| file.write_all(spool::MAGIC).map_err(io))
             .and_then(|()| open_spool(&spool_path))
             .and_then(|reader| Ok(tx.commit().map(|()| reader)?));
         let reader = match started {
@@ -143,12 +143,14 @@ impl Capture {
             }
         };
         let id = writer.capture;
+        let appender = Arc::new(Mutex::new(file));
         let drain = Drain::new(
             writer,
             reader,
             spool_path.clone(),
             spool::MAGIC.len() as u64,
-        );
+        )
+        .appended_by(Arc::clone(&appender));
         let end = Arc::new(Ending::default());
         let (wake, woken) = mpsc::sync_channel(1);
         let ending = Arc::clone(&end);
@@ -161,7 +163,7 @@ impl Capture {
             })?;
         Ok(Capture {
             id,
-            spool,
+            spool: appender,
             spool_path,
             batch: Vec::with_capacity(64 * 1024),
             mover: Some(Mover { wake, end, thread }),
@@ -235,7 +237,10 @@ impl Capture {
         if self.batch.is_empty() {
             return Ok(());
         }
-        let written = self.spool.write_all(&self.batch);
+        let written = match self.spool.lock() {
+            Ok(mut file) => file.write_all(&self.batch),
+            Err(_) => Err(io::Error::other("the capture's thread panicked")),
+        };
         self.batch.clear();
         written.map_err(|source| Error::Io {
             path: self.spool_path.clone(),
@@ -307,7 +312,10 @@ fn mover(mut store: Store, mut drain: Drain, woken: &Receiver<()>, end: &Ending)
             woken.recv_timeout(IDLE),
             Err(RecvTimeoutError::Disconnected)
         );
-        if let Err(error) = drain.run(&mut store.conn) {
+        if let Err(error) = drain
+            .run(&mut store.conn)
+            .and_then(|_| drain.rotate(&mut store.conn))
+        {
             // The spool keeps what was not moved, for `Store::recover`.
             fail(error);
             return;

@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use rusqlite::{Connection, TransactionBehavior, params};
@@ -18,6 +19,12 @@ use crate::writer::{NewFrame, Writer, micros};
 /// a capture that fell behind, whatever the size of its spool.
 const CHUNK: usize = 1 << 20;
 
+/// Past this size, a spool that is all in the database is emptied (see [`Drain::rotate`]).
+const ROTATE_AT: u64 = 64 << 20;
+
+/// The proxy's end of a spool: its appends and [`Drain::rotate`] take turns.
+pub(crate) type SpoolWriter = Arc<Mutex<File>>;
+
 /// Where a capture's spool is moved from.
 pub(crate) struct Drain {
     pub(crate) writer: Writer,
@@ -28,6 +35,9 @@ pub(crate) struct Drain {
     /// Spool bytes read, the first `filled` of them current.
     buffer: Vec<u8>,
     filled: usize,
+    /// The proxy's end of the spool, while it appends (not for a killed proxy's).
+    appender: Option<SpoolWriter>,
+    rotate_at: u64,
 }
 
 impl Drain {
@@ -40,7 +50,50 @@ impl Drain {
             done,
             buffer: Vec::new(),
             filled: 0,
+            appender: None,
+            rotate_at: ROTATE_AT,
         }
+    }
+
+    /// The spool is still being appended to through `appender`, which lets [`Drain::rotate`]
+    /// empty it.
+    pub(crate) fn appended_by(mut self, appender: SpoolWriter) -> Drain {
+        self.appender = Some(appender);
+        self
+    }
+
+    /// Empties the spool once it is larger than 64 MiB and all in the database, so that a
+    /// proxy that runs for days does not keep every byte it forwarded twice. The proxy's
+    /// appends wait meanwhile (one small transaction). Order matters for a kill half-way: the
+    /// file is cut before `done` is set back, inside one transaction, so that a spool never
+    /// holds bytes that `done` says are in the database and are not.
+    pub(crate) fn rotate(&mut self, conn: &mut Connection) -> Result<bool> {
+        let Some(appender) = &self.appender else {
+            return Ok(false);
+        };
+        if self.done < self.rotate_at {
+            return Ok(false);
+        }
+        // The database's lock first: the proxy then waits for a commit, not for another
+        // writer.
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let file = appender
+            .lock()
+            .map_err(|_| Error::Invalid("capture spool: its writer panicked".to_owned()))?;
+        let length = file.metadata().map_err(|e| self.io(e))?.len();
+        if length != self.done {
+            // More came meanwhile: next time.
+            return Ok(false);
+        }
+        let start = spool::MAGIC.len() as u64;
+        tx.execute(
+            "UPDATE spools SET done = ?2 WHERE capture = ?1",
+            params![self.writer.capture, start as i64],
+        )?;
+        file.set_len(start).map_err(|e| self.io(e))?;
+        tx.commit()?;
+        self.done = start;
+        Ok(true)
     }
 
     fn io(&self, source: std::io::Error) -> Error {
@@ -453,5 +506,88 @@ mod tests {
         std::fs::write(&path, b"something else entirely").unwrap();
         let error = store.recover().unwrap_err().to_string();
         assert!(error.contains("not a capture spool"), "{error}");
+    }
+
+    #[test]
+    fn a_spool_all_in_the_database_is_emptied_and_goes_on() {
+        let dir = Dir::new("rotate");
+        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let writer = Writer::create(
+            &store.conn,
+            &NewCapture {
+                source: "proxy",
+                ..NewCapture::default()
+            },
+        )
+        .unwrap();
+        let capture = writer.capture;
+        let name = format!("captures.db-spool-{capture}");
+        let path = spool_path(store.path(), &name);
+        let mut file = File::options()
+            .create_new(true)
+            .append(true)
+            .open(&path)
+            .unwrap();
+        file.write_all(spool::MAGIC).unwrap();
+        store
+            .conn
+            .execute(
+                "INSERT INTO spools (capture, path, done) VALUES (?1, ?2, ?3)",
+                params![capture, name, spool::MAGIC.len() as i64],
+            )
+            .unwrap();
+        let appender = Arc::new(Mutex::new(file));
+        let mut drain = Drain::new(
+            writer,
+            open_spool(&path).unwrap(),
+            path.clone(),
+            spool::MAGIC.len() as u64,
+        )
+        .appended_by(Arc::clone(&appender));
+        drain.rotate_at = 1_000;
+        let mut next = 1;
+        let mut append = |count: u32| {
+            let mut bytes = Vec::new();
+            for _ in 0..count {
+                let raw = line(next);
+                next += 1;
+                spool::put(
+                    &mut bytes,
+                    &SpooledFrame {
+                        side: Side::Agent,
+                        time: 0,
+                        size: raw.len() as u64,
+                        too_long: false,
+                        raw: raw.as_bytes(),
+                        findings: vec![],
+                        notice: None,
+                    },
+                );
+            }
+            appender.lock().unwrap().write_all(&bytes).unwrap();
+        };
+        let length = || std::fs::metadata(&path).unwrap().len();
+        let mut conn = Connection::open(store.path()).unwrap();
+        append(20);
+        assert_eq!(drain.run(&mut conn).unwrap(), 20);
+        assert!(length() > 1_000);
+        // Not while something is not in the database yet.
+        append(1);
+        assert!(!drain.rotate(&mut conn).unwrap());
+        assert_eq!(drain.run(&mut conn).unwrap(), 1);
+        assert!(drain.rotate(&mut conn).unwrap());
+        assert_eq!(length(), spool::MAGIC.len() as u64);
+        // It goes on from the start, and what a kill leaves after a rotation is recovered.
+        append(5);
+        assert_eq!(drain.run(&mut conn).unwrap(), 5);
+        append(3);
+        drop(drain);
+        drop(appender);
+        assert_eq!(store.recover().unwrap(), 3);
+        assert_eq!(
+            texts(&store, capture),
+            (1..=29).map(line).collect::<Vec<_>>()
+        );
+        assert!(!path.exists());
     }
 }
