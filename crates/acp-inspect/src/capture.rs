@@ -124,11 +124,21 @@ impl Capture {
             path: spool_path.clone(),
             source,
         };
-        let mut file = File::options()
-            .create_new(true)
-            .append(true)
-            .open(&spool_path)
-            .map_err(io)?;
+        let create = || {
+            File::options()
+                .create_new(true)
+                .append(true)
+                .open(&spool_path)
+        };
+        let mut file = match create() {
+            // Left by a capture that had this id before it was deleted: no row names it now.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(&spool_path).map_err(io)?;
+                create()
+            }
+            other => other,
+        }
+        .map_err(io)?;
         let started = file
             .try_lock()
             .map_err(|e| io(io::Error::other(e.to_string())))

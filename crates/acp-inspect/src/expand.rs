@@ -252,7 +252,7 @@ pub(crate) fn open_spool(path: &Path) -> Result<File> {
 impl Store {
     /// Moves into the database what proxies that were killed while capturing left in their
     /// spools (a proxy writes each batch to its spool before forwarding it, and moves it into
-    /// the database from a thread of its own: see `acp_inspect::Capture`). A spool whose proxy
+    /// the database from a thread of its own: see [`Capture`](crate::Capture)). A spool whose proxy
     /// still runs is left to it. Returns how many frames were moved.
     ///
     /// `acp inspect` runs this whenever it opens a database for writing; a capturing proxy runs
@@ -589,5 +589,36 @@ mod tests {
             (1..=29).map(line).collect::<Vec<_>>()
         );
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn deleting_a_killed_proxys_capture_removes_its_spool() {
+        let dir = Dir::new("delete-spool");
+        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let (capture, path) = left_behind(&store, 2, 0);
+        // While its proxy holds it, it stays.
+        let held = File::open(&path).unwrap();
+        held.lock().unwrap();
+        let (other, other_path) = left_behind(&store, 2, 0);
+        store.delete(other).unwrap();
+        assert!(!other_path.exists());
+        store.delete(capture).unwrap();
+        assert!(path.exists(), "a live proxy's spool is its own to remove");
+    }
+
+    #[test]
+    fn a_stale_spool_under_a_new_captures_name_is_replaced() {
+        let dir = Dir::new("stale-spool");
+        let db = dir.0.join("captures.db");
+        drop(Store::open(&db).unwrap());
+        let stale = dir.0.join("captures.db-spool-1");
+        std::fs::write(&stale, b"left by a deleted capture 1").unwrap();
+        let mut capture = crate::Capture::start(&db, &crate::Origin::new("agent", "0")).unwrap();
+        assert_eq!(capture.id(), 1);
+        assert_eq!(capture.spool_path(), stale);
+        capture.end().unwrap();
+        assert!(!stale.exists());
+        let store = Store::open_read_only(&db).unwrap();
+        assert!(store.capture(1).unwrap().ended_at.is_some());
     }
 }

@@ -43,7 +43,8 @@ impl Store {
         }
     }
 
-    /// Deletes capture `id` with its frames, findings and notices.
+    /// Deletes capture `id` with its frames, findings and notices (and the spool a killed
+    /// proxy left, if any).
     pub fn delete(&mut self, id: i64) -> Result<()> {
         let tx = self
             .conn
@@ -55,8 +56,22 @@ impl Store {
             "DELETE FROM frames_fts WHERE rowid IN (SELECT id FROM frames WHERE capture = ?1 AND id <= (SELECT indexed FROM fts_state))",
             [id],
         )?;
+        let spool: Option<String> = tx
+            .query_row("SELECT path FROM spools WHERE capture = ?1", [id], |r| {
+                r.get(0)
+            })
+            .ok();
         tx.execute("DELETE FROM captures WHERE id = ?1", [id])?;
         tx.commit()?;
+        // A killed proxy's spool goes with its capture; a live proxy removes its own.
+        if let Some(name) = spool {
+            let path = crate::expand::spool_path(self.path(), &name);
+            if let Ok(file) = std::fs::File::open(&path)
+                && file.try_lock().is_ok()
+            {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
         Ok(())
     }
 }
