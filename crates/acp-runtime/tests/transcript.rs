@@ -131,3 +131,90 @@ fn tool_calls_keep_their_diffs_and_terminals() {
     assert_eq!(diff.paths[1].from.as_deref(), Some("/r/old.rs"));
     assert_eq!(diff.patch.as_deref(), Some("@@ -1 +1 @@\n-a\n+b\n"));
 }
+
+/// A tool call update finds the newest call with its id, through evictions from the front,
+/// exactly as a search of the transcript from its end would (the model).
+#[test]
+fn tool_call_updates_find_their_call_as_a_search_would() {
+    use acp_runtime::client::transcript::Entry;
+    use acp_schema::v1;
+    let mut transcript = Transcript::new(24);
+    let mut state = 0x2545_f491_u64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let statuses = [
+        v1::ToolCallStatus::Pending,
+        v1::ToolCallStatus::InProgress,
+        v1::ToolCallStatus::Completed,
+        v1::ToolCallStatus::Failed,
+    ];
+    for step in 0..5_000u64 {
+        let id = format!("call_{}", next(40));
+        let status = statuses[next(4) as usize].clone();
+        // What a search from the end finds before the change.
+        let before: Option<(usize, String)> = transcript.session("s").and_then(|session| {
+            session
+                .entries
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(at, entry)| match entry {
+                    Entry::ToolCall(call) if call.id == id => Some((at, call.title.clone())),
+                    _ => None,
+                })
+        });
+        match next(4) {
+            0 => transcript.append_chunk("s", Role::Agent, Some(&format!("m{step}")), "text"),
+            1 => transcript.apply_v1(
+                "s",
+                &v1::ReplayableUpdate::ToolCall(Box::new(v1::ToolCall::new(
+                    id.as_str(),
+                    format!("title {step}"),
+                ))),
+            ),
+            _ => {
+                let len = transcript.session("s").map_or(0, |s| s.entries.len());
+                transcript.apply_v1(
+                    "s",
+                    &v1::ReplayableUpdate::ToolCallUpdate(Box::new(
+                        v1::ToolCallUpdate::new(id.as_str()).status(status.clone()),
+                    )),
+                );
+                let session = transcript.session("s").unwrap();
+                let word = match status {
+                    v1::ToolCallStatus::Pending => "pending",
+                    v1::ToolCallStatus::InProgress => "in_progress",
+                    v1::ToolCallStatus::Completed => "completed",
+                    _ => "failed",
+                };
+                match before {
+                    // Updated in place: the same entry, the new status.
+                    Some((at, title)) => {
+                        let Entry::ToolCall(call) = &session.entries[at] else {
+                            panic!("step {step}: entry {at} is not a tool call");
+                        };
+                        assert_eq!(
+                            (call.id.as_str(), call.title.as_str()),
+                            (id.as_str(), title.as_str())
+                        );
+                        assert_eq!(call.status, word, "step {step}");
+                        assert_eq!(session.entries.len(), len, "step {step}: nothing added");
+                    }
+                    // Unknown (never sent, or evicted): a new entry at the end.
+                    None => {
+                        let Some(Entry::ToolCall(call)) = session.entries.last() else {
+                            panic!("step {step}: no new tool call");
+                        };
+                        assert_eq!(call.id, id);
+                        assert_eq!(call.status, word);
+                    }
+                }
+            }
+        }
+        assert!(transcript.session("s").unwrap().entries.len() <= 24);
+    }
+}

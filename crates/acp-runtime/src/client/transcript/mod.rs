@@ -10,7 +10,7 @@
 //! It is fed with `ReplayableUpdate`s only, which cannot be notices, so a transcript never
 //! contains a notice.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::controls::SessionControls;
 pub use super::diff_summary::DiffSummary;
@@ -209,7 +209,7 @@ pub struct Command {
 }
 
 /// The transcript of one session.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct SessionTranscript {
     /// The conversation, in order.
@@ -224,7 +224,26 @@ pub struct SessionTranscript {
     pub running: bool,
     /// The session's modes and config options.
     pub controls: super::controls::SessionControls,
+    /// Where the newest tool call of each id is in `entries`, counted from the first entry
+    /// the session ever had (`dropped` of them have gone from the front since): a tool call
+    /// update finds its call at once instead of searching the transcript.
+    tool_positions: HashMap<String, u64>,
+    dropped: u64,
 }
+
+/// Equal when what they show is equal (the lookup index is not compared).
+impl PartialEq for SessionTranscript {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+            && self.plan == other.plan
+            && self.commands == other.commands
+            && self.title == other.title
+            && self.running == other.running
+            && self.controls == other.controls
+    }
+}
+
+impl Eq for SessionTranscript {}
 
 impl SessionTranscript {
     /// The newest message of `role` with the message id `id`.
@@ -235,12 +254,46 @@ impl SessionTranscript {
         })
     }
 
+    /// Where in `entries` the newest tool call with the id `id` is.
+    fn tool_index(&self, id: &str) -> Option<usize> {
+        let position = self.tool_positions.get(id)?.checked_sub(self.dropped)?;
+        usize::try_from(position).ok()
+    }
+
     /// The newest tool call with the id `id`.
     fn tool_call(&mut self, id: &str) -> Option<&mut ToolCall> {
-        self.entries.iter_mut().rev().find_map(|entry| match entry {
-            Entry::ToolCall(call) if call.id == id => Some(call),
+        let index = self.tool_index(id)?;
+        match self.entries.get_mut(index) {
+            Some(Entry::ToolCall(call)) if call.id == id => Some(call),
             _ => None,
-        })
+        }
+    }
+
+    /// The newest tool call with the id `id`.
+    fn tool_call_ref(&self, id: &str) -> Option<&ToolCall> {
+        match self.entries.get(self.tool_index(id)?) {
+            Some(Entry::ToolCall(call)) if call.id == id => Some(call),
+            _ => None,
+        }
+    }
+
+    /// Adds `entry` at the end, first dropping the oldest entries past `limit` (the oldest
+    /// eighth at once: amortised O(1) per entry instead of shifting the whole list for every
+    /// new one).
+    fn push(&mut self, entry: Entry, limit: usize) {
+        if self.entries.len() >= limit {
+            let excess = self.entries.len() + 1 - limit;
+            let batch = excess.max(limit / 8).min(self.entries.len());
+            self.entries.drain(..batch);
+            self.dropped += batch as u64;
+            let dropped = self.dropped;
+            self.tool_positions.retain(|_, at| *at >= dropped);
+        }
+        if let Entry::ToolCall(call) = &entry {
+            let at = self.dropped + self.entries.len() as u64;
+            self.tool_positions.insert(call.id.clone(), at);
+        }
+        self.entries.push(entry);
     }
 
     /// The messages of the given role, in order.
@@ -321,15 +374,7 @@ impl Transcript {
             Entry::ToolCall(call) => call.revision = revision,
         }
         let limit = self.limit.max(1);
-        let transcript = self.entry(session);
-        if transcript.entries.len() >= limit {
-            // Drop the oldest eighth at once: amortised O(1) per entry instead of shifting
-            // the whole list for every new one.
-            let excess = transcript.entries.len() + 1 - limit;
-            let batch = excess.max(limit / 8).min(transcript.entries.len());
-            transcript.entries.drain(..batch);
-        }
-        transcript.entries.push(entry);
+        self.entry(session).push(entry, limit);
     }
 
     /// Adds the user's own prompt (clients show it without waiting for the agent), marked
@@ -501,15 +546,7 @@ impl Transcript {
 
     /// The kind of tool call `id` of `session`, when the agent gave one.
     pub fn tool_kind(&self, session: &str, id: &str) -> Option<&str> {
-        self.session(session)?
-            .entries
-            .iter()
-            .rev()
-            .find_map(|entry| match entry {
-                Entry::ToolCall(call) if call.id == id => Some(call.kind.as_deref()),
-                _ => None,
-            })
-            .flatten()
+        self.session(session)?.tool_call_ref(id)?.kind.as_deref()
     }
 
     /// Sets whether a turn is running in a session.
