@@ -154,7 +154,7 @@ fn tool_call_updates_find_their_call_as_a_search_would() {
     ];
     for step in 0..5_000u64 {
         let id = format!("call_{}", next(40));
-        let status = statuses[next(4) as usize].clone();
+        let status = statuses[next(4) as usize];
         // What a search from the end finds before the change.
         let before: Option<(usize, String)> = transcript.session("s").and_then(|session| {
             session
@@ -181,7 +181,7 @@ fn tool_call_updates_find_their_call_as_a_search_would() {
                 transcript.apply_v1(
                     "s",
                     &v1::ReplayableUpdate::ToolCallUpdate(Box::new(
-                        v1::ToolCallUpdate::new(id.as_str()).status(status.clone()),
+                        v1::ToolCallUpdate::new(id.as_str()).status(status),
                     )),
                 );
                 let session = transcript.session("s").unwrap();
