@@ -74,14 +74,15 @@ struct Mover {
     wake: SyncSender<()>,
     /// How it is to end: set before `wake` is dropped.
     end: Arc<Ending>,
-    thread: JoinHandle<()>,
+    /// Hands the spool and the database back when asked to (see [`Capture::end`]).
+    thread: JoinHandle<Option<(Store, Drain)>>,
 }
 
 #[derive(Default)]
 struct Ending {
-    /// The run ended (rather than the capture being dropped without ending).
+    /// The run ended (rather than the capture being dropped without ending): the mover stops
+    /// after its transaction and hands over the rest.
     ended: AtomicBool,
-    index: AtomicBool,
     /// The mover's first failure.
     failed: Mutex<Option<Error>>,
     has_failed: AtomicBool,
@@ -265,19 +266,32 @@ impl Capture {
 
     /// Ends the capture: writes what is left, waits until all of it is in the database,
     /// marks the capture ended and indexes its frames for search.
+    ///
+    /// What the mover has not moved yet is moved by the calling thread, at its priority: a
+    /// proxy that ends after a burst, on a busy machine, does not wait for a thread that only
+    /// runs when a processor is idle.
     pub fn end(&mut self) -> Result<()> {
         self.commit_batch()?;
         let Some(Mover { wake, end, thread }) = self.mover.take() else {
             return Ok(());
         };
         end.ended.store(true, Ordering::Release);
-        end.index.store(self.index_on_end, Ordering::Release);
         drop(wake);
-        let _ = thread.join();
-        match end.failed.lock().map(|mut f| f.take()) {
-            Ok(Some(error)) => Err(error),
-            _ => Ok(()),
+        let handed = thread.join().ok().flatten();
+        if let Ok(Some(error)) = end.failed.lock().map(|mut f| f.take()) {
+            return Err(error);
         }
+        let Some((mut store, mut drain)) = handed else {
+            return Err(Error::Invalid(
+                "the capture's thread stopped without its spool".to_owned(),
+            ));
+        };
+        drain.run(&mut store.conn)?;
+        drain.finish(&mut store.conn, true)?;
+        if self.index_on_end {
+            store.index()?;
+        }
+        Ok(())
     }
 }
 
@@ -295,9 +309,16 @@ fn spool_name(db: &Path, id: i64) -> String {
     }
 }
 
-/// The mover thread: moves the spool into the database whenever woken (or every [`IDLE`]),
-/// until the capture ends or is dropped; then moves the rest and finishes.
-fn mover(mut store: Store, mut drain: Drain, woken: &Receiver<()>, end: &Ending) {
+/// The mover thread: moves the spool into the database whenever woken (or every [`IDLE`]).
+/// When the capture ends it stops after its current transaction and hands the spool back to
+/// [`Capture::end`]; when the capture is dropped without ending, it moves the rest itself and
+/// finishes.
+fn mover(
+    mut store: Store,
+    mut drain: Drain,
+    woken: &Receiver<()>,
+    end: &Ending,
+) -> Option<(Store, Drain)> {
     lower_priority();
     // The pages a long capture keeps touching (the last leaves of the frames and their
     // indexes) stay in memory: 16 MiB of page cache instead of SQLite's 2 MiB.
@@ -322,29 +343,29 @@ fn mover(mut store: Store, mut drain: Drain, woken: &Receiver<()>, end: &Ending)
             woken.recv_timeout(IDLE),
             Err(RecvTimeoutError::Disconnected)
         );
+        if end.ended.load(Ordering::Acquire) {
+            return Some((store, drain));
+        }
         if let Err(error) = drain
-            .run(&mut store.conn)
+            .run_until(&mut store.conn, &end.ended)
             .and_then(|_| drain.rotate(&mut store.conn))
         {
             // The spool keeps what was not moved, for `Store::recover`.
             fail(error);
-            return;
+            return None;
+        }
+        if end.ended.load(Ordering::Acquire) {
+            return Some((store, drain));
         }
         if last {
             break;
         }
     }
-    let ended = end.ended.load(Ordering::Acquire);
-    if let Err(error) = drain.finish(&mut store.conn, ended) {
-        fail(error);
-        return;
-    }
-    if ended
-        && end.index.load(Ordering::Acquire)
-        && let Err(error) = store.index()
-    {
+    // Dropped without ending: nobody waits, and the capture is not marked ended.
+    if let Err(error) = drain.finish(&mut store.conn, false) {
         fail(error);
     }
+    None
 }
 
 /// Lowers this thread's scheduling priority as far as it goes (nice 19, on Linux): moving the

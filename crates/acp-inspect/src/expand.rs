@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -106,11 +107,19 @@ impl Drain {
     /// Moves every whole record written so far into the database, one transaction per chunk
     /// read; returns how many frames it moved.
     pub(crate) fn run(&mut self, conn: &mut Connection) -> Result<u64> {
+        self.run_until(conn, &AtomicBool::new(false))
+    }
+
+    /// [`Drain::run`], stopping before the next transaction once `stop` is set.
+    pub(crate) fn run_until(&mut self, conn: &mut Connection, stop: &AtomicBool) -> Result<u64> {
         let mut moved = 0;
         let mut want = CHUNK;
         loop {
+            if stop.load(Ordering::Acquire) {
+                return Ok(moved);
+            }
             self.fill(want)?;
-            let (frames, used, needed) = self.write(conn)?;
+            let (frames, used, needed) = self.write(conn, stop)?;
             moved += frames;
             if used == 0 {
                 if self.filled < want {
@@ -148,9 +157,10 @@ impl Drain {
         Ok(())
     }
 
-    /// Writes the whole records of the buffer in one transaction; returns the frames written,
-    /// the bytes they took and, when none fit, the bytes the first one needs.
-    fn write(&mut self, conn: &mut Connection) -> Result<(u64, usize, usize)> {
+    /// Writes the whole records of the buffer in one transaction (fewer once `stop` is set);
+    /// returns the frames written, the bytes they took and, when none fit, the bytes the first
+    /// one needs.
+    fn write(&mut self, conn: &mut Connection, stop: &AtomicBool) -> Result<(u64, usize, usize)> {
         let mut input = &self.buffer[..self.filled];
         let mut used = 0;
         let mut frames = 0;
@@ -167,9 +177,16 @@ impl Drain {
             return Ok((0, 0, needed));
         }
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut input = &self.buffer[..used];
+        let whole = used;
+        let mut input = &self.buffer[..whole];
+        used = 0;
         while let Next::Frame(frame, n) = spool::next(input)? {
+            // Asked to stop: commit what is written (every 256 frames, to keep it cheap).
+            if frames % 256 == 255 && stop.load(Ordering::Acquire) {
+                break;
+            }
             input = &input[n..];
+            used += n;
             let seq = self.writer.frame(
                 &tx,
                 NewFrame {
@@ -435,7 +452,7 @@ mod tests {
             let mut conn = Connection::open(store.path()).unwrap();
             drain.buffer = bytes[spool::MAGIC.len()..done].to_vec();
             drain.filled = drain.buffer.len();
-            drain.write(&mut conn).unwrap();
+            drain.write(&mut conn, &AtomicBool::new(false)).unwrap();
         }
         (capture, path)
     }
@@ -620,5 +637,31 @@ mod tests {
         assert!(!stale.exists());
         let store = Store::open_read_only(&db).unwrap();
         assert!(store.capture(1).unwrap().ended_at.is_some());
+    }
+
+    #[test]
+    fn a_drain_asked_to_stop_commits_what_it_wrote_and_the_rest_follows() {
+        let dir = Dir::new("stop");
+        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let (capture, path) = left_behind(&store, 1_000, 0);
+        let mut drain = Drain::new(
+            Writer::resume(&store.conn, capture).unwrap(),
+            open_spool(&path).unwrap(),
+            path.clone(),
+            spool::MAGIC.len() as u64,
+        );
+        let stop = AtomicBool::new(false);
+        drain.fill(CHUNK).unwrap();
+        stop.store(true, Ordering::Release);
+        let (frames, used, _) = drain.write(&mut store.conn, &stop).unwrap();
+        assert_eq!(frames, 255, "stopped at the first check");
+        assert!(used > 0);
+        assert_eq!(drain.run_until(&mut store.conn, &stop).unwrap(), 0);
+        assert_eq!(texts(&store, capture).len(), 255);
+        assert_eq!(drain.run(&mut store.conn).unwrap(), 745);
+        assert_eq!(
+            texts(&store, capture),
+            (1..=1_000).map(line).collect::<Vec<_>>()
+        );
     }
 }
