@@ -53,8 +53,8 @@ impl Origin {
 /// peer received was handed to the operating system first, as with `acp proxy --record`. A
 /// thread of the capture's own moves the spool into the database as it grows, in
 /// transactions of up to 1 MiB of spool, at the lowest scheduling priority (on Linux): under a
-/// burst it falls behind and catches up when the burst is over, and [`Capture::end`] waits
-/// for it. A proxy killed mid-run leaves the rest in its spool, which
+/// burst it falls behind and catches up when the burst is over, and [`Capture::end`] moves
+/// what is left from the calling thread. A proxy killed mid-run leaves the rest in its spool, which
 /// [`Store::recover`] moves into the database later.
 pub struct Capture {
     id: i64,
