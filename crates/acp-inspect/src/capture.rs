@@ -4,7 +4,6 @@
 //! spool into the database (frames, pairing, findings, notices, counts), so that the proxy
 //! never waits for SQLite or for another proxy's transaction.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,11 +14,10 @@ use std::time::{Duration, SystemTime};
 
 use acp_check::proxy::{Body, Frame, Tap};
 use acp_check::repair::Action;
-use rusqlite::params;
 
 use crate::Store;
 use crate::error::{Error, Result};
-use crate::expand::{Drain, SpoolWriter, open_spool, spool_path};
+use crate::expand::{Drain, SpoolWriter, create_spool, open_spool};
 use crate::notice::Outcome;
 use crate::spool::{self, SpooledFrame};
 use crate::writer::{NewCapture, NewFinding, NewNotice, Writer, micros};
@@ -115,37 +113,9 @@ impl Capture {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let writer = Writer::create(&tx, &new)?;
-        let name = spool_name(&db, writer.capture);
-        let spool_path = spool_path(&db, &name);
-        tx.execute(
-            "INSERT INTO spools (capture, path, done) VALUES (?1, ?2, ?3)",
-            params![writer.capture, name, spool::MAGIC.len() as i64],
-        )?;
-        let io = |source| Error::Io {
-            path: spool_path.clone(),
-            source,
-        };
-        let create = || {
-            File::options()
-                .create_new(true)
-                .append(true)
-                .open(&spool_path)
-        };
-        let mut file = match create() {
-            // Left by a capture that had this id before it was deleted: no row names it now.
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                std::fs::remove_file(&spool_path).map_err(io)?;
-                create()
-            }
-            other => other,
-        }
-        .map_err(io)?;
-        let started = file
-            .try_lock()
-            .map_err(|e| io(io::Error::other(e.to_string())))
-            .and_then(|()| file.write_all(spool::MAGIC).map_err(io))
-            .and_then(|()| open_spool(&spool_path))
-            .and_then(|reader| Ok(tx.commit().map(|()| reader)?));
+        let (spool_path, file) = create_spool(&tx, &db, writer.capture)?;
+        let started =
+            open_spool(&spool_path).and_then(|reader| Ok(tx.commit().map(|()| reader)?));
         let reader = match started {
             Ok(reader) => reader,
             Err(error) => {
@@ -292,20 +262,6 @@ impl Capture {
             store.index()?;
         }
         Ok(())
-    }
-}
-
-/// The spool's file name for capture `id` of the database at `db`: beside the database, or in
-/// the temporary directory for one in memory.
-fn spool_name(db: &Path, id: i64) -> String {
-    match db.file_name() {
-        Some(name) if db != Path::new(":memory:") => {
-            format!("{}-spool-{id}", name.to_string_lossy())
-        }
-        _ => std::env::temp_dir()
-            .join(format!("acp-capture-{}-{id}.spool", std::process::id()))
-            .to_string_lossy()
-            .into_owned(),
     }
 }
 

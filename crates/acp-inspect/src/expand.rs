@@ -3,7 +3,7 @@
 //! [`crate::capture`]), and by [`Store::recover`] for a proxy that was killed.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -161,25 +161,13 @@ impl Drain {
     /// returns the frames written, the bytes they took and, when none fit, the bytes the first
     /// one needs.
     fn write(&mut self, conn: &mut Connection, stop: &AtomicBool) -> Result<(u64, usize, usize)> {
-        let mut input = &self.buffer[..self.filled];
-        let mut used = 0;
-        let mut frames = 0;
-        let needed = loop {
-            match spool::next(input)? {
-                Next::Frame(_, n) => {
-                    input = &input[n..];
-                    used += n;
-                }
-                Next::Partial(n) => break n,
-            }
-        };
-        if used == 0 {
+        if let Next::Partial(needed) = spool::next(&self.buffer[..self.filled])? {
             return Ok((0, 0, needed));
         }
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let whole = used;
-        let mut input = &self.buffer[..whole];
-        used = 0;
+        let mut input = &self.buffer[..self.filled];
+        let mut used = 0;
+        let mut frames = 0;
         while let Next::Frame(frame, n) = spool::next(input)? {
             // Asked to stop: commit what is written (every 256 frames, to keep it cheap).
             if frames % 256 == 255 && stop.load(Ordering::Acquire) {
@@ -243,6 +231,56 @@ pub(crate) fn spool_path(db: &Path, name: &str) -> PathBuf {
         Some(dir) => dir.join(name),
         None => PathBuf::from(name),
     }
+}
+
+/// The spool's file name for capture `id` of the database at `db`: beside the database, or in
+/// the temporary directory for one in memory.
+fn spool_name(db: &Path, id: i64) -> String {
+    match db.file_name() {
+        Some(name) if db != Path::new(":memory:") => {
+            format!("{}-spool-{id}", name.to_string_lossy())
+        }
+        _ => std::env::temp_dir()
+            .join(format!("acp-capture-{}-{id}.spool", std::process::id()))
+            .to_string_lossy()
+            .into_owned(),
+    }
+}
+
+/// Makes the spool of capture `capture` of the database at `db`, inside the transaction that
+/// made the capture's row (`conn`): its row in `spools` and its file, created, locked (the lock
+/// says its proxy lives) and started with its first line. Returns where it is and the file,
+/// open for appending; a failure after the file was made removes it.
+pub(crate) fn create_spool(conn: &Connection, db: &Path, capture: i64) -> Result<(PathBuf, File)> {
+    let name = spool_name(db, capture);
+    let path = spool_path(db, &name);
+    conn.execute(
+        "INSERT INTO spools (capture, path, done) VALUES (?1, ?2, ?3)",
+        params![capture, name, spool::MAGIC.len() as i64],
+    )?;
+    let io = |source| Error::Io {
+        path: path.clone(),
+        source,
+    };
+    let create = || File::options().create_new(true).append(true).open(&path);
+    let mut file = match create() {
+        // Left by a capture that had this id before it was deleted: no row names it now.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(&path).map_err(io)?;
+            create()
+        }
+        other => other,
+    }
+    .map_err(io)?;
+    let started = file
+        .try_lock()
+        .map_err(|e| io(std::io::Error::other(e.to_string())))
+        .and_then(|()| file.write_all(spool::MAGIC).map_err(io));
+    if let Err(error) = started {
+        let _ = std::fs::remove_file(&path);
+        return Err(error);
+    }
+    Ok((path, file))
 }
 
 /// Opens the spool at `path` for reading and checks its first line.
@@ -380,8 +418,7 @@ mod tests {
         )
         .unwrap();
         let capture = writer.capture;
-        let name = format!("captures.db-spool-{capture}");
-        let path = spool_path(store.path(), &name);
+        let (path, mut file) = create_spool(&store.conn, store.path(), capture).unwrap();
         let mut bytes = spool::MAGIC.to_vec();
         let mut done = bytes.len();
         let lines: Vec<String> = (1..=frames).map(line).collect();
@@ -429,17 +466,9 @@ mod tests {
             },
         );
         bytes.extend_from_slice(&cut[..cut.len() / 2]);
-        std::fs::File::create(&path)
-            .unwrap()
-            .write_all(&bytes)
-            .unwrap();
-        store
-            .conn
-            .execute(
-                "INSERT INTO spools (capture, path, done) VALUES (?1, ?2, ?3)",
-                params![capture, name, spool::MAGIC.len() as i64],
-            )
-            .unwrap();
+        // The spool has its first line already; the proxy is gone (its lock with it).
+        file.write_all(&bytes[spool::MAGIC.len()..]).unwrap();
+        drop(file);
         if moved > 0 {
             let file = open_spool(&path).unwrap();
             let mut drain = Drain::new(
@@ -538,21 +567,7 @@ mod tests {
         )
         .unwrap();
         let capture = writer.capture;
-        let name = format!("captures.db-spool-{capture}");
-        let path = spool_path(store.path(), &name);
-        let mut file = File::options()
-            .create_new(true)
-            .append(true)
-            .open(&path)
-            .unwrap();
-        file.write_all(spool::MAGIC).unwrap();
-        store
-            .conn
-            .execute(
-                "INSERT INTO spools (capture, path, done) VALUES (?1, ?2, ?3)",
-                params![capture, name, spool::MAGIC.len() as i64],
-            )
-            .unwrap();
+        let (path, file) = create_spool(&store.conn, store.path(), capture).unwrap();
         let appender = Arc::new(Mutex::new(file));
         let mut drain = Drain::new(
             writer,
