@@ -21,14 +21,20 @@
 //!   network exchange, or a refused notification or answer end the connection.
 //! * Closing ends the streams and `DELETE`s the connection.
 //!
-//! Memory stays bounded: the streams feed the reader through a bounded channel (a reader that
-//! does not read stops the streams being read, and the server's stall timeout applies), and
-//! an event longer than the message limit ends the connection before it is buffered whole.
+//! The reader reads the event streams itself (no task and queue of their own in between):
+//! a message passes through one task fewer on its way to the application, and a reader that
+//! does not read stops the streams being read, so memory stays bounded (the server's stall
+//! timeout then applies). An event longer than the message limit ends the connection before
+//! it is buffered whole.
 
 use std::collections::{HashMap, VecDeque};
 use std::io;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
+
+use futures_util::stream::{self, SelectAll};
+use futures_util::{FutureExt, Stream, StreamExt};
 
 use reqwest::StatusCode;
 use reqwest::header::{self, HeaderMap, HeaderValue};
@@ -52,9 +58,8 @@ const ERROR_BODY_BYTES: usize = 8 * 1024;
 /// How many bytes past the message limit an event stream may hold before an event is
 /// complete (field names, line ends, one network chunk).
 const EVENT_SLACK_BYTES: usize = 64 * 1024;
-/// How many batches of incoming messages wait for the reader: a batch is what one read of
-/// an event stream brought (at most a network read's worth of bytes, or one message over
-/// it), or one message.
+/// How many messages that did not come on an event stream (the answer to `initialize`, an
+/// answer in the body of a post, the error answer of a refused post) wait for the reader.
 const INBOX_CAPACITY: usize = 16;
 /// How long the closing `DELETE` may take.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -84,7 +89,13 @@ enum SessionStream {
     Refused,
 }
 
-/// The state of one HTTP connection, shared by its two halves and its stream tasks.
+/// An event stream being read: each item is what one network read of it brought.
+type EventStream = Pin<Box<dyn Stream<Item = Vec<Frame>> + Send>>;
+
+/// An event stream just opened (with its session), for the reader to read.
+type Opened = (reqwest::Response, Option<String>);
+
+/// The state of one HTTP connection, shared by its two halves and its tasks.
 struct Shared {
     client: reqwest::Client,
     url: reqwest::Url,
@@ -94,6 +105,9 @@ struct Shared {
     logger: Logger,
     connection_id: Arc<OnceLock<String>>,
     inbox: mpsc::Sender<Vec<Frame>>,
+    /// Event streams opened, to the reader. Unbounded, but it holds at most one entry per
+    /// stream opened: the connection's and one per session.
+    opened: mpsc::UnboundedSender<Opened>,
     ended: watch::Sender<bool>,
     routes: Mutex<Routes>,
     /// Held while a session stream is being opened, so each is opened once.
@@ -105,11 +119,38 @@ struct Shared {
 /// The incoming half of a Streamable HTTP connection: what the event streams (and the
 /// answer to `initialize`) brought.
 pub(crate) struct HttpReader {
+    shared: Arc<Shared>,
     inbox: mpsc::Receiver<Vec<Frame>>,
+    opened: mpsc::UnboundedReceiver<Opened>,
+    /// The event streams open, read in turn.
+    streams: SelectAll<EventStream>,
     /// The rest of the batch being read.
     batch: VecDeque<Frame>,
     ended: watch::Receiver<bool>,
     done: bool,
+}
+
+impl HttpReader {
+    /// Starts reading the streams opened since the last look.
+    fn take_opened(&mut self) {
+        while let Ok((response, session)) = self.opened.try_recv() {
+            self.streams
+                .push(events(Arc::clone(&self.shared), response, session));
+        }
+    }
+
+    /// The connection has ended: what already arrived is still read, then the end.
+    fn finish(&mut self) {
+        while let Ok(batch) = self.inbox.try_recv() {
+            self.batch.extend(batch);
+        }
+        while let Some(Some(batch)) = self.streams.next().now_or_never() {
+            self.batch.extend(batch);
+        }
+        // The streams are not read any more: their TCP connections close now.
+        self.streams = SelectAll::new();
+        self.done = true;
+    }
 }
 
 impl MessageReader for HttpReader {
@@ -125,22 +166,86 @@ impl MessageReader for HttpReader {
                 self.batch.extend(batch);
                 continue;
             }
-            tokio::select! {
+            self.take_opened();
+            let reading = !self.streams.is_empty();
+            let woken = tokio::select! {
                 biased;
-                batch = self.inbox.recv() => match batch {
-                    Some(batch) => self.batch.extend(batch),
-                    None => self.done = true,
-                },
-                _ = self.ended.wait_for(|ended| *ended) => {
-                    // What arrived before the end is still read.
-                    while let Ok(batch) = self.inbox.try_recv() {
-                        self.batch.extend(batch);
-                    }
-                    self.done = true;
+                batch = self.inbox.recv() => batch,
+                Some(opened) = self.opened.recv() => {
+                    let (response, session) = opened;
+                    self.streams.push(events(Arc::clone(&self.shared), response, session));
+                    continue;
                 }
+                Some(batch) = self.streams.next(), if reading => Some(batch),
+                _ = self.ended.wait_for(|ended| *ended) => None,
+            };
+            match woken {
+                Some(batch) => self.batch.extend(batch),
+                None => self.finish(),
             }
         }
     }
+}
+
+/// Reads one event stream (of `session`, or the connection's): each item holds the messages
+/// that one network read completed. When the stream ends, the connection's ending ends the
+/// connection, a session's ending forgets its stream (it is opened again when needed), and a
+/// fault ends the connection.
+fn events(
+    shared: Arc<Shared>,
+    response: reqwest::Response,
+    session: Option<String>,
+) -> EventStream {
+    struct State {
+        shared: Arc<Shared>,
+        response: reqwest::Response,
+        reader: EventReader,
+        session: Option<String>,
+        /// A fault found after the last batch was taken: the stream ends with it.
+        fault: Option<String>,
+    }
+    let budget = shared.limit.saturating_add(EVENT_SLACK_BYTES);
+    let state = State {
+        shared,
+        response,
+        reader: EventReader::default(),
+        session,
+        fault: None,
+    };
+    Box::pin(stream::unfold(Some(state), move |state| async move {
+        let mut state = state?;
+        let fault = loop {
+            if let Some(fault) = state.fault.take() {
+                break Some(fault);
+            }
+            let chunk = match state.response.chunk().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break None,
+                Err(error) => {
+                    break Some(format!("reading an event stream failed: {}", chain(&error)));
+                }
+            };
+            state.reader.push(&chunk);
+            let mut batch = Vec::new();
+            while let Some(message) = state.reader.next_event() {
+                state.shared.note(&message, state.session.as_deref());
+                batch.push(Frame::bounded(message, state.shared.limit));
+            }
+            // Bytes of an event not complete yet: past the budget the stream is dropped
+            // rather than buffered further.
+            if state.reader.pending() > budget {
+                state.fault = Some(format!(
+                    "the server sent an event over the limit of {} bytes",
+                    state.shared.limit
+                ));
+            }
+            if !batch.is_empty() {
+                return Some((batch, Some(state)));
+            }
+        };
+        state.shared.stream_ended(state.session, fault).await;
+        None
+    }))
 }
 
 /// The outgoing half of a Streamable HTTP connection: one `POST` per message.
@@ -247,6 +352,7 @@ pub(crate) fn connect(url: &str, options: &ClientOptions) -> Result<HttpHalves, 
         .build()
         .map_err(|error| unreachable(chain(&error)))?;
     let (inbox, inbox_rx) = mpsc::channel(INBOX_CAPACITY);
+    let (opened, opened_rx) = mpsc::unbounded_channel();
     let (ended, ended_rx) = watch::channel(false);
     let connection_id = Arc::new(OnceLock::new());
     let refusal = Refusal::default();
@@ -259,6 +365,7 @@ pub(crate) fn connect(url: &str, options: &ClientOptions) -> Result<HttpHalves, 
         logger: options.logger.clone(),
         connection_id: Arc::clone(&connection_id),
         inbox,
+        opened,
         ended,
         routes: Mutex::new(Routes::default()),
         sessions: tokio::sync::Mutex::new(HashMap::new()),
@@ -266,7 +373,10 @@ pub(crate) fn connect(url: &str, options: &ClientOptions) -> Result<HttpHalves, 
         refusal: Arc::clone(&refusal),
     });
     let reader = HttpReader {
+        shared: Arc::clone(&shared),
         inbox: inbox_rx,
+        opened: opened_rx,
+        streams: SelectAll::new(),
         batch: VecDeque::new(),
         ended: ended_rx,
         done: false,
@@ -396,8 +506,7 @@ impl Shared {
             };
             let _ = self.connection_id.set(id);
             let stream = self.open_stream(None).await?;
-            let shared = Arc::clone(self);
-            self.spawn(async move { shared.pump(stream, None).await });
+            let _ = self.opened.send((stream, None));
             Ok(body)
         };
         let outcome = match tokio::time::timeout(self.connect_timeout, work).await {
@@ -482,9 +591,7 @@ impl Shared {
         match self.open_stream(Some(session)).await {
             Ok(stream) => {
                 sessions.insert(session.to_owned(), SessionStream::Open);
-                let shared = Arc::clone(self);
-                let session = session.to_owned();
-                self.spawn(async move { shared.pump(stream, Some(session)).await });
+                let _ = self.opened.send((stream, Some(session.to_owned())));
                 true
             }
             Err((_, reason)) => {
@@ -498,40 +605,10 @@ impl Shared {
         }
     }
 
-    /// Reads one event stream until it ends, handing its messages to the reader.
-    async fn pump(self: Arc<Self>, stream: reqwest::Response, session: Option<String>) {
-        let budget = self.limit.saturating_add(EVENT_SLACK_BYTES);
-        let mut stream = stream;
-        let mut reader = EventReader::default();
-        let mut fault = None;
-        loop {
-            let chunk = match stream.chunk().await {
-                Ok(Some(chunk)) => chunk,
-                Ok(None) => break,
-                Err(error) => {
-                    fault = Some(format!("reading an event stream failed: {}", chain(&error)));
-                    break;
-                }
-            };
-            reader.push(&chunk);
-            let mut batch = Vec::new();
-            while let Some(message) = reader.next_event() {
-                self.note(&message, session.as_deref());
-                batch.push(Frame::bounded(message, self.limit));
-            }
-            if !batch.is_empty() && self.inbox.send(batch).await.is_err() {
-                return;
-            }
-            // Bytes of an event not complete yet: past the budget the stream is dropped
-            // rather than buffered further.
-            if reader.pending() > budget {
-                fault = Some(format!(
-                    "the server sent an event over the limit of {} bytes",
-                    self.limit
-                ));
-                break;
-            }
-        }
+    /// An event stream ended, with `fault` when it broke: the connection's ends the
+    /// connection, a session's is forgotten (and opened again when needed), and a fault ends
+    /// the connection.
+    async fn stream_ended(&self, session: Option<String>, fault: Option<String>) {
         match session {
             None => {
                 if let Some(fault) = fault {
@@ -581,7 +658,11 @@ impl Shared {
             }
         }
         for session in establish {
-            self.spawn(establish_session(Arc::clone(self), session));
+            // In the background: the answer is read on while the stream opens.
+            let shared = Arc::clone(self);
+            self.spawn(async move {
+                shared.open_session(&session, true).await;
+            });
         }
     }
 
@@ -698,15 +779,4 @@ impl Shared {
         };
         Ok((status, read_body(response, limit).await?))
     }
-}
-
-/// Opens the stream of a session an answer just established, in the background. Boxed: the
-/// stream tasks that call it are themselves started by it.
-fn establish_session(
-    shared: Arc<Shared>,
-    session: String,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
-    Box::pin(async move {
-        shared.open_session(&session, true).await;
-    })
 }
