@@ -1,6 +1,8 @@
 //! Load on loopback: C concurrent connections to one `AgentServer`, each opening a session
 //! whose prompt streams N notices; every notice carries the time it was sent, so the client
-//! measures its latency. Transports: WebSocket and Streamable HTTP (`RemoteServer`, one TCP
+//! measures its latency. The prompts go out together once every client has its session, so
+//! the burst is the same whatever a transport's setup costs; throughput counts from the first
+//! notice sent to the last one received (the wall time, setup included, is shown beside). Transports: WebSocket and Streamable HTTP (`RemoteServer`, one TCP
 //! listener on 127.0.0.1; the HTTP client posts each message and reads the connection's and
 //! the session's event streams over HTTP/1.1) and the stdio framing (newline-delimited JSON over in-memory pipes, what a
 //! launched agent uses minus the process boundary). Each transport runs in a child process of
@@ -27,6 +29,7 @@
 #[path = "remote_load/ts_server.rs"]
 mod ts_server;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use acp_runtime::agent::{Agent, AgentServer, MemoryStore, Prompt, Session, StopReason};
@@ -36,6 +39,7 @@ use acp_runtime::transport::{Frame, LineReader, LineWriter, MessageReader, Messa
 use acp_runtime::{ConnectionBuilder, Notice};
 use acp_schema::jsonrpc::ErrorObject;
 use serde_json::{Value, json};
+use tokio::sync::Barrier;
 
 /// Nanoseconds since the Unix epoch: the clock that notices carry, shared with the node
 /// server of the `typescript-websocket` row.
@@ -132,8 +136,13 @@ impl Seen {
     }
 }
 
-/// One client: initialize, new session, one prompt; what it saw of its notices.
-async fn client<R: MessageReader, W: MessageWriter>(mut reader: R, mut writer: W) -> Seen {
+/// One client: initialize, new session, then (once every client has its session: `start`)
+/// one prompt; what it saw of its notices.
+async fn client<R: MessageReader, W: MessageWriter>(
+    mut reader: R,
+    mut writer: W,
+    start: Arc<Barrier>,
+) -> Seen {
     send(
         &mut writer,
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -149,6 +158,7 @@ async fn client<R: MessageReader, W: MessageWriter>(mut reader: R, mut writer: W
     .await;
     let created = until(&mut reader, 2, |_| {}).await;
     let session = created["result"]["sessionId"].as_str().unwrap().to_owned();
+    start.wait().await;
     send(
         &mut writer,
         json!({"jsonrpc": "2.0", "id": 3, "method": "session/prompt",
@@ -218,15 +228,23 @@ async fn run(
     interval: Option<Duration>,
 ) -> Seen {
     let mut tasks = Vec::new();
+    // Every turn starts at once, when all clients are set up: the burst is the same for
+    // every transport, however long its setup takes (a client that cannot connect still
+    // counts itself in).
+    let start = Arc::new(Barrier::new(connections));
     match transport {
         "typescript-websocket" => {
             let url = TS_URL.get().expect("the node server was started").clone();
             for _ in 0..connections {
                 let url = url.clone();
+                let start = Arc::clone(&start);
                 tasks.push(tokio::spawn(async move {
                     match connect(&url, &client_options()).await {
-                        Ok((reader, writer)) => client(reader, writer).await,
-                        Err(error) => Seen::failed(error.to_string()),
+                        Ok((reader, writer)) => client(reader, writer, start).await,
+                        Err(error) => {
+                            start.wait().await;
+                            Seen::failed(error.to_string())
+                        }
                     }
                 }));
             }
@@ -249,10 +267,14 @@ async fn run(
             tokio::spawn(RemoteServer::new(server(updates, interval), options).serve(listener));
             for _ in 0..connections {
                 let url = url.clone();
+                let start = Arc::clone(&start);
                 tasks.push(tokio::spawn(async move {
                     match connect(&url, &client_options()).await {
-                        Ok((reader, writer)) => client(reader, writer).await,
-                        Err(error) => Seen::failed(error.to_string()),
+                        Ok((reader, writer)) => client(reader, writer, start).await,
+                        Err(error) => {
+                            start.wait().await;
+                            Seen::failed(error.to_string())
+                        }
                     }
                 }));
             }
@@ -263,9 +285,12 @@ async fn run(
                 let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
                 let (agent_read, agent_write) = tokio::io::split(agent_io);
                 server.start(agent_read, agent_write);
+                let start = Arc::clone(&start);
                 tasks.push(tokio::spawn(async move {
                     let (read, write) = tokio::io::split(client_io);
-                    client(LineReader::new(read, 16 << 20), LineWriter::new(write)).await
+                    let (reader, writer) =
+                        (LineReader::new(read, 16 << 20), LineWriter::new(write));
+                    client(reader, writer, start).await
                 }));
             }
         }
@@ -331,7 +356,7 @@ fn measure(transport: &str, rate: Option<usize>) {
         let failed = seen.failed;
         match rate {
             None => println!(
-                "| {transport} | {connections} x {updates} | failed: {failed} clients could not connect ({reason}) | | | | |"
+                "| {transport} | {connections} x {updates} | failed: {failed} clients could not connect ({reason}) | | | | | |"
             ),
             Some(rate) => println!(
                 "| {transport} | {rate} | {connections} x {updates} | | | | | | no: {failed} clients could not connect ({reason}) |"
@@ -351,13 +376,18 @@ fn measure(transport: &str, rate: Option<usize>) {
         as f64
         / 1024.0;
     match rate {
-        None => println!(
-            "| {transport} | {connections} x {updates} | {:.2} s | {:.0} notices/s | {:.2} ms | {:.2} ms | {memory:.1} MiB |",
-            wall.as_secs_f64(),
-            latencies.len() as f64 / wall.as_secs_f64(),
-            at(0.5),
-            at(0.99),
-        ),
+        None => {
+            // The burst: from the first notice sent to the last received (the setup before
+            // the turns start is in the wall time only).
+            let span = seen.last_arrival.saturating_sub(seen.first_sent).max(1) as f64 / 1e9;
+            println!(
+                "| {transport} | {connections} x {updates} | {:.2} s | {span:.2} s | {:.0} notices/s | {:.2} ms | {:.2} ms | {memory:.1} MiB |",
+                wall.as_secs_f64(),
+                latencies.len() as f64 / span,
+                at(0.5),
+                at(0.99),
+            );
+        }
         Some(rate) => {
             // Delivered: from the first notice due to the last one received.
             let span = seen.last_arrival.saturating_sub(seen.first_sent).max(1) as f64 / 1e9;
@@ -404,9 +434,9 @@ fn main() {
             .collect()
     } else {
         println!(
-            "| transport | connections x notices | wall | throughput | p50 latency | p99 latency | peak RSS |"
+            "| transport | connections x notices | wall (setup and burst) | burst | throughput (in the burst) | p50 latency | p99 latency | peak RSS |"
         );
-        println!("|---|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|---|");
         vec![None]
     };
     let mut skipped = Vec::new();
