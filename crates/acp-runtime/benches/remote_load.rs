@@ -250,7 +250,9 @@ async fn run(
             }
         }
         "websocket" | "streamable-http" => {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            // The runtime's own bind: a listen backlog for 200 clients connecting at once.
+            let listener =
+                acp_runtime::transport::remote::bind("127.0.0.1:0".parse().unwrap()).unwrap();
             let scheme = if transport == "websocket" {
                 "ws"
             } else {

@@ -14,7 +14,6 @@ use acp_runtime::transport::remote::{
     DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PRINCIPAL, DEFAULT_STALL_TIMEOUT,
     DEFAULT_UNUSED_TIMEOUT, Endpoint, ServerOptions, Service, TlsIdentity,
 };
-use tokio::net::TcpListener;
 
 use super::tokens;
 
@@ -261,7 +260,7 @@ pub async fn serve<S: Service>(
     name: &str,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let listener = TcpListener::bind(listen.address).await.map_err(|error| {
+    let listener = acp_runtime::transport::remote::bind(listen.address).map_err(|error| {
         std::io::Error::new(
             error.kind(),
             format!("cannot listen on {}: {error}", listen.address),

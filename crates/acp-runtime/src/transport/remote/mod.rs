@@ -29,6 +29,7 @@ mod http_client;
 mod http_conn;
 mod http_wire;
 mod limits;
+mod listener;
 mod peek;
 mod server;
 mod service;
@@ -40,6 +41,7 @@ mod tls;
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
 pub use drain::{DEFAULT_DRAIN_GRACE, HEALTH_PATH};
 pub use limits::SESSION_LIMIT_CODE;
+pub use listener::{LISTEN_BACKLOG, bind};
 pub use server::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES,
