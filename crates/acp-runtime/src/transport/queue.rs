@@ -65,14 +65,14 @@ pub(crate) fn queue(messages: usize, bytes: usize) -> (QueueSender, QueueReceive
 #[cfg_attr(not(feature = "remote"), allow(dead_code))]
 pub(crate) struct Closed(pub(crate) Vec<u8>);
 
-/// Why [`QueueSender::try_send`] did not queue a message; the message comes back.
+/// Why [`QueueSender::try_send`] did not queue a message.
 #[derive(Debug)]
 #[cfg_attr(not(feature = "remote"), allow(dead_code))]
 pub(crate) enum TrySendError {
-    /// No room now.
+    /// No room now: the message comes back.
     Full(Vec<u8>),
-    /// The receiver is gone.
-    Closed(Vec<u8>),
+    /// The receiver is gone (the message is dropped).
+    Closed,
 }
 
 impl QueueSender {
@@ -108,7 +108,7 @@ impl QueueSender {
                 return Err(TrySendError::Full(message));
             }
             Err(tokio::sync::TryAcquireError::Closed) => {
-                return Err(TrySendError::Closed(message));
+                return Err(TrySendError::Closed);
             }
         };
         self.items
@@ -118,7 +118,7 @@ impl QueueSender {
             })
             .map_err(|error| match error {
                 mpsc::error::TrySendError::Full(item) => TrySendError::Full(item.message),
-                mpsc::error::TrySendError::Closed(item) => TrySendError::Closed(item.message),
+                mpsc::error::TrySendError::Closed(_) => TrySendError::Closed,
             })
     }
 
@@ -138,6 +138,12 @@ impl QueueSender {
     #[cfg(test)]
     fn is_full(&self) -> bool {
         self.bytes.available_permits() == 0 || self.items.capacity() == 0
+    }
+
+    /// Whether `other` sends into the same queue.
+    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
+    pub(crate) fn same_queue(&self, other: &QueueSender) -> bool {
+        self.items.same_channel(&other.items)
     }
 
     /// Whether the receiver is gone.
@@ -248,6 +254,6 @@ mod tests {
         let result = waiting.await.expect("joined");
         assert!(matches!(result, Err(Closed(message)) if message == vec![1; 4]));
         assert!(tx.is_closed());
-        assert!(matches!(tx.try_send(vec![2]), Err(TrySendError::Closed(_))));
+        assert!(matches!(tx.try_send(vec![2]), Err(TrySendError::Closed)));
     }
 }

@@ -224,7 +224,7 @@ async fn initialize<S: Service>(
     );
     let (reader, writer, guard_pump, activity) = limits::guard(
         reader,
-        StreamWriter(Arc::clone(&http)),
+        StreamWriter::new(Arc::clone(&http)),
         &shared.options,
         Arc::clone(&shared.sessions),
         shared.logger.clone(),

@@ -1,6 +1,7 @@
-//! Server-sent events, both ends. The server frames each message once, straight into the
-//! body, and sends the messages already queued as one chunk ([`response`]); the client reads
-//! events from whatever chunks arrive ([`EventReader`]), in time linear in the bytes.
+//! Server-sent events, both ends. The server frames each message once ([`frame`], done by
+//! the writer that routes it) and sends what is already queued for a stream as one chunk
+//! ([`response`]); the client reads events from whatever chunks arrive ([`EventReader`]), in
+//! time linear in the bytes.
 //!
 //! A JSON-RPC message goes out as `data: <message>\n\n`; a message with line breaks in it
 //! (JSON allows them between tokens) goes out as one `data:` line per line, which the
@@ -21,30 +22,28 @@ use crate::transport::queue::QueueReceiver;
 /// How long a stream may stay silent before a keep-alive comment goes out.
 pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// Messages already queued are framed together into one chunk up to this many bytes (a
-/// larger message goes alone), so a burst costs one body write, not one per message. What
-/// a chunk holds has left the stream's bounded queue: this is the most a stream holds
-/// beyond that bound.
+/// A stream's writer hands it a chunk once the chunk has this many bytes, and chunks already
+/// queued are sent together up to this many bytes (a larger chunk goes alone), so a burst
+/// costs one body write, not one per message. What a chunk holds has left the stream's
+/// bounded queue: this is the most a stream holds beyond that bound.
 pub(crate) const CHUNK_BYTES: usize = 64 * 1024;
 
-/// The response that streams what `receiver` yields as server-sent events until it ends.
-/// `served` marks the TCP connection as served while the stream is open.
+/// The response that streams the chunks of server-sent-event text that `receiver` yields
+/// until it ends. `served` marks the TCP connection as served while the stream is open.
 pub(crate) fn response(receiver: QueueReceiver, served: Served) -> Response {
     let chunks = stream::unfold((receiver, served), |(mut receiver, served)| async move {
-        let first = match tokio::time::timeout(KEEP_ALIVE, receiver.recv()).await {
-            Ok(Some(message)) => message,
+        let mut chunk = match tokio::time::timeout(KEEP_ALIVE, receiver.recv()).await {
+            Ok(Some(chunk)) => chunk,
             Ok(None) => return None,
             Err(_) => {
                 return Some((Ok(Bytes::from_static(b":\n\n")), (receiver, served)));
             }
         };
-        let mut chunk = Vec::with_capacity(first.len() + 8);
-        frame(&mut chunk, &first);
         while chunk.len() < CHUNK_BYTES {
             let Some(next) = receiver.try_recv() else {
                 break;
             };
-            frame(&mut chunk, &next);
+            chunk.extend_from_slice(&next);
         }
         Some((Ok::<_, Infallible>(Bytes::from(chunk)), (receiver, served)))
     });
@@ -60,7 +59,7 @@ pub(crate) fn response(receiver: QueueReceiver, served: Served) -> Response {
 
 /// Appends `message` to `chunk` as one event (bytes that are not UTF-8 replaced, as an
 /// event stream is text).
-fn frame(chunk: &mut Vec<u8>, message: &[u8]) {
+pub(crate) fn frame(chunk: &mut Vec<u8>, message: &[u8]) {
     let text = match std::str::from_utf8(message) {
         Ok(text) => std::borrow::Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(message),
