@@ -421,7 +421,8 @@ impl<S: Service> Endpoint<S> {
         self.shared.sessions.count()
     }
 
-    /// Serves connections accepted on `listener` until accepting fails.
+    /// Serves connections accepted on `listener` until accepting fails. Bind it with
+    /// [`bind`](super::bind), which gives it room for many clients connecting at once.
     pub async fn serve(self, listener: TcpListener) -> io::Result<()> {
         self.serve_until(listener, std::future::pending()).await
     }
