@@ -40,6 +40,20 @@ impl Signals {
         }
     }
 
+    /// The signal that has already come, if one has (repeats are skipped as in [`Self::recv`]).
+    /// The runtime's driver gets one turn first, so a signal delivered just before this call
+    /// (while other events were being handled) is seen too.
+    pub async fn already_come(&mut self) -> Option<i32> {
+        self.listening.as_ref()?;
+        // A yielded task resumes only after the driver has been polled.
+        tokio::task::yield_now().await;
+        tokio::select! {
+            biased;
+            number = self.recv() => Some(number),
+            () = std::future::ready(()) => None,
+        }
+    }
+
     /// The number of the next signal (repeats within [`REPEAT_WINDOW`] are skipped).
     pub async fn recv(&mut self) -> i32 {
         let Some((term, int, hup)) = &mut self.listening else {

@@ -59,6 +59,9 @@ where
         ClientDone,
         Signal(i32),
     }
+    // Not biased: a flooding agent would use up the task's budget in `forward` first on every
+    // poll, and nothing after it would be seen. A signal that comes with the client's leaving
+    // is still counted by `end_agent`.
     let first = tokio::select! {
         report = forward.as_mut() => First::Forwarded(report),
         status = agent.wait() => First::Exited(status),
@@ -127,7 +130,8 @@ async fn wind_down(
 
 /// Shuts the agent and its group down politely. A signal meanwhile is a request to stop: the
 /// first one (when no signal started this shutdown) joins the polite shutdown, a further one
-/// kills the group at once. The first signal seen is kept in `ended_by`.
+/// kills the group at once. The first signal seen is kept in `ended_by`, also one that came
+/// as the agent exited (the driver may have noticed both in one turn).
 async fn end_agent(
     agent: &mut AgentProcess,
     signals: &mut Signals,
@@ -138,12 +142,18 @@ async fn end_agent(
         tokio::pin!(shutdown);
         loop {
             tokio::select! {
-                status = &mut shutdown => return status,
+                biased;
                 number = signals.recv() => {
                     if ended_by.is_some() {
                         break;
                     }
                     *ended_by = Some(number);
+                }
+                status = &mut shutdown => {
+                    if ended_by.is_none() {
+                        *ended_by = signals.already_come().await;
+                    }
+                    return status;
                 }
             }
         }
@@ -159,6 +169,46 @@ async fn drain(mut forward: Forward<'_>, control: &Control) -> io::Result<ProxyR
         Err(_) => {
             control.stop();
             forward.await
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use acp_runtime::transport::AgentCommand;
+    use nix::sys::signal::{Signal, raise};
+
+    use super::*;
+
+    /// A signal that came while the agent was exiting counts, even when the runtime notices
+    /// both in one turn (the select used to pick either at random, and the run then ended
+    /// with the agent's status as if nobody had asked it to stop).
+    #[test]
+    fn a_signal_that_came_as_the_agent_exited_is_the_one_that_ended_the_run() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        // Each round the runtime may notice the exit and the signal in one turn; a choice
+        // between them left to chance would lose some rounds.
+        for round in 0..20 {
+            runtime.block_on(async {
+                let mut signals = Signals::new().unwrap();
+                let mut agent = AgentCommand::new("sh")
+                    .args(["-c", "exit 0"])
+                    .spawn()
+                    .unwrap();
+                // The agent is gone before the shutdown starts; the signal's handler has run,
+                // but the runtime has not looked at either yet.
+                std::thread::sleep(Duration::from_millis(50));
+                raise(Signal::SIGHUP).unwrap();
+                let mut ended_by = None;
+                let status = end_agent(&mut agent, &mut signals, &mut ended_by).await;
+                assert!(status.unwrap().success());
+                assert_eq!(ended_by, Some(Signal::SIGHUP as i32), "round {round}");
+            });
         }
     }
 }
