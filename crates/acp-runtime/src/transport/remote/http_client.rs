@@ -212,8 +212,7 @@ fn events(
         session,
         fault: None,
     };
-    Box::pin(stream::unfold(Some(state), move |state| async move {
-        let mut state = state?;
+    Box::pin(stream::unfold(state, move |mut state| async move {
         let fault = loop {
             if let Some(fault) = state.fault.take() {
                 break Some(fault);
@@ -240,7 +239,7 @@ fn events(
                 ));
             }
             if !batch.is_empty() {
-                return Some((batch, Some(state)));
+                return Some((batch, state));
             }
         };
         state.shared.stream_ended(state.session, fault).await;
