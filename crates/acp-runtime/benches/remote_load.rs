@@ -39,7 +39,7 @@ use acp_runtime::transport::{Frame, LineReader, LineWriter, MessageReader, Messa
 use acp_runtime::{ConnectionBuilder, Notice};
 use acp_schema::jsonrpc::ErrorObject;
 use serde_json::{Value, json};
-use tokio::sync::Barrier;
+use tokio::sync::watch;
 
 /// Nanoseconds since the Unix epoch: the clock that notices carry, shared with the node
 /// server of the `typescript-websocket` row.
@@ -136,12 +136,40 @@ impl Seen {
     }
 }
 
+/// The start of the burst: every client holds a place and gives it up when its session is
+/// ready, or when it fails (a client that panics drops its place too, so the others do not
+/// wait for it until the run's time limit).
+struct Place(Arc<watch::Sender<usize>>);
+
+impl Place {
+    /// Places for `clients` clients.
+    fn all(clients: usize) -> Vec<Place> {
+        let remaining = Arc::new(watch::Sender::new(clients));
+        (0..clients)
+            .map(|_| Place(Arc::clone(&remaining)))
+            .collect()
+    }
+
+    /// Gives this place up and waits until every place is given up.
+    async fn wait(self) {
+        let mut remaining = self.0.subscribe();
+        drop(self);
+        let _ = remaining.wait_for(|left| *left == 0).await;
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.send_modify(|left| *left -= 1);
+    }
+}
+
 /// One client: initialize, new session, then (once every client has its session: `start`)
 /// one prompt; what it saw of its notices.
 async fn client<R: MessageReader, W: MessageWriter>(
     mut reader: R,
     mut writer: W,
-    start: Arc<Barrier>,
+    start: Place,
 ) -> Seen {
     send(
         &mut writer,
@@ -231,13 +259,13 @@ async fn run(
     // Every turn starts at once, when all clients are set up: the burst is the same for
     // every transport, however long its setup takes (a client that cannot connect still
     // counts itself in).
-    let start = Arc::new(Barrier::new(connections));
+    let mut places = Place::all(connections).into_iter();
     match transport {
         "typescript-websocket" => {
             let url = TS_URL.get().expect("the node server was started").clone();
             for _ in 0..connections {
                 let url = url.clone();
-                let start = Arc::clone(&start);
+                let start = places.next().expect("a place per client");
                 tasks.push(tokio::spawn(async move {
                     match connect(&url, &client_options()).await {
                         Ok((reader, writer)) => client(reader, writer, start).await,
@@ -269,7 +297,7 @@ async fn run(
             tokio::spawn(RemoteServer::new(server(updates, interval), options).serve(listener));
             for _ in 0..connections {
                 let url = url.clone();
-                let start = Arc::clone(&start);
+                let start = places.next().expect("a place per client");
                 tasks.push(tokio::spawn(async move {
                     match connect(&url, &client_options()).await {
                         Ok((reader, writer)) => client(reader, writer, start).await,
@@ -287,7 +315,7 @@ async fn run(
                 let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
                 let (agent_read, agent_write) = tokio::io::split(agent_io);
                 server.start(agent_read, agent_write);
-                let start = Arc::clone(&start);
+                let start = places.next().expect("a place per client");
                 tasks.push(tokio::spawn(async move {
                     let (read, write) = tokio::io::split(client_io);
                     let (reader, writer) =
