@@ -167,10 +167,14 @@ where
     F: Future<Output = io::Result<ProxyReport>>,
 {
     let mut signal = None;
+    // Signals first, so one that came with the client's leaving is counted; the forwarding
+    // last, so that a flood from the agent, which can use up the task's budget, does not keep
+    // the others from being seen.
     tokio::select! {
-        report = forward.as_mut() => return (report, None),
-        () = tokio::time::sleep(grace) => {}
+        biased;
         number = signals.recv() => signal = Some(number),
+        () = tokio::time::sleep(grace) => {}
+        report = forward.as_mut() => return (report, signals.already_come().await),
     }
     control.stop();
     (forward.await, signal)
