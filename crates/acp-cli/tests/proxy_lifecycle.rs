@@ -92,6 +92,16 @@ fn wait_for_file(path: &Path) {
     }
 }
 
+/// Waits until the agent has written `started` (it runs, so the proxy that started it already
+/// handles signals). A fixed sleep could be too short on a loaded machine.
+fn wait_for_start(started: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(started).map_or(true, |s| s != "started\n") {
+        assert!(Instant::now() < deadline, "the agent never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// The agent messages of the record, after checking that it is whole: a header, then one
 /// complete entry per line.
 fn recorded_agent_messages(record: &Path) -> Vec<String> {
@@ -193,7 +203,8 @@ fn the_client_leaving_mid_stream_ends_the_proxy_with_a_complete_record() {
 #[test]
 fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
     let marker = temp("input-closed");
-    let script = r#"while read -r line; do :; done; echo closed > "$1""#;
+    let running = temp("input-closed-started");
+    let script = r#"echo started > "$2"; while read -r line; do :; done; echo closed > "$1""#;
     let mut proxy = Command::new(ACP)
         .args([
             "proxy",
@@ -206,13 +217,15 @@ fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
             "sh",
         ])
         .arg(&marker)
+        .arg(&running)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait until the agent runs (it is reading its input), then ask the proxy to end.
-    std::thread::sleep(Duration::from_millis(200));
+    // Wait until the agent runs (the proxy listens for signals from before it starts the
+    // agent), then ask the proxy to end.
+    wait_for_start(&running);
     send("TERM", proxy.id());
     let started = Instant::now();
     let status = proxy.wait().unwrap();
@@ -221,6 +234,7 @@ fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
     assert!(started.elapsed() < Duration::from_secs(15));
     assert_eq!(std::fs::read_to_string(&marker).unwrap(), "closed\n");
     std::fs::remove_file(&marker).ok();
+    std::fs::remove_file(&running).ok();
 }
 
 /// One request to stop often comes two or three times at once (Ctrl-C reaches the whole
@@ -229,7 +243,8 @@ fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
 #[test]
 fn a_signal_repeated_at_once_still_lets_the_agent_exit_by_itself() {
     let marker = temp("input-closed-twice");
-    let script = r#"while read -r line; do :; done; echo closed > "$1""#;
+    let running = temp("input-closed-twice-started");
+    let script = r#"echo started > "$2"; while read -r line; do :; done; echo closed > "$1""#;
     let mut proxy = Command::new(ACP)
         .args([
             "proxy",
@@ -242,12 +257,13 @@ fn a_signal_repeated_at_once_still_lets_the_agent_exit_by_itself() {
             "sh",
         ])
         .arg(&marker)
+        .arg(&running)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    wait_for_start(&running);
     let pid = proxy.id();
     let sent = Command::new("sh")
         .args([
@@ -265,6 +281,7 @@ fn a_signal_repeated_at_once_still_lets_the_agent_exit_by_itself() {
     );
     assert_eq!(std::fs::read_to_string(&marker).unwrap(), "closed\n");
     std::fs::remove_file(&marker).ok();
+    std::fs::remove_file(&running).ok();
 }
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"session":{"notices":{}}}}}"#;
