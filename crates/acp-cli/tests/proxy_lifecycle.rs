@@ -84,22 +84,24 @@ fn assert_gone(pids_file: &Path) {
     }
 }
 
-fn wait_for_file(path: &Path) {
+/// Waits until the agent has written `path` so far that `written` holds (within 10 s).
+fn wait_for(path: &Path, written: impl Fn(&str) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    while std::fs::read_to_string(path).map_or(true, |s| s.lines().count() < 2) {
+    while !std::fs::read_to_string(path).is_ok_and(|s| written(&s)) {
         assert!(Instant::now() < deadline, "the agent never started");
         std::thread::sleep(Duration::from_millis(10));
     }
 }
 
+/// Waits until the agent has written both process ids to `pids`.
+fn wait_for_file(pids: &Path) {
+    wait_for(pids, |s| s.lines().count() >= 2);
+}
+
 /// Waits until the agent has written `started` (it runs, so the proxy that started it already
 /// handles signals). A fixed sleep could be too short on a loaded machine.
 fn wait_for_start(started: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while std::fs::read_to_string(started).map_or(true, |s| s != "started\n") {
-        assert!(Instant::now() < deadline, "the agent never started");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for(started, |s| s == "started\n");
 }
 
 /// The agent messages of the record, after checking that it is whole: a header, then one
