@@ -46,6 +46,7 @@ macro_rules! suite {
             case!(concurrent_appends_from_two_connections);
             case!(leases_keep_one_turn_at_a_time);
             case!(a_turn_elsewhere_refuses_the_prompt);
+            case!(a_lease_running_out_is_taken_over_cleanly);
         }
     };
 }

@@ -27,6 +27,8 @@ mod holder;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod refusal;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 

@@ -21,6 +21,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Config, NoTls, Row};
 
 use super::encoding::{MetaRow, decode_entry, encode_rows};
+use super::refusal::{self, Attempt, RowState, Verdict};
 use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
     StoreFuture,
@@ -213,49 +214,62 @@ impl PostgresStore {
             .map_err(failed(id, action))
     }
 
-    /// Why session `id` refused an append (`appending`) or a lease: unknown, leased by
-    /// another holder, or (an append) full.
-    async fn refusal(&self, id: &str, appending: bool) -> Result<StoreError, StoreError> {
+    /// The session's row as a refusal is judged (`None`: no such session). A lease is live
+    /// while `lease_until >= now()`: the statements take it over only once it is earlier.
+    async fn row_state(&self, id: &str) -> Result<Option<RowState>, StoreError> {
         let rows = self
             .query(
                 id,
                 "reading the session",
-                "SELECT history_bytes, lease_holder, \
-                 CAST(GREATEST(EXTRACT(EPOCH FROM (lease_until - now())) * 1000, 0) AS BIGINT) \
+                "SELECT history_bytes, lease_holder, lease_until >= now(), \
+                 CAST(CEIL(EXTRACT(EPOCH FROM (lease_until - now())) * 1000) AS BIGINT) \
                  FROM acp_sessions WHERE id = $1",
                 &[&id],
             )
             .await?;
         let Some(row) = rows.first() else {
-            return Ok(StoreError::Unknown(id.to_owned()));
+            return Ok(None);
         };
         let read = |error| StoreError::database(id, "reading the session", error);
         let bytes: i64 = row.try_get(0).map_err(read)?;
         let holder: Option<String> = row.try_get(1).map_err(read)?;
-        let remaining: Option<i64> = row.try_get(2).map_err(read)?;
-        if let (Some(holder), Some(remaining)) = (holder, remaining)
-            && holder != self.holder
-            && remaining > 0
-        {
-            return Ok(StoreError::Leased {
-                id: id.to_owned(),
+        let live: Option<bool> = row.try_get(2).map_err(read)?;
+        let remaining: Option<i64> = row.try_get(3).map_err(read)?;
+        let lease = match (holder, live, remaining) {
+            (Some(holder), Some(true), Some(remaining)) => Some((
                 holder,
-                remaining: Duration::from_millis(u64::try_from(remaining).unwrap_or(0)),
-            });
+                Duration::from_millis(u64::try_from(remaining).unwrap_or(0)),
+            )),
+            _ => None,
+        };
+        Ok(Some(RowState {
+            bytes: u64::try_from(bytes).unwrap_or(0),
+            lease,
+        }))
+    }
+
+    /// Runs `statement` (true: it took effect) until it takes effect, or until the row read
+    /// after a refusal gives a cause, at most [`refusal::ATTEMPTS`] times.
+    async fn until_taken<F, Fut>(
+        &self,
+        id: &str,
+        attempt: Attempt,
+        mut statement: F,
+    ) -> Result<(), StoreError>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<bool, StoreError>>,
+    {
+        for _ in 0..refusal::ATTEMPTS {
+            if statement().await? {
+                return Ok(());
+            }
+            match refusal::judge(id, self.row_state(id).await?, &self.holder, attempt) {
+                Verdict::Refused(error) => return Err(error),
+                Verdict::TryAgain => {}
+            }
         }
-        if appending {
-            return Ok(StoreError::Full {
-                id: id.to_owned(),
-                used: u64::try_from(bytes).unwrap_or(0),
-                limit: self.max_bytes,
-                unit: "bytes",
-            });
-        }
-        Ok(StoreError::database(
-            id,
-            "taking the lease",
-            "the session changed at the same moment; try again",
-        ))
+        Err(refusal::changed_too_often(id, attempt))
     }
 
     async fn list_rows(&self, owner: Option<Option<&str>>) -> Result<Vec<SessionMeta>, StoreError> {
@@ -412,40 +426,43 @@ impl SessionStore for PostgresStore {
                 return Ok(());
             }
             let (jsons, size) = encode_rows(id, entries)?;
-            let size = i64::try_from(size).unwrap_or(i64::MAX);
+            let db_size = i64::try_from(size).unwrap_or(i64::MAX);
             let count = i64::try_from(jsons.len()).unwrap_or(i64::MAX);
             let limit = i64::try_from(self.max_bytes).unwrap_or(i64::MAX);
-            let client = self.client(id).await?;
-            // One statement, so one transaction (one WAL flush) for the whole batch: the row
-            // update takes the batch's sequence numbers and checks the size limit and the
-            // lease once; the entries take `last - count + 1 ..= last`, in array order.
-            let statement = client
-                .prepare_cached(
-                    "WITH taken AS (
-                        UPDATE acp_sessions
-                        SET next_seq = next_seq + $6, history_bytes = history_bytes + $3
-                        WHERE id = $1 AND history_bytes + $3 <= $4
-                          AND (lease_holder IS NULL OR lease_holder = $5 OR lease_until < now())
-                        RETURNING next_seq
+            let attempt = Attempt::Append {
+                size,
+                limit: self.max_bytes,
+            };
+            self.until_taken(id, attempt, || async {
+                let client = self.client(id).await?;
+                // One statement, so one transaction (one WAL flush) for the whole batch: the
+                // row update takes the batch's sequence numbers and checks the size limit and
+                // the lease once; the entries take `last - count + 1 ..= last`, in array order.
+                let statement = client
+                    .prepare_cached(
+                        "WITH taken AS (
+                            UPDATE acp_sessions
+                            SET next_seq = next_seq + $6, history_bytes = history_bytes + $3
+                            WHERE id = $1 AND history_bytes + $3 <= $4
+                              AND (lease_holder IS NULL OR lease_holder = $5 OR lease_until < now())
+                            RETURNING next_seq
+                        )
+                        INSERT INTO acp_history (session_id, seq, entry)
+                        SELECT $1, taken.next_seq - $6 + batch.ord, batch.entry
+                        FROM taken, unnest($2::text[]) WITH ORDINALITY AS batch (entry, ord)",
                     )
-                    INSERT INTO acp_history (session_id, seq, entry)
-                    SELECT $1, taken.next_seq - $6 + batch.ord, batch.entry
-                    FROM taken, unnest($2::text[]) WITH ORDINALITY AS batch (entry, ord)",
-                )
-                .await
-                .map_err(failed(id, "appending to the history"))?;
-            let inserted = client
-                .execute(
-                    &statement,
-                    &[&id, &jsons, &size, &limit, &self.holder, &count],
-                )
-                .await
-                .map_err(failed(id, "appending to the history"))?;
-            drop(client);
-            if inserted == 0 {
-                return Err(self.refusal(id, true).await?);
-            }
-            Ok(())
+                    .await
+                    .map_err(failed(id, "appending to the history"))?;
+                let inserted = client
+                    .execute(
+                        &statement,
+                        &[&id, &jsons, &db_size, &limit, &self.holder, &count],
+                    )
+                    .await
+                    .map_err(failed(id, "appending to the history"))?;
+                Ok(inserted > 0)
+            })
+            .await
         })
     }
 
@@ -519,25 +536,25 @@ impl SessionStore for PostgresStore {
     fn lease<'a>(&'a self, id: &'a str, ttl: Duration) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let millis = ttl.as_secs_f64() * 1000.0;
-            let client = self.client(id).await?;
-            let statement = client
-                .prepare_cached(
-                    "UPDATE acp_sessions \
-                     SET lease_holder = $2, lease_until = now() + $3::float8 * interval '1 millisecond' \
-                     WHERE id = $1 AND (lease_holder IS NULL OR lease_holder = $2 \
-                     OR lease_until < now())",
-                )
-                .await
-                .map_err(failed(id, "taking the lease"))?;
-            let changed = client
-                .execute(&statement, &[&id, &self.holder, &millis])
-                .await
-                .map_err(failed(id, "taking the lease"))?;
-            drop(client);
-            if changed == 0 {
-                return Err(self.refusal(id, false).await?);
-            }
-            Ok(())
+            self.until_taken(id, Attempt::Lease, || async {
+                let client = self.client(id).await?;
+                let statement = client
+                    .prepare_cached(
+                        "UPDATE acp_sessions \
+                         SET lease_holder = $2, \
+                         lease_until = now() + $3::float8 * interval '1 millisecond' \
+                         WHERE id = $1 AND (lease_holder IS NULL OR lease_holder = $2 \
+                         OR lease_until < now())",
+                    )
+                    .await
+                    .map_err(failed(id, "taking the lease"))?;
+                let changed = client
+                    .execute(&statement, &[&id, &self.holder, &millis])
+                    .await
+                    .map_err(failed(id, "taking the lease"))?;
+                Ok(changed > 0)
+            })
+            .await
         })
     }
 

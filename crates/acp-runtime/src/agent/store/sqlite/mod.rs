@@ -24,6 +24,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior};
 pub use import::FileImport;
 
 use super::encoding::{MetaRow, decode_entry, encode_rows, millis};
+use super::refusal::{self, Attempt, RowState, Verdict};
 use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
     StoreFuture,
@@ -235,14 +236,14 @@ impl Shared {
         format!("{}, history entry {seq}", self.place)
     }
 
-    /// Why session `id` refused an append (`appending`) or a lease: unknown, leased by
-    /// another holder, or (an append) full.
-    fn refusal(
-        &self,
+    /// The session's row as a refusal at `now` (milliseconds since the epoch) is judged
+    /// (`None`: no such session). A lease is live while `lease_until_ms >= now`: the
+    /// statements take it over only once it is earlier.
+    fn row_state(
         connection: &Connection,
         id: &str,
-        appending: bool,
-    ) -> Result<StoreError, StoreError> {
+        now: i64,
+    ) -> Result<Option<RowState>, StoreError> {
         let row = connection
             .prepare_cached(
                 "SELECT history_bytes, lease_holder, lease_until_ms FROM acp_sessions WHERE id = ?1",
@@ -259,33 +260,40 @@ impl Shared {
                     .optional()
             })
             .map_err(failed(id, "reading the session"))?;
-        let Some((bytes, holder, until)) = row else {
-            return Ok(StoreError::Unknown(id.to_owned()));
-        };
-        let now = now_ms();
-        if let (Some(holder), Some(until)) = (holder, until)
-            && holder != self.holder
-            && until >= now
-        {
-            return Ok(StoreError::Leased {
-                id: id.to_owned(),
-                holder,
-                remaining: Duration::from_millis(u64::try_from(until - now).unwrap_or(0)),
-            });
+        Ok(row.map(|(bytes, holder, until)| RowState {
+            bytes: u64::try_from(bytes).unwrap_or(0),
+            lease: match (holder, until) {
+                (Some(holder), Some(until)) if until >= now => Some((
+                    holder,
+                    Duration::from_millis(u64::try_from(until - now).unwrap_or(0)),
+                )),
+                _ => None,
+            },
+        }))
+    }
+
+    /// Runs `statement` at a time `now` (true: it took effect) until it takes effect, or
+    /// until the row read after a refusal, at the same `now`, gives a cause; at most
+    /// [`refusal::ATTEMPTS`] times (another process may change the row in between).
+    fn until_taken(
+        &self,
+        connection: &mut Connection,
+        id: &str,
+        attempt: Attempt,
+        mut statement: impl FnMut(&mut Connection, i64) -> Result<bool, StoreError>,
+    ) -> Result<(), StoreError> {
+        for _ in 0..refusal::ATTEMPTS {
+            let now = now_ms();
+            if statement(connection, now)? {
+                return Ok(());
+            }
+            let row = Self::row_state(connection, id, now)?;
+            match refusal::judge(id, row, &self.holder, attempt) {
+                Verdict::Refused(error) => return Err(error),
+                Verdict::TryAgain => {}
+            }
         }
-        if appending {
-            return Ok(StoreError::Full {
-                id: id.to_owned(),
-                used: u64::try_from(bytes).unwrap_or(0),
-                limit: self.max_bytes,
-                unit: "bytes",
-            });
-        }
-        Ok(StoreError::database(
-            id,
-            "taking the lease",
-            "the session changed at the same moment; try again",
-        ))
+        Err(refusal::changed_too_often(id, attempt))
     }
 }
 
@@ -440,54 +448,61 @@ impl SessionStore for SqliteStore {
             }
             let (jsons, size) = encode_rows(&id, entries)?;
             let count = i64::try_from(jsons.len()).unwrap_or(i64::MAX);
-            let transaction = connection
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(failed(&id, "appending to the history"))?;
-            // One row update takes the sequence numbers of the whole batch (and checks the
-            // size limit and the lease once); the entries take `last - count + 1 ..= last`.
-            let last: Option<i64> = transaction
-                .prepare_cached(
-                    "UPDATE acp_sessions SET next_seq = next_seq + ?6, \
-                     history_bytes = history_bytes + ?2 \
-                     WHERE id = ?1 AND history_bytes + ?2 <= ?3 \
-                     AND (lease_holder IS NULL OR lease_holder = ?4 OR lease_until_ms < ?5) \
-                     RETURNING next_seq",
-                )
-                .and_then(|mut statement| {
-                    statement
-                        .query_row(
-                            (
-                                &id,
-                                i64::try_from(size).unwrap_or(i64::MAX),
-                                i64::try_from(shared.max_bytes).unwrap_or(i64::MAX),
-                                &shared.holder,
-                                now_ms(),
-                                count,
-                            ),
-                            |row| row.get(0),
-                        )
-                        .optional()
-                })
-                .map_err(failed(&id, "appending to the history"))?;
-            let Some(last) = last else {
-                let refusal = shared.refusal(&transaction, &id, true)?;
-                return Err(refusal);
+            let attempt = Attempt::Append {
+                size,
+                limit: shared.max_bytes,
             };
-            {
-                let mut insert = transaction
-                    .prepare_cached(
-                        "INSERT INTO acp_history (session_id, seq, entry) VALUES (?1, ?2, ?3)",
-                    )
+            shared.until_taken(connection, &id, attempt, |connection, now| {
+                let transaction = connection
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(failed(&id, "appending to the history"))?;
-                for (seq, json) in (last - count + 1..).zip(&jsons) {
-                    insert
-                        .execute((&id, seq, json))
+                // One row update takes the sequence numbers of the whole batch (and checks
+                // the size limit and the lease once); the entries take
+                // `last - count + 1 ..= last`.
+                let last: Option<i64> = transaction
+                    .prepare_cached(
+                        "UPDATE acp_sessions SET next_seq = next_seq + ?6, \
+                         history_bytes = history_bytes + ?2 \
+                         WHERE id = ?1 AND history_bytes + ?2 <= ?3 \
+                         AND (lease_holder IS NULL OR lease_holder = ?4 OR lease_until_ms < ?5) \
+                         RETURNING next_seq",
+                    )
+                    .and_then(|mut statement| {
+                        statement
+                            .query_row(
+                                (
+                                    &id,
+                                    i64::try_from(size).unwrap_or(i64::MAX),
+                                    i64::try_from(shared.max_bytes).unwrap_or(i64::MAX),
+                                    &shared.holder,
+                                    now,
+                                    count,
+                                ),
+                                |row| row.get(0),
+                            )
+                            .optional()
+                    })
+                    .map_err(failed(&id, "appending to the history"))?;
+                let Some(last) = last else {
+                    return Ok(false);
+                };
+                {
+                    let mut insert = transaction
+                        .prepare_cached(
+                            "INSERT INTO acp_history (session_id, seq, entry) VALUES (?1, ?2, ?3)",
+                        )
                         .map_err(failed(&id, "appending to the history"))?;
+                    for (seq, json) in (last - count + 1..).zip(&jsons) {
+                        insert
+                            .execute((&id, seq, json))
+                            .map_err(failed(&id, "appending to the history"))?;
+                    }
                 }
-            }
-            transaction
-                .commit()
-                .map_err(failed(&id, "appending to the history"))
+                transaction
+                    .commit()
+                    .map_err(failed(&id, "appending to the history"))?;
+                Ok(true)
+            })
         }))
     }
 
@@ -567,20 +582,20 @@ impl SessionStore for SqliteStore {
     fn lease<'a>(&'a self, id: &'a str, ttl: Duration) -> StoreFuture<'a, ()> {
         let id = id.to_owned();
         Box::pin(self.run(move |shared, connection| {
-            let now = now_ms();
-            let until = now.saturating_add(i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX));
-            let changed = connection
-                .prepare_cached(
-                    "UPDATE acp_sessions SET lease_holder = ?2, lease_until_ms = ?3 \
-                     WHERE id = ?1 AND (lease_holder IS NULL OR lease_holder = ?2 \
-                     OR lease_until_ms < ?4)",
-                )
-                .and_then(|mut statement| statement.execute((&id, &shared.holder, until, now)))
-                .map_err(failed(&id, "taking the lease"))?;
-            if changed == 0 {
-                return Err(shared.refusal(connection, &id, false)?);
-            }
-            Ok(())
+            let ttl = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
+            shared.until_taken(connection, &id, Attempt::Lease, |connection, now| {
+                let changed = connection
+                    .prepare_cached(
+                        "UPDATE acp_sessions SET lease_holder = ?2, lease_until_ms = ?3 \
+                         WHERE id = ?1 AND (lease_holder IS NULL OR lease_holder = ?2 \
+                         OR lease_until_ms < ?4)",
+                    )
+                    .and_then(|mut statement| {
+                        statement.execute((&id, &shared.holder, now.saturating_add(ttl), now))
+                    })
+                    .map_err(failed(&id, "taking the lease"))?;
+                Ok(changed > 0)
+            })
         }))
     }
 
