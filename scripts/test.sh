@@ -5,7 +5,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo test --workspace --all-features --locked
+# Unattended (no terminal on standard input, as in CI), a test that hangs ends the run after
+# this many minutes (the build and the whole workspace suite take about 15 on two cores); the
+# output names it, as libtest prints "has been running for over 60 seconds". Without a limit a
+# hang holds CI until its own cutoff and says nothing. `timeout` ends its whole process group:
+# cargo, the test binaries and what they started. On a terminal there is no limit, as that
+# process group would not get the terminal's Ctrl-C.
+limit="${ACP_TEST_TIMEOUT_MINUTES:-40}"
+status=0
+if [ -t 0 ]; then
+  cargo test --workspace --all-features --locked || status=$?
+else
+  timeout --kill-after=30s "${limit}m" cargo test --workspace --all-features --locked || status=$?
+fi
+if [ "${status}" != 0 ]; then
+  if [ "${status}" = 124 ] || [ "${status}" = 137 ]; then
+    echo "the workspace tests did not end within ${limit} minutes (ACP_TEST_TIMEOUT_MINUTES):" \
+      "look above for a test that has been running for over 60 seconds" >&2
+  fi
+  exit "${status}"
+fi
 
 echo "== acp-runtime's session stores without the database features =="
 cargo test -p acp-runtime --locked --test stores --test file_store
