@@ -10,39 +10,16 @@ mod agent_peer;
 #[path = "support/sessions_db.rs"]
 mod sessions_db;
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use agent_peer::AgentPeer;
+use scratch::scratch;
 use serde_json::{Value, json};
-
-/// A fresh scratch directory under the target directory, removed by the guard.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("agent-state-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn arg(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The files in `dir` (recursively), sorted.
 fn files(dir: &Path) -> Vec<PathBuf> {
@@ -92,8 +69,12 @@ fn is_announcement(update: &Value) -> bool {
 #[test]
 fn a_restarted_agent_loads_a_session_with_its_whole_history_and_none_of_its_notices() {
     for version in [1u16, 2] {
-        let state = Scratch::new(&format!("restart-v{version}"));
-        let args = ["--state-dir", state.arg(), "--no-permission"];
+        let state = scratch(&format!("restart-v{version}"));
+        let args = [
+            "--state-dir",
+            state.path().to_str().unwrap(),
+            "--no-permission",
+        ];
         let (mut first, _) = AgentPeer::start(&args, version, json!({"session": {"notices": {}}}));
         let id = first.new_session("/work");
         assert_eq!(
@@ -169,8 +150,8 @@ fn a_restarted_agent_loads_a_session_with_its_whole_history_and_none_of_its_noti
 
 #[test]
 fn two_agent_processes_never_hand_out_the_same_session_id() {
-    let state = Scratch::new("two");
-    let dir = state.arg().to_owned();
+    let state = scratch("two");
+    let dir = state.path().to_str().unwrap().to_owned();
     let run = move || {
         let (mut peer, _) = AgentPeer::start(&["--state-dir", &dir], 1, json!({}));
         let ids: Vec<String> = (0..100).map(|_| peer.new_session("/work")).collect();
@@ -193,7 +174,7 @@ fn two_agent_processes_never_hand_out_the_same_session_id() {
 
 #[test]
 fn ephemeral_keeps_nothing_and_advertises_nothing_that_needs_persistence() {
-    let home = Scratch::new("ephemeral");
+    let home = scratch("ephemeral");
     let mut peer = AgentPeer::spawn(&["--ephemeral"]);
     let init = peer.ok("initialize", agent_peer::init_params(1, json!({})));
     assert_eq!(init["agentCapabilities"]["loadSession"], false, "{init}");
@@ -221,7 +202,7 @@ fn the_default_state_directory_follows_xdg_then_home() {
         (true, "xdg/acp/agent"),
         (false, "home/.local/state/acp/agent"),
     ] {
-        let scratch = Scratch::new(if xdg { "xdg" } else { "home" });
+        let scratch = scratch(if xdg { "xdg" } else { "home" });
         let mut command = Command::new(env!("CARGO_BIN_EXE_acp"));
         command.arg("agent").env("ACP_AGENT_DELAY_MS", "0");
         if xdg {
@@ -258,7 +239,7 @@ fn the_default_state_directory_follows_xdg_then_home() {
 
 #[test]
 fn a_state_directory_that_cannot_be_used_is_a_clear_error() {
-    let scratch = Scratch::new("bad-dir");
+    let scratch = scratch("bad-dir");
     let file = scratch.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_acp"))
@@ -271,7 +252,12 @@ fn a_state_directory_that_cannot_be_used_is_a_clear_error() {
     assert!(stderr.contains(file.to_str().unwrap()), "{stderr}");
     // --state-dir and --ephemeral exclude each other.
     let output = Command::new(env!("CARGO_BIN_EXE_acp"))
-        .args(["agent", "--ephemeral", "--state-dir", scratch.arg()])
+        .args([
+            "agent",
+            "--ephemeral",
+            "--state-dir",
+            scratch.path().to_str().unwrap(),
+        ])
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
@@ -293,7 +279,7 @@ fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 fn a_file_store_in_the_state_directory_moves_into_the_database_once() {
     use acp_runtime::agent::{FileStore, HistoryEntry, SessionMeta, SessionStore};
     use acp_schema::v1;
-    let state = Scratch::new("migrate");
+    let state = scratch("migrate");
     // Two sessions written by the file store of this code, as an earlier `acp agent` did.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -316,7 +302,11 @@ fn a_file_store_in_the_state_directory_moves_into_the_database_once() {
     assert_eq!(before.len(), 4);
 
     let (mut peer, _) = AgentPeer::start(
-        &["--state-dir", state.arg(), "--no-permission"],
+        &[
+            "--state-dir",
+            state.path().to_str().unwrap(),
+            "--no-permission",
+        ],
         1,
         json!({}),
     );
@@ -354,7 +344,11 @@ fn a_file_store_in_the_state_directory_moves_into_the_database_once() {
     }
     // Once: the next start finds nothing to move and has everything.
     let (mut peer, _) = AgentPeer::start(
-        &["--state-dir", state.arg(), "--no-permission"],
+        &[
+            "--state-dir",
+            state.path().to_str().unwrap(),
+            "--no-permission",
+        ],
         1,
         json!({}),
     );

@@ -8,12 +8,16 @@
 #[path = "support/listening.rs"]
 mod listening;
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use acp_inspect::{Outcome, Store};
+use scratch::scratch;
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
 
@@ -32,25 +36,6 @@ while [ $i -lt "$1" ]; do
   i=$((i+1))
   printf '%s%d%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"' "$i" '"}}}}'
 done"#;
-
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The chunk number of a streamed update.
 fn number(line: &str) -> Option<u64> {
@@ -86,9 +71,9 @@ fn kill_group(pids: &Path) {
 
 #[test]
 fn a_proxy_killed_mid_stream_lost_no_forwarded_frame() {
-    let scratch = Scratch::new("capture-kill");
-    let db = scratch.0.join("captures.db");
-    let pids = scratch.0.join("pids");
+    let scratch = scratch("capture-kill");
+    let db = scratch.path().join("captures.db");
+    let pids = scratch.path().join("pids");
     let mut proxy = Command::new(ACP)
         .arg("proxy")
         .arg(format!("--capture={}", db.display()))
@@ -143,7 +128,7 @@ fn a_proxy_killed_mid_stream_lost_no_forwarded_frame() {
         .unwrap();
     assert!(listed.status.success(), "{listed:?}");
     assert!(listed.stderr.is_empty(), "{listed:?}");
-    let left: Vec<_> = std::fs::read_dir(&scratch.0)
+    let left: Vec<_> = std::fs::read_dir(scratch.path())
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().contains("-spool-"))
@@ -175,8 +160,8 @@ fn a_proxy_killed_mid_stream_lost_no_forwarded_frame() {
 
 #[test]
 fn several_proxies_capture_into_one_database_at_once() {
-    let scratch = Scratch::new("capture-concurrent");
-    let db = scratch.0.join("captures.db");
+    let scratch = scratch("capture-concurrent");
+    let db = scratch.path().join("captures.db");
     const EACH: usize = 3000;
     let proxies: Vec<_> = (0..3)
         .map(|_| {
@@ -228,9 +213,9 @@ fn several_proxies_capture_into_one_database_at_once() {
 
 #[test]
 fn a_notice_the_proxy_turned_into_a_message_is_on_the_lane() {
-    let scratch = Scratch::new("capture-fallback");
+    let scratch = scratch("capture-fallback");
     // `--capture` alone: the user's database, under $XDG_DATA_HOME.
-    let db = scratch.0.join("acp/captures.db");
+    let db = scratch.path().join("acp/captures.db");
     let agent = r#"read line
 printf '%s\n' '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"agentInfo":{"name":"noisy","version":"1"}}}'
 read line
@@ -239,7 +224,7 @@ printf '%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":
 cat > /dev/null"#;
     let mut proxy = Command::new(ACP)
         .args(["proxy", "--capture", "--", "sh", "-c", agent])
-        .env("XDG_DATA_HOME", &scratch.0)
+        .env("XDG_DATA_HOME", scratch.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -295,8 +280,8 @@ done"#;
 
 #[test]
 fn listen_captures_each_connection_on_its_own() {
-    let scratch = Scratch::new("capture-listen");
-    let db = scratch.0.join("captures.db");
+    let scratch = scratch("capture-listen");
+    let db = scratch.path().join("captures.db");
     let capture = format!("--capture={}", db.display());
     let mut proxy = listening::Listening::proxy(&[&capture], &["sh", "-c", NOTICING_AGENT], &[]);
     for flags in [&[][..], &["--no-notices"][..]] {

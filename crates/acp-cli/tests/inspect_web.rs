@@ -8,32 +8,17 @@
 #[path = "support/webdriver.rs"]
 mod webdriver;
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
+use scratch::scratch;
 use serde_json::json;
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
-
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Where the screenshots go (kept: test artifacts, not committed).
 fn shots() -> PathBuf {
@@ -145,8 +130,8 @@ fn import(db: &Path, file: &str) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn nothing_is_served_without_the_token_or_to_another_host() {
-    let scratch = Scratch::new("inspect-web-guard");
-    let db = scratch.0.join("captures.db");
+    let scratch = scratch("inspect-web-guard");
+    let db = scratch.path().join("captures.db");
     import(&db, "v1-notice-without-capability.ndjson");
     let inspector = Inspector::start(&db);
     let http = reqwest::Client::builder()
@@ -255,8 +240,8 @@ async fn every_view_in_a_real_browser() {
     if !webdriver::available() {
         return;
     }
-    let scratch = Scratch::new("inspect-web-views");
-    let db = scratch.0.join("captures.db");
+    let scratch = scratch("inspect-web-views");
+    let db = scratch.path().join("captures.db");
     // 1: a finding on its frame (an imported v1 trace with a notice the client cannot show).
     import(&db, "v1-notice-without-capability.ndjson");
     // 2: through the proxy: a notice turned into a fallback message, then 40 chunks.
@@ -264,7 +249,7 @@ async fn every_view_in_a_real_browser() {
     drop(input);
     done.wait().unwrap();
     let inspector = Inspector::start(&db);
-    let browser = webdriver::Browser::start(&scratch.0, 1280, 800).await;
+    let browser = webdriver::Browser::start(scratch.path(), 1280, 800).await;
     let shots = shots();
     browser.goto(&inspector.url).await;
     browser.run("window.notReloaded = true;", json!([])).await;
@@ -476,7 +461,7 @@ async fn every_view_in_a_real_browser() {
     );
     // Small screens: the picker above, the detail below; still readable.
     browser.quit().await;
-    let small = webdriver::Browser::start(&scratch.0.join("small"), 420, 720).await;
+    let small = webdriver::Browser::start(&scratch.path().join("small"), 420, 720).await;
     small.goto(&inspector.url).await;
     small
         .wait_for(

@@ -378,25 +378,12 @@ mod tests {
     use crate::spool::SpooledFrame;
     use crate::writer::{NewCapture, NewFinding, NewNotice};
 
-    struct Dir(PathBuf);
-
-    impl Dir {
-        fn new(name: &str) -> Dir {
-            let dir = std::env::temp_dir().join(format!(
-                "acp-inspect-{name}-{}-{:?}",
-                std::process::id(),
-                std::thread::current().id()
-            ));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            Dir(dir)
-        }
-    }
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
+    /// A new scratch directory, removed when dropped.
+    fn scratch(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("acp-inspect-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     fn line(n: u32) -> String {
@@ -499,8 +486,8 @@ mod tests {
 
     #[test]
     fn a_killed_proxys_spool_is_moved_in_once_and_removed() {
-        let dir = Dir::new("recover");
-        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let dir = scratch("recover");
+        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
         let (capture, path) = left_behind(&store, 6, 2);
         assert_eq!(texts(&store, capture).len(), 2);
         assert_eq!(store.recover().unwrap(), 4);
@@ -523,8 +510,8 @@ mod tests {
 
     #[test]
     fn a_spool_whose_proxy_still_holds_it_is_left_to_it() {
-        let dir = Dir::new("recover-live");
-        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let dir = scratch("recover-live");
+        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
         let (capture, path) = left_behind(&store, 3, 0);
         let held = File::open(&path).unwrap();
         held.lock().unwrap();
@@ -538,8 +525,8 @@ mod tests {
 
     #[test]
     fn a_spool_that_is_gone_is_forgotten_and_a_foreign_file_is_refused() {
-        let dir = Dir::new("recover-odd");
-        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let dir = scratch("recover-odd");
+        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
         let (_, path) = left_behind(&store, 1, 0);
         std::fs::remove_file(&path).unwrap();
         assert_eq!(store.recover().unwrap(), 0);
@@ -556,8 +543,8 @@ mod tests {
 
     #[test]
     fn a_spool_all_in_the_database_is_emptied_and_goes_on() {
-        let dir = Dir::new("rotate");
-        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let dir = scratch("rotate");
+        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
         let writer = Writer::create(
             &store.conn,
             &NewCapture {
@@ -625,8 +612,8 @@ mod tests {
 
     #[test]
     fn deleting_a_killed_proxys_capture_removes_its_spool() {
-        let dir = Dir::new("delete-spool");
-        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let dir = scratch("delete-spool");
+        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
         let (capture, path) = left_behind(&store, 2, 0);
         // While its proxy holds it, it stays.
         let held = File::open(&path).unwrap();
@@ -640,10 +627,10 @@ mod tests {
 
     #[test]
     fn a_stale_spool_under_a_new_captures_name_is_replaced() {
-        let dir = Dir::new("stale-spool");
-        let db = dir.0.join("captures.db");
+        let dir = scratch("stale-spool");
+        let db = dir.path().join("captures.db");
         drop(Store::open(&db).unwrap());
-        let stale = dir.0.join("captures.db-spool-1");
+        let stale = dir.path().join("captures.db-spool-1");
         std::fs::write(&stale, b"left by a deleted capture 1").unwrap();
         let mut capture = crate::Capture::start(&db, &crate::Origin::new("agent", "0")).unwrap();
         assert_eq!(capture.id(), 1);
@@ -656,8 +643,8 @@ mod tests {
 
     #[test]
     fn a_drain_asked_to_stop_commits_what_it_wrote_and_the_rest_follows() {
-        let dir = Dir::new("stop");
-        let mut store = Store::open(dir.0.join("captures.db")).unwrap();
+        let dir = scratch("stop");
+        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
         let (capture, path) = left_behind(&store, 1_000, 0);
         let mut drain = Drain::new(
             Writer::resume(&store.conn, capture).unwrap(),

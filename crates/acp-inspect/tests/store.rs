@@ -257,25 +257,21 @@ fn session_info_latency_and_diff() {
     assert_eq!(store.notices(a).unwrap()[0].outcome, Outcome::Delivered);
 }
 
-/// A scratch file path, removed (with its WAL) when dropped.
-struct Scratch(PathBuf);
+/// A scratch directory for a database (removed with its WAL when dropped).
+struct Scratch(tempfile::TempDir);
 
 impl Scratch {
     fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("acp-inspect-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
+        Scratch(
+            tempfile::Builder::new()
+                .prefix(&format!("acp-inspect-{name}-"))
+                .tempdir()
+                .unwrap(),
+        )
     }
 
     fn db(&self) -> PathBuf {
-        self.0.join("captures.db")
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path().join("captures.db")
     }
 }
 

@@ -3,7 +3,7 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use acp_runtime::transport::AgentCommand;
@@ -51,32 +51,20 @@ async fn pids(file: &Path, count: usize) -> Vec<u32> {
     );
 }
 
-/// A file in the temporary directory for one test's pids, removed when the test ends (also
-/// when it fails).
-struct Scratch(std::path::PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let file = std::env::temp_dir().join(format!("acp-child-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_file(&file);
-    Scratch(file)
+/// A path for one test's pid file named `name`, in a new scratch directory that is removed
+/// when the returned value is dropped (also when the test fails).
+fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("acp-child-")
+        .tempdir()
+        .unwrap();
+    let file = dir.path().join(name);
+    (dir, file)
 }
 
 #[tokio::test]
 async fn an_agent_that_exits_at_end_of_input_is_not_signalled() {
-    let file = scratch("eof");
+    let (_dir, file) = scratch("eof");
     let mut agent = shell("echo $$ > \"$1\"; cat > /dev/null; exit 7", &file)
         .spawn()
         .unwrap();
@@ -94,7 +82,7 @@ async fn an_agent_that_exits_at_end_of_input_is_not_signalled() {
 
 #[tokio::test]
 async fn an_agent_that_ignores_end_of_input_gets_sigterm() {
-    let file = scratch("term");
+    let (_dir, file) = scratch("term");
     // Ignores its input; `sleep` in the foreground keeps it from reading.
     let mut agent = shell("echo $$ > \"$1\"; exec sleep 1000", &file)
         .spawn()
@@ -110,7 +98,7 @@ async fn an_agent_that_ignores_end_of_input_gets_sigterm() {
 
 #[tokio::test]
 async fn a_grandchild_that_ignores_sigterm_and_input_does_not_survive() {
-    let file = scratch("grandchild");
+    let (_dir, file) = scratch("grandchild");
     // The agent starts a helper that ignores SIGTERM and never reads, records both pids, and
     // exits at the end of its input, leaving the helper behind.
     let script = r#"
@@ -136,7 +124,7 @@ async fn a_grandchild_that_ignores_sigterm_and_input_does_not_survive() {
 
 #[tokio::test]
 async fn dropping_the_process_kills_its_group() {
-    let file = scratch("drop");
+    let (_dir, file) = scratch("drop");
     let script = r#"
         trap "" TERM
         sh -c 'trap "" TERM; exec sleep 1000' < /dev/null &
