@@ -26,6 +26,8 @@ const ACP: &str = env!("CARGO_BIN_EXE_acp");
 const SECRET: &str = "A's secret: the launch code is 0000";
 /// A session id nobody has, in the runtime's shape.
 const UNKNOWN: &str = "sess_0123456789abcdef0123456789abcdef";
+/// How long a test waits for a line that a listener logs about a request it answered.
+const LOG_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A fresh directory under the target's scratch space.
 fn scratch(name: &str) -> PathBuf {
@@ -328,7 +330,7 @@ fn proxy_listen_keeps_each_principal_to_the_sessions_it_created() {
         assert!(listed.contains(&mine) && !listed.contains(&theirs), "{listed}");
         theirs
     });
-    let stderr = proxy.stderr().join("\n");
+    let stderr = proxy.stderr_until(|text| text.contains("which is not `bob`'s"), LOG_WAIT);
     assert!(stderr.contains("which is not `bob`'s"), "{stderr}");
     drop(proxy);
 
@@ -501,13 +503,9 @@ fn a_repeated_authorization_header_is_refused_and_logged() {
     assert_eq!(status(&["Bearer right"]), "200");
     assert_eq!(status(&["Bearer right", "Bearer wrong"]), "400");
     assert_eq!(status(&["Bearer wrong", "Bearer right"]), "400");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let mut logged = String::new();
-    while !logged.contains("more than one `authorization` header") {
-        assert!(std::time::Instant::now() < deadline, "not logged: {logged}");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        logged.push_str(&agent.stderr().join("\n"));
-    }
+    let wanted = |text: &str| text.contains("more than one `authorization` header");
+    let logged = agent.stderr_until(wanted, LOG_WAIT);
+    assert!(wanted(&logged), "not logged: {logged}");
     drop(agent);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -586,11 +584,9 @@ fn the_proxy_gate_forwards_only_what_it_reads_unambiguously() {
             assert_eq!(answer["error"]["code"], code, "{message}: {answer}");
         }
     });
-    let stderr = proxy.stderr().join("\n");
-    assert!(
-        stderr.contains("given twice") && stderr.contains("not JSON"),
-        "{stderr}"
-    );
+    let wanted = |text: &str| text.contains("given twice") && text.contains("not JSON");
+    let stderr = proxy.stderr_until(wanted, LOG_WAIT);
+    assert!(wanted(&stderr), "{stderr}");
     drop(proxy);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -161,13 +161,8 @@ fn a_remote_client_gets_notices_or_the_proxys_repair() {
     assert!(notices.is_empty(), "{:?}", events(&without));
     assert!(text.contains("Disk almost full"), "{text}");
     // The repair is reported on the proxy's standard error, in the check format.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut stderr = Vec::new();
-    while !stderr.iter().any(|l: &String| l.contains("[repair]")) {
-        assert!(Instant::now() < deadline, "no repair reported: {stderr:?}");
-        stderr.extend(proxy.stderr());
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let stderr = proxy.stderr_until(|text| text.contains("[repair]"), Duration::from_secs(10));
+    assert!(stderr.contains("[repair]"), "no repair reported: {stderr}");
 }
 
 #[test]
@@ -575,16 +570,9 @@ fn the_session_and_idle_limits_are_flags_of_both_listeners() {
         assert!(started.elapsed() >= Duration::from_millis(200));
     });
     // The refusal is logged on the proxy's standard error.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut stderr = Vec::new();
-    while !stderr
-        .iter()
-        .any(|l: &String| l.contains("refused `session/new`"))
-    {
-        assert!(Instant::now() < deadline, "no refusal logged: {stderr:?}");
-        stderr.extend(proxy.stderr());
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let refused = |text: &str| text.contains("refused `session/new`");
+    let stderr = proxy.stderr_until(refused, Duration::from_secs(10));
+    assert!(refused(&stderr), "no refusal logged: {stderr}");
 }
 
 /// One HTTP/1.1 request to `address`: the status, the `Acp-Connection-Id` and the body.

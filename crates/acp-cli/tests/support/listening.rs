@@ -134,6 +134,28 @@ impl Listening {
         self.lines.try_iter().collect()
     }
 
+    /// The lines printed on standard error since the URL, read until their text (joined by
+    /// newlines) satisfies `wanted` or `wait` has passed, whichever comes first. The process
+    /// writes its log as it goes and a thread reads it: what it logged for an answer may still
+    /// be on its way when the answer has come.
+    pub fn stderr_until(&self, wanted: impl Fn(&str) -> bool, wait: Duration) -> String {
+        let deadline = std::time::Instant::now() + wait;
+        let mut text = self.stderr().join("\n");
+        while !wanted(&text) {
+            let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) else {
+                break;
+            };
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    text.push('\n');
+                    text.push_str(&line);
+                }
+                Err(_) => break,
+            }
+        }
+        text
+    }
+
     /// The process id.
     pub fn id(&self) -> u32 {
         self.child.id()
