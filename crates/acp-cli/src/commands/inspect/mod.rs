@@ -159,6 +159,12 @@ enum Command {
     Mcp,
     /// Serve the web inspector on a loopback port; prints the URL to open (it carries a
     /// random token) and runs until interrupted.
+    ///
+    /// In a browser, opening the URL sets a cookie and takes the token out of the address
+    /// bar. Scripts send the token in a header on any route, page or API:
+    /// `curl -H "Authorization: Bearer TOKEN" http://127.0.0.1:PORT/api/captures`; the printed
+    /// URL itself (`curl "$URL"`) answers the page directly to a client that is not a browser.
+    /// Without the token, or with a wrong one, the answer is 401.
     Ui {
         /// The port (default: any free one).
         #[arg(long, default_value_t = 0)]
