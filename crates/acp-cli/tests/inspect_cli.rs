@@ -38,13 +38,19 @@ impl Db {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(ACP)
+        self.command(args).output().unwrap()
+    }
+
+    /// `acp inspect --db DB ARGS`, its output a pipe and no `COLUMNS` in its environment.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(ACP);
+        command
             .arg("inspect")
             .arg("--db")
             .arg(self.path())
             .args(args)
-            .output()
-            .unwrap()
+            .env_remove("COLUMNS");
+        command
     }
 
     /// Runs with `--format json`; the exit code and the document.
@@ -216,4 +222,157 @@ fn exit_codes() {
         .unwrap();
     assert_eq!(out.status.code(), Some(4), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("acp inspect: "));
+}
+
+/// The text of message `n` (from 1) of the fixture `secrets.ndjson`, as the file has it.
+fn fixture_text(n: usize) -> String {
+    let file = std::fs::read_to_string(fixture("secrets.ndjson")).unwrap();
+    let line = file.lines().nth(n).unwrap();
+    let (_, message) = line.split_once(r#""message":"#).unwrap();
+    message.strip_suffix('}').unwrap().to_owned()
+}
+
+/// The messages of the fixture `secrets.ndjson`, in order.
+fn fixture_messages() -> Vec<Value> {
+    std::fs::read_to_string(fixture("secrets.ndjson"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["message"].clone())
+        .collect()
+}
+
+#[test]
+fn show_frames_in_json_has_their_messages() {
+    let db = Db::new("frames-json");
+    let expected = fixture_messages();
+    let out = db.run(&["show", "1", "--frames", "10", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    // As `jq '.frames[].message'` reads them: each frame's message as captured.
+    let show: Value = serde_json::from_str(&stdout).unwrap();
+    let frames = show["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 10);
+    for (frame, sent) in frames.iter().zip(&expected) {
+        if frame["seq"] != 3 {
+            assert_eq!(&frame["message"], sent, "frame {}", frame["seq"]);
+            assert_eq!(frame["redacted"], false);
+        }
+    }
+    // Embedded as sent: its keys in their order.
+    assert!(
+        stdout.contains(&format!(r#""message": {},"#, fixture_text(1))),
+        "{stdout}"
+    );
+    // The secrets of session/new are redacted, as `export` redacts them.
+    let new = &frames[2];
+    assert_eq!(new["message"]["method"], "session/new");
+    assert_eq!(new["redacted"], true);
+    let env = &new["message"]["params"]["mcpServers"][0]["env"][0];
+    assert_eq!(
+        (&env["name"], &env["value"]),
+        (&"GITHUB_TOKEN".into(), &"<redacted>".into())
+    );
+    assert!(!stdout.contains("SECRET"), "{stdout}");
+    let (code, export) = db.text(&["export", "1"]);
+    assert_eq!(code, 0);
+    let exported: Value = serde_json::from_str(export.lines().nth(3).unwrap()).unwrap();
+    assert_eq!(new["message"], exported["message"]);
+    // --no-redact: the secrets as sent, in the frames and in the session info.
+    let (code, kept) = db.json(&["show", "1", "--frames", "10", "--no-redact"]);
+    assert_eq!(code, 0);
+    assert_eq!(kept["frames"][2]["message"], expected[2]);
+    assert_eq!(kept["frames"][2]["redacted"], false);
+    // --frames 0 (the default): no frames.
+    let (code, none) = db.json(&["show", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(none["frames"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn show_frames_in_text_prints_each_message_on_a_line() {
+    let db = Db::new("frames-text");
+    let frames = |out: Output| {
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let (_, frames) = text.split_once("\nframes:\n").unwrap();
+        frames.lines().map(str::to_owned).collect::<Vec<_>>()
+    };
+    // On a pipe: whole, redacted, a line about the frame then a line of its message.
+    let piped = frames(db.run(&["show", "1", "--frames", "4"]));
+    assert_eq!(piped.len(), 8, "{piped:#?}");
+    assert!(piped[4].starts_with("  #3 "), "{piped:#?}");
+    let new = &piped[5];
+    assert!(
+        new.starts_with(r#"    {"id":1,"jsonrpc":"2.0","method":"session/new""#),
+        "{new}"
+    );
+    assert!(new.ends_with("}}"), "{new}");
+    assert!(
+        new.contains(r#""value":"<redacted>""#) && !new.contains("SECRET"),
+        "{new}"
+    );
+    // A message with nothing to redact: its text as captured.
+    assert_eq!(piped[1], format!("    {}", fixture_text(1)));
+    // COLUMNS: cut at that width, with a marker; the frames' own lines are not touched.
+    let mut narrow = db.command(&["show", "1", "--frames", "4"]);
+    let cut = frames(narrow.env("COLUMNS", "40").output().unwrap());
+    assert_eq!(cut.len(), 8);
+    for (line, whole) in cut.iter().zip(&piped).skip(1).step_by(2) {
+        assert!(line.chars().count() <= 40, "{line}");
+        assert!(line.ends_with('…'), "{line}");
+        assert!(
+            whole.starts_with(line.trim_end_matches('…')),
+            "{line} / {whole}"
+        );
+    }
+    assert_eq!(cut[0], piped[0]);
+    // --full: whole again.
+    let mut full = db.command(&["show", "1", "--frames", "4", "--full"]);
+    assert_eq!(frames(full.env("COLUMNS", "40").output().unwrap()), piped);
+    // --no-redact: the secrets as sent.
+    let kept = frames(db.run(&["show", "1", "--frames", "4", "--no-redact"]));
+    assert!(kept[5].contains("ghp_SECRET123") && kept[5].contains("Bearer SECRET456"));
+}
+
+/// An agent that writes a line of text with a terminal escape, a line that is not UTF-8,
+/// and a JSON message with a raw C1 control character and a bidirectional override in a
+/// string, then ends.
+const GARBLED_AGENT: &str = r#"printf 'plain \033[31mred\n\377\376 bytes\n{"jsonrpc":"2.0","method":"x","params":{"t":"a\302\233b\342\200\256c"}}\n'"#;
+
+#[test]
+fn frames_that_are_not_json_or_not_utf8_lose_nothing_and_cannot_drive_the_terminal() {
+    let db = Db::new("frames-garbled");
+    let capture = Command::new(ACP)
+        .arg("proxy")
+        .arg(format!("--capture={}", db.path().display()))
+        .args(["--", "sh", "-c", GARBLED_AGENT])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(capture.status.code(), Some(0), "{capture:?}");
+    let (code, show) = db.json(&["show", "3", "--frames", "10"]);
+    assert_eq!(code, 0, "{show}");
+    let frames = show["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 3, "{show}");
+    assert_eq!(frames[0]["message"], Value::Null);
+    assert_eq!(frames[0]["raw"], "plain \u{1b}[31mred");
+    assert_eq!(frames[1]["message"], Value::Null);
+    assert_eq!(frames[1]["raw_base64"], "//4gYnl0ZXM=", "\\xff\\xfe bytes");
+    assert!(frames[1].get("raw").is_none());
+    assert_eq!(frames[2]["message"]["params"]["t"], "a\u{9b}b\u{202e}c");
+    assert!(frames[2].get("raw").is_none());
+
+    let out = db.run(&["show", "3", "--frames", "10"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for bad in ['\u{1b}', '\u{9b}', '\u{202e}'] {
+        assert!(!text.contains(bad), "{bad:?} in {text}");
+    }
+    assert!(text.contains("\n    plain \\u{1b}[31mred\n"), "{text}");
+    assert!(text.contains("\n    \\xff\\xfe bytes\n"), "{text}");
+    assert!(
+        text.contains(r#"{"jsonrpc":"2.0","method":"x","params":{"t":"a\u009bb\u202ec"}}"#),
+        "{text}"
+    );
 }

@@ -154,8 +154,14 @@ async fn nothing_is_served_without_the_token_or_to_another_host() {
         .await
         .unwrap();
     assert_eq!(status(r), 401);
-    // The printed URL: a cookie, and a redirect that drops the token from the address.
-    let r = http.get(&inspector.url).send().await.unwrap();
+    // The printed URL, opened by a browser: a cookie, and a redirect that drops the token
+    // from the address.
+    let r = http
+        .get(&inspector.url)
+        .header("sec-fetch-mode", "navigate")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 303);
     let set = r.headers()["set-cookie"].to_str().unwrap().to_owned();
     assert!(
@@ -233,6 +239,125 @@ async fn nothing_is_served_without_the_token_or_to_another_host() {
         .unwrap();
     assert_eq!(r.status().as_u16(), 404);
     assert!(r.text().await.unwrap().contains("no capture 99"));
+}
+
+/// What a script gets from `acp inspect ui`: the token in an `Authorization: Bearer` header
+/// works on every route, the printed URL answers directly (no redirect to a cookie it would
+/// not keep), and a missing or wrong token gets 401 with a message naming the header.
+#[tokio::test(flavor = "current_thread")]
+async fn scripts_send_the_token_in_a_header() {
+    let scratch = scratch("inspect-web-bearer");
+    let db = scratch.path().join("captures.db");
+    import(&db, "v1-notice-without-capability.ndjson");
+    let inspector = Inspector::start(&db);
+    // As curl: no cookie jar, redirects not followed.
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let origin = inspector.origin().to_owned();
+    let port = origin.rsplit(':').next().unwrap().to_owned();
+    let bearer = format!("Bearer {}", inspector.token());
+    // The header, on the page, its files, the API and the event feed.
+    for path in ["/", "/assets/app.js", "/api/captures", "/api/events"] {
+        let r = http
+            .get(format!("{origin}{path}"))
+            .header("authorization", &bearer)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{path}");
+        assert!(r.headers().get("set-cookie").is_none(), "{path}");
+        assert!(
+            r.headers().contains_key("content-security-policy"),
+            "{path}"
+        );
+    }
+    let r = http
+        .get(format!("{origin}/api/captures/1/frames/1"))
+        .header("authorization", format!("bearer  {}", inspector.token()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200, "the scheme in any case");
+    let frame: serde_json::Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
+    assert!(
+        frame["text"].as_str().unwrap().contains("initialize"),
+        "{frame}"
+    );
+    // A wrong token in the header is refused, even beside the right cookie; so is another
+    // scheme.
+    let cookie = format!("acp_inspect_{port}={}", inspector.token());
+    for authorization in [
+        "Bearer 0123".to_owned(),
+        format!("Bearer {}x", inspector.token()),
+        format!("Basic {}", inspector.token()),
+        "Bearer".to_owned(),
+    ] {
+        let r = http
+            .get(format!("{origin}/api/captures"))
+            .header("authorization", &authorization)
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 401, "{authorization}");
+        assert_eq!(
+            r.headers()["www-authenticate"],
+            "Bearer realm=\"acp inspect\""
+        );
+    }
+    // No token: 401, and the message says how to send it.
+    let r = http
+        .get(format!("{origin}/api/captures"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    assert!(r.headers().contains_key("www-authenticate"));
+    let why = r.text().await.unwrap();
+    assert!(why.contains("Authorization: Bearer"), "{why}");
+    // The printed URL from a script: the page itself, no redirect, no cookie.
+    let r = http.get(&inspector.url).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert!(r.headers().get("set-cookie").is_none());
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("<title>acp inspect</title>")
+    );
+    let r = http
+        .get(format!("{origin}/api/captures?token={}", inspector.token()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let list: serde_json::Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    // The same URL loaded by a browser (it asks for HTML) still trades the token for a cookie.
+    let r = http
+        .get(&inspector.url)
+        .header("accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    assert!(
+        r.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .starts_with(&cookie)
+    );
+    // The header does not open the door to other sites' pages.
+    let r = http
+        .get(format!("{origin}/api/captures"))
+        .header("authorization", &bearer)
+        .header("origin", "http://attacker.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 403);
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -1,5 +1,6 @@
 //! Exporting a capture: our transcript format (which `acp check` and `acp inspect import`
-//! read) or acp-devtools' export JSON, redacted unless asked otherwise.
+//! read) or acp-devtools' export JSON, redacted unless asked otherwise (through
+//! [`Message::read`], as `acp inspect show` is).
 
 use std::io::Write;
 use std::time::{Duration, UNIX_EPOCH};
@@ -10,6 +11,7 @@ use serde_json::{Value, json};
 use crate::Store;
 use crate::error::{Error, Result};
 use crate::frame::Kind;
+use crate::message::Message;
 use crate::query::FrameRow;
 
 /// A format to export to.
@@ -92,14 +94,6 @@ pub fn export(store: &Store, id: i64, options: ExportOptions, out: &mut dyn Writ
     }
 }
 
-fn bytes<'a>(raw: &'a [u8], redact: bool) -> std::borrow::Cow<'a, [u8]> {
-    if redact {
-        crate::redact::frame(raw)
-    } else {
-        std::borrow::Cow::Borrowed(raw)
-    }
-}
-
 fn transcript(store: &Store, id: i64, redact: bool, out: &mut dyn Write) -> Result<()> {
     let summary = store.capture(id)?;
     let mut header = Header::new(
@@ -113,15 +107,11 @@ fn transcript(store: &Store, id: i64, redact: bool, out: &mut dyn Write) -> Resu
     store.each_frame(id, |frame: &FrameRow, raw| {
         line.clear();
         let time = frame.time.map(system_time);
-        let raw = bytes(raw, redact);
-        let recorded = match frame.kind {
-            Kind::TooLong => Recorded::TooLong(frame.size as u64),
-            _ => match std::str::from_utf8(&raw) {
-                Ok(text) if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() => {
-                    Recorded::Json(text)
-                }
-                _ => Recorded::NotJson(&raw),
-            },
+        let message = Message::read(frame.kind, raw, redact);
+        let recorded = match &message {
+            Message::NotKept => Recorded::TooLong(frame.size as u64),
+            Message::Json(text) => Recorded::Json(text),
+            other => Recorded::NotJson(other.bytes()),
         };
         write_entry(&mut line, frame.side, time, recorded);
         out.write_all(&line).map_err(io)
@@ -134,8 +124,8 @@ fn devtools(store: &Store, id: i64, redact: bool, out: &mut dyn Write) -> Result
     let ms = |micros: i64| micros / 1000;
     let mut messages = Vec::new();
     store.each_frame(id, |frame, raw| {
-        let raw = bytes(raw, redact);
-        let text = String::from_utf8_lossy(&raw).into_owned();
+        let message = Message::read(frame.kind, raw, redact);
+        let text = String::from_utf8_lossy(message.bytes()).into_owned();
         let (payload, parse_error) = match serde_json::from_str::<Value>(&text) {
             Ok(value) => (value, None),
             Err(error) => (Value::Null, Some(error.to_string())),

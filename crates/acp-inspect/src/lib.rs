@@ -8,7 +8,7 @@
 //!   the database by a thread of its own ([`Store::recover`] moves what a killed proxy left).
 //! * [`import`] and [`export`]: every trace format `acp check` reads, plus acp-devtools'
 //!   export JSON; exports in our transcript format or acp-devtools' JSON, redacted by default
-//!   ([`redact`]).
+//!   ([`redact`]); [`message`] is a frame's message as every command shows it.
 //! * [`query`]: what the CLI, the MCP server and the web inspector read: captures, frame
 //!   ranges, frame detail, findings, the notice lane, session info, latency, diff, search and
 //!   live updates.
@@ -23,6 +23,7 @@ pub mod export;
 mod frame;
 pub mod import;
 pub mod mcp;
+pub mod message;
 mod notice;
 pub mod query;
 pub mod redact;

@@ -180,17 +180,31 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Frames `from..=to` of capture `id` with their bytes, in order, handed to `each` (for
+    /// Every frame of capture `id` with its bytes as sent, in order, handed to `each` (for
     /// export).
     pub fn each_frame(
         &self,
         id: i64,
+        each: impl FnMut(&FrameRow, &[u8]) -> Result<()>,
+    ) -> Result<()> {
+        self.each_frame_from(id, i64::MIN, usize::MAX, each)
+    }
+
+    /// Frames `from`, `from + 1`, ... of capture `id` with their bytes as sent, at most
+    /// `limit` of them, in order, handed to `each` (`acp inspect show --frames`). An index
+    /// range, as [`Store::frames`].
+    pub fn each_frame_from(
+        &self,
+        id: i64,
+        from: i64,
+        limit: usize,
         mut each: impl FnMut(&FrameRow, &[u8]) -> Result<()>,
     ) -> Result<()> {
         let mut statement = self.conn.prepare_cached(&format!(
-            "SELECT {ROW}, raw FROM frames WHERE capture = ?1 ORDER BY seq"
+            "SELECT {ROW}, raw FROM frames WHERE capture = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3"
         ))?;
-        let mut rows = statement.query([id])?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut rows = statement.query(params![id, from, limit])?;
         while let Some(row) = rows.next()? {
             let frame = frame_row(row)?;
             let raw = row.get_ref(11)?.as_bytes_or_null()?.unwrap_or_default();

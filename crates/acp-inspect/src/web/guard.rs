@@ -6,8 +6,17 @@
 //!   own name, and is refused.
 //! * `Origin`, when sent, must be `http://` and one of those hosts; `Sec-Fetch-Site`, when
 //!   sent, must not be `cross-site`.
-//! * The token: `?token=` in the URL (a page load then sets the cookie and redirects to the
-//!   URL without it), or the cookie. Compared in constant time.
+//! * The token, compared in constant time, in one of three places:
+//!   - `Authorization: Bearer TOKEN`, for scripts (`curl -H`): answered directly, on every
+//!     route; a wrong one is refused even with the right cookie.
+//!   - `?token=` in the URL. A browser's page load (`Sec-Fetch-Mode: navigate`, or `Accept`
+//!     naming `text/html`) gets the cookie and a redirect to the URL without it, so the token
+//!     leaves the address bar; any other client (`curl "$URL"`, a script) is answered
+//!     directly, without a cookie or a redirect to follow.
+//!   - The cookie the redirect set.
+//!
+//!   A request with none of them gets 401 with a `WWW-Authenticate: Bearer` header and a
+//!   message naming both ways.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -43,12 +52,47 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 }
 
 fn refuse(status: StatusCode, why: &str) -> Response {
-    (
+    let mut response = (
         status,
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         format!("{why}\n"),
     )
-        .into_response()
+        .into_response();
+    if status == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"acp inspect\""),
+        );
+    }
+    response
+}
+
+/// What a request without a token is told.
+const NO_TOKEN: &str = "no token: open the URL `acp inspect ui` printed in a browser, or send its token as `Authorization: Bearer TOKEN`";
+
+/// What a request with a wrong token is told.
+const WRONG_TOKEN: &str =
+    "wrong token: use the token of the URL this `acp inspect ui` printed (it changes each run)";
+
+/// The token of an `Authorization: Bearer TOKEN` header: `Some(None)` for an `Authorization`
+/// header of another scheme or not readable, `None` for no header.
+fn bearer_token(headers: &HeaderMap) -> Option<Option<&str>> {
+    let value = headers.get(header::AUTHORIZATION)?;
+    let token = value.to_str().ok().and_then(|v| {
+        let (scheme, token) = v.trim().split_once(' ')?;
+        scheme
+            .eq_ignore_ascii_case("bearer")
+            .then_some(token.trim())
+    });
+    Some(token)
+}
+
+/// Whether a request is a browser loading a page (which may be sent on with a cookie).
+fn page_load(headers: &HeaderMap) -> bool {
+    headers
+        .get("sec-fetch-mode")
+        .is_some_and(|v| v == "navigate")
+        || header_str(headers, header::ACCEPT).is_some_and(|v| v.contains("text/html"))
 }
 
 fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
@@ -101,9 +145,25 @@ pub(super) async fn check(
         return refuse(StatusCode::FORBIDDEN, "cross-site request refused");
     }
     let token = shared.token.as_bytes();
+    if let Some(given) = bearer_token(headers) {
+        let Some(given) = given else {
+            return refuse(
+                StatusCode::UNAUTHORIZED,
+                "the Authorization header must be `Bearer TOKEN`",
+            );
+        };
+        if !same(given.as_bytes(), token) {
+            return refuse(StatusCode::UNAUTHORIZED, WRONG_TOKEN);
+        }
+        return answer(next.run(request).await);
+    }
     if let Some(given) = query_token(request.uri().query()) {
         if !same(given.as_bytes(), token) {
-            return refuse(StatusCode::UNAUTHORIZED, "wrong token");
+            return refuse(StatusCode::UNAUTHORIZED, WRONG_TOKEN);
+        }
+        if !page_load(headers) {
+            // A script or `curl "$URL"`: no cookie jar to keep, so no redirect to follow.
+            return answer(next.run(request).await);
         }
         // Trade the token in the URL for a cookie, and take it out of the address bar.
         let cookie = format!(
@@ -122,15 +182,14 @@ pub(super) async fn check(
         return response;
     }
     match cookie_token(headers, &shared.cookie) {
-        Some(given) if same(given.as_bytes(), token) => {}
-        _ => {
-            return refuse(
-                StatusCode::UNAUTHORIZED,
-                "open the URL `acp inspect ui` printed (it carries the token)",
-            );
-        }
+        Some(given) if same(given.as_bytes(), token) => answer(next.run(request).await),
+        Some(_) => refuse(StatusCode::UNAUTHORIZED, WRONG_TOKEN),
+        None => refuse(StatusCode::UNAUTHORIZED, NO_TOKEN),
     }
-    let mut response = next.run(request).await;
+}
+
+/// An answer of a route, with the headers every answer carries.
+fn answer(mut response: Response) -> Response {
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,

@@ -2,9 +2,13 @@
 //! (plain HTML, CSS and JavaScript modules, embedded in the binary) and a JSON API over the
 //! [query API](crate::query), plus a feed of server-sent events for live captures.
 //!
-//! Nothing is reachable without the token printed in the URL: the first visit with
+//! Nothing is reachable without the token printed in the URL. A browser's first visit with
 //! `?token=...` sets a cookie (`HttpOnly`, `SameSite=Strict`) and redirects to the same page
-//! without it; every later request carries the cookie. A request whose `Host` is not the
+//! without it; every later request carries the cookie. Scripts send the token in a header,
+//! `Authorization: Bearer TOKEN`, on any route (`curl -H "Authorization: Bearer $TOKEN"
+//! http://127.0.0.1:PORT/api/captures`); a request with `?token=` that is not a browser's page
+//! load (`curl "$URL"`) is answered directly, without the cookie and the redirect. A request
+//! without the token gets 401 with `WWW-Authenticate: Bearer`. A request whose `Host` is not the
 //! address served (a DNS-rebinding page, answered 421), or whose `Origin` is another site
 //! (or whose `Sec-Fetch-Site` is `cross-site`, answered 403), is refused whatever its token.
 //! Every answer carries a content security policy that allows the page's own files only.

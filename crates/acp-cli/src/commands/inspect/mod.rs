@@ -6,6 +6,7 @@
 //! the database cannot be opened, read or written; 5 an import or export failed (a file that
 //! cannot be read or written, or is in no known format).
 
+mod message;
 mod text;
 
 use std::io::{self, Write};
@@ -62,7 +63,13 @@ enum Command {
         out: Output,
     },
     /// One capture: its peers, versions, capabilities, sessions, notice lane and findings,
-    /// and (with --frames) its frames.
+    /// and (with --frames) its frames, each with what it said.
+    ///
+    /// Text: a line about each frame, then its message on one line (JSON without spaces,
+    /// control characters escaped), cut at the width unless --full. JSON: each frame has
+    /// `message`, the JSON as captured (`null` when the frame is not JSON: its text is then in
+    /// `raw`, or, for bytes that are not UTF-8, in `raw_base64`), and `redacted`; so
+    /// `acp inspect show ID --frames 20 --format json | jq '.frames[].message'` reads them.
     Show {
         /// The capture's id (from `list`).
         id: i64,
@@ -72,6 +79,15 @@ enum Command {
         /// The first frame printed (with --frames).
         #[arg(long, value_name = "SEQ", default_value_t = 1)]
         from: i64,
+        /// Text: print each frame's message whole. Without it, the message line is cut with
+        /// `…` at $COLUMNS, else at the terminal's width; on a pipe or in a file it is whole.
+        #[arg(long)]
+        full: bool,
+        /// Show secrets as sent (auth headers, MCP server env and headers, tokens and keys),
+        /// in the frames and the session info. Without it they are `<redacted>`, as `export`
+        /// redacts them.
+        #[arg(long)]
+        no_redact: bool,
         #[command(flatten)]
         out: Output,
     },
@@ -143,6 +159,12 @@ enum Command {
     Mcp,
     /// Serve the web inspector on a loopback port; prints the URL to open (it carries a
     /// random token) and runs until interrupted.
+    ///
+    /// In a browser, opening the URL sets a cookie and takes the token out of the address
+    /// bar. Scripts send the token in a header on any route, page or API:
+    /// `curl -H "Authorization: Bearer TOKEN" http://127.0.0.1:PORT/api/captures`; the printed
+    /// URL itself (`curl "$URL"`) answers the page directly to a client that is not a browser.
+    /// Without the token, or with a wrong one, the answer is 401.
     Ui {
         /// The port (default: any free one).
         #[arg(long, default_value_t = 0)]
@@ -235,23 +257,50 @@ fn dispatch(args: Args) -> Result<ExitCode, Failed> {
             id,
             frames,
             from,
+            full,
+            no_redact,
             out: o,
         } => {
-            let json = o.json();
+            let redact = !no_redact;
             let summary = store.capture(id)?;
             let info = store.session_info(id)?;
             let notices = store.notices(id)?;
             let findings = store.findings(id)?;
-            let rows = store.frames(id, from, frames)?;
-            if json {
+            let mut rows = Vec::new();
+            if frames > 0 {
+                store.each_frame_from(id, from, frames, |row, raw| {
+                    rows.push((row.clone(), raw.to_vec()));
+                    Ok(())
+                })?;
+            }
+            if o.json() {
                 let mut info = serde_json::to_value(&info).unwrap_or_default();
-                acp_inspect::redact::value(&mut info);
-                emit(
-                    &mut out,
-                    &json!({"capture": summary, "info": info, "notices": notices, "findings": findings, "frames": rows}),
-                )?;
+                if redact {
+                    acp_inspect::redact::value(&mut info);
+                }
+                let frames = rows
+                    .iter()
+                    .map(|(row, raw)| message::JsonFrame::new(row, raw, redact))
+                    .collect();
+                let shown = Shown {
+                    capture: &summary,
+                    findings: &findings,
+                    frames,
+                    info,
+                    notices: &notices,
+                };
+                emit(&mut out, &shown)?;
             } else {
-                text::show(&mut out, &summary, &info, &notices, &findings, &rows)?;
+                let page = text::Page {
+                    capture: &summary,
+                    info: &info,
+                    notices: &notices,
+                    findings: &findings,
+                    frames: &rows,
+                    redact,
+                    width: message::width(full),
+                };
+                text::show(&mut out, &page)?;
             }
         }
         Command::Stats { id, out: o } => {
@@ -404,6 +453,16 @@ fn write_error(error: io::Error) -> Failed {
     } else {
         Failed(code::TRANSFER, format!("cannot write the output: {error}"))
     }
+}
+
+/// `show --format json`: the capture and its frames with their messages.
+#[derive(serde::Serialize)]
+struct Shown<'a> {
+    capture: &'a acp_inspect::query::CaptureSummary,
+    findings: &'a [acp_inspect::query::FindingRow],
+    frames: Vec<message::JsonFrame<'a>>,
+    info: serde_json::Value,
+    notices: &'a [acp_inspect::query::NoticeRow],
 }
 
 /// Prints `value` as one JSON document.

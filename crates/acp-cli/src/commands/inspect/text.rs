@@ -4,12 +4,13 @@ use std::io::Write;
 use std::path::Path;
 
 use acp_inspect::import::Imported;
+use acp_inspect::message::Message;
 use acp_inspect::query::{
     CaptureSummary, Diff, FindingRow, FrameCount, FrameRow, MethodLatency, NoticeRow, Searched,
     SessionInfo,
 };
 
-use super::{Failed, write_error};
+use super::{Failed, message, write_error};
 
 type Out<'a> = &'a mut dyn Write;
 
@@ -97,14 +98,22 @@ fn cut(text: &str, width: usize) -> String {
     out
 }
 
-pub(super) fn show(
-    out: Out<'_>,
-    c: &CaptureSummary,
-    info: &SessionInfo,
-    notices: &[NoticeRow],
-    findings: &[FindingRow],
-    frames: &[FrameRow],
-) -> Result<(), Failed> {
+/// What `show` prints.
+pub(super) struct Page<'a> {
+    pub(super) capture: &'a CaptureSummary,
+    pub(super) info: &'a SessionInfo,
+    pub(super) notices: &'a [NoticeRow],
+    pub(super) findings: &'a [FindingRow],
+    /// The frames asked for, with their bytes as sent.
+    pub(super) frames: &'a [(FrameRow, Vec<u8>)],
+    /// Whether secrets are redacted.
+    pub(super) redact: bool,
+    /// The width message lines are cut at (`None`: whole).
+    pub(super) width: Option<usize>,
+}
+
+pub(super) fn show(out: Out<'_>, page: &Page<'_>) -> Result<(), Failed> {
+    let (c, info, notices, findings) = (page.capture, page.info, page.notices, page.findings);
     w!(
         out,
         "capture {} ({}, {}): {}",
@@ -146,7 +155,9 @@ pub(super) fn show(
             || "-".to_owned(),
             |v| {
                 let mut v = v.clone();
-                acp_inspect::redact::value(&mut v);
+                if page.redact {
+                    acp_inspect::redact::value(&mut v);
+                }
                 v.to_string()
             },
         )
@@ -207,14 +218,20 @@ pub(super) fn show(
             w!(out, "  {:<7} {}[{}]: {}", at, f.severity, f.rule, f.message);
         }
     }
-    if !frames.is_empty() {
+    if !page.frames.is_empty() {
         w!(out, "frames:");
-        for f in frames {
+        for (f, raw) in page.frames {
             frame(out, f)?;
+            let said = Message::read(f.kind, raw, page.redact);
+            let line = format!("{MESSAGE_INDENT}{}", message::one_line(&said));
+            w!(out, "{}", message::cut(&line, page.width));
         }
     }
     Ok(())
 }
+
+/// What a frame's message line starts with, under its frame's line.
+const MESSAGE_INDENT: &str = "    ";
 
 fn frame(out: Out<'_>, f: &FrameRow) -> Result<(), Failed> {
     let arrow = if f.side == acp_check::Side::Client {
