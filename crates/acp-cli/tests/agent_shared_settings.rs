@@ -46,10 +46,7 @@ fn mode(result: &Value) -> Value {
 /// Switches the session's mode: v1 `session/set_mode`, v2 the `mode` option.
 fn set_mode(peer: &mut AgentPeer, id: &str, mode: &str) {
     if peer.version == 1 {
-        peer.ok(
-            "session/set_mode",
-            json!({"sessionId": id, "modeId": mode}),
-        );
+        peer.ok("session/set_mode", json!({"sessionId": id, "modeId": mode}));
     } else {
         peer.ok(
             "session/set_config_option",
@@ -101,7 +98,11 @@ fn a_process_that_has_the_session_open_answers_and_runs_with_the_settings_anothe
 
         let loaded = reopen(&mut b, &id);
         assert_eq!(mode(&loaded), "ask", "v{version}: B answers a stale mode");
-        assert_eq!(option(&loaded, "shout"), true, "v{version}: B answers a stale option");
+        assert_eq!(
+            option(&loaded, "shout"),
+            true,
+            "v{version}: B answers a stale option"
+        );
         b.take_updates();
         assert_eq!(b.prompt(&id, "three little words"), "end_turn");
         let updates = b.take_updates();

@@ -50,12 +50,9 @@ fn settings(result: &Value) -> (Value, Value) {
 /// Sets the mode (v1 `session/set_mode`, v2 the `mode` option) and the `shout` option.
 async fn set(peer: &Peer, id: &str, mode: &str, shout: bool) {
     if peer.version == 1 {
-        peer.call(
-            "session/set_mode",
-            json!({"sessionId": id, "modeId": mode}),
-        )
-        .await
-        .unwrap();
+        peer.call("session/set_mode", json!({"sessionId": id, "modeId": mode}))
+            .await
+            .unwrap();
     } else {
         peer.call(
             "session/set_config_option",
@@ -89,8 +86,12 @@ async fn answer(peer: &Peer, id: &str, text: &str) -> String {
 fn settings_follow(cluster: &mut Cluster, url: &str, version: u16, kill: bool) {
     let label = format!("{url} v{version} kill={kill}");
     runtime().block_on(async {
-        let first = Peer::connect(&cluster.direct_url(0), version).await.unwrap();
-        let second = Peer::connect(&cluster.direct_url(1), version).await.unwrap();
+        let first = Peer::connect(&cluster.direct_url(0), version)
+            .await
+            .unwrap();
+        let second = Peer::connect(&cluster.direct_url(1), version)
+            .await
+            .unwrap();
         let id = first.new_session().await;
         let opened = second.reopen(&id).await.unwrap();
         assert_eq!(settings(&opened), (json!("code"), json!(false)), "{label}");
