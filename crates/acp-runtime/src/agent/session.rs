@@ -581,12 +581,14 @@ impl Session {
         self.inner.state.meta().cwd
     }
 
-    /// The id of the current mode, if the session has modes.
+    /// The id of the current mode, if the session has modes: as stored when this request (a
+    /// prompt: its turn) started, or as last changed by this process since. Another process
+    /// sharing the store may change it meanwhile; its change is seen at the next request.
     pub fn mode(&self) -> Option<String> {
         self.inner.state.config().modes.map(|modes| modes.current)
     }
 
-    /// The current value of config option `id`.
+    /// The current value of config option `id`, read as [`Self::mode`] is.
     pub fn config_value(&self, id: &str) -> Option<ConfigValue> {
         self.inner.state.config_value(id)
     }

@@ -121,18 +121,31 @@ impl SessionState {
     /// Changes the metadata with `change`, marks the session active now and saves it.
     ///
     /// The change is applied to the metadata as stored now, not to this state's copy: another
-    /// process sharing the store may have changed other fields (a title, the archive flag)
-    /// since this one opened the session, and those stay.
+    /// process sharing the store may have changed other fields (a title, the archive flag, the
+    /// mode, an option) since this one opened the session, and those stay. What was read is
+    /// also taken into this state (see [`Self::refresh`]), so a turn that starts after this
+    /// runs with the settings as stored.
     pub(crate) async fn update_meta(
         &self,
         change: impl FnOnce(&mut SessionMeta),
     ) -> Result<(), StoreError> {
         let _writing = self.meta_writes.lock().await;
-        let mut meta = match self.store.meta(&self.id).await? {
-            Some(meta) => meta,
-            None => return Err(StoreError::Unknown(self.id.clone())),
-        };
+        let mut meta = self.stored_meta().await?;
+        self.refresh(&meta);
         change(&mut meta);
+        self.save(meta).await
+    }
+
+    /// The session's metadata as stored now; [`StoreError::Unknown`] when it is gone.
+    async fn stored_meta(&self) -> Result<SessionMeta, StoreError> {
+        match self.store.meta(&self.id).await? {
+            Some(meta) => Ok(meta),
+            None => Err(StoreError::Unknown(self.id.clone())),
+        }
+    }
+
+    /// Marks `meta` active now, saves it, and keeps it as this state's copy.
+    async fn save(&self, mut meta: SessionMeta) -> Result<(), StoreError> {
         // The owner and the version never change.
         meta.owner.clone_from(&self.owner);
         meta.protocol_version = self.version;
@@ -142,28 +155,42 @@ impl SessionState {
         Ok(())
     }
 
+    /// Takes the session's settings from `stored`, its metadata as just read from the store:
+    /// the current mode and option values (those the agent still offers) and the rest of
+    /// the metadata (title, working directory, directories, archive flag). Another process
+    /// sharing the store may have changed any of them since this state was opened; the
+    /// modes and options on offer are the agent's, and stay.
+    pub(crate) fn refresh(&self, stored: &SessionMeta) {
+        lock(&self.config).apply_stored(stored.mode.as_deref(), &stored.config);
+        let mut meta = stored.clone();
+        meta.owner.clone_from(&self.owner);
+        meta.protocol_version = self.version;
+        *lock(&self.meta) = meta;
+    }
+
     /// A copy of the configuration.
     pub(crate) fn config(&self) -> SessionConfig {
         lock(&self.config).clone()
     }
 
     /// Changes the configuration and saves the current values.
+    ///
+    /// `change` applies to the current values as stored now (another process may have set
+    /// a mode or an option since this one read them), so that it changes only what it means
+    /// to; this state takes the result once it is saved.
     pub(crate) async fn update_config(
         &self,
         change: impl FnOnce(&mut SessionConfig),
     ) -> Result<SessionConfig, StoreError> {
-        let config = {
-            let mut config = lock(&self.config);
-            change(&mut config);
-            config.clone()
-        };
-        let mode = config.modes.as_ref().map(|modes| modes.current.clone());
-        let values = config.values();
-        self.update_meta(|meta| {
-            meta.mode = mode;
-            meta.config = values;
-        })
-        .await?;
+        let _writing = self.meta_writes.lock().await;
+        let mut meta = self.stored_meta().await?;
+        let mut config = self.config();
+        config.apply_stored(meta.mode.as_deref(), &meta.config);
+        change(&mut config);
+        meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
+        meta.config = config.values();
+        self.save(meta).await?;
+        *lock(&self.config) = config.clone();
         Ok(config)
     }
 
