@@ -114,12 +114,15 @@ pub enum Command {
     Quit,
 }
 
-/// A line from the client itself (turn ended, errors), placed after the transcript entry
-/// that was last when it was written.
+/// A line from the client itself (turn ended, errors, its answers to the agent), placed after
+/// the transcript entry that was last when it was written, or inside a tool call's block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
     /// How many transcript entries came before it.
     pub after: usize,
+    /// The position of the tool call entry it belongs to (drawn inside that call's block,
+    /// under its header), if any.
+    pub within: Option<usize>,
     /// The text.
     pub text: String,
 }
@@ -288,13 +291,25 @@ impl AppState {
                 .session(session)
                 .map_or(0, |transcript| transcript.entries.len())
         });
+        self.note_at(after, None, text);
+    }
+
+    /// Adds a line from the client where the conversation stood when it happened: after its
+    /// first `after` entries, or inside the block of the tool call at position `within`.
+    /// (Notes stay in the order of their places, whenever they are added.)
+    pub fn note_at(&mut self, after: usize, within: Option<usize>, text: impl Into<String>) {
         if self.notes.len() >= MAX_NOTES {
             self.notes.remove(0);
         }
-        self.notes.push(Note {
-            after,
-            text: text.into(),
-        });
+        let at = self.notes.partition_point(|note| note.after <= after);
+        self.notes.insert(
+            at,
+            Note {
+                after,
+                within,
+                text: text.into(),
+            },
+        );
     }
 
     /// Shows a dialog (a newer one replaces an open one; the event loop answers that one).
