@@ -291,17 +291,29 @@ impl AppState {
                 .session(session)
                 .map_or(0, |transcript| transcript.entries.len())
         });
-        self.note_at(after, None, text);
+        if self.notes.len() >= MAX_NOTES {
+            self.notes.remove(0);
+        }
+        self.notes.push(Note {
+            after,
+            within: None,
+            text: text.into(),
+        });
     }
 
     /// Adds a line from the client where the conversation stood when it happened: after its
-    /// first `after` entries, or inside the block of the tool call at position `within`.
-    /// (Notes stay in the order of their places, whenever they are added.)
+    /// first `after` entries, or inside the block of the tool call at position `within`. It
+    /// goes before the notes written later about later places (a turn's end the loop saw
+    /// first, say), so that the notes stay in the order of their places.
     pub fn note_at(&mut self, after: usize, within: Option<usize>, text: impl Into<String>) {
         if self.notes.len() >= MAX_NOTES {
             self.notes.remove(0);
         }
-        let at = self.notes.partition_point(|note| note.after <= after);
+        let at = self
+            .notes
+            .iter()
+            .rposition(|note| note.after <= after)
+            .map_or(0, |last| last + 1);
         self.notes.insert(
             at,
             Note {
