@@ -1,5 +1,6 @@
 //! The terminal UI end to end, in a pseudo-terminal: the sign-in picker when the agent asks
-//! for authentication, a turn, the write confirmation, leaving with Ctrl-Q, the prompt
+//! for authentication, a turn, the write confirmation, a permission answer shown where it was
+//! given, leaving with Ctrl-Q, the prompt
 //! editor (pasting, new lines, the history of an earlier run), SIGTERM and SIGHUP during a
 //! turn, and an agent that dies mid-turn started again with its session.
 #![cfg(target_os = "linux")]
@@ -7,6 +8,8 @@
 
 #[path = "support/scripted.rs"]
 mod scripted;
+#[path = "support/vt.rs"]
+mod vt;
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -17,6 +20,10 @@ use std::time::{Duration, Instant};
 use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};
 use nix::pty::{Winsize, openpty};
 use scripted::{Run, finish};
+
+/// The size of the pseudo-terminal.
+const ROWS: u16 = 30;
+const COLS: u16 = 110;
 
 /// A client running in a pseudo-terminal, and what it drew so far.
 struct Screen {
@@ -35,8 +42,8 @@ impl Screen {
 
     fn start_with(run: Run, mode: &str, client_flags: &[&str]) -> Self {
         let size = Winsize {
-            ws_row: 30,
-            ws_col: 110,
+            ws_row: ROWS,
+            ws_col: COLS,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
@@ -224,6 +231,52 @@ fn a_write_is_confirmed_in_the_dialog() {
         std::fs::read_to_string(&out).unwrap(),
         "written by the agent"
     );
+    assert!(run.nothing_left());
+}
+
+/// The row of the screen where `needle` is drawn first.
+fn row_of(rows: &[String], needle: &str) -> usize {
+    rows.iter()
+        .position(|row| row.contains(needle))
+        .unwrap_or_else(|| panic!("{needle:?} not on the screen:\n{}", rows.join("\n")))
+}
+
+#[test]
+fn a_permission_answer_is_shown_where_it_was_given_before_what_followed() {
+    // The agent announces a tool call, asks permission for it, and once answered at once
+    // completes the call and says its next message: all of that reaches the client before
+    // the UI's loop next looks at the conversation.
+    let mut screen = Screen::start(Run::new("tui-permission-order"), "perm-tool");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.press(b"write the report\r");
+    screen.wait_for("Yes, write it");
+    // The first choice is highlighted: Enter allows.
+    screen.press(b"\r");
+    screen.wait_until("answered the permission request", |_, run| {
+        run.log()
+            .contains(r#"ANSWER {"jsonrpc":"2.0","id":402,"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}"#)
+    });
+    screen.wait_for("turn ended: end_turn");
+    let rows = vt::screen(&screen.raw, usize::from(ROWS), usize::from(COLS));
+    let tool = row_of(&rows, "[tool] Write the report (completed)");
+    let permission = row_of(
+        &rows,
+        "[permission] Write the report [edit] -> Yes, write it",
+    );
+    let result = row_of(&rows, "report.md written");
+    let message = row_of(&rows, "Agent: The report is ready.");
+    let screen_text = rows.join("\n");
+    assert!(
+        tool < permission && permission < result && result < message,
+        "the answer must come under the tool call's header, before its result and the next \
+         message:\n{screen_text}"
+    );
+    screen.press(b"\x11");
+    let run = screen.run.take().unwrap();
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
     assert!(run.nothing_left());
 }
 

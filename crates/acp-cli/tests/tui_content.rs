@@ -1,12 +1,17 @@
 //! What the terminal UI draws of the agent's content: Markdown messages (hostile text stays
 //! harmless), thoughts dimmed and foldable, tool calls as blocks with diffs and terminal
-//! output, and the line cache that keeps frames cheap.
+//! output, the client's answers where they were given, and the line cache that keeps frames
+//! cheap.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failing test may panic
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use acp_cli::commands::client::app::{AppState, Key};
+use acp_cli::commands::client::decide::DecidedBy;
+use acp_cli::commands::client::events::ClientEvent;
+use acp_cli::commands::client::placed::PlacedEvents;
+use acp_cli::commands::client::plain::event_line;
 use acp_cli::commands::client::theme::Look;
 use acp_cli::commands::client::tool_block::FOLDED_LINES;
 use acp_cli::commands::client::view::render;
@@ -375,4 +380,93 @@ fn each_entry_is_rendered_once_until_it_changes() {
     let buffer = draw(&app);
     assert_eq!(app.entries_rendered(), first + 1);
     assert_drawn(&buffer, &["Agent: answer 199 and more"]);
+}
+
+/// The row of `buffer` where `needle` is drawn.
+fn row(buffer: &Buffer, needle: &str) -> u16 {
+    find(buffer, needle)
+        .unwrap_or_else(|| panic!("{needle:?} missing:\n{}", rows(buffer).join("\n")))
+        .1
+}
+
+#[test]
+fn answers_are_drawn_where_they_were_given_not_where_the_loop_took_them() {
+    let app = app_with(Theme::colored(), |transcript| {
+        transcript.push_user_message("s1", "write the report");
+        transcript.apply_v1(
+            "s1",
+            &v1::ReplayableUpdate::ToolCall(Box::new(
+                v1::ToolCall::new("w1", "Write the report").status(v1::ToolCallStatus::Pending),
+            )),
+        );
+    });
+    let mut app = app;
+    // A frame while the agent waits for the answer (the block is kept in the line cache).
+    draw(&app);
+    let events = PlacedEvents::new(app.transcript.clone());
+    // The answer, recorded as the handler gives it (before the agent hears it).
+    events.record(&ClientEvent::Permission {
+        session: "s1".to_owned(),
+        tool_call_id: Some("w1".to_owned()),
+        title: "Write the report".to_owned(),
+        tool_kind: Some("edit".to_owned()),
+        choice: Some((
+            "yes".to_owned(),
+            "Yes, write it".to_owned(),
+            "allow_once".to_owned(),
+        )),
+        by: DecidedBy::User,
+    });
+    // Then what the agent sends once answered, all of it before the event loop looks: the
+    // tool call's result, a message, a file write during a second step, another message.
+    {
+        let mut transcript = app.transcript.lock().unwrap();
+        transcript.apply_v1(
+            "s1",
+            &v1::ReplayableUpdate::ToolCallUpdate(Box::new(
+                v1::ToolCallUpdate::new("w1")
+                    .status(v1::ToolCallStatus::Completed)
+                    .content(vec![v1::ToolCallContent::Content(v1::Content::new(
+                        "report.md written",
+                    ))]),
+            )),
+        );
+        transcript.append_chunk("s1", Role::Agent, Some("m1"), "The report is ready.");
+    }
+    events.record(&ClientEvent::FileWrite {
+        session: "s1".to_owned(),
+        path: "/work/summary.md".to_owned(),
+        bytes: 12,
+        allowed: true,
+        reason: None,
+    });
+    app.transcript
+        .lock()
+        .unwrap()
+        .append_chunk("s1", Role::Agent, Some("m2"), "And a summary.");
+    // The loop takes the events late, and a note of its own comes before them.
+    app.note("a note of the loop");
+    for placed in events.take() {
+        app.note_at(placed.after, placed.within, event_line(&placed.event));
+    }
+    let buffer = draw(&app);
+    let header = row(&buffer, "[tool] Write the report (completed)");
+    let permission = row(
+        &buffer,
+        "  │ [permission] Write the report [edit] -> Yes, write it",
+    );
+    let result = row(&buffer, "  │ report.md written");
+    let ready = row(&buffer, "Agent: The report is ready.");
+    let write = row(&buffer, "-- [write] /work/summary.md (12 bytes) written --");
+    let summary = row(&buffer, "Agent: And a summary.");
+    let loop_note = row(&buffer, "-- a note of the loop --");
+    let text = rows(&buffer).join("\n");
+    assert!(
+        header < permission && permission < result && result < ready,
+        "the answer goes under the tool call's header, before its result:\n{text}"
+    );
+    assert!(
+        ready < write && write < summary && summary < loop_note,
+        "the write goes where it happened, the loop's note after everything:\n{text}"
+    );
 }

@@ -142,9 +142,10 @@ fn how_to_quit_is_always_visible() {
     let help = &drawn[29];
     for part in [
         "Enter send",
-        "Alt-Enter/^J new line",
+        "^J new line",
         "^N notices",
-        "PgUp/PgDn scroll",
+        "PgUp/Dn scroll",
+        "^G agent pane",
         "^T thoughts",
         "^O tool output",
         "^C quit",
@@ -159,6 +160,27 @@ fn how_to_quit_is_always_visible() {
         drawn[18]
     );
     assert!(drawn[18].contains("ACP v1"), "{}", drawn[18]);
+}
+
+#[test]
+fn at_80_columns_the_key_hints_name_the_agent_pane() {
+    // The agent pane (Ctrl-G) is where the agent's standard error goes: nothing else on the
+    // screen points to it, so the key hints must, at 80 columns with notices on, idle or
+    // during a turn; and beside it what a new user needs first.
+    let mut app = app(10, 0);
+    for busy in [false, true] {
+        app.status.busy = busy;
+        let drawn = screen(&app, 80, 24);
+        let help = drawn.last().unwrap();
+        assert!(help.contains("^G agent pane"), "busy {busy}: {help}");
+        for part in ["Enter send", "^N notices", "PgUp/Dn scroll"] {
+            assert!(help.contains(part), "busy {busy}: {part:?} missing: {help}");
+        }
+    }
+    app.status.busy = false;
+    let help = screen(&app, 80, 24).last().unwrap().clone();
+    assert!(help.contains("^J new line"), "{help}");
+    assert!(help.contains("^C quit"), "{help}");
 }
 
 #[test]

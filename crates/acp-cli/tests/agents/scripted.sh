@@ -9,6 +9,8 @@
 # cancel, fs, load, hostile (asks to run commands that leave marker files), setsid (runs a
 # command that starts a `setsid` child, whose pid goes to $ACP_TEST_DIR/setsid.pid),
 # auth-prompt (the prompt fails with -32000), perm (asks two permissions: a read, an edit),
+# perm-tool (announces a tool call, asks permission for it, then at once completes it and
+# says a message),
 # junk (writes lines that are not JSON before its answers), rich (a turn with Markdown, a
 # thought, a diff and a terminal), restart (keeps its prompts in $ACP_TEST_DIR/store, replays
 # them on session/load, and exits with 7 on the prompt `die`).
@@ -147,6 +149,12 @@ while IFS= read -r line; do
     perm:session/prompt)
       ask 400 session/request_permission '{"sessionId":"s1","toolCall":{"toolCallId":"c1","title":"Read notes.txt","kind":"read"},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}'
       ask 401 session/request_permission '{"sessionId":"s1","toolCall":{"toolCallId":"c2","title":"Edit main.rs","kind":"edit"},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}'
+      reply "$id" '{"stopReason":"end_turn"}' ;;
+    perm-tool:session/prompt)
+      update '{"sessionUpdate":"tool_call","toolCallId":"w1","title":"Write the report","kind":"edit","status":"pending"}'
+      ask 402 session/request_permission '{"sessionId":"s1","toolCall":{"toolCallId":"w1","title":"Write the report"},"options":[{"optionId":"yes","name":"Yes, write it","kind":"allow_once"},{"optionId":"no","name":"No","kind":"reject_once"}]}'
+      update '{"sessionUpdate":"tool_call_update","toolCallId":"w1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"report.md written"}}]}'
+      update '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"The report is ready."}}'
       reply "$id" '{"stopReason":"end_turn"}' ;;
     junk:session/new)
       echo 'not JSON either {'

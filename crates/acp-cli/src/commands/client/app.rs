@@ -114,12 +114,15 @@ pub enum Command {
     Quit,
 }
 
-/// A line from the client itself (turn ended, errors), placed after the transcript entry
-/// that was last when it was written.
+/// A line from the client itself (turn ended, errors, its answers to the agent), placed after
+/// the transcript entry that was last when it was written, or inside a tool call's block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
     /// How many transcript entries came before it.
     pub after: usize,
+    /// The position of the tool call entry it belongs to (drawn inside that call's block,
+    /// under its header), if any.
+    pub within: Option<usize>,
     /// The text.
     pub text: String,
 }
@@ -293,8 +296,32 @@ impl AppState {
         }
         self.notes.push(Note {
             after,
+            within: None,
             text: text.into(),
         });
+    }
+
+    /// Adds a line from the client where the conversation stood when it happened: after its
+    /// first `after` entries, or inside the block of the tool call at position `within`. It
+    /// goes before the notes written later about later places (a turn's end the loop saw
+    /// first, say), so that the notes stay in the order of their places.
+    pub fn note_at(&mut self, after: usize, within: Option<usize>, text: impl Into<String>) {
+        if self.notes.len() >= MAX_NOTES {
+            self.notes.remove(0);
+        }
+        let at = self
+            .notes
+            .iter()
+            .rposition(|note| note.after <= after)
+            .map_or(0, |last| last + 1);
+        self.notes.insert(
+            at,
+            Note {
+                after,
+                within,
+                text: text.into(),
+            },
+        );
     }
 
     /// Shows a dialog (a newer one replaces an open one; the event loop answers that one).

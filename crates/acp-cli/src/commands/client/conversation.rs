@@ -1,18 +1,19 @@
 //! The conversation as drawn lines: each transcript entry rendered once (messages and
 //! thoughts from Markdown, tool calls as blocks) and kept in a [`LineCache`] until the entry
 //! changes (a new [`Entry::revision`]), the width changes, or a fold key is pressed; the
-//! client's notes between them. A frame only renders the entries it shows: it walks back from
-//! the end of the conversation until the view is full, so a frame's cost does not grow with
-//! the length of the conversation.
+//! client's notes between them, or inside the block of the tool call they are about. A frame
+//! only renders the entries it shows: it walks back from the end of the conversation until
+//! the view is full, so a frame's cost does not grow with the length of the conversation.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::rc::Rc;
 
 use acp_runtime::client::transcript::{Entry, Role};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::app::{AppState, lock};
+use super::app::{AppState, Note, lock};
 use super::markdown;
 use super::plain::{note_line, role_label};
 use super::text::{terminal_safe, wrap};
@@ -104,8 +105,8 @@ impl LineCache {
     }
 }
 
-/// Draws one entry at `width` columns.
-fn draw_entry(app: &AppState, entry: &Entry, width: usize) -> Vec<Line<'static>> {
+/// Draws one entry at `width` columns (a tool call with the client's `notes` about it).
+fn draw_entry(app: &AppState, entry: &Entry, width: usize, notes: &[&str]) -> Vec<Line<'static>> {
     let look = app.look;
     match entry {
         Entry::Message(message) => {
@@ -153,9 +154,20 @@ fn draw_entry(app: &AppState, entry: &Entry, width: usize) -> Vec<Line<'static>>
             look,
             app.tools_unfolded,
             app.terminals.as_ref(),
+            notes,
         ),
         _ => vec![Line::raw("[unsupported entry]")],
     }
+}
+
+/// What a tool call's drawing owes to the client's notes in its block.
+fn notes_stamp(notes: &[&str]) -> u64 {
+    if notes.is_empty() {
+        return 0;
+    }
+    let mut hasher = DefaultHasher::new();
+    notes.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Draws a client note at `width` columns.
@@ -194,7 +206,17 @@ pub fn visible_lines(
             .as_deref()
             .and_then(|session| transcript.session(session))
             .map_or(&[][..], |session| session.entries.as_slice());
-        let mut notes = app.notes.iter().rev().peekable();
+        // A note about a tool call is drawn inside its block; the others between entries.
+        let in_block = |note: &Note| {
+            note.within
+                .is_some_and(|at| matches!(entries.get(at), Some(Entry::ToolCall(_))))
+        };
+        let mut notes = app
+            .notes
+            .iter()
+            .rev()
+            .filter(|note| !in_block(note))
+            .peekable();
         for position in (0..=entries.len()).rev() {
             if total >= needed {
                 break;
@@ -209,11 +231,22 @@ pub fn visible_lines(
                 continue;
             }
             let entry = &entries[position - 1];
-            let stamp = match entry {
-                Entry::ToolCall(call) => tool_block::terminal_stamp(call, app.terminals.as_ref()),
-                _ => 0,
+            let (stamp, inside) = match entry {
+                Entry::ToolCall(call) => {
+                    let inside: Vec<&str> = app
+                        .notes
+                        .iter()
+                        .filter(|note| note.within == Some(position - 1) && in_block(note))
+                        .map(|note| note.text.as_str())
+                        .collect();
+                    let terminals = tool_block::terminal_stamp(call, app.terminals.as_ref());
+                    (terminals ^ notes_stamp(&inside), inside)
+                }
+                _ => (0, Vec::new()),
             };
-            let lines = cache.lines(entry.revision(), stamp, || draw_entry(app, entry, width));
+            let lines = cache.lines(entry.revision(), stamp, || {
+                draw_entry(app, entry, width, &inside)
+            });
             total += lines.len();
             pieces.push(lines);
         }

@@ -13,6 +13,10 @@ use super::decide::DecidedBy;
 pub enum ClientEvent {
     /// A permission request and its answer.
     Permission {
+        /// The session it is about.
+        session: String,
+        /// The tool call it is about, when the agent named one.
+        tool_call_id: Option<String>,
         /// What the agent asked to do.
         title: String,
         /// The kind of tool call it is about, when known.
@@ -24,6 +28,8 @@ pub enum ClientEvent {
     },
     /// A file the agent asked to write.
     FileWrite {
+        /// The session it is about.
+        session: String,
         /// The path as the agent sent it.
         path: String,
         /// The length of the new content in bytes.
@@ -35,6 +41,8 @@ pub enum ClientEvent {
     },
     /// A command the agent asked to run in a terminal.
     Terminal {
+        /// The session it is about.
+        session: String,
         /// The program.
         command: String,
         /// Its arguments.
@@ -46,6 +54,27 @@ pub enum ClientEvent {
         /// Why not, when it was not.
         reason: Option<String>,
     },
+}
+
+impl ClientEvent {
+    /// The session the event is about.
+    #[must_use]
+    pub fn session(&self) -> &str {
+        match self {
+            ClientEvent::Permission { session, .. }
+            | ClientEvent::FileWrite { session, .. }
+            | ClientEvent::Terminal { session, .. } => session,
+        }
+    }
+
+    /// The tool call the event is about, when the agent named one.
+    #[must_use]
+    pub fn tool_call_id(&self) -> Option<&str> {
+        match self {
+            ClientEvent::Permission { tool_call_id, .. } => tool_call_id.as_deref(),
+            ClientEvent::FileWrite { .. } | ClientEvent::Terminal { .. } => None,
+        }
+    }
 }
 
 /// Where events go as they happen, instead of waiting in the log (one-shot mode prints them

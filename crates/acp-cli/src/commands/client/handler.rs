@@ -151,6 +151,8 @@ fn permission_event(
         _ => None,
     };
     ClientEvent::Permission {
+        session: request.session_id.clone(),
+        tool_call_id: request.tool_call_id.clone(),
         title: request.title.clone(),
         tool_kind: request.tool_kind.clone(),
         choice,
@@ -336,6 +338,7 @@ impl CliHandler {
             }
         };
         self.events.push(ClientEvent::Terminal {
+            session: request.scope.session_id.clone(),
             command: request.command.clone(),
             args: request.args.clone(),
             cwd: shown_cwd,
@@ -397,6 +400,7 @@ impl CliHandler {
             }
         };
         self.events.push(ClientEvent::FileWrite {
+            session: request.scope.session_id.clone(),
             path,
             bytes,
             allowed: reason.is_none(),

@@ -181,6 +181,7 @@ impl<W: Write> Sink for JsonPrinter<W> {
                 tool_kind,
                 choice,
                 by,
+                ..
             } => {
                 let (decision, id, name, kind) = match choice {
                     Some((id, name, kind)) => ("selected", json!(id), json!(name), json!(kind)),
@@ -206,6 +207,7 @@ impl<W: Write> Sink for JsonPrinter<W> {
                 bytes,
                 allowed,
                 reason,
+                ..
             } => self.write(&[
                 ("type", json!("file_write")),
                 ("path", json!(path)),
@@ -219,6 +221,7 @@ impl<W: Write> Sink for JsonPrinter<W> {
                 cwd,
                 allowed,
                 reason,
+                ..
             } => self.write(&[
                 ("type", json!("terminal")),
                 ("command", json!(command)),

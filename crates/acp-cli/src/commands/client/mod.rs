@@ -32,6 +32,7 @@ pub mod named_session;
 pub mod oneshot;
 pub mod output;
 pub mod peer_log;
+pub mod placed;
 pub mod plain;
 pub mod plain_ui;
 pub mod policy;

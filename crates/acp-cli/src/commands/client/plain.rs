@@ -76,6 +76,7 @@ pub fn event_line(event: &ClientEvent) -> String {
             tool_kind,
             choice,
             by,
+            ..
         } => {
             let answer = match choice {
                 Some((_, name, kind)) => format!("{} ({kind})", terminal_safe(name)),
@@ -95,6 +96,7 @@ pub fn event_line(event: &ClientEvent) -> String {
             bytes,
             allowed,
             reason,
+            ..
         } => {
             let outcome = match (allowed, reason) {
                 (true, _) => "written".to_owned(),
@@ -109,6 +111,7 @@ pub fn event_line(event: &ClientEvent) -> String {
             cwd,
             allowed,
             reason,
+            ..
         } => {
             let line =
                 terminal_safe(&super::handler::command_line(command, args)).replace('\n', " ");

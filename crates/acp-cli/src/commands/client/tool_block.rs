@@ -1,5 +1,6 @@
 //! A tool call drawn as a block: its header (`[tool] TITLE (STATUS)`, coloured by status, the
-//! status always written out), then behind a `│` gutter its text content, its file diffs
+//! status always written out), then behind a `│` gutter the client's answer to a permission
+//! request about it, its text content, its file diffs
 //! (per file, `+` and `-` lines, coloured) and the output of its terminals with how they
 //! ended. Folded (the default), each part shows its last [`FOLDED_LINES`] lines and says how
 //! many it left out; Ctrl-O unfolds them all.
@@ -49,7 +50,8 @@ pub fn terminal_stamp(call: &ToolCall, terminals: Option<&LocalTerminals>) -> u6
     })
 }
 
-/// Draws `call` in lines of at most `width` columns.
+/// Draws `call` in lines of at most `width` columns, with the client's `notes` about it (its
+/// answer to a permission request) under the header, before what the call gave.
 #[must_use]
 pub fn render(
     call: &ToolCall,
@@ -57,10 +59,22 @@ pub fn render(
     look: Look,
     unfolded: bool,
     terminals: Option<&LocalTerminals>,
+    notes: &[&str],
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let header = (tool_line(call), look.tool(&call.status));
     cut_piece(&header, width, Vec::new(), &[], &mut lines);
+    let gutter = Span::styled(GUTTER, look.quiet());
+    for note in notes {
+        let row = (terminal_safe(note).into_owned(), look.note());
+        cut_piece(
+            &row,
+            width,
+            vec![gutter.clone()],
+            std::slice::from_ref(&gutter),
+            &mut lines,
+        );
+    }
     let section =
         |(head, rows): (Vec<Row>, Vec<Row>), from_end: bool, lines: &mut Vec<Line<'static>>| {
             content(head, rows, from_end, width, look, unfolded, lines);

@@ -30,6 +30,7 @@ use super::history::{self, History};
 use super::login::Login;
 use super::oneshot::continue_command;
 use super::peer_log::PeerLog;
+use super::placed::PlacedEvents;
 use super::plain::event_line;
 use super::prompt::CANCEL_WAIT;
 use super::setup;
@@ -290,6 +291,14 @@ async fn run(
         peer_log,
         notices,
     } = world;
+    // The client's answers to the agent are placed in the conversation as they are given,
+    // before the agent hears them (never where the conversation stands when the loop next
+    // looks).
+    let placed = PlacedEvents::new(app.transcript.clone());
+    events.set_sink({
+        let placed = placed.clone();
+        move |event| placed.record(event)
+    });
     let started = std::time::Instant::now();
     let mut ready = false;
     let (input_tx, mut input_rx) = mpsc::channel(64);
@@ -336,8 +345,8 @@ async fn run(
         if matches!(open, Some(Reply::Auth)) && app.dialog.is_none() && app.secret.is_none() {
             open = None;
         }
-        for event in events.take() {
-            app.note(event_line(&event));
+        for placed in placed.take() {
+            app.note_at(placed.after, placed.within, event_line(&placed.event));
         }
         // What the agent wrote on the protocol stream that is not JSON (a login's prompts)
         // is shown, never answered.
@@ -419,6 +428,7 @@ async fn run(
                             app.status.message = Some(format!("starting the agent again to sign in with {method}..."));
                             draw(&mut screen, &app);
                             if let Some(task) = restart(&mut app, agent, &plan, notices, Some(method), &setup_tx).await {
+                                placed.follow(app.transcript.clone());
                                 app.signing_in = true;
                                 signing = Some(task);
                                 client = agent.client.clone();
@@ -441,6 +451,7 @@ async fn run(
                             app.status.message = Some("starting the agent again...".to_owned());
                             draw(&mut screen, &app);
                             if restart(&mut app, agent, &plan, notices, None, &setup_tx).await.is_some() {
+                                placed.follow(app.transcript.clone());
                                 client = agent.client.clone();
                                 changes = client.changes();
                                 connected = true;
@@ -623,9 +634,11 @@ async fn run(
                 app.note(how);
                 app.status.message = Some("the agent has gone: Ctrl-R starts it again, Ctrl-C leaves".to_owned());
             }
+            () = placed.arrived() => {}
             () = tokio::time::sleep(wait) => {}
         }
     };
+    events.clear_sink();
     stop.store(true, Ordering::Relaxed);
     drop(screen);
     let _ = reader.join();

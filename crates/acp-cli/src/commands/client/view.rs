@@ -250,18 +250,20 @@ fn folded_toasts(app: &AppState) -> Option<String> {
     ))
 }
 
-/// The key hints for `width` columns: the most useful that fit; how to quit always.
+/// The key hints for `width` columns: the most useful that fit; how to quit always. At 80
+/// columns they name sending, a new line, the notice list, scrolling and the agent pane
+/// (where the agent's standard error goes, found nowhere else).
 #[must_use]
 pub fn help_line(app: &AppState, width: usize) -> String {
     let mut parts = vec![
         Part::new(0, 1, "Enter send"),
-        Part::new(1, 4, "Alt-Enter/^J new line"),
-        Part::new(2, 5, "Up history"),
+        Part::new(1, 5, "^J new line"),
+        Part::new(2, 6, "Up history"),
         Part::new(3, 7, "/ commands"),
-        Part::new(6, 3, "PgUp/PgDn scroll"),
+        Part::new(6, 4, "PgUp/Dn scroll"),
         Part::new(7, 6, "^T thoughts"),
         Part::new(8, 6, "^O tool output"),
-        Part::new(8, 7, "^G agent log"),
+        Part::new(8, 3, "^G agent pane"),
     ];
     if app.agent_gone {
         parts.push(Part::new(9, 0, "^R restart"));
