@@ -33,14 +33,24 @@ cargo test -p acp-notice-center --locked --lib --tests
 cargo test -p acp-notice-center --locked --lib --tests --no-default-features
 echo "== acp-check without its proxy core (no default features) =="
 cargo test -p acp-check --locked --lib --tests --no-default-features
-for features in "" "unstable_session_notices" "unstable_protocol_v2" \
-  "unstable_session_notices,unstable_protocol_v2" "unstable"; do
+for features in "" "unstable_protocol_v2" "unstable"; do
   echo "== acp-schema, default features + [${features}] =="
   cargo test -p acp-schema --locked --lib --tests --features "${features}"
 done
 echo "== acp-schema, no default features =="
-cargo test -p acp-schema --locked --lib --tests --no-default-features --features unstable_session_notices,unstable_protocol_v2
+cargo test -p acp-schema --locked --lib --tests --no-default-features --features unstable_protocol_v2
 cargo test -p acp-schema --locked --lib --tests --no-default-features
+# Session notices are stable and always built; the feature that once gated them stays, empty,
+# for manifests that name it. It must still build and change nothing: no code may test for it,
+# and with it the stable schemas (every type and variant compiled in) are the checked-in ones.
+echo "== acp-schema, the old feature unstable_session_notices (empty, a no-op) =="
+if ! grep -qx 'unstable_session_notices = \[\]' crates/acp-schema/Cargo.toml ||
+  grep -rn --include='*.rs' 'feature = "unstable_session_notices"' crates fuzz; then
+  echo "unstable_session_notices must stay an empty feature that no code tests for" >&2
+  exit 1
+fi
+cargo test -p acp-schema --locked --features unstable_session_notices,unstable_protocol_v2 \
+  --test schema_artifacts --test schema_reference --test notices
 
 # Each of the official crate's unstable features alone, with v2 so that both versions' parts
 # are built: the names are those the `unstable` umbrella of crates/acp-schema/Cargo.toml lists.
@@ -50,7 +60,7 @@ cargo test -p acp-schema --locked --lib --tests --no-default-features
 # reference lists, the unstable methods and updates, the session update corpus, and the
 # encoders of the hot types against serde (whose unions gain variants with the features).
 features=$(awk '/^unstable = \[/ { listing = 1; next } listing && /\]/ { exit }
-  listing { gsub(/[",[:space:]]/, ""); if ($0 != "" && $0 != "unstable_session_notices") print }' \
+  listing { gsub(/[",[:space:]]/, ""); if ($0 != "") print }' \
   crates/acp-schema/Cargo.toml)
 if [ -z "${features}" ]; then
   echo "no unstable features found in crates/acp-schema/Cargo.toml" >&2

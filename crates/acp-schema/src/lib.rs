@@ -9,9 +9,11 @@
 //! * [`jsonrpc`]: the JSON-RPC 2.0 envelope shared by both versions.
 //! * [`method`]: method marker traits; each version has its method tables in `methods`.
 //!
-//! The centre of the crate is the **session notice** (cargo feature `unstable_session_notices`):
-//! a fire-and-forget `notice` session update with which an agent shows advisory information
-//! ("MCP server unavailable", "model rerouted") that is not part of the conversation.
+//! The centre of the crate is the **session notice**: a fire-and-forget `notice` session update
+//! with which an agent shows advisory information ("MCP server unavailable", "model rerouted")
+//! that is not part of the conversation. Notices are stable ACP (since 2026-10-09) and part of
+//! the default build; the old cargo feature `unstable_session_notices` is empty and no longer
+//! needed.
 //!
 //! # Conventions
 //!

@@ -386,12 +386,10 @@ mod v1 {
     }
 }
 
-/// Notices exist only with `unstable_session_notices`; without it the strategy gives a text
-/// chunk instead.
+/// Notices of both versions, for the session update strategies.
 mod notices {
     use super::*;
 
-    #[cfg(feature = "unstable_session_notices")]
     pub(super) fn arb_v1() -> BoxedStrategy<acp_schema::v1::SessionUpdate> {
         use acp_schema::v1::{Notice, NoticeSeverity, SessionUpdate};
         let severity = prop::sample::select(vec!["info", "warning", "error", "_acme.debug"]);
@@ -409,14 +407,7 @@ mod notices {
             .boxed()
     }
 
-    #[cfg(not(feature = "unstable_session_notices"))]
-    pub(super) fn arb_v1() -> BoxedStrategy<acp_schema::v1::SessionUpdate> {
-        arb_text()
-            .prop_map(|text| acp_schema::v1::SessionUpdate::agent_message_chunk(text))
-            .boxed()
-    }
-
-    #[cfg(all(feature = "unstable_session_notices", feature = "unstable_protocol_v2"))]
+    #[cfg(feature = "unstable_protocol_v2")]
     pub(super) fn arb_v2() -> BoxedStrategy<acp_schema::v2::SessionUpdate> {
         use acp_schema::v2::{Notice, NoticeSeverity, SessionUpdate};
         (arb_text(), proptest::option::of(arb_text()))
@@ -430,16 +421,6 @@ mod notices {
                 notice.description = description;
                 SessionUpdate::from(notice)
             })
-            .boxed()
-    }
-
-    #[cfg(all(
-        not(feature = "unstable_session_notices"),
-        feature = "unstable_protocol_v2"
-    ))]
-    pub(super) fn arb_v2() -> BoxedStrategy<acp_schema::v2::SessionUpdate> {
-        arb_text()
-            .prop_map(|text| acp_schema::v2::SessionUpdate::agent_message_chunk("m", text))
             .boxed()
     }
 }

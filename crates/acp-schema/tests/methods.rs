@@ -212,7 +212,6 @@ fn invalid_params_name_the_method_and_the_path() {
         )),
     )
     .unwrap_err();
-    #[cfg(feature = "unstable_session_notices")]
     assert!(error.to_string().contains("non-empty"), "{error}");
     assert!(matches!(error, Error::InvalidParams { .. }));
 }

@@ -4,7 +4,6 @@
 //! To refresh the artifacts after a change: `UPDATE_SCHEMA=1 cargo test -p acp-schema --all-features --test schema_artifacts`.
 #![cfg(feature = "schemars")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-#![cfg_attr(not(feature = "unstable_session_notices"), allow(dead_code))]
 
 use std::path::PathBuf;
 
@@ -65,7 +64,7 @@ fn accepts_null(schema: &Value) -> bool {
     }
 }
 
-#[cfg(feature = "unstable_session_notices")]
+/// The notice types are the same in the stable schema and in the one with every unstable part.
 #[test]
 fn notice_schema_matches_the_specification() {
     let protocols = [
@@ -73,8 +72,11 @@ fn notice_schema_matches_the_specification() {
         #[cfg(feature = "unstable_protocol_v2")]
         Protocol::V2,
     ];
-    for protocol in protocols {
-        let schema = generate(protocol, true);
+    for (protocol, unstable) in protocols
+        .into_iter()
+        .flat_map(|protocol| [(protocol, false), (protocol, true)])
+    {
+        let schema = generate(protocol, unstable);
         let notice = def(&schema, "Notice");
         let mut required: Vec<&str> = notice["required"]
             .as_array()
@@ -116,26 +118,31 @@ fn notice_schema_matches_the_specification() {
                 .any(|a| a["properties"]["sessionUpdate"]["const"] == "notice")
         );
     }
-    let v1 = generate(Protocol::V1, true);
-    let caps = def(&v1, "ClientSessionCapabilities");
-    assert!(accepts_null(&caps["properties"]["notices"]));
-    assert!(
-        caps.get("required")
-            .is_none_or(|r| !r.as_array().unwrap().contains(&json!("notices")))
-    );
-    assert!(def(&v1, "NoticeCapabilities")["type"] == "object");
-    #[cfg(feature = "unstable_protocol_v2")]
-    {
-        let v2 = generate(Protocol::V2, true);
+    for unstable in [false, true] {
+        let v1 = generate(Protocol::V1, unstable);
+        let caps = def(&v1, "ClientSessionCapabilities");
+        assert!(accepts_null(&caps["properties"]["notices"]));
         assert!(
-            v2["$defs"].get("NoticeCapabilities").is_none(),
-            "v2 has no notice capability"
+            caps.get("required")
+                .is_none_or(|r| !r.as_array().unwrap().contains(&json!("notices")))
         );
+        assert!(def(&v1, "NoticeCapabilities")["type"] == "object");
+        #[cfg(feature = "unstable_protocol_v2")]
+        {
+            let v2 = generate(Protocol::V2, unstable);
+            assert!(
+                v2["$defs"].get("NoticeCapabilities").is_none(),
+                "v2 has no notice capability"
+            );
+        }
     }
 }
 
+/// Notices are stable ACP (since 2026-10-09): the stable schema of every build, the default
+/// one included, has the notice types, the `notice` alternative of `SessionUpdate` and (v1) the
+/// `session.notices` capability, none of them marked unstable.
 #[test]
-fn stable_schema_has_no_notices() {
+fn stable_schema_has_notices() {
     let protocols = [
         Protocol::V1,
         #[cfg(feature = "unstable_protocol_v2")]
@@ -143,14 +150,31 @@ fn stable_schema_has_no_notices() {
     ];
     for protocol in protocols {
         let schema = generate(protocol, false);
-        for name in ["Notice", "NoticeSeverity", "NoticeCapabilities"] {
+        for name in ["Notice", "NoticeSeverity"] {
             assert!(
-                schema["$defs"].get(name).is_none(),
-                "{protocol:?} stable schema has {name}"
+                schema["$defs"].get(name).is_some(),
+                "{protocol:?} stable schema lacks {name}"
             );
         }
-        let text = schema.to_string();
-        assert!(!text.contains("\"notice\""), "{protocol:?}");
-        assert!(!text.contains("x-unstable"), "{protocol:?}");
+        let update = &schema["$defs"]["SessionUpdate"];
+        let alternatives = update["oneOf"]
+            .as_array()
+            .or(update["anyOf"].as_array())
+            .unwrap();
+        assert!(
+            alternatives
+                .iter()
+                .any(|a| a["properties"]["sessionUpdate"]["const"] == "notice"),
+            "{protocol:?} stable SessionUpdate has no notice alternative"
+        );
+        assert!(!schema.to_string().contains("x-unstable"), "{protocol:?}");
     }
+    let v1 = generate(Protocol::V1, false);
+    assert!(
+        v1["$defs"]["ClientSessionCapabilities"]["properties"]
+            .get("notices")
+            .is_some(),
+        "v1 stable schema lacks clientCapabilities.session.notices"
+    );
+    assert!(v1["$defs"].get("NoticeCapabilities").is_some());
 }

@@ -10,8 +10,9 @@ pub struct Args {
     /// Protocol version: 1 or 2.
     #[arg(long, value_parser = ["1", "2"], default_value = "1")]
     protocol: String,
-    /// Include the unstable parts: session notices and every unstable feature of the official
-    /// crate (the same schema as `schema/v{1,2}/schema.unstable.json`).
+    /// Include the unstable parts: every unstable feature of the official crate (the same
+    /// schema as `schema/v{1,2}/schema.unstable.json`). Session notices are stable and always
+    /// in the schema.
     #[arg(long)]
     unstable: bool,
 }

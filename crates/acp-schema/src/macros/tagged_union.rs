@@ -9,8 +9,8 @@
 ///         /// docs
 ///         AgentMessageChunk(ContentChunk) = "agent_message_chunk",
 ///         /// docs
-///         #[cfg(feature = "unstable_session_notices")]
-///         Notice(Notice) = "notice",
+///         #[cfg(feature = "unstable_session_cursors")]
+///         CursorUpdate(CursorUpdate) = "cursor_update",
 ///     }
 /// }
 /// ```

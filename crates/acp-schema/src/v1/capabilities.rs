@@ -461,11 +461,6 @@ wire_struct! {
         /// Set when the client can present session notices (an object, normally `{}`).
         /// Absent, `null` or a value that is not an object all mean "not advertised".
         /// See [`ClientCapabilities::advertises_notices`].
-        #[cfg(feature = "unstable_session_notices")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_notices"))
-        )]
         #[serde(
             default,
             deserialize_with = "crate::de::lenient_object",
@@ -500,7 +495,6 @@ impl ClientSessionCapabilities {
         Self {
             compaction: None,
             config_options: None,
-            #[cfg(feature = "unstable_session_notices")]
             notices: None,
             #[cfg(feature = "unstable_prompt_suggestions")]
             prompt_suggestions: None,
@@ -516,7 +510,6 @@ setters!(ClientSessionCapabilities {
     opt config_options: SessionConfigOptionsCapabilities,
 });
 
-#[cfg(feature = "unstable_session_notices")]
 setters!(ClientSessionCapabilities { opt notices: NoticeCapabilities });
 
 #[cfg(feature = "unstable_prompt_suggestions")]

@@ -4,9 +4,8 @@
 //! namespace. A v1 turn ends with the response to `session/prompt` and its stop reason.
 //!
 //! The `SessionUpdate` union is closed in v1: a `session/update` whose `sessionUpdate` tag is not
-//! known fails to decode. That is why notices are gated by a client capability in v1: with the
-//! `unstable_session_notices` feature, [`SessionUpdate`] has a `Notice` variant, and an agent
-//! may send it only when [`ClientCapabilities::advertises_notices`] is true for the client that
+//! known fails to decode. That is why notices are gated by a client capability in v1:
+//! [`SessionUpdate`] has a `Notice` variant, and an agent may send it only when [`ClientCapabilities::advertises_notices`] is true for the client that
 //! initialised the connection.
 
 mod auth;
@@ -139,11 +138,9 @@ mod common_terminal;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/usage.rs"]
 mod common_usage;
-#[cfg(feature = "unstable_session_notices")]
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/notice.rs"]
 mod notice;
-#[cfg(feature = "unstable_session_notices")]
 mod notice_capability;
 
 pub use auth::*;
@@ -204,9 +201,7 @@ pub use methods::{
 #[cfg(feature = "unstable_proxy_chains")]
 pub use methods::{ProxyNotification, ProxyRequest, ProxyResponse};
 pub use modes::*;
-#[cfg(feature = "unstable_session_notices")]
 pub use notice::*;
-#[cfg(feature = "unstable_session_notices")]
 pub use notice_capability::NoticeCapabilities;
 pub use permission::*;
 pub use plan::*;

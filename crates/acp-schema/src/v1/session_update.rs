@@ -112,7 +112,6 @@ tagged_union! {
         /// An advisory notice for the user (such as "MCP server unavailable"). It is not
         /// conversation history, is never replayed, and changes no session state. Sent only to
         /// clients that advertised `clientCapabilities.session.notices`.
-        #[cfg(feature = "unstable_session_notices")]
         Notice(Notice) = "notice",
     }
 }
@@ -161,7 +160,6 @@ update_from_payload! {
     ConfigOptionUpdate(ConfigOptionUpdate),
     SessionInfoUpdate(SessionInfoUpdate),
     UsageUpdate(UsageUpdate),
-    #[cfg(feature = "unstable_session_notices")]
     Notice(Notice),
     CompactionUpdate(CompactionUpdate),
     CompactionSummaryChunk(CompactionSummaryChunk),
@@ -260,6 +258,5 @@ encode_union!(SessionUpdate {
     Plan,
     PlanUpdate,
     UsageUpdate,
-    #[cfg(feature = "unstable_session_notices")]
     Notice,
 });

@@ -6,9 +6,9 @@
 //! answered with a message id and the end of a turn is an idle `state_update`.
 //!
 //! Many v2 unions are open: an unknown tag decodes to an `Other` variant that keeps the whole
-//! object and writes it back unchanged. [`SessionUpdate`] is one of them, so a client built
-//! without the `unstable_session_notices` feature still keeps a `notice` as
-//! [`SessionUpdate::Other`]. v2 has no notice capability.
+//! object and writes it back unchanged. [`SessionUpdate`] is one of them, so an update this crate does not
+//! know (one behind an unstable feature that is off, or from a later protocol revision) is kept
+//! as [`SessionUpdate::Other`]. Its `notice` variant needs no capability: v2 has none for it.
 
 mod auth;
 mod capabilities;
@@ -141,7 +141,6 @@ mod common_terminal;
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/usage.rs"]
 mod common_usage;
-#[cfg(feature = "unstable_session_notices")]
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/notice.rs"]
 mod notice;
@@ -203,7 +202,6 @@ pub use methods::{
 };
 #[cfg(feature = "unstable_proxy_chains")]
 pub use methods::{ProxyNotification, ProxyRequest, ProxyResponse};
-#[cfg(feature = "unstable_session_notices")]
 pub use notice::*;
 pub use permission::*;
 pub use plan::*;

@@ -124,7 +124,6 @@ tagged_union! {
     } live {
         /// An advisory notice for the user (such as "MCP server unavailable"). Changes no
         /// session state: it is not history and is never replayed.
-        #[cfg(feature = "unstable_session_notices")]
         Notice(Notice) = "notice",
     }
 }
@@ -186,7 +185,6 @@ update_from_payload! {
     ConfigOptionUpdate(ConfigOptionUpdate),
     SessionInfoUpdate(SessionInfoUpdate),
     UsageUpdate(UsageUpdate),
-    #[cfg(feature = "unstable_session_notices")]
     Notice(Notice),
     CompactionUpdate(CompactionUpdate),
     CompactionSummaryChunk(CompactionSummaryChunk),
@@ -394,6 +392,5 @@ encode_union!(SessionUpdate {
     ToolCallUpdate,
     PlanUpdate,
     UsageUpdate,
-    #[cfg(feature = "unstable_session_notices")]
     Notice,
 });
