@@ -172,10 +172,11 @@ pub async fn os_pipe(workload: Workload) -> Result<(SendLog, Vec<u64>), BoxError
 /// The child process of [`os_pipe`]: serves the agent on stdio; the turn writes its send log
 /// to `log_file`.
 ///
-/// The figures use the runtime's own [`AgentServer::serve_stdio`]. For the diagnosis in
-/// `BENCHMARKS.md`, `ACP_BENCH_STDIO` selects another stdio transport of the same agent:
-/// `buffered` (the runtime's stdio behind a `BufWriter`, so a burst of lines is one write) or
-/// `pipe` (stdin and stdout as non-blocking pipes polled by tokio's reactor, no thread hops).
+/// The figures use the runtime's own [`AgentServer::serve_stdio`]. For the diagnosis of
+/// 2026-11-29 (in the history of `BENCHMARKS.md`), `ACP_BENCH_STDIO` selects another stdio
+/// transport of the same agent: `buffered` (the runtime's stdio behind a `BufWriter`, so a
+/// burst of lines is one write) or `pipe` (stdin and stdout as non-blocking pipes polled by
+/// tokio's reactor, no thread hops).
 pub async fn peer(workload: Workload, log_file: String) -> Result<(), BoxError> {
     let (server, _log) = server(&workload, Some(log_file))?;
     match std::env::var("ACP_BENCH_STDIO").as_deref() {
