@@ -13,6 +13,8 @@
 //!   page;
 //! - the README stays a ten-minute read: at most 250 lines.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
