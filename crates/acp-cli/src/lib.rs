@@ -2,3 +2,26 @@
 //! client's state and views, the plain-text printer) can be tested from `tests/`.
 
 pub mod commands;
+
+/// The Rust samples of the README and of the user guide (`docs/src`), compiled as doc-tests
+/// of this crate, which depends on every crate of the toolkit: a sample that no longer builds
+/// fails `cargo test -p acp-cli --doc`. Samples marked `no_run` (agents serving stdio,
+/// clients launching an agent) are compiled only. `tests/docs.rs` checks that every page with
+/// a Rust sample is listed here.
+#[cfg(doctest)]
+mod documentation {
+    #[doc = include_str!("../../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../../docs/src/getting-started.md")]
+    struct GettingStarted;
+    #[doc = include_str!("../../../docs/src/writing-an-agent.md")]
+    struct WritingAnAgent;
+    #[doc = include_str!("../../../docs/src/embedding-a-client.md")]
+    struct EmbeddingAClient;
+    #[doc = include_str!("../../../docs/src/remote.md")]
+    struct Remote;
+    #[doc = include_str!("../../../docs/src/cluster.md")]
+    struct Cluster;
+    #[doc = include_str!("../../../docs/src/notices.md")]
+    struct Notices;
+}

@@ -1,4 +1,4 @@
-//! The agent of the README's "Write an agent" section: it streams a reply, warns with a
+//! The agent of the user guide's "Writing an agent" chapter: it streams a reply, warns with a
 //! notice (an agent message for a v1 client without notices), asks permission for a tool
 //! call with a diff, stops when the turn is cancelled, and keeps its sessions in files, where
 //! a client lists and loads them again after a restart.

@@ -1,6 +1,6 @@
 //! Every example runs: each agent of `examples/` is served over an in-memory pipe and driven
 //! through the client side, in the versions and with the client capabilities it is about; the
-//! editor example drives the README's agent through its own handler.
+//! editor example drives the guide's agent (word_counter) through its own handler.
 #![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
 
 #[path = "../examples/cancellation.rs"]

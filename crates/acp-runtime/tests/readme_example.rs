@@ -1,17 +1,13 @@
-//! The agent shown in the README's "Write an agent" section is the example that runs
+//! The agent shown in the user guide's "Writing an agent" chapter is the example that runs
 //! (`cargo run -p acp-runtime --example word_counter`), line for line.
 
-const README: &str = include_str!("../../../README.md");
+const CHAPTER: &str = include_str!("../../../docs/src/writing-an-agent.md");
 const EXAMPLE: &str = include_str!("../examples/word_counter.rs");
 
 #[test]
-fn the_readme_shows_the_example_that_runs() {
-    let section = README
-        .split("## Write an agent")
-        .nth(1)
-        .expect("the README has a \"Write an agent\" section");
-    let shown = section
-        .split("```rust\n")
+fn the_guide_shows_the_example_that_runs() {
+    let shown = CHAPTER
+        .split("```rust,no_run\n")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
         .expect("the section shows Rust code");

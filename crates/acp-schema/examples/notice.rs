@@ -1,4 +1,5 @@
-//! The README's notice example, kept compiling: build a notice, encode it, check the v1 capability.
+//! The notice example of the user guide's "Notices" chapter, kept compiling: build a notice,
+//! encode it, check the v1 capability.
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     use acp_schema::v1::{
