@@ -9,7 +9,8 @@
 //! wrong bearer token 401 (see [`ServerOptions::token`] and [`ServerOptions::principal`]), and
 //! only then is a request body read. The token names the [`Principal`] the connection acts
 //! for (without tokens: the local principal). A WebSocket upgrade (or HTTP `initialize`)
-//! beyond [`ServerOptions::max_connections`] gets 503. An accepted upgrade answers 101 with an
+//! beyond [`ServerOptions::max_connections`] closes the Streamable HTTP connection unused
+//! longest to make room, or gets 503 when none is unused (see [`super::http_room`]). An accepted upgrade answers 101 with an
 //! `Acp-Connection-Id` header and carries one ACP connection until either side closes the
 //! socket. All connections share the server's session store and open sessions, so a client
 //! can reconnect and load its session; each sees only the sessions of its principal.
@@ -191,7 +192,9 @@ impl ServerOptions {
     }
 
     /// How many connections may be open at once (default 256): WebSocket and Streamable
-    /// HTTP connections (further upgrades and `initialize` requests get 503), and, counted
+    /// HTTP connections (a further upgrade or `initialize` closes the Streamable HTTP
+    /// connection that has been unused longest since its `initialize`, or gets 503 when none
+    /// is unused), and, counted
     /// apart, TCP connections that are waiting: that have not sent a whole request yet, or
     /// wait between two. A TCP connection that arrives while as many are waiting closes the
     /// one that has waited longest. Both are logged.
