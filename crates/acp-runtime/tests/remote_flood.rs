@@ -223,10 +223,6 @@ async fn a_legitimate_client_is_served_within_a_second_during_a_connection_flood
         assert!(logs.contains("waited longest"), "{logs}");
         assert!(logs.contains("evicted HTTP connection"), "{logs}");
         assert!(logs.contains("(the limit per client)"), "{logs}");
-        assert!(
-            logs.contains("no event stream and no second request"),
-            "{logs}"
-        );
     }
 
     // Alone, an idle socket is closed by the header timeout (2 s), logged.
@@ -247,4 +243,9 @@ async fn a_legitimate_client_is_served_within_a_second_during_a_connection_flood
     .expect("the unused HTTP connections expire");
     let logs = logs.lock().unwrap().join("\n");
     assert!(logs.contains("(the header timeout)"), "{logs}");
+    // (The last unused ones, not evicted since the flood stopped.)
+    assert!(
+        logs.contains("no event stream and no second request"),
+        "{logs}"
+    );
 }
