@@ -12,7 +12,7 @@ use acp_runtime::transport::remote::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_DRAIN_GRACE, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES,
     DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PRINCIPAL, DEFAULT_STALL_TIMEOUT,
-    DEFAULT_UNUSED_TIMEOUT, Endpoint, ServerOptions, Service, TlsIdentity,
+    DEFAULT_UNUSED_TIMEOUT, Endpoint, ServerOptions, Service, TlsIdentity, TrustedProxy,
 };
 
 use super::tokens;
@@ -164,9 +164,18 @@ pub struct ListenArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_positive,
           default_value_t = DEFAULT_UNUSED_TIMEOUT.as_secs_f64())]
     pub unused_timeout: f64,
-    /// With --listen: at most N Streamable HTTP connections from one client address.
+    /// With --listen: at most N Streamable HTTP connections of one client (one principal
+    /// with tokens, else one client address); past it, the client's connection unused
+    /// longest since its `initialize` makes way, and only when all are in use does a new one
+    /// get 503.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PER_ADDRESS)]
     pub max_per_address: usize,
+    /// With --listen: trust the load balancer at ADDR (an IP address or a network such as
+    /// 10.0.0.0/8; repeatable) to name the client's address, by a PROXY protocol v1 line
+    /// (HAProxy `send-proxy`) or else `X-Forwarded-For` (HAProxy `option forwardfor`); from
+    /// any other peer both are ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR", requires = "listen")]
+    pub trusted_proxies: Vec<TrustedProxy>,
     /// With --listen: on SIGTERM (or SIGINT, SIGHUP), let running turns end for up to
     /// SECONDS, refusing new connections and prompts meanwhile; then cancel what still runs,
     /// close every connection and exit. `GET /health` says `draining` during that time.
@@ -232,6 +241,9 @@ impl ListenArgs {
         } else if let Some(token) = tokens::token(self.token.as_ref())? {
             principals.push(DEFAULT_PRINCIPAL.to_owned());
             options = options.token(token);
+        }
+        for proxy in &self.trusted_proxies {
+            options = options.trusted_proxy(*proxy);
         }
         for origin in &self.allow_origins {
             options = options.allow_origin(origin.clone());

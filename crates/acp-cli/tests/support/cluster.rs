@@ -41,7 +41,7 @@ pub fn missing<T>(test: &str, what: &str) -> Option<T> {
 }
 
 /// The HAProxy binary, if installed.
-fn haproxy() -> Option<PathBuf> {
+pub fn haproxy() -> Option<PathBuf> {
     std::env::var_os("PATH")
         .into_iter()
         .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())

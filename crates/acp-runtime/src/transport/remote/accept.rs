@@ -20,11 +20,12 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use axum::http::HeaderMap;
 use axum::{Extension, Router};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -34,6 +35,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
+use super::forwarded::{self, TrustedProxy};
 use crate::connection::lock;
 use crate::log::{Level, Logger};
 
@@ -47,6 +49,8 @@ pub(crate) struct Tcp {
     id: u64,
     /// Where it comes from.
     pub(crate) peer: SocketAddr,
+    /// The client's address a trusted balancer's PROXY line named.
+    proxied: OnceLock<SocketAddr>,
     state: Mutex<TcpState>,
     /// Set to close the connection.
     close: watch::Sender<Option<&'static str>>,
@@ -83,6 +87,19 @@ pub(crate) struct Served(Arc<Tcp>);
 pub(crate) struct Receiving(Arc<Tcp>);
 
 impl Tcp {
+    /// The client's address for a request with `headers`: the one a trusted balancer named
+    /// (its PROXY line, else its `X-Forwarded-For`) when the peer is one of `trusted`, else
+    /// the peer's (see [`forwarded`]).
+    pub(crate) fn client(&self, headers: &HeaderMap, trusted: &[TrustedProxy]) -> IpAddr {
+        if !forwarded::is_trusted(trusted, self.peer.ip()) {
+            return self.peer.ip();
+        }
+        if let Some(proxied) = self.proxied.get() {
+            return proxied.ip();
+        }
+        forwarded::forwarded_for(headers).unwrap_or(self.peer.ip())
+    }
+
     /// A request of this connection is being served until the returned guard drops.
     pub(crate) fn served(self: &Arc<Self>) -> Served {
         let mut state = lock(&self.state);
@@ -209,6 +226,7 @@ impl Gate {
         let tcp = Arc::new(Tcp {
             id,
             peer,
+            proxied: OnceLock::new(),
             state: Mutex::new(TcpState {
                 busy: 0,
                 receiving: 0,
@@ -238,6 +256,8 @@ pub(crate) trait Admit: Send + Sync + 'static {
     fn timeouts(&self) -> Timeouts;
     /// Where refusals go.
     fn logger(&self) -> &Logger;
+    /// The balancers whose PROXY lines are read.
+    fn trusted_proxies(&self) -> &[TrustedProxy];
 }
 
 /// Accepts connections on `listener` (over TLS with `tls`) and serves `router` on each,
@@ -255,7 +275,7 @@ pub(crate) async fn run<A: Admit>(
             accepted = listener.accept() => accepted,
             () = &mut shutdown => return Ok(()),
         };
-        let (tcp, peer) = match accepted {
+        let (mut tcp, peer) = match accepted {
             Ok(pair) => pair,
             Err(error) => {
                 // Out of descriptors and the like: wait a little rather than spin.
@@ -279,6 +299,23 @@ pub(crate) async fn run<A: Admit>(
         let router = router.clone();
         let tls = tls.clone();
         tokio::spawn(async move {
+            if forwarded::is_trusted(server.trusted_proxies(), peer.ip()) {
+                let timeout = server.timeouts().header;
+                match forwarded::read_proxy_line(&mut tcp, timeout).await {
+                    Ok(Some(client)) => {
+                        let _ = record.proxied.set(client);
+                    }
+                    Ok(None) => {}
+                    Err(error) => {
+                        server.logger().log(
+                            Level::Warn,
+                            format!("closed the connection from the balancer {peer}: {error}"),
+                        );
+                        server.gate().remove(record.id);
+                        return;
+                    }
+                }
+            }
             match tls {
                 None => serve(&*server, tcp, router, &record).await,
                 Some(acceptor) => {

@@ -3,7 +3,9 @@
 //! * `POST` with `Content-Type: application/json` carries one client message (415 for other
 //!   types, 400 for a body that is not one JSON object, 501 for a batch array). Without
 //!   `Acp-Connection-Id` it must be `initialize`: that creates a connection and is answered
-//!   `200` with the JSON response and the new `Acp-Connection-Id`. With it (404 when
+//!   `200` with the JSON response and the new `Acp-Connection-Id` (past the limit per client
+//!   or the connection limit an unused connection makes way, else 503: see
+//!   [`super::http_room`]). With it (404 when
 //!   unknown), the message goes into the connection and the POST is answered `202` at once;
 //!   answers travel on an event stream. `Acp-Session-Id` is accepted on any POST (the SDKs
 //!   differ in which methods carry it); the answer to a request posted for a session goes to
@@ -28,6 +30,7 @@ use serde_json::Value;
 use super::CONNECTION_ID_HEADER;
 use super::accept::Served;
 use super::http_conn::{HttpConnection, StreamRefusal, StreamWriter};
+use super::http_room::{self, Client};
 use super::limits;
 use super::peek::{id_key, session_of};
 use super::server::Shared;
@@ -73,9 +76,11 @@ fn named<S>(
             "missing Acp-Connection-Id (POST initialize first)",
         ));
     };
+    // Marked used under the registry's lock, so that it is not evicted once named.
     lock(&shared.http)
         .get(id)
         .filter(|connection| connection.serves(principal))
+        .inspect(|connection| connection.mark_used())
         .cloned()
         .ok_or((StatusCode::NOT_FOUND, "unknown Acp-Connection-Id"))
 }
@@ -125,7 +130,6 @@ pub(crate) async fn post<S: Service>(
         Ok(connection) => connection,
         Err((status, message)) => return refuse(status, message),
     };
-    connection.mark_used();
     if message.get("method").is_some()
         && let Some(id) = message.get("id").and_then(id_key)
     {
@@ -174,33 +178,6 @@ async fn initialize<S: Service>(
             "missing Acp-Connection-Id: only `initialize` may come without one",
         );
     };
-    let max = shared.options.max_per_address;
-    let from_peer = lock(&shared.http)
-        .values()
-        .filter(|connection| connection.peer == peer)
-        .count();
-    if from_peer >= max {
-        shared.logger.log(
-            Level::Warn,
-            format!(
-                "refused an HTTP connection from {peer}: it has {max} open (the limit per address)"
-            ),
-        );
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "this address has as many HTTP connections open as the server allows; close one (DELETE) or try again later",
-        );
-    }
-    let Some(slot) = shared.admit() else {
-        shared.logger.log(
-            Level::Warn,
-            "refused an HTTP connection: the connection limit is reached",
-        );
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "this ACP server has as many connections as it accepts; try again later",
-        );
-    };
     let (inbound, inbound_rx) = queue(QUEUE_MESSAGES, shared.options.max_queued_bytes);
     let reader = ChannelReader::from_queue(inbound_rx, shared.options.max_message_bytes);
     // The connection is closed through its service handle, which exists only once the
@@ -222,6 +199,15 @@ async fn initialize<S: Service>(
         )
         .acting_for(principal.clone()),
     );
+    let connection_id = uuid::Uuid::new_v4().to_string();
+    if let Err(full) = http_room::admit(
+        &shared,
+        &http,
+        &connection_id,
+        &Client::of(&principal, peer),
+    ) {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, full.message());
+    }
     let (reader, writer, guard_pump, activity) = limits::guard(
         reader,
         StreamWriter::new(Arc::clone(&http)),
@@ -232,8 +218,6 @@ async fn initialize<S: Service>(
     let connection = shared.service.start(reader, writer, principal);
     let _ = handle.set(connection.clone());
     let answer = http.expect_initialize(id);
-    let connection_id = uuid::Uuid::new_v4().to_string();
-    lock(&shared.http).insert(connection_id.clone(), Arc::clone(&http));
     let watched = Arc::clone(&http);
     let registry = Arc::clone(&shared);
     let forget = connection_id.clone();
@@ -287,7 +271,7 @@ async fn initialize<S: Service>(
             () = unused => {}
         }
         lock(&registry.http).remove(&forget);
-        drop(slot);
+        drop(watched.release());
     });
     if http.inbound.send(body.to_vec()).await.is_err() {
         return refuse(
@@ -297,6 +281,7 @@ async fn initialize<S: Service>(
     }
     match tokio::time::timeout(INITIALIZE_TIMEOUT, answer).await {
         Ok(Ok(response)) => {
+            http.mark_initialized();
             let mut response = (
                 StatusCode::OK,
                 [(

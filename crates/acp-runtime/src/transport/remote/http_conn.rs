@@ -16,13 +16,15 @@ use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
+use super::http_room::Client;
 use super::limits::HOP_BYTES;
 use super::peek::{Outgoing, outgoing_route};
+use super::server::Slot;
 use super::sse::{CHUNK_BYTES, EventReader, frame};
 use crate::agent::Principal;
 use crate::connection::lock;
@@ -63,8 +65,12 @@ pub(crate) struct HttpConnection {
     max_unrouted: usize,
     /// The client's address.
     pub(crate) peer: IpAddr,
-    /// The client opened an event stream or posted a second message.
+    /// The client sent a second request naming it (see [`super::http_room`]).
     used: AtomicBool,
+    /// When its `initialize` was answered.
+    initialized: OnceLock<Instant>,
+    /// The connection slot it takes, until it ends or is evicted.
+    slot: Mutex<Option<Slot>>,
     /// Room for the posts waiting for room in `inbound`.
     posting: Arc<Semaphore>,
     logger: Logger,
@@ -101,6 +107,8 @@ impl HttpConnection {
             max_unrouted,
             peer,
             used: AtomicBool::new(false),
+            initialized: OnceLock::new(),
+            slot: Mutex::new(None),
             posting: Arc::new(Semaphore::new(MAX_WAITING_POSTS)),
             logger,
             principal: Principal::local(),
@@ -112,7 +120,36 @@ impl HttpConnection {
         Arc::clone(&self.posting).try_acquire_owned().ok()
     }
 
-    /// The client posted a message after `initialize`, or opened a stream.
+    /// Whom it counts for against the per-client limit.
+    pub(crate) fn client(&self) -> Client {
+        Client::of(&self.principal, self.peer)
+    }
+
+    /// Its `initialize` was answered: it is unused from now until the client uses it.
+    pub(crate) fn mark_initialized(&self) {
+        let _ = self.initialized.set(Instant::now());
+    }
+
+    /// Since when it is unused (see [`super::http_room`]): `None` once used, or while its
+    /// `initialize` is being answered.
+    pub(crate) fn unused_since(&self) -> Option<Instant> {
+        if self.is_used() {
+            return None;
+        }
+        self.initialized.get().copied()
+    }
+
+    /// It takes `slot` until it ends or is evicted.
+    pub(crate) fn hold(&self, slot: Slot) {
+        *lock(&self.slot) = Some(slot);
+    }
+
+    /// Gives up its connection slot (it ended, or is evicted).
+    pub(crate) fn release(&self) -> Option<Slot> {
+        lock(&self.slot).take()
+    }
+
+    /// The client sent a request naming it after `initialize`.
     pub(crate) fn mark_used(&self) {
         self.used.store(true, Ordering::Relaxed);
     }

@@ -24,9 +24,11 @@ mod access;
 mod client;
 mod codec;
 pub mod drain;
+mod forwarded;
 pub mod http;
 mod http_client;
 mod http_conn;
+mod http_room;
 mod http_wire;
 mod limits;
 mod listener;
@@ -40,6 +42,7 @@ mod tls;
 
 pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
 pub use drain::{DEFAULT_DRAIN_GRACE, HEALTH_PATH};
+pub use forwarded::TrustedProxy;
 pub use limits::SESSION_LIMIT_CODE;
 pub use listener::{LISTEN_BACKLOG, bind};
 pub use server::{

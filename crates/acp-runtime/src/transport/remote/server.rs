@@ -9,7 +9,8 @@
 //! wrong bearer token 401 (see [`ServerOptions::token`] and [`ServerOptions::principal`]), and
 //! only then is a request body read. The token names the [`Principal`] the connection acts
 //! for (without tokens: the local principal). A WebSocket upgrade (or HTTP `initialize`)
-//! beyond [`ServerOptions::max_connections`] gets 503. An accepted upgrade answers 101 with an
+//! beyond [`ServerOptions::max_connections`] closes the Streamable HTTP connection unused
+//! longest to make room, or gets 503 when none is unused (see [`super::http_room`]). An accepted upgrade answers 101 with an
 //! `Acp-Connection-Id` header and carries one ACP connection until either side closes the
 //! socket. All connections share the server's session store and open sessions, so a client
 //! can reconnect and load its session; each sees only the sessions of its principal.
@@ -40,8 +41,10 @@ use tokio::net::TcpListener;
 
 use super::accept::{self, Admit, Gate, Tcp, Timeouts};
 use super::access::{Access, Refusal};
+use super::forwarded::TrustedProxy;
 use super::http;
 use super::http_conn::HttpConnection;
+use super::http_room;
 use super::limits;
 use super::service::{Service, ServiceHandle};
 use super::sessions::SessionTable;
@@ -101,6 +104,7 @@ pub struct ServerOptions {
     pub(crate) unused_timeout: Duration,
     pub(crate) max_per_address: usize,
     pub(crate) drain_grace: Duration,
+    pub(crate) trusted_proxies: Vec<TrustedProxy>,
 }
 
 impl Default for ServerOptions {
@@ -120,6 +124,7 @@ impl Default for ServerOptions {
             unused_timeout: DEFAULT_UNUSED_TIMEOUT,
             max_per_address: DEFAULT_MAX_PER_ADDRESS,
             drain_grace: super::drain::DEFAULT_DRAIN_GRACE,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -187,7 +192,9 @@ impl ServerOptions {
     }
 
     /// How many connections may be open at once (default 256): WebSocket and Streamable
-    /// HTTP connections (further upgrades and `initialize` requests get 503), and, counted
+    /// HTTP connections (a further upgrade or `initialize` closes the Streamable HTTP
+    /// connection that has been unused longest since its `initialize`, or gets 503 when none
+    /// is unused), and, counted
     /// apart, TCP connections that are waiting: that have not sent a whole request yet, or
     /// wait between two. A TCP connection that arrives while as many are waiting closes the
     /// one that has waited longest. Both are logged.
@@ -218,11 +225,32 @@ impl ServerOptions {
         self
     }
 
-    /// How many Streamable HTTP connections one client address may have open at once
-    /// (default 64); a further `initialize` from it gets 503, logged.
+    /// How many Streamable HTTP connections one client may have open at once (default 64):
+    /// one principal when the server has tokens, else one client address (see
+    /// [`Self::trusted_proxy`]). A further `initialize` of that client evicts the client's
+    /// connection that has been unused longest (one that did nothing after its
+    /// `initialize`), logged; only when all of them are in use does it get 503, logged.
+    /// The server's connection limit ([`Self::max_connections`]) evicts the same way, across
+    /// clients.
     pub fn max_per_address(mut self, connections: usize) -> Self {
         self.max_per_address = connections.max(1);
         self
+    }
+
+    /// Trusts the TCP peer `proxy` (an address or a network: a load balancer) to tell the
+    /// client's address (repeatable): from it, a PROXY protocol version 1 line (HAProxy's
+    /// `send-proxy`) or, without one, the last `X-Forwarded-For` address (HAProxy's `option
+    /// forwardfor`) is taken as the client's address, which [`Self::max_per_address`] counts.
+    /// From any other peer both are ignored. Without this, every client behind a balancer
+    /// counts as the balancer's address.
+    pub fn trusted_proxy(mut self, proxy: TrustedProxy) -> Self {
+        self.trusted_proxies.push(proxy);
+        self
+    }
+
+    /// The limit of [`Self::max_connections`].
+    pub(crate) fn connection_limit(&self) -> usize {
+        self.max_connections
     }
 
     /// How long a write to a peer may wait (default 30 s): a peer that stops reading is
@@ -354,6 +382,10 @@ impl<S: Send + Sync + 'static> Admit for Shared<S> {
 
     fn logger(&self) -> &Logger {
         &self.logger
+    }
+
+    fn trusted_proxies(&self) -> &[TrustedProxy] {
+        &self.options.trusted_proxies
     }
 }
 
@@ -508,7 +540,10 @@ async fn endpoint_get<S: Service>(
     if shared.lifecycle.is_draining() {
         return super::drain::refuse_draining();
     }
-    let Some(slot) = shared.admit() else {
+    let Some(slot) = shared
+        .admit()
+        .or_else(|| http_room::evict_for_socket(&shared))
+    else {
         shared.logger.log(
             Level::Warn,
             format!(
@@ -601,7 +636,8 @@ async fn endpoint_post<S: Service>(
             return response;
         }
     };
-    http::post(shared, headers, body, tcp.peer.ip(), principal).await
+    let client = tcp.client(&headers, &shared.options.trusted_proxies);
+    http::post(shared, headers, body, client, principal).await
 }
 
 /// `DELETE` on the endpoint: ends a Streamable HTTP connection.
