@@ -1,4 +1,6 @@
 //! The commands of the `acp` binary, as a library so that their pure parts (the terminal
-//! client's state and views, the plain-text printer) can be tested from `tests/`.
+//! client's state and views, the plain-text printer) can be tested from `tests/`, and so that
+//! the command line itself ([`cli`]) can be turned into completions and man pages.
 
+pub mod cli;
 pub mod commands;
