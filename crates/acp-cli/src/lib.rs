@@ -1,7 +1,11 @@
 //! The commands of the `acp` binary, as a library so that their pure parts (the terminal
-//! client's state and views, the plain-text printer) can be tested from `tests/`.
+//! client's state and views, the plain-text printer) can be tested from `tests/`, and so that
+//! the command line itself ([`cli`]) can be turned into completions, man pages and the
+//! guide's reference ([`reference`]).
 
+pub mod cli;
 pub mod commands;
+pub mod reference;
 
 /// The Rust samples of the README and of the user guide (`docs/src`), compiled as doc-tests
 /// of this crate, which depends on every crate of the toolkit: a sample that no longer builds

@@ -87,6 +87,10 @@ pub fn parse_bytes(text: &str) -> Result<usize, String> {
         })
 }
 
+/// The heading of the `--listen` flags in the help of the commands that flatten them (some,
+/// like `--max-queued-bytes`, bound stdio peers too).
+pub const HELP_HEADING: &str = "Listening and connection limits";
+
 /// The flags of `--listen`. The command that flattens them defines the argument group
 /// `remote` (`--listen`, and for the proxy `--url` too) that `--token` needs.
 #[derive(Debug, Clone, clap::Args)]

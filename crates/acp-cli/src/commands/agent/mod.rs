@@ -72,7 +72,7 @@ pub struct Args {
     #[arg(long)]
     pub no_permission: bool,
     /// `--listen` and its flags.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = crate::commands::listen::HELP_HEADING)]
     pub remote: crate::commands::listen::ListenArgs,
 }
 

@@ -69,6 +69,19 @@ use setup::Target;
 /// The environment variable with the bearer token of `--url` (and of `acp agent --listen`).
 pub const TOKEN_ENV: &str = "ACP_TOKEN";
 
+/// A heading of `acp client --help`.
+const PROMPT_AND_OUTPUT: &str = "Prompt and output";
+/// A heading of `acp client --help`.
+const SESSION: &str = "Session";
+/// A heading of `acp client --help`.
+const PERMISSIONS: &str = "Permissions (one-shot mode)";
+/// A heading of `acp client --help`.
+const REMOTE: &str = "Remote agent (--url)";
+/// A heading of `acp client --help`.
+const AGENT: &str = "Agent and configuration";
+/// A heading of `acp client --help`.
+const TERMINAL_UI: &str = "Terminal UI";
+
 /// Arguments of `acp client`.
 #[derive(Debug, clap::Args)]
 #[command(
@@ -79,151 +92,172 @@ no terminal to ask (--non-interactive-permissions fail), 129/130/143 ended by SI
 141 the output was closed."
 )]
 pub struct Args {
-    /// Protocol version to ask the agent for: 1 or 2 (a v1 agent asked for 2 is relaunched
-    /// and initialized as v1).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=2))]
-    pub protocol: u16,
-    /// Do not advertise `session.notices` (v1) and do not use a notice center.
-    #[arg(long)]
-    pub no_notices: bool,
-    /// Run one turn with this prompt, print it and exit (no terminal UI); `-` reads the
-    /// prompt from standard input.
-    #[arg(long, value_name = "TEXT")]
-    pub prompt: Option<String>,
-    /// Run one turn with the prompt in this file (like --prompt).
-    #[arg(long, value_name = "FILE", conflicts_with = "prompt")]
-    pub prompt_file: Option<PathBuf>,
-    /// The output of --prompt and --list-sessions: plain text (the default), one JSON object
-    /// per line, or only the agent's final message (quiet).
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    /// One-shot mode: allow every permission request, command and file write.
-    #[arg(long, visible_alias = "allow", group = "permissions")]
-    pub approve_all: bool,
-    /// One-shot mode (the default): allow permission requests of kind `read`, ask y/N on
-    /// the terminal for the rest (refused without a terminal).
-    #[arg(long, group = "permissions")]
-    pub approve_reads: bool,
-    /// One-shot mode: refuse every permission request, command and file write.
-    #[arg(long, group = "permissions")]
-    pub deny_all: bool,
-    /// One-shot mode: decide by the rules in this JSON file (see the README).
-    #[arg(long, value_name = "FILE", group = "permissions")]
-    pub policy: Option<PathBuf>,
-    /// One-shot mode: what the policy leaves to the user when there is no terminal to ask on:
-    /// `deny` it (the default), or `fail` (cancel the turn and exit with 6).
-    #[arg(long, value_enum, value_name = "deny|fail")]
-    pub non_interactive_permissions: Option<decide::NonInteractive>,
-    /// One-shot mode: let the agent write files in the session's directories (default: asked
-    /// on the terminal, refused without one; the terminal UI asks each time).
-    #[arg(long)]
-    pub allow_write: bool,
-    /// With --url: offer the remote agent this machine's files (reads, and writes as the
-    /// policy allows). Off by default: a remote agent gets no `fs` capability.
-    #[arg(long, requires = "url")]
-    pub allow_remote_fs: bool,
-    /// With --url: offer the remote agent terminals on this machine (each command still needs
-    /// consent). Off by default: a remote agent gets no `terminal` capability.
-    #[arg(long, requires = "url")]
-    pub allow_remote_terminal: bool,
-    /// Sign in with this method of the agent's before the session is created.
-    #[arg(long, value_name = "METHOD_ID")]
-    pub auth: Option<String>,
-    /// Switch the session to this mode once it is open.
-    #[arg(long, value_name = "MODE_ID")]
-    pub mode: Option<String>,
-    /// Set a config option once the session is open (repeatable).
-    #[arg(long = "set", value_name = "CONFIG_ID=VALUE", value_parser = parse_setting)]
-    pub settings: Vec<(String, String)>,
-    /// Print the agent's sessions (id, working directory, title, last update) and exit.
-    #[arg(long, conflicts_with_all = ["prompt", "prompt_file", "load", "mode", "settings"])]
-    pub list_sessions: bool,
-    /// Continue this session (v1 `session/load`, v2 `session/resume` with its history).
-    #[arg(long, value_name = "SESSION_ID")]
-    pub load: Option<String>,
-    /// The session's working directory (default: the current directory).
-    #[arg(long, value_name = "DIR")]
-    pub cwd: Option<PathBuf>,
-    /// A further directory the session may use (repeatable; sent when the agent accepts it).
-    #[arg(long = "add-dir", value_name = "DIR")]
-    pub add_dirs: Vec<PathBuf>,
-    /// Bound each step and the turn to this many seconds; past it the turn is cancelled and
-    /// the client exits with 4.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
-    pub timeout: Option<Duration>,
-    /// Seconds the agent gets to exit after its input closed (and again after SIGTERM).
-    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
-    pub grace: Duration,
-    /// Do not read or write files for the agent (`fs` is not advertised).
-    #[arg(long)]
-    pub no_fs: bool,
-    /// Do not run commands for the agent (`terminal` is not advertised).
-    #[arg(long)]
-    pub no_terminal: bool,
-    /// Show what the agent writes to its standard error (prefixed `agent: `) and the lines
-    /// it writes to its standard output that are not JSON, on standard error. Either way its
-    /// standard error is kept in a log file per run (see the README).
-    #[arg(long)]
-    pub verbose: bool,
+    // The positional arguments have no heading: `--help` lists them under "Arguments".
+    /// The named agent to launch (like --agent NAME), when no command is given after `--`.
+    #[arg(index = 1, value_name = "AGENT_NAME", conflicts_with = "agent_name")]
+    pub named_agent: Option<String>,
+    /// The agent command and its arguments, after `--` (or a named agent, or --url).
+    #[arg(last = true, index = 2, value_name = "AGENT_COMMAND")]
+    pub agent: Vec<String>,
+    // The ten flags most runs use come next, without a heading either, so that `--help`
+    // lists them under "Options" (with --help and --version, which clap always puts there)
+    // before the named groups that follow them here.
+    /// Launch the agent of this name (an [agents.NAME] entry of the config file, or a
+    /// built-in one: codex, claude, gemini) instead of a command after `--`.
+    #[arg(long = "agent", value_name = "NAME")]
+    pub agent_name: Option<String>,
     /// Connect to a remote agent at this URL (WebSocket `ws://`, `wss://` or Streamable HTTP
     /// `http://`, `https://`; for example one served by `acp agent --listen`) instead of
     /// launching an agent command.
     #[arg(long, value_name = "URL", conflicts_with_all = ["agent", "agent_name", "named_agent"])]
     pub url: Option<String>,
-    /// With --url: the bearer token to send (default: $ACP_TOKEN when set; empty is an error).
-    #[arg(long, value_name = "TOKEN", requires = "url",
-          value_parser = crate::commands::tokens::parse_token)]
-    pub token: Option<String>,
-    /// With a `wss://` or `https://` --url: trust the certificates in FILE (PEM) instead of the usual root
-    /// certificates (for a private or self-signed server certificate).
-    #[arg(long, value_name = "FILE", requires = "url")]
-    pub tls_ca: Option<PathBuf>,
-    /// The agent command and its arguments, after `--` (or a named agent, or --url).
-    #[arg(last = true, index = 2, value_name = "AGENT_COMMAND")]
-    pub agent: Vec<String>,
-    /// The terminal UI as plain lines for screen readers and simple terminals: one event per
-    /// line, no boxes, no full-screen drawing; prompts are read line by line.
-    #[arg(long, conflicts_with_all = ["prompt", "prompt_file", "list_sessions"])]
-    pub plain: bool,
-    /// The terminal UI's high-contrast look: no dimmed text, bright colours, bold emphasis
-    /// (also `ACP_HIGH_CONTRAST=1`; `NO_COLOR` still turns colours off).
-    #[arg(long)]
-    pub high_contrast: bool,
-    /// Do not read or write the terminal UI's prompt history (kept per agent in
-    /// `$XDG_STATE_HOME/acp/client/history/`).
-    #[arg(long)]
-    pub no_history: bool,
-    /// Read defaults and named agents from this config file (default:
-    /// $XDG_CONFIG_HOME/acp/config.toml, else ~/.config/acp/config.toml, when it exists).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Launch the agent of this name (an [agents.NAME] entry of the config file, or a
-    /// built-in one: codex, claude, gemini) instead of a command after `--`.
-    #[arg(long = "agent", value_name = "NAME")]
-    pub agent_name: Option<String>,
+    /// Run one turn with this prompt, print it and exit (no terminal UI); `-` reads the
+    /// prompt from standard input.
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: Option<String>,
+    /// The output of --prompt and --list-sessions: plain text (the default), one JSON object
+    /// per line, or only the agent's final message (quiet).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Name the session: the first run creates it, later runs with the same name, agent and
+    /// working directory continue it (see `acp sessions`).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["load", "list_sessions"])]
+    pub session: Option<String>,
+    /// The session's working directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// One-shot mode: allow every permission request, command and file write.
+    #[arg(long, visible_alias = "allow", group = "permissions")]
+    pub approve_all: bool,
     /// Give the agent the MCP servers in this JSON file (`{"mcpServers": {...}}`, as Claude
     /// Desktop, Claude Code and Cursor write it); servers of a transport the agent did not
     /// advertise are left out with a warning.
     #[arg(long, value_name = "FILE")]
     pub mcp_config: Option<PathBuf>,
-    /// Name the session: the first run creates it, later runs with the same name, agent and
-    /// working directory continue it (see `acp sessions`).
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["load", "list_sessions"])]
-    pub session: Option<String>,
+    /// Protocol version to ask the agent for: 1 or 2 (a v1 agent asked for 2 is relaunched
+    /// and initialized as v1).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=2))]
+    pub protocol: u16,
+    /// Show what the agent writes to its standard error (prefixed `agent: `) and the lines
+    /// it writes to its standard output that are not JSON, on standard error. Either way its
+    /// standard error is kept in a log file per run (see the README).
+    #[arg(long)]
+    pub verbose: bool,
+    /// Run one turn with the prompt in this file (like --prompt).
+    #[arg(help_heading = PROMPT_AND_OUTPUT, long, value_name = "FILE", conflicts_with = "prompt")]
+    pub prompt_file: Option<PathBuf>,
+    /// Print the agent's sessions (id, working directory, title, last update) and exit.
+    #[arg(
+        help_heading = PROMPT_AND_OUTPUT, long,
+        conflicts_with_all = ["prompt", "prompt_file", "load", "mode", "settings"]
+    )]
+    pub list_sessions: bool,
+    /// Bound each step and the turn to this many seconds; past it the turn is cancelled and
+    /// the client exits with 4.
+    #[arg(
+        help_heading = PROMPT_AND_OUTPUT, long, value_name = "SECS", value_parser = parse_seconds
+    )]
+    pub timeout: Option<Duration>,
+    /// Continue this session (v1 `session/load`, v2 `session/resume` with its history).
+    #[arg(help_heading = SESSION, long, value_name = "SESSION_ID")]
+    pub load: Option<String>,
+    /// A further directory the session may use (repeatable; sent when the agent accepts it).
+    #[arg(help_heading = SESSION, long = "add-dir", value_name = "DIR")]
+    pub add_dirs: Vec<PathBuf>,
+    /// Sign in with this method of the agent's before the session is created.
+    #[arg(help_heading = SESSION, long, value_name = "METHOD_ID")]
+    pub auth: Option<String>,
+    /// Switch the session to this mode once it is open.
+    #[arg(help_heading = SESSION, long, value_name = "MODE_ID")]
+    pub mode: Option<String>,
+    /// Set a config option once the session is open (repeatable).
+    #[arg(
+        help_heading = SESSION, long = "set", value_name = "CONFIG_ID=VALUE",
+        value_parser = parse_setting
+    )]
+    pub settings: Vec<(String, String)>,
     /// With --session: hand the prompt to the session's owner (a background process, started
     /// when there is none) and return at once.
-    #[arg(long, requires = "session")]
+    #[arg(help_heading = SESSION, long, requires = "session")]
     pub no_wait: bool,
     /// With --no-wait: how many seconds the owner it starts waits idle before it exits
     /// (default 300; 0: as soon as its queue is empty).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "session")]
+    #[arg(
+        help_heading = SESSION, long, value_name = "SECS", value_parser = parse_seconds,
+        requires = "session"
+    )]
     pub ttl: Option<Duration>,
-    /// The named agent to launch (like --agent NAME), when no command is given after `--`.
-    #[arg(index = 1, value_name = "AGENT_NAME", conflicts_with = "agent_name")]
-    pub named_agent: Option<String>,
     /// Serve the --session as its owner (how --no-wait starts one).
-    #[arg(long, hide = true, requires = "session")]
+    #[arg(help_heading = SESSION, long, hide = true, requires = "session")]
     pub serve_as_owner: bool,
+    /// One-shot mode (the default): allow permission requests of kind `read`, ask y/N on
+    /// the terminal for the rest (refused without a terminal).
+    #[arg(help_heading = PERMISSIONS, long, group = "permissions")]
+    pub approve_reads: bool,
+    /// One-shot mode: refuse every permission request, command and file write.
+    #[arg(help_heading = PERMISSIONS, long, group = "permissions")]
+    pub deny_all: bool,
+    /// One-shot mode: decide by the rules in this JSON file (see the README).
+    #[arg(help_heading = PERMISSIONS, long, value_name = "FILE", group = "permissions")]
+    pub policy: Option<PathBuf>,
+    /// One-shot mode: what the policy leaves to the user when there is no terminal to ask on:
+    /// `deny` it (the default), or `fail` (cancel the turn and exit with 6).
+    #[arg(help_heading = PERMISSIONS, long, value_enum, value_name = "deny|fail")]
+    pub non_interactive_permissions: Option<decide::NonInteractive>,
+    /// One-shot mode: let the agent write files in the session's directories (default: asked
+    /// on the terminal, refused without one; the terminal UI asks each time).
+    #[arg(help_heading = PERMISSIONS, long)]
+    pub allow_write: bool,
+    /// With --url: the bearer token to send (default: $ACP_TOKEN when set; empty is an error).
+    #[arg(help_heading = REMOTE, long, value_name = "TOKEN", requires = "url",
+          value_parser = crate::commands::tokens::parse_token)]
+    pub token: Option<String>,
+    /// With a `wss://` or `https://` --url: trust the certificates in FILE (PEM) instead of the usual root
+    /// certificates (for a private or self-signed server certificate).
+    #[arg(help_heading = REMOTE, long, value_name = "FILE", requires = "url")]
+    pub tls_ca: Option<PathBuf>,
+    /// With --url: offer the remote agent this machine's files (reads, and writes as the
+    /// policy allows). Off by default: a remote agent gets no `fs` capability.
+    #[arg(help_heading = REMOTE, long, requires = "url")]
+    pub allow_remote_fs: bool,
+    /// With --url: offer the remote agent terminals on this machine (each command still needs
+    /// consent). Off by default: a remote agent gets no `terminal` capability.
+    #[arg(help_heading = REMOTE, long, requires = "url")]
+    pub allow_remote_terminal: bool,
+    /// Read defaults and named agents from this config file (default:
+    /// $XDG_CONFIG_HOME/acp/config.toml, else ~/.config/acp/config.toml, when it exists).
+    #[arg(help_heading = AGENT, long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Seconds the agent gets to exit after its input closed (and again after SIGTERM).
+    #[arg(
+        help_heading = AGENT, long, value_name = "SECS", default_value = "2",
+        value_parser = parse_seconds
+    )]
+    pub grace: Duration,
+    /// Do not read or write files for the agent (`fs` is not advertised).
+    #[arg(help_heading = AGENT, long)]
+    pub no_fs: bool,
+    /// Do not run commands for the agent (`terminal` is not advertised).
+    #[arg(help_heading = AGENT, long)]
+    pub no_terminal: bool,
+    /// Do not advertise `session.notices` (v1) and do not use a notice center.
+    #[arg(help_heading = AGENT, long)]
+    pub no_notices: bool,
+    /// The terminal UI as plain lines for screen readers and simple terminals: one event per
+    /// line, no boxes, no full-screen drawing; prompts are read line by line.
+    #[arg(
+        help_heading = TERMINAL_UI, long,
+        conflicts_with_all = ["prompt", "prompt_file", "list_sessions"]
+    )]
+    pub plain: bool,
+    /// The terminal UI's high-contrast look: no dimmed text, bright colours, bold emphasis
+    /// (also `ACP_HIGH_CONTRAST=1`; `NO_COLOR` still turns colours off).
+    #[arg(help_heading = TERMINAL_UI, long)]
+    pub high_contrast: bool,
+    /// Do not read or write the terminal UI's prompt history (kept per agent in
+    /// `$XDG_STATE_HOME/acp/client/history/`).
+    #[arg(help_heading = TERMINAL_UI, long)]
+    pub no_history: bool,
     /// The environment of a named agent.
     #[arg(skip)]
     pub agent_env: Vec<(String, String)>,

@@ -34,6 +34,9 @@ use acp_runtime::transport::{AgentCommand, Stdin, Stdout};
 
 use crate::commands::listen::ListenArgs;
 
+/// The heading of `--url` and its flags in `acp proxy --help`.
+const REMOTE: &str = "Remote agent (--url)";
+
 /// Arguments of `acp proxy`.
 #[derive(Debug, Clone, clap::Args)]
 #[command(group = clap::ArgGroup::new("remote").args(["listen", "url"]).multiple(false))]
@@ -72,20 +75,25 @@ pub struct Args {
     grace_period: f64,
     /// Serve the agent to remote clients instead of one stdio client: one agent process per
     /// connection (`--listen` and its flags as for `acp agent --listen`).
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = crate::commands::listen::HELP_HEADING)]
     remote: ListenArgs,
     /// With --listen: keep which principal created which session in FILE (JSON Lines), so
     /// that a restarted proxy still lets each reach its own sessions (default: in memory,
     /// for the life of the proxy).
-    #[arg(long, value_name = "FILE", requires = "listen")]
+    #[arg(
+        help_heading = crate::commands::listen::HELP_HEADING,
+        long,
+        value_name = "FILE",
+        requires = "listen"
+    )]
     session_owners: Option<PathBuf>,
     /// Forward the stdio client to the remote agent at URL (`ws://`, `wss://`) instead of
     /// launching an agent command.
-    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    #[arg(help_heading = REMOTE, long, value_name = "URL", conflicts_with = "command")]
     url: Option<String>,
     /// With a `wss://` --url: trust the certificates in FILE (PEM) instead of the usual root
     /// certificates.
-    #[arg(long, value_name = "FILE", requires = "url")]
+    #[arg(help_heading = REMOTE, long, value_name = "FILE", requires = "url")]
     tls_ca: Option<PathBuf>,
     /// The agent to launch, and its arguments (after `--`).
     #[arg(
