@@ -83,7 +83,7 @@ schema() {
   # The criterion part has no knob that shortens the summary; --quick skips criterion instead.
   local args=()
   [[ ${quick} == 1 ]] && args=(-- no-such-bench)
-  run schema schema.log cargo bench -p acp-conformance --bench session_updates "${args[@]}" || return
+  run schema schema.log cargo bench -p acptk-conformance --bench session_updates "${args[@]}" || return
   awk 'BEGIN { OFS = "\t" }
     $1 ~ /^V[12]$/ && ($2 == "decode" || $2 == "encode") {
       print "schema", tolower($1) " " $2, $3 " MB/s", "official " $4 " MB/s", $7 " [" $8 "]"
@@ -91,9 +91,9 @@ schema() {
 }
 
 runtime_bench_build() {
-  [[ -x "${target}/release/acp-runtime-bench" && -n "${runtime_built:-}" ]] && return
+  [[ -x "${target}/release/acptk-runtime-bench" && -n "${runtime_built:-}" ]] && return
   run runtime runtime-build.log cargo build --release \
-    --manifest-path crates/acp-conformance/runtime-bench/Cargo.toml || return
+    --manifest-path crates/acptk-conformance/runtime-bench/Cargo.toml || return
   runtime_built=1
 }
 
@@ -101,10 +101,10 @@ runtime() {
   runtime_bench_build || return
   local args=(--runs 3)
   [[ ${quick} == 1 ]] && args=(--count 20000 --runs 1 --paced-count 1000)
-  run runtime runtime.log "${target}/release/acp-runtime-bench" "${args[@]}" || return
+  run runtime runtime.log "${target}/release/acptk-runtime-bench" "${args[@]}" || return
   awk 'BEGIN { OFS = "\t" }
     $1 == "in-memory" || $1 == "os-pipe" {
-      if ($2 == "acp-runtime") { ours[$1] = $3; paced[$1] = $6 }
+      if ($2 == "acptk-runtime") { ours[$1] = $3; paced[$1] = $6 }
       else if ($2 == "agent-client-protocol") { theirs[$1] = $4; tpaced[$1] = $7 }
       else if ($2 == "ratio") { r[$1] = $4; pr[$1] = $7 }
     }
@@ -132,7 +132,7 @@ stores() {
     fi
   fi
   [[ -n "${url}" ]] && args+=(--postgres "${url}")
-  run stores stores.log "${target}/release/acp-runtime-bench" "${args[@]}"
+  run stores stores.log "${target}/release/acptk-runtime-bench" "${args[@]}"
   cleanup
   awk 'BEGIN { OFS = "\t"; target["file"] = 10; target["sqlite"] = 20; target["postgres"] = 500 }
     ($1 == "memory" || $1 in target) && NF == 6 && $2 ~ /^[0-9.]+$/ {
@@ -152,7 +152,7 @@ proxy() {
   if [[ ${quick} == 1 ]]; then
     export ACP_BENCH_ROUND_TRIPS=2000 ACP_BENCH_UPDATES=20000 ACP_BENCH_ROUNDS=3
   fi
-  run proxy proxy.log cargo bench -p acp-cli --bench proxy_overhead
+  run proxy proxy.log cargo bench -p acptk --bench proxy_overhead
   unset ACP_BENCH_ROUND_TRIPS ACP_BENCH_UPDATES ACP_BENCH_ROUNDS
   [[ -s "${out}/proxy.log" ]] || return
   awk 'BEGIN { OFS = "\t" }
@@ -169,7 +169,7 @@ proxy() {
 
 checker() {
   [[ ${quick} == 1 ]] && export ACP_BENCH_UPDATES=20000
-  run checker checker.log cargo bench -p acp-check --bench checker
+  run checker checker.log cargo bench -p acptk-check --bench checker
   unset ACP_BENCH_UPDATES
   awk 'BEGIN { OFS = "\t" }
     $1 ~ /^v[12]$/ && $2 == "checker" { c[$1] = $(NF - 1) }
@@ -187,7 +187,7 @@ capture() {
   if [[ ${quick} == 1 ]]; then
     export ACP_BENCH_FRAMES=20000 ACP_BENCH_ROUNDS=3 ACP_BENCH_SEARCH_FRAMES=50000
   fi
-  run capture capture.log cargo bench -p acp-inspect --bench store
+  run capture capture.log cargo bench -p acptk-inspect --bench store
   unset ACP_BENCH_FRAMES ACP_BENCH_ROUNDS ACP_BENCH_SEARCH_FRAMES
   awk 'BEGIN { OFS = "\t" }
     $1 == "+capture" { cap = $7; all = $10 }
@@ -213,8 +213,8 @@ remote() {
   if [[ ${quick} == 1 ]]; then
     export ACP_BENCH_CONNECTIONS=50 ACP_BENCH_UPDATES=200 ACP_BENCH_RATES=5000 ACP_BENCH_SECONDS=2
   fi
-  run remote remote.log cargo bench -p acp-runtime --features remote --bench remote_load
-  run remote remote-open.log cargo bench -p acp-runtime --features remote --bench remote_load -- --open-loop
+  run remote remote.log cargo bench -p acptk-runtime --features remote --bench remote_load
+  run remote remote-open.log cargo bench -p acptk-runtime --features remote --bench remote_load -- --open-loop
   unset ACP_BENCH_CONNECTIONS ACP_BENCH_UPDATES ACP_BENCH_RATES ACP_BENCH_SECONDS
   awk -F' *[|] *' 'BEGIN { OFS = "\t" }
     /^[|] [a-z-]+ [|]/ && $6 ~ /notices\/s/ { tp[$2] = $6 + 0; p50[$2] = $7 + 0; rss[$2] = $9 }
@@ -244,7 +244,7 @@ remote() {
 }
 
 notices() {
-  run notices notices.log cargo bench -p acp-notice-center --bench throughput || return
+  run notices notices.log cargo bench -p acptk-notice-center --bench throughput || return
   awk 'BEGIN { OFS = "\t" }
     $2 == "notices" && $6 == "notices/s" { n = $1; rate = $5; heap = $9 }
     END {
@@ -256,7 +256,7 @@ notices() {
 }
 
 tui() {
-  run tui tui.log cargo bench -p acp-cli --bench tui_frame || return
+  run tui tui.log cargo bench -p acptk --bench tui_frame || return
   awk -F' *[|] *' 'BEGIN { OFS = "\t" }
     $2 ~ /^steady, end of/ { print "tui", "frame at rest, median", $4, "target 2 ms", sprintf("%.2fx", $4 / 2) }
     $2 ~ /^streaming/ { print "tui", "frame while streaming, median", $4, "target 2 ms", sprintf("%.2fx", $4 / 2) }
@@ -272,7 +272,7 @@ inspector() {
     skip inspector "open a 100,000-frame capture" "needs /usr/bin/chromium and /usr/bin/chromedriver"
     return
   fi
-  run inspector inspector.log cargo bench -p acp-cli --bench inspect_open || return
+  run inspector inspector.log cargo bench -p acptk --bench inspect_open || return
   sed -n 's/.*first paint: cold \([0-9]*\) ms, warm median \([0-9]*\) ms.*/\1 \2/p' "${out}/inspector.log" |
     awk 'BEGIN { OFS = "\t" } {
       print "inspector", "open a 100,000-frame capture, warm median", $2 " ms", "target 1000 ms", sprintf("%.2fx", $2 / 1000)
@@ -289,7 +289,7 @@ client() {
     skip client "one turn beside acpx" "set ACP_BENCH_ACPX to acpx's dist/cli.js (npm install acpx@0.19.1), with node"
     return
   fi
-  run client client-build.log cargo build --release -p acp-cli || return
+  run client client-build.log cargo build --release -p acptk || return
   local a="${target}/release/acp" runs=(-w 2 -r 15)
   [[ ${quick} == 1 ]] && runs=(-w 1 -r 3)
   run client client.log hyperfine -N -i "${runs[@]}" --export-csv "${out}/client.csv" \

@@ -7,7 +7,7 @@
 #   scripts/test-postgres.sh stop    stops it and removes its directory
 #
 #   eval "$(scripts/test-postgres.sh start)"
-#   cargo test -p acp-runtime --features sqlite,postgres --test stores
+#   cargo test -p acptk-runtime --features sqlite,postgres --test stores
 #   scripts/test-postgres.sh stop
 #
 # The server binaries come from PG_BIN, else `pg_config --bindir`, else the newest

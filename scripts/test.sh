@@ -26,34 +26,34 @@ if [ "${status}" != 0 ]; then
   exit "${status}"
 fi
 
-echo "== acp-runtime's session stores without the database features =="
-cargo test -p acp-runtime --locked --test stores --test file_store
-echo "== acp-notice-center, default features and none =="
-cargo test -p acp-notice-center --locked --lib --tests
-cargo test -p acp-notice-center --locked --lib --tests --no-default-features
-echo "== acp-check without its proxy core (no default features) =="
-cargo test -p acp-check --locked --lib --tests --no-default-features
+echo "== acptk-runtime's session stores without the database features =="
+cargo test -p acptk-runtime --locked --test stores --test file_store
+echo "== acptk-notice-center, default features and none =="
+cargo test -p acptk-notice-center --locked --lib --tests
+cargo test -p acptk-notice-center --locked --lib --tests --no-default-features
+echo "== acptk-check without its proxy core (no default features) =="
+cargo test -p acptk-check --locked --lib --tests --no-default-features
 for features in "" "unstable_protocol_v2" "unstable"; do
-  echo "== acp-schema, default features + [${features}] =="
-  cargo test -p acp-schema --locked --lib --tests --features "${features}"
+  echo "== acptk-schema, default features + [${features}] =="
+  cargo test -p acptk-schema --locked --lib --tests --features "${features}"
 done
-echo "== acp-schema, no default features =="
-cargo test -p acp-schema --locked --lib --tests --no-default-features --features unstable_protocol_v2
-cargo test -p acp-schema --locked --lib --tests --no-default-features
+echo "== acptk-schema, no default features =="
+cargo test -p acptk-schema --locked --lib --tests --no-default-features --features unstable_protocol_v2
+cargo test -p acptk-schema --locked --lib --tests --no-default-features
 # Session notices are stable and always built; the feature that once gated them stays, empty,
 # for manifests that name it. It must still build and change nothing: no code may test for it,
 # and with it the stable schemas (every type and variant compiled in) are the checked-in ones.
-echo "== acp-schema, the old feature unstable_session_notices (empty, a no-op) =="
-if ! grep -qx 'unstable_session_notices = \[\]' crates/acp-schema/Cargo.toml ||
+echo "== acptk-schema, the old feature unstable_session_notices (empty, a no-op) =="
+if ! grep -qx 'unstable_session_notices = \[\]' crates/acptk-schema/Cargo.toml ||
   grep -rn --include='*.rs' 'feature = "unstable_session_notices"' crates fuzz; then
   echo "unstable_session_notices must stay an empty feature that no code tests for" >&2
   exit 1
 fi
-cargo test -p acp-schema --locked --features unstable_session_notices,unstable_protocol_v2 \
+cargo test -p acptk-schema --locked --features unstable_session_notices,unstable_protocol_v2 \
   --test schema_artifacts --test schema_reference --test notices
 
 # Each of the official crate's unstable features alone, with v2 so that both versions' parts
-# are built: the names are those the `unstable` umbrella of crates/acp-schema/Cargo.toml lists.
+# are built: the names are those the `unstable` umbrella of crates/acptk-schema/Cargo.toml lists.
 # To keep CI lean these builds leave out the default `schemars` feature (the JSON Schema code
 # of every feature was built and checked above, with all of them on) and run only the
 # integration tests whose cases depend on the features: the method tables against the
@@ -61,12 +61,12 @@ cargo test -p acp-schema --locked --features unstable_session_notices,unstable_p
 # encoders of the hot types against serde (whose unions gain variants with the features).
 features=$(awk '/^unstable = \[/ { listing = 1; next } listing && /\]/ { exit }
   listing { gsub(/[",[:space:]]/, ""); if ($0 != "") print }' \
-  crates/acp-schema/Cargo.toml)
+  crates/acptk-schema/Cargo.toml)
 if [ -z "${features}" ]; then
-  echo "no unstable features found in crates/acp-schema/Cargo.toml" >&2
+  echo "no unstable features found in crates/acptk-schema/Cargo.toml" >&2
   exit 1
 fi
-# Each of these builds is used once, so its own outputs (the acp-schema library and the five
+# Each of these builds is used once, so its own outputs (the acptk-schema library and the five
 # test binaries) are removed after its run: kept, the fourteen builds would take gigabytes of a
 # disk that CI shares with everything else. The dependencies they share stay. Set
 # ACP_TEST_KEEP_BUILDS=1 to keep them (a second run is then quicker).
@@ -81,15 +81,15 @@ marker=$(mktemp)
 trap 'rm -f "${marker}"' EXIT
 started=${SECONDS}
 for feature in ${features}; do
-  echo "== acp-schema, unstable_protocol_v2 + ${feature} alone =="
+  echo "== acptk-schema, unstable_protocol_v2 + ${feature} alone =="
   touch "${marker}"
-  cargo test -p acp-schema --locked --no-default-features \
+  cargo test -p acptk-schema --locked --no-default-features \
     --features "unstable_protocol_v2,${feature}" "${tests[@]/#/--test=}"
   if [ "${ACP_TEST_KEEP_BUILDS:-0}" != 1 ]; then
-    for name in libacp_schema acp_schema "${tests[@]}"; do
+    for name in libacptk_schema acptk_schema "${tests[@]}"; do
       find "${target_dir}/debug/deps" -maxdepth 1 -name "${name}-*" -newer "${marker}" -delete
     done
-    find "${target_dir}/debug/.fingerprint" -mindepth 1 -maxdepth 1 -name "acp-schema-*" \
+    find "${target_dir}/debug/.fingerprint" -mindepth 1 -maxdepth 1 -name "acptk-schema-*" \
       -newer "${marker}" -exec rm -rf {} +
   fi
 done

@@ -6,6 +6,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(line) = std::str::from_utf8(data) {
-        let _ = acp_conformance::route::parse_and_route(line);
+        let _ = acptk_conformance::route::parse_and_route(line);
     }
 });

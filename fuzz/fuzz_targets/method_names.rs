@@ -1,14 +1,14 @@
-//! Arbitrary bytes as a message line, checked twice by `acp-check`: as it came, and in the
+//! Arbitrary bytes as a message line, checked twice by `acptk-check`: as it came, and in the
 //! canonical form the runtime writes (`{"jsonrpc":"2.0","method":"M","params":P}` with the
 //! method name unescaped), whose envelope the checker's fast path matches by its bytes. The
 //! two verdicts (findings and notice) must be the same: a byte matcher may decline a line but
 //! never read it differently from the JSON decoder (an escaped method name included). The
 //! remote listener's session limits read messages with the same parser as the connection
-//! (`acp_schema::jsonrpc::Message`), which this decodes too. Nothing may panic.
+//! (`acptk_schema::jsonrpc::Message`), which this decodes too. Nothing may panic.
 #![no_main]
 
-use acp_check::{Checker, Side};
-use acp_schema::jsonrpc::{Message, Notification};
+use acptk_check::{Checker, Side};
+use acptk_schema::jsonrpc::{Message, Notification};
 use libfuzzer_sys::fuzz_target;
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}"#;

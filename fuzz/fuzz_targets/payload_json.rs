@@ -3,7 +3,7 @@
 //! JSON-RPC envelope. Nothing may panic.
 #![no_main]
 
-use acp_conformance::route::{
+use acptk_conformance::route::{
     all_methods, decode_params_everywhere, decode_result_everywhere, parse_and_route,
 };
 use arbitrary::{Arbitrary, Unstructured};

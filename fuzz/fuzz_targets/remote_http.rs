@@ -1,4 +1,4 @@
-//! Arbitrary bytes as one TCP connection to the remote listener (`acp-runtime`, feature
+//! Arbitrary bytes as one TCP connection to the remote listener (`acptk-runtime`, feature
 //! `remote`): HTTP/1.1 or HTTP/2 requests, WebSocket upgrades and the frames after them,
 //! Streamable HTTP posts with any body, all through the same accept path, limits and
 //! timeouts as a real listener (`Endpoint::serve_connection` over an in-memory pipe). The
@@ -10,9 +10,9 @@ use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use acp_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
-use acp_runtime::transport::remote::{RemoteServer, ServerOptions};
-use acp_schema::jsonrpc::ErrorObject;
+use acptk_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
+use acptk_runtime::transport::remote::{RemoteServer, ServerOptions};
+use acptk_schema::jsonrpc::ErrorObject;
 use libfuzzer_sys::fuzz_target;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

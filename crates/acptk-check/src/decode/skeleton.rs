@@ -1,0 +1,94 @@
+//! The decoding skeleton shared by both versions: the routing enums have the same names in
+//! `acptk_schema::v1::methods` and `acptk_schema::v2::methods`.
+
+/// Generates `role`, `request`, `notification`, `notification_from` and `response` for one
+/// version module. The
+/// module must define `request_facts`, `notification_facts` and `response_facts`.
+macro_rules! version_decoder {
+    ($schema:ident) => {
+        use acptk_schema::Error;
+        use acptk_schema::$schema::methods::{
+            AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest,
+            ClientResponse, ProtocolNotification,
+        };
+        use serde_json::value::RawValue;
+
+        use crate::decode::{Facts, Role};
+        use crate::transcript::Side;
+
+        /// Which side sends `method`, and how, in this version's tables.
+        pub(super) fn role(method: &str) -> Option<Role> {
+            let role = |sender, request| Some(Role { sender, request });
+            if ClientRequest::METHODS.contains(&method) {
+                role(Some(Side::Client), true)
+            } else if ClientNotification::METHODS.contains(&method) {
+                role(Some(Side::Client), false)
+            } else if AgentRequest::METHODS.contains(&method) {
+                role(Some(Side::Agent), true)
+            } else if AgentNotification::METHODS.contains(&method) {
+                role(Some(Side::Agent), false)
+            } else if ProtocolNotification::METHODS.contains(&method) {
+                role(None, false)
+            } else {
+                None
+            }
+        }
+
+        /// Decodes a request sent by `sender`.
+        pub(super) fn request(
+            sender: Side,
+            method: &str,
+            params: Option<&RawValue>,
+        ) -> Result<Facts, Error> {
+            match sender {
+                Side::Client => ClientRequest::decode(method, params).map(request_facts),
+                Side::Agent => AgentRequest::decode(method, params).map(|_| Facts::Nothing),
+            }
+        }
+
+        /// Decodes a notification sent by `sender`.
+        pub(super) fn notification(
+            sender: Side,
+            method: &str,
+            params: Option<&RawValue>,
+        ) -> Result<Facts, Error> {
+            if ProtocolNotification::METHODS.contains(&method) {
+                return ProtocolNotification::decode(method, params).map(|_| Facts::Cancel);
+            }
+            match sender {
+                Side::Client => ClientNotification::decode(method, params).map(|_| Facts::Nothing),
+                Side::Agent => AgentNotification::decode(method, params).map(notification_facts),
+            }
+        }
+
+        /// [`notification`] in one pass: decodes the params straight from `deserializer`.
+        pub(super) fn notification_from<'de, D: serde::Deserializer<'de>>(
+            sender: Side,
+            method: &str,
+            deserializer: D,
+        ) -> Result<Facts, D::Error> {
+            if ProtocolNotification::METHODS.contains(&method) {
+                return ProtocolNotification::deserialize_params(method, deserializer)
+                    .map(|_| Facts::Cancel);
+            }
+            match sender {
+                Side::Client => ClientNotification::deserialize_params(method, deserializer)
+                    .map(|_| Facts::Nothing),
+                Side::Agent => AgentNotification::deserialize_params(method, deserializer)
+                    .map(notification_facts),
+            }
+        }
+
+        /// Decodes the result of a response sent by `responder` to a request for `method`.
+        pub(super) fn response(
+            responder: Side,
+            method: &str,
+            result: &RawValue,
+        ) -> Result<Facts, Error> {
+            match responder {
+                Side::Agent => AgentResponse::decode(method, result).map(response_facts),
+                Side::Client => ClientResponse::decode(method, result).map(|_| Facts::Nothing),
+            }
+        }
+    };
+}

@@ -1,0 +1,271 @@
+//! The one gate between the agent and the client's optional features.
+//!
+//! Every feature the agent may use only when the client advertised it is a [`ClientFeature`],
+//! and [`ConnectedClient::supports`] is the single table that says, for both versions, which
+//! capability enables it. Notices, file reads and writes, terminals and elicitations all pass
+//! through [`ConnectedClient::require`] before anything is sent; a feature the client did not
+//! advertise fails with [`Error::NotAdvertised`] and nothing goes on the wire.
+
+use std::sync::Arc;
+
+use acptk_schema::method::RequestMethod;
+use acptk_schema::v1::ProtocolVersion;
+use acptk_schema::{v1, v2};
+
+use crate::connection::Connection;
+use crate::error::Error;
+use crate::version::ByVersion;
+
+/// The client on the other end of an agent connection, as learnt from `initialize`.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ConnectedClient {
+    /// The negotiated protocol version.
+    pub protocol_version: ProtocolVersion,
+    /// The client's capabilities, in the types of the version its `initialize` was written in.
+    pub capabilities: ByVersion<v1::ClientCapabilities, v2::ClientCapabilities>,
+    /// The client's name and version, if it said.
+    pub name: Option<String>,
+    /// Who the connection acts for (see [`Principal`](super::Principal)): the owner of the
+    /// sessions it creates.
+    pub principal: super::Principal,
+}
+
+/// A feature of the client that an agent may use only when the client advertised it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ClientFeature {
+    /// `notice` session updates: v1 `clientCapabilities.session.notices`; always in v2.
+    Notices,
+    /// `fs/read_text_file`: v1 `clientCapabilities.fs.readTextFile`; v2 has no such method.
+    ReadTextFile,
+    /// `fs/write_text_file`: v1 `clientCapabilities.fs.writeTextFile`; v2 has no such method.
+    WriteTextFile,
+    /// The `terminal/*` methods: v1 `clientCapabilities.terminal`; v2 has no such methods.
+    Terminal,
+    /// `elicitation/create` with a form: `elicitation.form`, both versions.
+    ElicitationForm,
+    /// `elicitation/create` with a URL: `elicitation.url`, both versions.
+    ElicitationUrl,
+}
+
+impl ClientFeature {
+    /// The capability that enables the feature in `version`, as written in `initialize`;
+    /// `None` when the version has no such feature (fs and terminals in v2), and `""` when it
+    /// needs no capability (notices in v2).
+    pub fn capability(self, version: ProtocolVersion) -> Option<&'static str> {
+        let v1 = version == ProtocolVersion::V1;
+        match self {
+            ClientFeature::Notices if v1 => Some("clientCapabilities.session.notices"),
+            ClientFeature::Notices => Some(""),
+            ClientFeature::ReadTextFile if v1 => Some("clientCapabilities.fs.readTextFile"),
+            ClientFeature::WriteTextFile if v1 => Some("clientCapabilities.fs.writeTextFile"),
+            ClientFeature::Terminal if v1 => Some("clientCapabilities.terminal"),
+            ClientFeature::ReadTextFile
+            | ClientFeature::WriteTextFile
+            | ClientFeature::Terminal => None,
+            ClientFeature::ElicitationForm if v1 => Some("clientCapabilities.elicitation.form"),
+            ClientFeature::ElicitationForm => Some("capabilities.elicitation.form"),
+            ClientFeature::ElicitationUrl if v1 => Some("clientCapabilities.elicitation.url"),
+            ClientFeature::ElicitationUrl => Some("capabilities.elicitation.url"),
+        }
+    }
+
+    /// What the feature sends, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            ClientFeature::Notices => "`notice` session updates",
+            ClientFeature::ReadTextFile => "`fs/read_text_file`",
+            ClientFeature::WriteTextFile => "`fs/write_text_file`",
+            ClientFeature::Terminal => "client terminals (`terminal/*`)",
+            ClientFeature::ElicitationForm => "form elicitations (`elicitation/create`)",
+            ClientFeature::ElicitationUrl => "URL elicitations (`elicitation/create`)",
+        }
+    }
+
+    /// The message of [`Error::NotAdvertised`].
+    pub(crate) fn refusal(self, version: ProtocolVersion) -> String {
+        match self.capability(version) {
+            Some(capability) => format!(
+                "the client did not advertise `{capability}`, so {} cannot be used (nothing was sent)",
+                self.what()
+            ),
+            None => format!("ACP v{version} has no {}; nothing was sent", self.what()),
+        }
+    }
+}
+
+impl ConnectedClient {
+    /// Whether the client may be sent `feature`: the one table for both versions.
+    pub fn supports(&self, feature: ClientFeature) -> bool {
+        match &self.capabilities {
+            ByVersion::V1(capabilities) => match feature {
+                ClientFeature::Notices => capabilities.advertises_notices(),
+                ClientFeature::ReadTextFile => capabilities.fs.read_text_file,
+                ClientFeature::WriteTextFile => capabilities.fs.write_text_file,
+                ClientFeature::Terminal => capabilities.terminal,
+                ClientFeature::ElicitationForm => capabilities
+                    .elicitation
+                    .as_ref()
+                    .is_some_and(|elicitation| elicitation.form.is_some()),
+                ClientFeature::ElicitationUrl => capabilities
+                    .elicitation
+                    .as_ref()
+                    .is_some_and(|elicitation| elicitation.url.is_some()),
+            },
+            ByVersion::V2(capabilities) => match feature {
+                ClientFeature::Notices => true,
+                ClientFeature::ReadTextFile
+                | ClientFeature::WriteTextFile
+                | ClientFeature::Terminal => false,
+                ClientFeature::ElicitationForm => capabilities
+                    .elicitation
+                    .as_ref()
+                    .is_some_and(|elicitation| elicitation.form.is_some()),
+                ClientFeature::ElicitationUrl => capabilities
+                    .elicitation
+                    .as_ref()
+                    .is_some_and(|elicitation| elicitation.url.is_some()),
+            },
+        }
+    }
+
+    /// `Ok` when the client supports `feature`, else [`Error::NotAdvertised`].
+    pub fn require(&self, feature: ClientFeature) -> Result<(), Error> {
+        if self.supports(feature) {
+            Ok(())
+        } else {
+            Err(Error::NotAdvertised {
+                feature,
+                version: self.protocol_version,
+            })
+        }
+    }
+
+    /// Whether the client may receive `notice` session updates: always in v2, and in v1 when
+    /// it advertised `clientCapabilities.session.notices`.
+    pub fn accepts_notices(&self) -> bool {
+        self.supports(ClientFeature::Notices)
+    }
+}
+
+/// The client of one agent connection: what it advertised, and typed calls to it that involve
+/// no session (see [`Session`](super::Session) for the ones that do). Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct ClientConnection {
+    pub(crate) client: Arc<ConnectedClient>,
+    pub(crate) connection: Connection,
+    /// What the unstable calls to the client need to know (cargo features `unstable_*`;
+    /// empty without them).
+    #[allow(dead_code)]
+    pub(crate) unstable: super::unstable_calls::Gates,
+}
+
+impl ClientConnection {
+    pub(crate) fn new(client: Arc<ConnectedClient>, connection: Connection) -> Self {
+        Self {
+            client,
+            connection,
+            unstable: super::unstable_calls::Gates::default(),
+        }
+    }
+
+    /// What the client advertised.
+    pub fn info(&self) -> &ConnectedClient {
+        &self.client
+    }
+
+    /// The protocol version of the connection.
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.client.protocol_version
+    }
+
+    /// The connection, for requests of your own.
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    /// Sends request `M` once `feature` (when given) passed the gate.
+    pub(crate) async fn call<M: RequestMethod>(
+        &self,
+        feature: Option<ClientFeature>,
+        params: &M::Params,
+    ) -> Result<M::Result, Error> {
+        if let Some(feature) = feature {
+            self.client.require(feature)?;
+        }
+        self.connection.request::<M>(params).await
+    }
+
+    /// Asks the user for input through the client (`elicitation/create`), with a request of
+    /// the connection's version ([`v1::CreateElicitationRequest`] or
+    /// [`v2::CreateElicitationRequest`]). Fails with [`Error::NotAdvertised`], sending
+    /// nothing, when the client did not advertise the elicitation mode the request uses, and
+    /// with [`Error::WrongVersion`] when the request is of the other version.
+    pub async fn elicit<R: Elicitation>(&self, request: &R) -> Result<R::Response, Error> {
+        self.check_elicitation(request)?;
+        request.send(self).await
+    }
+
+    /// The gate of [`Self::elicit`]: the version and the advertised mode.
+    pub(crate) fn check_elicitation<R: Elicitation>(&self, request: &R) -> Result<(), Error> {
+        if R::VERSION != self.protocol_version() {
+            return Err(Error::WrongVersion {
+                expected: R::VERSION,
+                actual: self.protocol_version(),
+            });
+        }
+        self.client.require(request.feature()?)
+    }
+}
+
+/// An `elicitation/create` request of one protocol version.
+pub trait Elicitation: Send + Sync + sealed::Sealed {
+    /// The version the request belongs to.
+    const VERSION: ProtocolVersion;
+    /// The client's answer.
+    type Response;
+    /// The client feature the request's mode needs.
+    fn feature(&self) -> Result<ClientFeature, Error>;
+    /// Sends the request (the gate has been passed).
+    fn send(
+        &self,
+        client: &ClientConnection,
+    ) -> impl std::future::Future<Output = Result<Self::Response, Error>> + Send;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for acptk_schema::v1::CreateElicitationRequest {}
+    impl Sealed for acptk_schema::v2::CreateElicitationRequest {}
+}
+
+/// The [`Elicitation`] impl of one version (the types differ only by version).
+macro_rules! elicitation {
+    ($version:ident, $number:expr) => {
+        impl Elicitation for $version::CreateElicitationRequest {
+            const VERSION: ProtocolVersion = $number;
+            type Response = $version::CreateElicitationResponse;
+
+            fn feature(&self) -> Result<ClientFeature, Error> {
+                match &self.mode {
+                    $version::ElicitationMode::Form(_) => Ok(ClientFeature::ElicitationForm),
+                    $version::ElicitationMode::Url(_) => Ok(ClientFeature::ElicitationUrl),
+                    other => Err(Error::Protocol(format!(
+                        "unknown elicitation mode `{}`: nothing was sent",
+                        other.tag()
+                    ))),
+                }
+            }
+
+            async fn send(&self, client: &ClientConnection) -> Result<Self::Response, Error> {
+                client
+                    .call::<$version::methods::ElicitationCreate>(None, self)
+                    .await
+            }
+        }
+    };
+}
+
+elicitation!(v1, ProtocolVersion::V1);
+elicitation!(v2, ProtocolVersion::V2);

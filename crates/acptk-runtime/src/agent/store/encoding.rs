@@ -1,0 +1,216 @@
+//! How every persistent store writes a history entry and a session's option values: one
+//! encoding, so that the file store's lines, the databases' rows and a migration between them
+//! hold the same JSON.
+//!
+//! An entry is `{"update": {...}}` (the session update exactly as it was sent) or
+//! `{"promptKey": {"key": ..., "messageId": ...}}` (the idempotency key of a v2 prompt). Option
+//! values are `[{"id": ..., "type": "id"|"boolean", "value": ...}]`.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use acptk_schema::v1::ProtocolVersion;
+use acptk_schema::{v1, v2};
+use serde::{Deserialize, Serialize};
+
+use super::HistoryEntry;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+use super::SessionMeta;
+use crate::agent::config::ConfigValue;
+
+/// One history entry as stored.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum Record<U> {
+    Update(U),
+    PromptKey {
+        key: String,
+        #[serde(rename = "messageId")]
+        message_id: String,
+    },
+}
+
+/// The JSON text of each entry of session `id`, for a database row, and their total length.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(super) fn encode_rows(
+    id: &str,
+    entries: impl IntoIterator<Item = HistoryEntry>,
+) -> Result<(Vec<String>, u64), super::StoreError> {
+    let encoding = |error: Box<dyn std::error::Error + Send + Sync>| {
+        super::StoreError::database(id, "encoding an entry", error)
+    };
+    let mut rows = Vec::new();
+    let mut bytes = 0u64;
+    for entry in entries {
+        let json = encode_entry(entry).map_err(|error| encoding(Box::new(error)))?;
+        let json = String::from_utf8(json).map_err(|error| encoding(Box::new(error)))?;
+        bytes += json.len() as u64;
+        rows.push(json);
+    }
+    Ok((rows, bytes))
+}
+
+/// The JSON of `entry`.
+pub(super) fn encode_entry(entry: HistoryEntry) -> Result<Vec<u8>, serde_json::Error> {
+    match entry {
+        HistoryEntry::V1(update) => {
+            serde_json::to_vec(&Record::Update(v1::SessionUpdate::from(update)))
+        }
+        HistoryEntry::V2(update) => {
+            serde_json::to_vec(&Record::Update(v2::SessionUpdate::from(update)))
+        }
+        HistoryEntry::PromptKey { key, message_id } => {
+            serde_json::to_vec(&Record::<()>::PromptKey { key, message_id })
+        }
+    }
+}
+
+/// Decodes the JSON of one entry of a session of `version`; the error says what is wrong.
+pub(super) fn decode_entry(version: ProtocolVersion, text: &str) -> Result<HistoryEntry, String> {
+    const NOTICE: &str = "a notice is never history, but one was recorded";
+    if version == ProtocolVersion::V1 {
+        match serde_json::from_str::<Record<v1::SessionUpdate>>(text).map_err(|e| e.to_string())? {
+            Record::Update(update) => v1::ReplayableUpdate::try_from(update)
+                .map(HistoryEntry::V1)
+                .map_err(|_| NOTICE.to_owned()),
+            Record::PromptKey { key, message_id } => {
+                Ok(HistoryEntry::PromptKey { key, message_id })
+            }
+        }
+    } else {
+        match serde_json::from_str::<Record<v2::SessionUpdate>>(text).map_err(|e| e.to_string())? {
+            Record::Update(update) => v2::ReplayableUpdate::try_from(update)
+                .map(HistoryEntry::V2)
+                .map_err(|_| NOTICE.to_owned()),
+            Record::PromptKey { key, message_id } => {
+                Ok(HistoryEntry::PromptKey { key, message_id })
+            }
+        }
+    }
+}
+
+/// One option value as stored.
+#[derive(Serialize, Deserialize)]
+pub(super) struct StoredOption {
+    id: String,
+    #[serde(flatten)]
+    value: StoredValue,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "lowercase")]
+enum StoredValue {
+    Id(String),
+    Boolean(bool),
+}
+
+/// The stored form of a session's option values.
+pub(super) fn stored_options(config: &[(String, ConfigValue)]) -> Vec<StoredOption> {
+    config
+        .iter()
+        .map(|(id, value)| StoredOption {
+            id: id.clone(),
+            value: match value {
+                ConfigValue::Id(value) => StoredValue::Id(value.clone()),
+                ConfigValue::Boolean(value) => StoredValue::Boolean(*value),
+            },
+        })
+        .collect()
+}
+
+/// A session's option values from their stored form.
+pub(super) fn options_from(stored: Vec<StoredOption>) -> Vec<(String, ConfigValue)> {
+    stored
+        .into_iter()
+        .map(|option| {
+            let value = match option.value {
+                StoredValue::Id(value) => ConfigValue::Id(value),
+                StoredValue::Boolean(value) => ConfigValue::Boolean(value),
+            };
+            (option.id, value)
+        })
+        .collect()
+}
+
+/// Milliseconds since the Unix epoch (0 before it, saturated far after it).
+pub(super) fn millis(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH).map_or(0, |since| {
+        u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+    })
+}
+
+/// The time `ms` milliseconds after the Unix epoch.
+pub(super) fn from_millis(ms: u64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_millis(ms)
+}
+
+/// A session's metadata as the database stores keep it: one column per field, the lists as
+/// JSON text. The same row for SQLite and PostgreSQL.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+#[derive(Debug, Clone)]
+pub(super) struct MetaRow {
+    pub(super) id: String,
+    pub(super) protocol_version: i32,
+    pub(super) cwd: String,
+    /// A JSON array of strings.
+    pub(super) additional_directories: String,
+    pub(super) title: Option<String>,
+    pub(super) created_at_ms: i64,
+    pub(super) updated_at_ms: i64,
+    pub(super) mode: Option<String>,
+    /// A JSON array of [`StoredOption`]s.
+    pub(super) config: String,
+    pub(super) archived: bool,
+    pub(super) owner: Option<String>,
+}
+
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+impl MetaRow {
+    /// The row of `meta`.
+    pub(super) fn of(meta: &SessionMeta) -> Self {
+        let ms = |time| i64::try_from(millis(time)).unwrap_or(i64::MAX);
+        Self {
+            id: meta.id.clone(),
+            protocol_version: i32::from(meta.protocol_version.get()),
+            cwd: meta.cwd.clone(),
+            additional_directories: serde_json::to_string(&meta.additional_directories)
+                .unwrap_or_else(|_| "[]".to_owned()),
+            title: meta.title.clone(),
+            created_at_ms: ms(meta.created_at),
+            updated_at_ms: ms(meta.updated_at),
+            mode: meta.mode.clone(),
+            config: serde_json::to_string(&stored_options(&meta.config))
+                .unwrap_or_else(|_| "[]".to_owned()),
+            archived: meta.archived,
+            owner: meta.owner.clone(),
+        }
+    }
+
+    /// The metadata this row holds; the error says which column does not read.
+    pub(super) fn into_meta(self) -> Result<SessionMeta, String> {
+        let version = u16::try_from(self.protocol_version).map_err(|_| {
+            format!(
+                "protocol_version {} is not a version",
+                self.protocol_version
+            )
+        })?;
+        let additional_directories: Vec<String> =
+            serde_json::from_str(&self.additional_directories)
+                .map_err(|error| format!("additional_directories: {error}"))?;
+        let config: Vec<StoredOption> =
+            serde_json::from_str(&self.config).map_err(|error| format!("config: {error}"))?;
+        let time = |ms: i64| from_millis(u64::try_from(ms).unwrap_or(0));
+        Ok(SessionMeta {
+            id: self.id,
+            protocol_version: ProtocolVersion::new(version),
+            cwd: self.cwd,
+            additional_directories,
+            title: self.title,
+            created_at: time(self.created_at_ms),
+            updated_at: time(self.updated_at_ms),
+            mode: self.mode,
+            config: options_from(config),
+            archived: self.archived,
+            owner: self.owner,
+        })
+    }
+}

@@ -1,0 +1,91 @@
+//! Async runtime for the Agent Client Protocol (ACP), versions 1 and 2, built on tokio.
+//!
+//! * [`connection`]: newline-delimited JSON-RPC 2.0 over any `AsyncRead`/`AsyncWrite` pair,
+//!   with id correlation, cancellation, bounded queues and bad-line survival.
+//! * [`agent`]: implement [`agent::Agent`] (only `prompt` is required) and serve it with
+//!   [`agent::AgentServer`]. The runtime negotiates the version, advertises exactly what the
+//!   agent and its [`agent::SessionStore`] support, answers the session methods from the store
+//!   (new, load, resume, list, close, delete, modes, config options), keeps session history
+//!   (which cannot hold a notice) in memory or in files and replays it, runs turns by each
+//!   version's rules, gates every request to the client on its capabilities, and delivers
+//!   notices by the rules of the client's version with one call, [`agent::Session::notice`].
+//! * [`client`]: connect with [`client::ClientBuilder`]; notices land in an
+//!   [`acptk_notice_center::NoticeCenter`], everything else in a [`client::Transcript`].
+//! * [`transport`]: standard input/output, and agents launched as child processes.
+//!
+//! # An agent and a client over an in-memory pipe
+//!
+//! ```
+//! use acptk_runtime::client::ClientBuilder;
+//! use acptk_runtime::prelude::*;
+//!
+//! struct Echo;
+//!
+//! impl Agent for Echo {
+//!     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
+//!         session.notice(&Notice::info("Echo mode")).await?;
+//!         session.send_text(format!("You said: {}", prompt.text)).await?;
+//!         Ok(StopReason::EndTurn)
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), acptk_runtime::Error> {
+//! let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
+//! let server = AgentServer::new(Echo);
+//! let (agent_read, agent_write) = tokio::io::split(agent_io);
+//! server.start(agent_read, agent_write);
+//!
+//! let (client_read, client_write) = tokio::io::split(client_io);
+//! let client = ClientBuilder::new().connect(client_read, client_write).await?;
+//! let session = client.new_session("/tmp", &[]).await?;
+//! client.prompt(&session, "hello").await?;
+//!
+//! let transcript = client.session_transcript(&session).unwrap_or_default();
+//! let texts: Vec<&str> = transcript.entries.iter().filter_map(|entry| match entry {
+//!     acptk_runtime::client::transcript::Entry::Message(message) => Some(message.text.as_str()),
+//!     _ => None,
+//! }).collect();
+//! assert_eq!(texts, ["hello", "You said: hello"]);
+//! // The notice went to the notice center, not to the transcript.
+//! assert_eq!(client.with_notice_center(|center| center.entry_count(&session)), 1);
+//! # Ok(())
+//! # }
+//! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub mod agent;
+pub mod client;
+pub mod connection;
+mod error;
+pub mod log;
+mod notice;
+pub mod transport;
+mod version;
+
+pub use connection::{Connection, ConnectionBuilder};
+pub use error::{Error, rpc};
+pub use notice::{FallbackPolicy, Notice, NoticeDelivery, NoticeSeverity, NoticeTitle};
+pub use version::{ByVersion, SUPPORTED_VERSIONS};
+
+/// The wire types of both protocol versions (`acptk_schema::v1`, `acptk_schema::v2`), for what
+/// the runtime's own types do not cover: an agent needs no dependency of its own on
+/// `acptk-schema`.
+pub use acptk_schema;
+
+/// The JSON-RPC error object that handlers return. Every [`Error`] converts into one (`?`
+/// works on every runtime call inside a handler); see the conversion for what each becomes.
+pub use acptk_schema::jsonrpc::ErrorObject;
+
+/// What an agent needs, in one import: `use acptk_runtime::prelude::*;`.
+pub mod prelude {
+    pub use crate::agent::{
+        Agent, AgentFeatures, AgentInfo, AgentServer, FileStore, MemoryStore, Modes,
+        PermissionOutcome, PermissionRequest, Prompt, Session, SessionConfig, SessionSetup,
+        StopReason,
+    };
+    pub use crate::{Error, ErrorObject, Notice, NoticeSeverity};
+}
+
+/// The negotiated protocol version type (shared by both versions' wire types).
+pub use acptk_schema::v1::ProtocolVersion;

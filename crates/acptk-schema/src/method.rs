@@ -1,0 +1,128 @@
+//! Method tables: one marker type per ACP method, and decoding by method name.
+//!
+//! Each protocol version has one table per direction (`v1::methods`, `v2::methods`). A marker
+//! type names a method and ties it to its parameter and result types:
+//!
+//! ```
+//! use acptk_schema::method::RequestMethod;
+//! use acptk_schema::v1::methods::SessionPrompt;
+//!
+//! assert_eq!(SessionPrompt::METHOD, "session/prompt");
+//! let _params: <SessionPrompt as RequestMethod>::Params;
+//! ```
+//!
+//! The routing enums (`ClientRequest`, `AgentResponse`, ... in each version) are generated from
+//! the same tables. Their `decode` looks the method name up once and decodes the raw params as
+//! that method's type; it never tries one shape after another.
+
+use serde::de::DeserializeOwned;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+
+use crate::Error;
+
+/// A request method: a name, the type of its params and the type of its result.
+pub trait RequestMethod {
+    /// The JSON-RPC method name.
+    const METHOD: &'static str;
+    /// The `params` of the request.
+    type Params: Serialize + DeserializeOwned;
+    /// The `result` of a successful response.
+    type Result: Serialize + DeserializeOwned;
+}
+
+/// A notification method: a name and the type of its params.
+pub trait NotificationMethod {
+    /// The JSON-RPC method name.
+    const METHOD: &'static str;
+    /// The `params` of the notification.
+    type Params: Serialize + DeserializeOwned;
+}
+
+/// A call of an extension method (a name starting with `_`), kept raw.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Extension {
+    /// The method name, with its leading `_`.
+    pub method: String,
+    /// The params (or result) exactly as received; `null` when there were none.
+    pub payload: Box<RawValue>,
+}
+
+impl Extension {
+    /// An extension call with a raw JSON payload.
+    pub fn new(method: impl Into<String>, payload: Box<RawValue>) -> Self {
+        Self {
+            method: method.into(),
+            payload,
+        }
+    }
+}
+
+impl PartialEq for Extension {
+    fn eq(&self, other: &Self) -> bool {
+        self.method == other.method && self.payload.get() == other.payload.get()
+    }
+}
+
+impl Serialize for Extension {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.payload.serialize(serializer)
+    }
+}
+
+/// Whether `method` is an extension method name (starts with `_`).
+pub fn is_extension(method: &str) -> bool {
+    method.starts_with('_')
+}
+
+/// The raw JSON used when a message has no `params`: an empty object, so that methods whose
+/// params are all optional decode, and the others fail naming the missing field.
+pub(crate) fn params_or_empty(params: Option<&RawValue>) -> &str {
+    params.map_or("{}", RawValue::get)
+}
+
+/// Decodes the `result` of a response for `method` as `T`. A `null` result that `T` does not
+/// accept as such is read as an empty object, so that the results made of optional fields only
+/// decode from `null`; a type that accepts `null` itself (an opaque JSON value) keeps it.
+pub(crate) fn decode_result<T: DeserializeOwned>(
+    method: &str,
+    result: &RawValue,
+) -> Result<T, Error> {
+    match result.get() {
+        "null" => match serde_json::from_str::<T>("null") {
+            Ok(value) => Ok(value),
+            Err(_) => decode_payload(method, "{}"),
+        },
+        text => decode_payload(method, text),
+    }
+}
+
+/// Decodes `raw` as `T`; on failure, decodes it again tracking the path to say where it broke.
+pub(crate) fn decode_payload<T: DeserializeOwned>(method: &str, raw: &str) -> Result<T, Error> {
+    match serde_json::from_str(raw) {
+        Ok(value) => Ok(value),
+        Err(first) => {
+            let mut deserializer = serde_json::Deserializer::from_str(raw);
+            let (path, message) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer)
+            {
+                Err(error) => (error.path().to_string(), error.into_inner().to_string()),
+                // Cannot happen for a deterministic decoder; report the first error anyway.
+                Ok(_) => (".".to_owned(), first.to_string()),
+            };
+            Err(Error::InvalidParams {
+                method: method.to_owned(),
+                path,
+                message,
+            })
+        }
+    }
+}
+
+/// Copies a raw payload for an [`Extension`].
+pub(crate) fn raw_or_null(raw: Option<&RawValue>) -> Box<RawValue> {
+    match raw {
+        Some(raw) => raw.to_owned(),
+        None => RawValue::NULL.to_owned(),
+    }
+}
