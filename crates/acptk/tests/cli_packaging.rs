@@ -344,7 +344,7 @@ fn man_out_writes_one_page_per_command_and_lists_them() {
         .iter()
         .map(|subcommand| format!("acp-{subcommand}.1"))
         .collect();
-    expected.extend(["acp.1", "acp-sessions-list.1", "acptk-inspect-show.1"].map(String::from));
+    expected.extend(["acp.1", "acp-sessions-list.1", "acp-inspect-show.1"].map(String::from));
     for name in &expected {
         assert!(names.contains(name), "no {name} among {names:?}");
     }
