@@ -173,7 +173,12 @@ impl Ready {
 
     /// A printer of `format` writing to `out`, showing terminal output with tool calls (and
     /// notices when `notices`).
-    pub fn output<W: Write>(&self, format: Format, out: W, notices: bool) -> SharedOutput<W> {
+    pub fn output<W: Write>(
+        &self,
+        format: Format,
+        out: W,
+        notices: bool,
+    ) -> SharedOutput<Output<W>> {
         let mut output = Output::new(format, out);
         if let Some(terminals) = self.terminals.clone() {
             // The last 4 KiB of a command's output are shown under its tool call.
@@ -186,7 +191,7 @@ impl Ready {
 
     /// Prints the client's own events to `out` as they happen, in order with the
     /// conversation (until [`Ready::detach`]).
-    pub fn attach<W: Write + Send + 'static>(&self, out: &SharedOutput<W>) {
+    pub fn attach<W: Write + Send + 'static>(&self, out: &SharedOutput<Output<W>>) {
         let (out, client) = (out.clone(), self.client.clone());
         self.events.set_sink(move |event| out.event(&client, event));
     }
@@ -297,7 +302,7 @@ pub async fn run(args: &Args, text: &str, mut opening: Opening) -> ExitCode {
 }
 
 /// Prints how the turn ended and gives the exit code.
-pub fn finish<W: Write>(end: TurnEnd, out: &SharedOutput<W>) -> ExitCode {
+pub fn finish<W: Write>(end: TurnEnd, out: &SharedOutput<Output<W>>) -> ExitCode {
     let exit = exit_of(&end);
     match end {
         TurnEnd::Stopped(acptk_runtime::agent::StopReason::EndTurn) => {

@@ -333,16 +333,35 @@ impl<W: Write> Sink for Output<W> {
     }
 }
 
+/// A printer a [`SharedOutput`] drives: it is handed what is new in the conversation
+/// ([`Sink`]) and writes out what it holds, with or without ending an open message line.
+pub trait Printer: Sink {
+    /// Writes what is pending without ending an open message line.
+    fn flush(&mut self) -> io::Result<()>;
+    /// Ends an open message line and flushes, so that something else can be written to the
+    /// terminal.
+    fn end_line(&mut self) -> io::Result<()>;
+}
+
+impl<W: Write> Printer for Output<W> {
+    fn flush(&mut self) -> io::Result<()> {
+        Output::flush(self)
+    }
+    fn end_line(&mut self) -> io::Result<()> {
+        Output::end_line(self)
+    }
+}
+
 /// What is printed of one session, shared between the turn and the client's own events.
-struct Shown<W: Write> {
+struct Shown<P> {
     follower: Follower,
-    out: Output<W>,
+    out: P,
     notices: bool,
     /// The first write error; nothing is written after it.
     failed: Option<io::ErrorKind>,
 }
 
-impl<W: Write> Shown<W> {
+impl<P: Printer> Shown<P> {
     /// Runs `print` unless a write failed already, and remembers its failure.
     fn print(&mut self, print: impl FnOnce(&mut Self) -> io::Result<()>) {
         if self.failed.is_some() {
@@ -368,13 +387,14 @@ impl<W: Write> Shown<W> {
     }
 }
 
-/// The printer of a one-shot run, shared: what is new in the conversation is printed before
-/// each event of the client's, so that both appear in the order they happened.
-pub struct SharedOutput<W: Write> {
-    shown: Arc<Mutex<Shown<W>>>,
+/// The printer of a session, shared: what is new in the conversation is printed before
+/// each event of the client's, so that both appear in the order they happened (`acp client
+/// --prompt` and `--plain`).
+pub struct SharedOutput<P> {
+    shown: Arc<Mutex<Shown<P>>>,
 }
 
-impl<W: Write> Clone for SharedOutput<W> {
+impl<P> Clone for SharedOutput<P> {
     fn clone(&self) -> Self {
         Self {
             shown: Arc::clone(&self.shown),
@@ -382,9 +402,9 @@ impl<W: Write> Clone for SharedOutput<W> {
     }
 }
 
-impl<W: Write> SharedOutput<W> {
+impl<P: Printer> SharedOutput<P> {
     /// Prints session `session` to `out` (notices too when `notices`).
-    pub fn new(out: Output<W>, session: &str, notices: bool) -> Self {
+    pub fn new(out: P, session: &str, notices: bool) -> Self {
         Self {
             shown: Arc::new(Mutex::new(Shown {
                 follower: Follower::new(session),
@@ -395,8 +415,14 @@ impl<W: Write> SharedOutput<W> {
         }
     }
 
+    /// Prints session `session` from now on, from what it holds now on (what was printed of
+    /// another is forgotten).
+    pub fn follow(&self, session: &str) {
+        lock(&self.shown).follower = Follower::new(session);
+    }
+
     /// Runs `print` with the printer (unless a write failed already).
-    pub fn with(&self, print: impl FnOnce(&mut Output<W>) -> io::Result<()>) {
+    pub fn with(&self, print: impl FnOnce(&mut P) -> io::Result<()>) {
         lock(&self.shown).print(|shown| print(&mut shown.out));
     }
 
@@ -426,24 +452,20 @@ impl<W: Write> SharedOutput<W> {
         });
     }
 
-    /// Prints the replayed history of a loaded session, marked as such.
-    pub fn history(&self, client: &Client) {
-        lock(&self.shown).print(|shown| {
-            shown.out.history(true)?;
-            let Shown { follower, out, .. } = shown;
-            client.with_transcript(|transcript| follower.transcript(transcript, out))?;
-            shown.out.history(false)
-        });
+    /// Marks everything now in the session's transcript as printed.
+    pub fn skip_transcript(&self, client: &Client) {
+        let follower = &mut lock(&self.shown).follower;
+        client.with_transcript(|transcript| follower.skip_transcript(transcript));
     }
 
     /// Marks everything now in the session's transcript and notice list as printed (what a
     /// load replayed, earlier turns of the session).
     pub fn skip_existing(&self, client: &Client) {
+        self.skip_transcript(client);
         let mut shown = lock(&self.shown);
         let Shown {
             follower, notices, ..
         } = &mut *shown;
-        client.with_transcript(|transcript| follower.skip_transcript(transcript));
         if *notices {
             let mut sink = PlainPrinter::new(io::sink());
             client.with_notice_center(|center| {
@@ -456,5 +478,17 @@ impl<W: Write> SharedOutput<W> {
     #[must_use]
     pub fn failed(&self) -> Option<io::ErrorKind> {
         lock(&self.shown).failed
+    }
+}
+
+impl<W: Write> SharedOutput<Output<W>> {
+    /// Prints the replayed history of a loaded session, marked as such.
+    pub fn history(&self, client: &Client) {
+        lock(&self.shown).print(|shown| {
+            shown.out.history(true)?;
+            let Shown { follower, out, .. } = shown;
+            client.with_transcript(|transcript| follower.transcript(transcript, out))?;
+            shown.out.history(false)
+        });
     }
 }

@@ -15,7 +15,7 @@ use acptk_runtime::client::Client;
 use tokio::sync::watch;
 
 use super::exit::{Exit, Failure};
-use super::output::SharedOutput;
+use super::output::{Output, SharedOutput};
 use crate::commands::signals::Signals;
 
 /// How long a cancelled turn may take to end before the client leaves anyway.
@@ -97,7 +97,7 @@ impl Turn<'_> {
     pub async fn run<W: Write>(
         &self,
         text: &str,
-        out: &SharedOutput<W>,
+        out: &SharedOutput<Output<W>>,
         interrupted: &mut watch::Receiver<Option<i32>>,
     ) -> TurnEnd {
         one_turn(self, text, out, interrupted).await
@@ -107,7 +107,7 @@ impl Turn<'_> {
 async fn one_turn<W: Write>(
     turn_of: &Turn<'_>,
     text: &str,
-    out: &SharedOutput<W>,
+    out: &SharedOutput<Output<W>>,
     interrupted: &mut watch::Receiver<Option<i32>>,
 ) -> TurnEnd {
     let Turn {
