@@ -98,3 +98,35 @@ fn notices_are_announced_and_questions_answered_by_number() {
     assert!(out.contains("Done: 3 words"), "{out}");
     assert!(!out.contains('\u{1b}'), "{out:?}");
 }
+
+#[test]
+fn a_permission_answer_is_printed_where_it_was_given() {
+    let run = Run::new("plain-permission-order");
+    let mut command = run.client("perm-tool", &["--plain"]);
+    command.stdin(Stdio::null());
+    // The agent announces a tool call, asks permission for it, and once it has the answer
+    // completes the call and says a message at once: `1` allows it.
+    let (out, err, ok) = plain(command, "write the report\n1\n/quit\n");
+    assert!(ok, "{out}\n{err}");
+    let at = |line: &str| {
+        out.lines()
+            .position(|printed| printed.starts_with(line))
+            .unwrap_or_else(|| panic!("{line:?} missing:\n{out}"))
+    };
+    let order = [
+        at("[tool] Write the report (pending)"),
+        at("[question] Write the report"),
+        at("[permission] Write the report [edit] -> Yes, write it (allow_once), by user"),
+        at("[tool] Write the report (completed)"),
+        at("  report.md written"),
+        at("Agent: The report is ready."),
+        at("-- turn ended: end_turn --"),
+    ];
+    assert!(order.is_sorted(), "{order:?} out of order:\n{out}");
+    assert_eq!(
+        out.matches("[permission]").count(),
+        1,
+        "the answer is printed once:\n{out}"
+    );
+    assert!(run.nothing_left());
+}

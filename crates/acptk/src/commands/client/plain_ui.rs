@@ -1,6 +1,7 @@
 //! `acp client --plain`: the interactive client as plain lines, for screen readers, braille
 //! displays and simple terminals. No full-screen drawing, no boxes, no colours: every event
-//! is one line (a message flows on one line as it streams), in the order it happened, with
+//! is one line (a message flows on one line as it streams), in the order it happened (an
+//! answer to the agent where it was given, before what the agent did with it), with
 //! the same labels as `--prompt` output (`You:`, `Agent:`, `[tool] ...`); a notice is the
 //! notice center's spoken sentence (`[notice] Warning: Disk almost full. 95% used`), once per
 //! notice.
@@ -25,8 +26,9 @@ use super::Args;
 use super::dialog::Dialog;
 use super::events::{ClientEvent, EventLog};
 use super::exit::{Exit, Failure};
-use super::follow::{Follower, Sink};
+use super::follow::Sink;
 use super::handler::{Answers, CliHandler, Question, run_login};
+use super::output::{Printer, SharedOutput};
 use super::peer_log::PeerLog;
 use super::plain::{NOTICE_PREFIX, PlainPrinter, note_line};
 use super::prompt::{CANCEL_WAIT, interruption, interrupts, signal_exit};
@@ -100,6 +102,34 @@ impl<W: Write> Lines<W> {
     }
 }
 
+impl<W: Write> Printer for Lines<W> {
+    fn flush(&mut self) -> io::Result<()> {
+        self.printer.get_mut().flush()
+    }
+    fn end_line(&mut self) -> io::Result<()> {
+        self.printer.finish()
+    }
+}
+
+/// Where plain mode writes: its lines, shared with the handler, which prints the client's own
+/// events (a permission answer, a file write, a command) where they happen, before the agent
+/// hears of them ([`SharedOutput::event`]).
+type Out<W> = SharedOutput<Lines<W>>;
+
+/// The error of the first write that failed, if one did.
+fn written<W: Write>(out: &Out<W>) -> io::Result<()> {
+    out.failed().map_or(Ok(()), |kind| Err(kind.into()))
+}
+
+/// Runs `print` with the lines (unless a write failed already); the first write error.
+fn write<W: Write>(
+    out: &Out<W>,
+    print: impl FnOnce(&mut Lines<W>) -> io::Result<()>,
+) -> io::Result<()> {
+    out.with(print);
+    written(out)
+}
+
 impl<W: Write> Sink for Lines<W> {
     fn message(
         &mut self,
@@ -154,10 +184,12 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let (client, mut process) = setup::launch(args.builder(handler, &log), &target, args.timeout)
         .await
         .map_err(|failure| log.explain(failure))?;
-    let mut out = Lines {
+    let lines = Lines {
         printer: PlainPrinter::new(io::stdout()),
         announced: HashSet::new(),
     };
+    // The session is followed once it is open.
+    let out = SharedOutput::new(lines, "", !args.no_notices);
     let mut session = Session {
         client: &client,
         args,
@@ -165,8 +197,10 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
         events,
         reader: LineReader::start(),
     };
-    let result = session.run(&mut out).await;
-    let _ = out.printer.finish();
+    let result = session.run(&out).await;
+    // The sink holds the client, whose handler holds the sink: letting go ends the cycle.
+    session.events.clear_sink();
+    out.with(Printer::end_line);
     setup::shutdown(&client, &mut process).await;
     result.map_err(|failure| log.explain(failure))
 }
@@ -186,10 +220,10 @@ fn output_failed(error: &io::Error) -> Failure {
 }
 
 impl Session<'_> {
-    async fn run<W: Write>(&mut self, out: &mut Lines<W>) -> Result<(), Failure> {
+    async fn run<W: Write + Send + 'static>(&mut self, out: &Out<W>) -> Result<(), Failure> {
         let opened = self.open(out).await?;
         let id = opened.id.clone();
-        let mut follower = Follower::new(id.as_str());
+        out.follow(&id);
         let agent = self
             .client
             .agent()
@@ -199,18 +233,21 @@ impl Session<'_> {
         let intro = format!(
             "connected to {agent}, session {id}. Type a prompt and press Enter; a line of {MULTILINE_FENCE} starts and ends a prompt of several lines; /quit leaves; Ctrl-C cancels a turn"
         );
-        out.note(&intro).map_err(|e| output_failed(&e))?;
+        write(out, |lines| lines.note(&intro)).map_err(|e| output_failed(&e))?;
         if opened.loaded {
-            self.show(&mut follower, out)
-                .map_err(|e| output_failed(&e))?;
+            self.show(out).map_err(|e| output_failed(&e))?;
         } else {
-            self.client
-                .with_transcript(|transcript| follower.skip_transcript(transcript));
+            out.skip_transcript(self.client);
+        }
+        // The client's own events are printed as they happen, after what the agent sent
+        // before them (not when the loop next looks, after what the agent sent since).
+        {
+            let (out, client) = (out.clone(), self.client.clone());
+            self.events.set_sink(move |event| out.event(&client, event));
         }
         let mut interrupted = interrupts();
         loop {
-            self.show(&mut follower, out)
-                .map_err(|e| output_failed(&e))?;
+            self.show(out).map_err(|e| output_failed(&e))?;
             let line = tokio::select! {
                 line = self.reader.line() => line,
                 _ = interrupted.changed() => {
@@ -251,30 +288,22 @@ impl Session<'_> {
             }
             if let Some(command) = slash::parse(&prompt) {
                 let note = self.client_command(&id, command).await;
-                out.note(&note).map_err(|e| output_failed(&e))?;
+                write(out, |lines| lines.note(&note)).map_err(|e| output_failed(&e))?;
                 continue;
             }
-            self.turn(&id, &prompt, &mut follower, out, &mut interrupted)
-                .await?;
+            self.turn(&id, &prompt, out, &mut interrupted).await?;
         }
     }
 
-    /// Prints what is new in the conversation and the notices.
-    fn show<W: Write>(&self, follower: &mut Follower, out: &mut Lines<W>) -> io::Result<()> {
-        self.client
-            .with_transcript(|transcript| follower.transcript(transcript, out))?;
-        for event in self.events.take() {
-            out.client(&event)?;
-        }
-        if !self.args.no_notices {
-            self.client
-                .with_notice_center(|center| follower.notices(center, out))?;
-        }
-        out.printer.finish()
+    /// Prints what is new in the conversation and the notices (the client's own events were
+    /// printed as they happened).
+    fn show<W: Write>(&self, out: &Out<W>) -> io::Result<()> {
+        out.settle(self.client);
+        written(out)
     }
 
     /// Opens the session, asking which sign-in method to use when the agent wants one.
-    async fn open<W: Write>(&mut self, out: &mut Lines<W>) -> Result<Opened, Failure> {
+    async fn open<W: Write>(&mut self, out: &Out<W>) -> Result<Opened, Failure> {
         let plan = Plan::of(self.args)?;
         let mut auth = plan.auth.clone();
         loop {
@@ -313,8 +342,7 @@ impl Session<'_> {
         &mut self,
         session: &str,
         text: &str,
-        follower: &mut Follower,
-        out: &mut Lines<W>,
+        out: &Out<W>,
         interrupted: &mut tokio::sync::watch::Receiver<Option<i32>>,
     ) -> Result<(), Failure> {
         let (done_tx, mut done) = oneshot::channel();
@@ -334,18 +362,18 @@ impl Session<'_> {
                     if changed.is_err() {
                         break None;
                     }
-                    self.show(follower, out).map_err(|e| output_failed(&e))?;
+                    self.show(out).map_err(|e| output_failed(&e))?;
                 }
                 question = self.questions.recv() => {
                     if let Some(question) = question {
-                        self.show(follower, out).map_err(|e| output_failed(&e))?;
+                        self.show(out).map_err(|e| output_failed(&e))?;
                         Self::answer(&mut self.reader, question, out).await.map_err(|e| output_failed(&e))?;
                     }
                 }
                 _ = interrupted.changed(), if !cancelled => {
                     cancelled = true;
                     let signal = *interrupted.borrow_and_update();
-                    out.note("cancelling the turn").map_err(|e| output_failed(&e))?;
+                    write(out, |lines| lines.note("cancelling the turn")).map_err(|e| output_failed(&e))?;
                     let _ = self.client.cancel(session).await;
                     if let Some(signal) = signal.filter(|signal| *signal != 2) {
                         // SIGTERM or SIGHUP: the turn is cancelled, then the client leaves.
@@ -355,18 +383,18 @@ impl Session<'_> {
                 }
                 () = tokio::time::sleep(self.args.timeout.unwrap_or(Duration::MAX)), if self.args.timeout.is_some() && !cancelled => {
                     cancelled = true;
-                    out.note("the turn timed out (--timeout); cancelling it").map_err(|e| output_failed(&e))?;
+                    write(out, |lines| lines.note("the turn timed out (--timeout); cancelling it")).map_err(|e| output_failed(&e))?;
                     let _ = self.client.cancel(session).await;
                 }
             }
         };
-        self.show(follower, out).map_err(|e| output_failed(&e))?;
+        self.show(out).map_err(|e| output_failed(&e))?;
         let note = match &outcome {
             Some(Ok(stop)) => format!("turn ended: {stop}"),
             Some(Err(error)) => format!("turn failed: {error}"),
             None => "the agent has gone".to_owned(),
         };
-        out.note(&note).map_err(|e| output_failed(&e))?;
+        write(out, |lines| lines.note(&note)).map_err(|e| output_failed(&e))?;
         if outcome.is_none() {
             return Err(Failure::new(
                 Exit::AgentGone,
@@ -380,7 +408,7 @@ impl Session<'_> {
     async fn answer<W: Write>(
         reader: &mut LineReader,
         question: Question,
-        out: &mut Lines<W>,
+        out: &Out<W>,
     ) -> io::Result<()> {
         match question {
             Question::Permission(request, reply) => {
@@ -398,17 +426,19 @@ impl Session<'_> {
                 let _ = reply.send(choice.as_deref() == Some("allow"));
             }
             Question::Login(command, reply) => {
-                out.note(&format!(
+                let running = format!(
                     "running the agent's login: {}",
                     command.program.to_string_lossy()
-                ))?;
+                );
+                write(out, |lines| lines.note(&running))?;
                 let outcome = tokio::task::spawn_blocking(move || run_login(&command))
                     .await
                     .unwrap_or_else(|error| Err(format!("the login task failed: {error}")));
-                out.note(&match &outcome {
+                let ended = match &outcome {
                     Ok(()) => "the login command succeeded".to_owned(),
                     Err(reason) => format!("the login command failed: {reason}"),
-                })?;
+                };
+                write(out, |lines| lines.note(&ended))?;
                 let _ = reply.send(outcome);
             }
         }
@@ -416,20 +446,19 @@ impl Session<'_> {
     }
 
     /// The session's notices, oldest first, one line each.
-    fn list_notices<W: Write>(&self, session: &str, out: &mut Lines<W>) -> io::Result<()> {
+    fn list_notices<W: Write>(&self, session: &str, out: &Out<W>) -> io::Result<()> {
         let lines: Vec<String> = self.client.with_notice_center(|center| {
             center
                 .entries(session)
                 .map(|entry| format!("{NOTICE_PREFIX}{}", notice_plain::line(entry)))
                 .collect()
         });
-        if lines.is_empty() {
-            return out.note("no notices");
-        }
-        for line in lines {
-            out.line(&line)?;
-        }
-        Ok(())
+        write(out, |out| {
+            if lines.is_empty() {
+                return out.note("no notices");
+            }
+            lines.iter().try_for_each(|line| out.line(line))
+        })
     }
 
     /// `/mode ID` and `/set CONFIG_ID VALUE`, as a line saying how it went.
@@ -454,29 +483,34 @@ impl Session<'_> {
 async fn ask<W: Write>(
     reader: &mut LineReader,
     dialog: &Dialog,
-    out: &mut Lines<W>,
+    out: &Out<W>,
 ) -> io::Result<Option<String>> {
     // Everything in a dialog may come from the agent.
     let one_line = |text: &str| terminal_safe(text).replace('\n', " ");
-    out.line(&format!("[question] {}", one_line(&dialog.title)))?;
-    for line in &dialog.lines {
-        if !line.is_empty() {
-            out.line(&format!("  {}", one_line(line)))?;
+    // The dialog is written at once: nothing else comes between its lines.
+    write(out, |out| {
+        out.line(&format!("[question] {}", one_line(&dialog.title)))?;
+        for line in &dialog.lines {
+            if !line.is_empty() {
+                out.line(&format!("  {}", one_line(line)))?;
+            }
         }
-    }
-    for (index, choice) in dialog.choices.iter().enumerate() {
-        out.line(&format!(
-            "  {}. {} ({})",
-            index + 1,
-            one_line(&choice.name),
-            one_line(&choice.kind)
-        ))?;
-    }
+        for (index, choice) in dialog.choices.iter().enumerate() {
+            out.line(&format!(
+                "  {}. {} ({})",
+                index + 1,
+                one_line(&choice.name),
+                one_line(&choice.kind)
+            ))?;
+        }
+        Ok(())
+    })?;
+    let hint = format!(
+        "answer with a number from 1 to {} (an empty line cancels)",
+        dialog.choices.len()
+    );
     loop {
-        out.line(&format!(
-            "answer with a number from 1 to {} (an empty line cancels)",
-            dialog.choices.len()
-        ))?;
+        write(out, |out| out.line(&hint))?;
         let Some(line) = reader.line().await else {
             return Ok(None);
         };
