@@ -46,7 +46,10 @@ fn layers(root: &Path, args: &[&str]) -> (i32, String, String) {
 /// in a path expression inside a function; `c` is only used.
 fn circular() -> tempfile::TempDir {
     tree(&[
-        ("crates/demo/src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
+        (
+            "crates/demo/src/lib.rs",
+            "pub mod a;\npub mod b;\npub mod c;\n",
+        ),
         (
             "crates/demo/src/a.rs",
             "use crate::{c, b::{x::{deep, self}}};\npub fn top() { deep(); c::leaf(); }\n",
@@ -66,11 +69,23 @@ fn a_circle_is_found_with_the_references_that_make_it() {
     assert_eq!(code, 0, "--report never fails: {err}");
     assert!(out.contains("demo: a <-> b\n"), "{out}");
     // the nested group resolves down to the inline module `b::x`
-    assert!(out.contains("crates/demo/src/a.rs:1 -> crate::b::x::deep"), "{out}");
+    assert!(
+        out.contains("crates/demo/src/a.rs:1 -> crate::b::x::deep"),
+        "{out}"
+    );
     // `super::` from `b` resolves to its sibling `a`
-    assert!(out.contains("crates/demo/src/b.rs:6 -> super::a::top"), "{out}");
-    assert!(out.contains("total: 1 circle between sibling modules"), "{out}");
-    assert!(!out.contains("<-> c"), "c is used, not in the circle: {out}");
+    assert!(
+        out.contains("crates/demo/src/b.rs:6 -> super::a::top"),
+        "{out}"
+    );
+    assert!(
+        out.contains("total: 1 circle between sibling modules"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("<-> c"),
+        "c is used, not in the circle: {out}"
+    );
 }
 
 #[test]
@@ -79,7 +94,10 @@ fn a_layered_tree_has_no_circle() {
     // and its children using each other, and arrows back only in comments, strings and
     // `pub(in ...)`, none of which count.
     let dir = tree(&[
-        ("crates/demo/src/lib.rs", "mod a;\nmod b;\nmod c;\npub use a::run;\n"),
+        (
+            "crates/demo/src/lib.rs",
+            "mod a;\nmod b;\nmod c;\npub use a::run;\n",
+        ),
         (
             "crates/demo/src/a.rs",
             "use crate::b;\npub fn run() { b::middle(); self::helper(); }\nfn helper() {}\n",
@@ -111,16 +129,28 @@ fn super_and_path_attributes_resolve_below_the_root() {
     // tree is read on its own.
     let dir = tree(&[
         ("crates/demo/src/lib.rs", "pub mod m;\n"),
-        ("crates/demo/src/m/mod.rs", "mod s1;\n#[path = \"../elsewhere/two.rs\"]\nmod s2;\n"),
-        ("crates/demo/src/m/s1.rs", "pub fn f() { super::s2::g(); }\n"),
-        ("crates/demo/src/elsewhere/two.rs", "use super::s1::f;\npub fn g() {}\n"),
+        (
+            "crates/demo/src/m/mod.rs",
+            "mod s1;\n#[path = \"../elsewhere/two.rs\"]\nmod s2;\n",
+        ),
+        (
+            "crates/demo/src/m/s1.rs",
+            "pub fn f() { super::s2::g(); }\n",
+        ),
+        (
+            "crates/demo/src/elsewhere/two.rs",
+            "use super::s1::f;\npub fn g() {}\n",
+        ),
         ("crates/demo/src/main.rs", "mod p;\nmod q;\nfn main() {}\n"),
         ("crates/demo/src/p.rs", "use crate::q;\n"),
         ("crates/demo/src/q.rs", "pub fn z() { crate::p::y(); }\n"),
     ]);
     let (_, out, _) = layers(dir.path(), &["--report"]);
     assert!(out.contains("demo: m::s1 <-> m::s2\n"), "{out}");
-    assert!(out.contains("crates/demo/src/elsewhere/two.rs:1 -> super::s1::f"), "{out}");
+    assert!(
+        out.contains("crates/demo/src/elsewhere/two.rs:1 -> super::s1::f"),
+        "{out}"
+    );
     assert!(out.contains("demo (bin): p <-> q\n"), "{out}");
 }
 
@@ -133,7 +163,10 @@ fn the_baseline_is_a_ratchet() {
     fs::write(&baseline, "# known\n").unwrap();
     let (code, _, err) = layers(dir.path(), &[]);
     assert_eq!(code, 1, "a circle missing from the baseline fails");
-    assert!(err.contains("new circle between sibling modules: demo: a <-> b"), "{err}");
+    assert!(
+        err.contains("new circle between sibling modules: demo: a <-> b"),
+        "{err}"
+    );
 
     fs::write(&baseline, "demo: a <-> b\n").unwrap();
     let (code, out, err) = layers(dir.path(), &[]);
@@ -143,13 +176,22 @@ fn the_baseline_is_a_ratchet() {
     fs::write(&baseline, "demo: a\n").unwrap();
     let (code, _, err) = layers(dir.path(), &[]);
     assert_eq!(code, 1);
-    assert!(err.contains("a known circle grew (new members: b)"), "{err}");
+    assert!(
+        err.contains("a known circle grew (new members: b)"),
+        "{err}"
+    );
 
     fs::write(&baseline, "demo: a <-> b <-> c\ndemo: c <-> d\n").unwrap();
     let (code, _, err) = layers(dir.path(), &[]);
     assert_eq!(code, 1);
-    assert!(err.contains("smaller now: replace the line `demo: a <-> b <-> c`"), "{err}");
-    assert!(err.contains("gone, well done: delete the line `demo: c <-> d`"), "{err}");
+    assert!(
+        err.contains("smaller now: replace the line `demo: a <-> b <-> c`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("gone, well done: delete the line `demo: c <-> d`"),
+        "{err}"
+    );
 }
 
 #[test]
