@@ -46,6 +46,37 @@ pub struct NoticeEvent {
 }
 
 /// The protocol state of one connection, and the rules applied to each message.
+///
+/// Feed it each line as it passes, with its sender (as `acp proxy` does); a whole transcript
+/// goes through [`check()`](crate::check()) instead. Here a v1 client advertises notices and
+/// loads a session; the agent replays the session's history and sends a notice before it
+/// answers the load, so inside the replay (see [`crate::replay`] for when that is certain):
+///
+/// ```
+/// use acptk_check::{Checker, Rule, Side};
+///
+/// let mut checker = Checker::new();
+/// let traffic = [
+///     (Side::Client, r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"session":{"notices":{}}}}}"#),
+///     (Side::Agent, r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}"#),
+///     (Side::Client, r#"{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"s1","cwd":"/work","mcpServers":[]}}"#),
+///     (Side::Agent, r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"hello"}}}}"#),
+///     (Side::Agent, r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"info","title":"Indexing"}}}"#),
+///     (Side::Agent, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+/// ];
+/// let mut observed = Vec::new();
+/// for (line, (side, text)) in (1..).zip(traffic) {
+///     observed.push(checker.observe(line, Some(side), text));
+/// }
+/// assert_eq!(checker.client_advertises_notices(), Some(true));
+///
+/// let notice = observed[4].notice.as_ref().expect("a notice event");
+/// assert!(notice.in_replay && !notice.without_capability);
+/// assert_eq!(notice.notice.as_ref().map(|view| view.title.as_str()), Some("Indexing"));
+/// let rules: Vec<Rule> = observed[4].findings.iter().map(|finding| finding.rule).collect();
+/// assert_eq!(rules, [Rule::NoticeInReplay]);
+/// assert!(observed[5].findings.is_empty());
+/// ```
 #[derive(Debug, Default)]
 pub struct Checker {
     /// The version the client proposed in `initialize`.

@@ -13,8 +13,9 @@
 //!   and the proxy use).
 //! * [`input`]: the other trace formats `acp check` reads (ACP conductor traces, Zed ACP log
 //!   copies, acpx JSON output), told apart automatically.
-//! * [`repair`] and [`fallback`]: what the proxy does to the agent's notices; [`proxy`]
-//!   (feature `proxy`): the async forwarding core, with its write-ahead record.
+//! * [`repair`] and [`fallback`]: what the proxy does to the agent's notices; the `proxy`
+//!   module (feature `proxy`, on by default): the async forwarding core, with its write-ahead
+//!   record.
 //!
 //! ```
 //! use acptk_check::{CheckOptions, Rule, check_bytes};
@@ -28,6 +29,32 @@
 //! assert_eq!(findings[0].line, 3);
 //! assert!(summary.has_errors());
 //! ```
+//!
+//! # Which crate do I need?
+//!
+//! The ACP toolkit is split so that a program builds only what it uses:
+//!
+//! * [`acptk-schema`](acptk_schema): the wire types of ACP v1 and v2 (serde, optional JSON
+//!   Schema), no I/O and no async: for code that reads or writes ACP messages with its own
+//!   transport.
+//! * [`acptk-notice-center`](acptk_notice_center): the client's presentation engine for session
+//!   notices (toasts, the notice list, timers, screen-reader announcements, sanitising), a state
+//!   machine with no I/O: for a client, whatever its connection code.
+//! * [`acptk-runtime`](acptk_runtime): the agent and client sides on tokio: JSON-RPC connections,
+//!   the agent server with its session stores (memory, files, SQLite, PostgreSQL), the client, and
+//!   the transports (stdio, child processes, WebSocket, Streamable HTTP): to write an agent or
+//!   embed a client.
+//! * **`acptk-check`** (this crate): the traffic checker: rules and findings over transcripts and
+//!   live traffic, the notice repairs and forwarding core of `acp proxy`: to test what an agent or
+//!   a client sends.
+//! * [`acptk-inspect`](https://docs.rs/acptk-inspect/0.1.0/acptk_inspect/): captures of ACP
+//!   traffic in SQLite: capture, import, export, queries, a read-only MCP server and a web
+//!   inspector: to record and study sessions.
+//! * [`acptk`](https://docs.rs/acptk/0.1.0/acptk/): the `acp` command-line tool
+//!   (`cargo install acptk`): checker, proxy, inspector, test agent and terminal client; its
+//!   library serves the binary and its tests, not other programs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![doc(html_root_url = "https://docs.rs/acptk-check/0.1.0")]
 
 mod check;
 mod decode;

@@ -52,7 +52,32 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Which crate do I need?
+//!
+//! The ACP toolkit is split so that a program builds only what it uses:
+//!
+//! * [`acptk-schema`](acptk_schema): the wire types of ACP v1 and v2 (serde, optional JSON
+//!   Schema), no I/O and no async: for code that reads or writes ACP messages with its own
+//!   transport.
+//! * [`acptk-notice-center`](acptk_notice_center): the client's presentation engine for session
+//!   notices (toasts, the notice list, timers, screen-reader announcements, sanitising), a state
+//!   machine with no I/O: for a client, whatever its connection code.
+//! * **`acptk-runtime`** (this crate): the agent and client sides on tokio: JSON-RPC connections,
+//!   the agent server with its session stores (memory, files, SQLite, PostgreSQL), the client, and
+//!   the transports (stdio, child processes, WebSocket, Streamable HTTP): to write an agent or
+//!   embed a client.
+//! * [`acptk-check`](https://docs.rs/acptk-check/0.1.0/acptk_check/): the traffic checker: rules
+//!   and findings over transcripts and live traffic, the notice repairs and forwarding core of
+//!   `acp proxy`: to test what an agent or a client sends.
+//! * [`acptk-inspect`](https://docs.rs/acptk-inspect/0.1.0/acptk_inspect/): captures of ACP
+//!   traffic in SQLite: capture, import, export, queries, a read-only MCP server and a web
+//!   inspector: to record and study sessions.
+//! * [`acptk`](https://docs.rs/acptk/0.1.0/acptk/): the `acp` command-line tool
+//!   (`cargo install acptk`): checker, proxy, inspector, test agent and terminal client; its
+//!   library serves the binary and its tests, not other programs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![doc(html_root_url = "https://docs.rs/acptk-runtime/0.1.0")]
 
 pub mod agent;
 pub mod client;

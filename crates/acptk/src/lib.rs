@@ -1,7 +1,32 @@
 //! The commands of the `acp` binary, as a library so that their pure parts (the terminal
 //! client's state and views, the plain-text printer) can be tested from `tests/`, and so that
 //! the command line itself ([`cli`]) can be turned into completions, man pages and the
-//! guide's reference ([`reference`]).
+//! guide's reference ([`reference`](mod@reference)).
+//!
+//! # Which crate do I need?
+//!
+//! The ACP toolkit is split so that a program builds only what it uses:
+//!
+//! * [`acptk-schema`](acptk_schema): the wire types of ACP v1 and v2 (serde, optional JSON
+//!   Schema), no I/O and no async: for code that reads or writes ACP messages with its own
+//!   transport.
+//! * [`acptk-notice-center`](acptk_notice_center): the client's presentation engine for session
+//!   notices (toasts, the notice list, timers, screen-reader announcements, sanitising), a state
+//!   machine with no I/O: for a client, whatever its connection code.
+//! * [`acptk-runtime`](acptk_runtime): the agent and client sides on tokio: JSON-RPC connections,
+//!   the agent server with its session stores (memory, files, SQLite, PostgreSQL), the client, and
+//!   the transports (stdio, child processes, WebSocket, Streamable HTTP): to write an agent or
+//!   embed a client.
+//! * [`acptk-check`](acptk_check): the traffic checker: rules and findings over transcripts and
+//!   live traffic, the notice repairs and forwarding core of `acp proxy`: to test what an agent or
+//!   a client sends.
+//! * [`acptk-inspect`](acptk_inspect): captures of ACP traffic in SQLite: capture, import, export,
+//!   queries, a read-only MCP server and a web inspector: to record and study sessions.
+//! * **`acptk`** (this crate): the `acp` command-line tool (`cargo install acptk`): checker,
+//!   proxy, inspector, test agent and terminal client; its library serves the binary and its
+//!   tests, not other programs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![doc(html_root_url = "https://docs.rs/acptk/0.1.0")]
 
 pub mod cli;
 pub mod commands;

@@ -33,6 +33,37 @@ pub fn default_path() -> Option<PathBuf> {
 /// waits up to [`BUSY_TIMEOUT`] for the others) and brings the schema up to
 /// [`SCHEMA_VERSION`]. Read-only opening changes nothing and refuses a database of another
 /// version.
+///
+/// Import a transcript (as `acp inspect import` does), then read it as `acp inspect` does,
+/// through a read-only store:
+///
+/// ```
+/// use acptk_inspect::{Store, import};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let transcript = br#"{"from":"client","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientInfo":{"name":"zed","version":"0.200.0"}}}}
+/// {"from":"agent","message":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}}
+/// {"from":"agent","message":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"warning","title":"MCP server unavailable"}}}}
+/// "#;
+/// let scratch = tempfile::tempdir()?;
+/// let path = scratch.path().join("captures.db");
+///
+/// let mut store = Store::open(&path)?; // created, in WAL mode, schema up to date
+/// let imported = import::traces(&mut store, &transcript[..], "session.jsonl")?;
+/// assert_eq!(imported.frames, 3);
+/// drop(store);
+///
+/// let store = Store::open_read_only(&path)?;
+/// let capture = store.capture(imported.captures[0])?;
+/// assert_eq!(capture.client.name.as_deref(), Some("zed"));
+/// assert_eq!((capture.errors, capture.notices), (1, 1));
+/// let findings = store.findings(capture.id)?;
+/// assert_eq!(findings[0].rule, "notice-without-capability");
+/// let notices = store.notices(capture.id)?;
+/// assert_eq!(notices[0].title.as_deref(), Some("MCP server unavailable"));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct Store {
     pub(crate) conn: Connection,

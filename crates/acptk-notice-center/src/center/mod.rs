@@ -38,6 +38,45 @@ use crate::toasts::Board;
 ///    ([`dismiss`](Self::dismiss), [`mute_title`](Self::mute_title), ...);
 /// 3. call [`tick`](Self::tick) at [`next_deadline`](Self::next_deadline) (or on every
 ///    frame), then draw [`toasts`](Self::toasts).
+///
+/// A host with room for one toast, whose user hovers, dismisses and turns on do-not-disturb
+/// (times in seconds since the host's epoch):
+///
+/// ```
+/// use std::time::Duration;
+/// use acptk_notice_center::{
+///     IncomingNotice, ListOnlyReason, NoticeCenter, Policy, Severity, ToastState,
+/// };
+///
+/// let secs = Duration::from_secs;
+/// let mut center = NoticeCenter::new(Policy::builder().max_visible(1).build());
+///
+/// let info = center.push("s1", IncomingNotice::new(Severity::Info, "Indexing"), secs(0));
+/// let warning = center.push("s1", IncomingNotice::new(Severity::Warning, "Low disk"), secs(1));
+/// assert_eq!(info.toast, ToastState::Visible);
+/// assert_eq!(warning.toast, ToastState::Queued); // waits for the one slot
+///
+/// // The pointer rests on the info toast from 2 s to 30 s: its 8 s do not run meanwhile.
+/// center.set_hovered(Some(info.entry), secs(2));
+/// center.tick(secs(30));
+/// assert_eq!(center.toasts().next().map(|toast| toast.entry().id()), Some(info.entry));
+/// center.set_hovered(None, secs(30));
+/// assert_eq!(center.next_deadline(), Some(secs(36))); // the 6 s left
+///
+/// // It hides itself; the warning takes the slot and stays until dismissed.
+/// center.tick(secs(36));
+/// assert_eq!(center.toasts().next().map(|toast| toast.entry().id()), Some(warning.entry));
+/// assert_eq!(center.next_deadline(), None);
+/// assert!(center.dismiss(warning.entry, secs(40)));
+/// assert_eq!(center.toasts().count(), 0);
+///
+/// // Do-not-disturb: only errors toast (and are announced); the rest goes to the list, silently.
+/// center.set_do_not_disturb(true, secs(41));
+/// let quiet = center.push("s1", IncomingNotice::new(Severity::Info, "Synced"), secs(42));
+/// assert_eq!(quiet.toast, ToastState::ListOnly(ListOnlyReason::DoNotDisturb));
+/// assert!(quiet.announcement.is_none());
+/// assert_eq!(center.entry_count("s1"), 3);
+/// ```
 #[derive(Debug)]
 pub struct NoticeCenter {
     policy: Policy,

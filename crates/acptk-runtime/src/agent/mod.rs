@@ -519,16 +519,58 @@ struct Options {
 /// reconnect and load them) and, with a [`FileStore`], restarts. Each connection acts for a
 /// [`Principal`] (stdio: the local user) and sees only that principal's sessions.
 ///
-/// ```no_run
-/// # use acptk_runtime::agent::{Agent, AgentServer, FileStore, Prompt, Session, StopReason};
-/// # struct Echo;
-/// # impl Agent for Echo {
-/// #     async fn prompt(&self, s: Session, p: Prompt) -> Result<StopReason, acptk_schema::jsonrpc::ErrorObject> { Ok(StopReason::EndTurn) }
+/// A real agent serves standard input/output (`server.serve_stdio().await?`, see
+/// [`Self::serve_stdio`]); any pair of async byte streams works the same way. Here the client
+/// end of an in-memory pipe sends `initialize` as a raw JSON-RPC line, to show what the
+/// options change on the wire:
+///
+/// ```
+/// use acptk_runtime::prelude::*;
+/// use acptk_runtime::{FallbackPolicy, ProtocolVersion};
+/// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+///
+/// struct Quiet;
+///
+/// impl Agent for Quiet {
+///     fn info(&self) -> AgentInfo {
+///         AgentInfo::new("quiet-agent", "1.0.0")
+///     }
+///
+///     async fn prompt(&self, _session: Session, _prompt: Prompt) -> Result<StopReason, ErrorObject> {
+///         Ok(StopReason::EndTurn)
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = AgentServer::new(Quiet)
+///     .store(MemoryStore::new().max_entries(10_000))
+///     .versions(&[ProtocolVersion::V1])
+///     .notice_fallback(FallbackPolicy::Drop);
+///
+/// let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
+/// let (agent_read, agent_write) = tokio::io::split(agent_io);
+/// let connection = server.start(agent_read, agent_write);
+///
+/// let (client_read, mut client_write) = tokio::io::split(client_io);
+/// client_write
+///     .write_all(br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"clientCapabilities":{}}}"#)
+///     .await?;
+/// client_write.write_all(b"\n").await?;
+/// let mut lines = BufReader::new(client_read).lines();
+/// let line = lines.next_line().await?.ok_or("the agent closed the connection")?;
+/// let answer: serde_json::Value = serde_json::from_str(&line)?;
+///
+/// // Only v1 is accepted, so the v2 proposal is answered with v1.
+/// assert_eq!(answer["result"]["protocolVersion"], 1);
+/// assert_eq!(answer["result"]["agentInfo"]["name"], "quiet-agent");
+/// // The memory store keeps history, so sessions can be loaded with a replay.
+/// assert_eq!(answer["result"]["agentCapabilities"]["loadSession"], true);
+///
+/// drop((lines, client_write)); // the end of the input ends the connection
+/// connection.closed().await;
+/// # Ok(())
 /// # }
-/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// let server = AgentServer::new(Echo).store(FileStore::open("/tmp/echo-sessions")?);
-/// server.serve_stdio().await?;
-/// # Ok(()) }
 /// ```
 pub struct AgentServer<A> {
     agent: Arc<A>,

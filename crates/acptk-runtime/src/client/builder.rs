@@ -54,7 +54,68 @@ where
     }
 }
 
-/// Options of a client connection.
+/// Options of a client connection: set them, then [`connect`](Self::connect) over a pair of
+/// byte streams, [`spawn`](Self::spawn) an agent as a child process, or (feature `remote`)
+/// connect to a remote agent's URL.
+///
+/// A v2 client that answers permission requests, connected to an agent over an in-memory
+/// pipe (an editor would use [`Self::spawn`] with the agent's command):
+///
+/// ```
+/// use acptk_runtime::agent::{ToolCall, ToolKind};
+/// use acptk_runtime::client::transcript::Entry;
+/// use acptk_runtime::client::{ClientBuilder, PermissionDecision};
+/// use acptk_runtime::prelude::*;
+/// use acptk_runtime::ProtocolVersion;
+///
+/// /// Asks before it "saves", and says what happened.
+/// struct Careful;
+///
+/// impl Agent for Careful {
+///     async fn prompt(&self, session: Session, _prompt: Prompt) -> Result<StopReason, ErrorObject> {
+///         let call = session.start_tool_call(ToolCall::new("Save").kind(ToolKind::Edit)).await?;
+///         if call.request_permission().await?.allowed() {
+///             call.complete("Saved").await?;
+///         } else {
+///             call.fail("Not allowed").await?;
+///         }
+///         Ok(StopReason::EndTurn)
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), acptk_runtime::Error> {
+/// let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
+/// let (agent_read, agent_write) = tokio::io::split(agent_io);
+/// AgentServer::new(Careful).start(agent_read, agent_write);
+///
+/// let (client_read, client_write) = tokio::io::split(client_io);
+/// let client = ClientBuilder::new()
+///     .protocol(ProtocolVersion::V2)
+///     .info("my-editor", "0.3.0")
+///     // A real editor asks the user; this one allows once whenever it may.
+///     .permissions(|request| {
+///         let choice = request.choice("allow_once").map(|choice| choice.id.clone());
+///         Box::pin(async move {
+///             choice.map_or(PermissionDecision::Cancelled, PermissionDecision::Selected)
+///         })
+///     })
+///     .connect(client_read, client_write)
+///     .await?;
+/// assert_eq!(client.protocol_version(), ProtocolVersion::V2);
+/// assert!(client.agent().can_load_sessions());
+///
+/// let session = client.new_session("/tmp", &[]).await?;
+/// assert_eq!(client.prompt(&session, "save it").await?, StopReason::EndTurn);
+/// let transcript = client.session_transcript(&session).unwrap_or_default();
+/// let statuses: Vec<&str> = transcript.entries.iter().filter_map(|entry| match entry {
+///     Entry::ToolCall(call) => Some(call.status.as_str()),
+///     _ => None,
+/// }).collect();
+/// assert_eq!(statuses, ["completed"]);
+/// # Ok(())
+/// # }
+/// ```
 #[must_use]
 pub struct ClientBuilder {
     protocol: ProtocolVersion,

@@ -230,6 +230,58 @@ struct Inner {
 
 /// A connected client. Cheap to clone; clones share the connection, the notice center and
 /// the transcript.
+///
+/// Made by [`ClientBuilder`]. Sessions belong to the agent, not to the connection: a second
+/// connection to the same agent lists a session and loads it, its history replayed into this
+/// client's transcript:
+///
+/// ```
+/// use acptk_runtime::client::transcript::Entry;
+/// use acptk_runtime::client::{Client, ClientBuilder};
+/// use acptk_runtime::prelude::*;
+///
+/// struct Echo;
+///
+/// impl Agent for Echo {
+///     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
+///         session.send_text(format!("You said: {}", prompt.text)).await?;
+///         Ok(StopReason::EndTurn)
+///     }
+/// }
+///
+/// /// A new connection to `server`, over an in-memory pipe.
+/// async fn connect(server: &AgentServer<Echo>) -> Result<Client, acptk_runtime::Error> {
+///     let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
+///     let (agent_read, agent_write) = tokio::io::split(agent_io);
+///     server.start(agent_read, agent_write);
+///     let (client_read, client_write) = tokio::io::split(client_io);
+///     ClientBuilder::new().connect(client_read, client_write).await
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), acptk_runtime::Error> {
+/// let server = AgentServer::new(Echo);
+///
+/// let first = connect(&server).await?;
+/// let session = first.new_session("/work/project", &[]).await?;
+/// first.prompt(&session, "hello").await?;
+/// first.close().await;
+///
+/// let second = connect(&server).await?;
+/// let page = second.list_sessions(Some("/work/project"), None).await?;
+/// assert_eq!(page.sessions.len(), 1);
+/// assert_eq!(page.sessions[0].id, session);
+///
+/// second.load_session(&session, "/work/project", &[]).await?;
+/// let transcript = second.session_transcript(&session).unwrap_or_default();
+/// let texts: Vec<&str> = transcript.entries.iter().filter_map(|entry| match entry {
+///     Entry::Message(message) => Some(message.text.as_str()),
+///     _ => None,
+/// }).collect();
+/// assert_eq!(texts, ["hello", "You said: hello"]);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Inner>,

@@ -3,8 +3,8 @@
 //!
 //! Over byte streams ACP sends one JSON-RPC message per line (UTF-8 JSON without embedded
 //! newlines, ended by `\n`): [`LineReader`] and [`LineWriter`]. Other transports implement
-//! [`MessageReader`] and [`MessageWriter`] (see [`message`]); with the `remote` feature,
-//! [`remote`] carries ACP over WebSocket.
+//! [`MessageReader`] and [`MessageWriter`] (see [`message`]); with the `remote` feature, the
+//! `remote` module carries ACP over WebSocket and Streamable HTTP.
 
 mod child;
 pub(crate) mod lines;

@@ -57,11 +57,50 @@ const MAX_OPEN_FILES: usize = 64;
 /// and its leases are those of the process (see [`SessionStore::lease`]). Agents that share
 /// sessions between processes use a database store (`SqliteStore`, `PostgresStore`).
 ///
-/// ```no_run
-/// # fn main() -> Result<(), acptk_runtime::agent::StoreError> {
+/// Sessions survive a restart of the agent: here the second server, with a new store value
+/// on the same directory, stands for the agent started again.
+///
+/// ```
 /// use acptk_runtime::agent::FileStore;
-/// let store = FileStore::open("/var/lib/my-agent/sessions")?;
-/// # Ok(()) }
+/// use acptk_runtime::client::{Client, ClientBuilder};
+/// use acptk_runtime::prelude::*;
+///
+/// struct Echo;
+///
+/// impl Agent for Echo {
+///     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
+///         session.send_text(format!("You said: {}", prompt.text)).await?;
+///         Ok(StopReason::EndTurn)
+///     }
+/// }
+///
+/// /// A new connection to `server`, over an in-memory pipe.
+/// async fn connect(server: &AgentServer<Echo>) -> Result<Client, acptk_runtime::Error> {
+///     let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
+///     let (agent_read, agent_write) = tokio::io::split(agent_io);
+///     server.start(agent_read, agent_write);
+///     let (client_read, client_write) = tokio::io::split(client_io);
+///     ClientBuilder::new().connect(client_read, client_write).await
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let scratch = tempfile::tempdir()?;
+/// let sessions = scratch.path().join("sessions"); // created by `open`
+///
+/// let server = AgentServer::new(Echo).store(FileStore::open(&sessions)?);
+/// let client = connect(&server).await?;
+/// let session = client.new_session("/work/project", &[]).await?;
+/// client.prompt(&session, "hello").await?;
+/// client.close().await;
+///
+/// let restarted = AgentServer::new(Echo).store(FileStore::open(&sessions)?);
+/// let client = connect(&restarted).await?;
+/// client.load_session(&session, "/work/project", &[]).await?;
+/// let replayed = client.session_transcript(&session).unwrap_or_default();
+/// assert_eq!(replayed.entries.len(), 2); // the prompt and the answer
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Debug)]
 pub struct FileStore {

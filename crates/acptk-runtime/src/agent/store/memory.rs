@@ -22,6 +22,29 @@ struct Stored {
 /// Each session holds at most [`DEFAULT_MAX_ENTRIES`] history entries (see
 /// [`MemoryStore::max_entries`]); beyond that, recording fails with [`StoreError::Full`] and
 /// nothing already recorded is lost.
+///
+/// What the store keeps decides what the agent advertises:
+///
+/// ```
+/// use acptk_runtime::agent::{AgentMethod, AgentServer, MemoryStore};
+/// use acptk_runtime::ProtocolVersion;
+/// # use acptk_runtime::prelude::*;
+/// # struct Echo;
+/// # impl Agent for Echo {
+/// #     async fn prompt(&self, _: Session, _: Prompt) -> Result<StopReason, ErrorObject> {
+/// #         Ok(StopReason::EndTurn)
+/// #     }
+/// # }
+///
+/// // The default store of `AgentServer::new`, with a smaller cap per session.
+/// let server = AgentServer::new(Echo).store(MemoryStore::new().max_entries(1_000));
+/// assert!(server.offer().answers(AgentMethod::LoadSession, ProtocolVersion::V1));
+///
+/// // No history: sessions can be listed and resumed, not loaded with a replay.
+/// let ephemeral = AgentServer::new(Echo).store(MemoryStore::without_history());
+/// assert!(!ephemeral.offer().answers(AgentMethod::LoadSession, ProtocolVersion::V1));
+/// assert!(ephemeral.offer().answers(AgentMethod::ListSessions, ProtocolVersion::V1));
+/// ```
 #[derive(Debug)]
 pub struct MemoryStore {
     sessions: Mutex<BTreeMap<String, Stored>>,

@@ -4,8 +4,7 @@
 //!   types, 400 for a body that is not one JSON object, 501 for a batch array). Without
 //!   `Acp-Connection-Id` it must be `initialize`: that creates a connection and is answered
 //!   `200` with the JSON response and the new `Acp-Connection-Id` (past the limit per client
-//!   or the connection limit an unused connection makes way, else 503: see
-//!   [`super::http_room`]). With it (404 when
+//!   or the connection limit an unused connection makes way, else 503). With it (404 when
 //!   unknown), the message goes into the connection and the POST is answered `202` at once;
 //!   answers travel on an event stream. `Acp-Session-Id` is accepted on any POST (the SDKs
 //!   differ in which methods carry it); the answer to a request posted for a session goes to

@@ -44,16 +44,52 @@ const META_COLUMNS: &str = "id, protocol_version, cwd, additional_directories, t
 /// Sessions in one SQLite database file (see
 /// [`SessionStore`](crate::agent::SessionStore) for what a store keeps).
 ///
-/// ```no_run
-/// # fn main() -> Result<(), acptk_runtime::agent::StoreError> {
-/// use acptk_runtime::agent::{AgentServer, SqliteStore};
-/// # struct Echo;
-/// # impl acptk_runtime::agent::Agent for Echo {
-/// #     async fn prompt(&self, s: acptk_runtime::agent::Session, p: acptk_runtime::agent::Prompt) -> Result<acptk_runtime::agent::StopReason, acptk_schema::jsonrpc::ErrorObject> { Ok(acptk_runtime::agent::StopReason::EndTurn) }
+/// Two store values on one file stand for two agent processes on one machine: a session
+/// created through one is listed and loaded through the other.
+///
+/// ```
+/// use acptk_runtime::agent::SqliteStore;
+/// use acptk_runtime::client::{Client, ClientBuilder};
+/// use acptk_runtime::prelude::*;
+///
+/// struct Echo;
+///
+/// impl Agent for Echo {
+///     async fn prompt(&self, session: Session, prompt: Prompt) -> Result<StopReason, ErrorObject> {
+///         session.send_text(format!("You said: {}", prompt.text)).await?;
+///         Ok(StopReason::EndTurn)
+///     }
+/// }
+///
+/// /// A new connection to `server`, over an in-memory pipe.
+/// async fn connect(server: &AgentServer<Echo>) -> Result<Client, acptk_runtime::Error> {
+///     let (client_io, agent_io) = tokio::io::duplex(64 * 1024);
+///     let (agent_read, agent_write) = tokio::io::split(agent_io);
+///     server.start(agent_read, agent_write);
+///     let (client_read, client_write) = tokio::io::split(client_io);
+///     ClientBuilder::new().connect(client_read, client_write).await
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let scratch = tempfile::tempdir()?;
+/// let database = scratch.path().join("agent/sessions.sqlite3"); // created by `open`
+///
+/// let first = AgentServer::new(Echo).store(SqliteStore::open(&database)?);
+/// let second = AgentServer::new(Echo).store(SqliteStore::open(&database)?);
+///
+/// let client = connect(&first).await?;
+/// let session = client.new_session("/work/project", &[]).await?;
+/// client.prompt(&session, "hello").await?;
+///
+/// let other = connect(&second).await?;
+/// let page = other.list_sessions(None, None).await?;
+/// assert_eq!(page.sessions[0].id, session);
+/// other.load_session(&session, "/work/project", &[]).await?;
+/// let replayed = other.session_transcript(&session).unwrap_or_default();
+/// assert_eq!(replayed.entries.len(), 2); // the prompt and the answer
+/// # Ok(())
 /// # }
-/// let store = SqliteStore::open("/var/lib/my-agent/sessions.sqlite3")?;
-/// let server = AgentServer::new(Echo).store(store);
-/// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
