@@ -62,6 +62,7 @@ mod engine;
 pub mod fallback;
 mod finding;
 pub mod input;
+mod input_format;
 pub mod lines;
 mod peek;
 #[cfg(feature = "proxy")]

@@ -141,7 +141,7 @@ impl<'f> Feed<'f> {
     }
 
     /// The summary of the whole input.
-    pub(crate) fn finish(mut self, format: crate::input::InputFormat) -> Summary {
+    pub(crate) fn finish(mut self, format: crate::input_format::InputFormat) -> Summary {
         self.summary.runs = self.summary.headers + u64::from(self.unmarked);
         self.summary.format = format;
         self.summary

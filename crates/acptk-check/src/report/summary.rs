@@ -13,7 +13,7 @@ pub struct Summary {
     /// Run headers seen.
     pub headers: u64,
     /// The format the input was read as.
-    pub format: crate::input::InputFormat,
+    pub format: crate::input_format::InputFormat,
     counts: [u64; Rule::ALL.len()],
 }
 
