@@ -68,7 +68,7 @@ struct Block {
 
 /// The fenced code blocks of a Markdown text (fences of three or more backticks at the start
 /// of a line; a fence closes with at least as many backticks).
-fn blocks(text: &str) -> Vec<Block> {
+fn blocks(path: &Path, text: &str) -> Vec<Block> {
     let mut found = Vec::new();
     let mut open: Option<(usize, Block)> = None;
     let mut last_text_line = String::new();
@@ -76,6 +76,19 @@ fn blocks(text: &str) -> Vec<Block> {
         let ticks = line.chars().take_while(|c| *c == '`').count();
         match &mut open {
             Some((fence, block)) => {
+                // A closing fence carries no info string: ```` ```sh ```` here means that the
+                // block above was never closed and Markdown shows the rest of the page as code.
+                assert!(
+                    ticks < *fence
+                        || !line[ticks..]
+                            .trim()
+                            .starts_with(|c: char| c.is_alphabetic()),
+                    "{}:{}: `{}` opens a block inside the block of line {}: close that one first",
+                    path.display(),
+                    index + 1,
+                    line.trim(),
+                    block.line
+                );
                 if ticks >= *fence && line[ticks..].trim().is_empty() {
                     found.push(open.take().expect("an open block").1);
                     // A marker belongs to the block right after it, never to a later one.
@@ -105,7 +118,11 @@ fn blocks(text: &str) -> Vec<Block> {
             }
         }
     }
-    assert!(open.is_none(), "a code block is never closed");
+    assert!(
+        open.is_none(),
+        "{}: a code block is never closed",
+        path.display()
+    );
     found
 }
 
@@ -264,7 +281,7 @@ fn tail(text: &str) -> String {
 /// The ```` ```sh ```` blocks of a page that are to run, and the problems of its markers.
 fn runnable(path: &Path, text: &str, problems: &mut Vec<String>) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    for block in blocks(text) {
+    for block in blocks(path, text) {
         let language = block.info.split(',').next().unwrap_or("").trim();
         if language != "sh" {
             continue;
@@ -347,6 +364,15 @@ fn a_failing_command_is_named_with_its_file_and_line() {
 }
 
 #[test]
+#[should_panic(expected = "page.md:4: ````sh` opens a block inside the block of line 1")]
+fn a_block_left_open_is_named() {
+    blocks(
+        Path::new("page.md"),
+        "```sh\nacp demo\n\n```sh\nacp --version\n```\n",
+    );
+}
+
+#[test]
 fn cargo_run_of_the_cli_is_the_built_binary() {
     assert_eq!(rewrite("cargo run --release -p acptk -- demo"), "acp demo");
     assert_eq!(
@@ -376,7 +402,7 @@ fn every_rust_sample_is_compiled_by_the_doc_tests() {
     for path in documents() {
         let text = read(&path);
         let included = library.contains(&format!("../../../{}\")", path.display()));
-        let found = blocks(&text);
+        let found = blocks(&path, &text);
         if found.iter().any(|block| block.info.starts_with("rust")) && !included {
             problems.push(format!(
                 "{} has Rust samples but is not included in the doc-tests of \
