@@ -91,6 +91,8 @@ mod patch;
 mod raw_json;
 #[cfg(feature = "schemars")]
 pub mod schema;
+#[cfg(feature = "schemars")]
+mod schema_parts;
 pub mod unknown;
 
 pub mod v1;

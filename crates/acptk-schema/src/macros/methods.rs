@@ -177,15 +177,15 @@ macro_rules! request_table {
                 let params = Vec::from([
                     $(
                         $(#[cfg($cfg)])?
-                        $crate::schema::titled_gated(
+                        $crate::schema_parts::titled_gated(
                             stringify!($params),
                             generator.subschema_for::<$params>(),
                             None $(.or(Some(stringify!($cfg))))?,
                         ),
                     )+
-                    $crate::schema::titled("ExtMethodRequest", generator.subschema_for::<ExtRequest>()),
+                    $crate::schema_parts::titled("ExtMethodRequest", generator.subschema_for::<ExtRequest>()),
                 ]);
-                $crate::schema::request_envelope(generator.subschema_for::<RequestId>(), params)
+                $crate::schema_parts::request_envelope(generator.subschema_for::<RequestId>(), params)
             }
         }
 
@@ -198,15 +198,15 @@ macro_rules! request_table {
                 let results = Vec::from([
                     $(
                         $(#[cfg($cfg)])?
-                        $crate::schema::titled_gated(
+                        $crate::schema_parts::titled_gated(
                             stringify!($result),
                             generator.subschema_for::<$result>(),
                             None $(.or(Some(stringify!($cfg))))?,
                         ),
                     )+
-                    $crate::schema::titled("ExtMethodResponse", generator.subschema_for::<ExtResponse>()),
+                    $crate::schema_parts::titled("ExtMethodResponse", generator.subschema_for::<ExtResponse>()),
                 ]);
-                $crate::schema::response_envelope(
+                $crate::schema_parts::response_envelope(
                     generator.subschema_for::<RequestId>(),
                     generator.subschema_for::<Error>(),
                     results,
@@ -348,15 +348,15 @@ macro_rules! notification_table {
                 let params = Vec::from([
                     $(
                         $(#[cfg($cfg)])?
-                        $crate::schema::titled_gated(
+                        $crate::schema_parts::titled_gated(
                             stringify!($params),
                             generator.subschema_for::<$params>(),
                             None $(.or(Some(stringify!($cfg))))?,
                         ),
                     )+
-                    $crate::schema::titled("ExtNotification", generator.subschema_for::<ExtNotification>()),
+                    $crate::schema_parts::titled("ExtNotification", generator.subschema_for::<ExtNotification>()),
                 ]);
-                $crate::schema::notification_envelope(params)
+                $crate::schema_parts::notification_envelope(params)
             }
         }
     };

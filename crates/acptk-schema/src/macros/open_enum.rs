@@ -124,7 +124,7 @@ macro_rules! open_enum {
                 let mut alternatives: Vec<serde_json::Value> = Vec::new();
                 $(
                     $(#[cfg($cfg)])?
-                    alternatives.push($crate::schema::string_const(
+                    alternatives.push($crate::schema_parts::string_const(
                         $value,
                         None $(.or(Some(stringify!($cfg))))?,
                     ));

@@ -256,7 +256,7 @@ macro_rules! tagged_union {
                 let mut alternatives: Vec<serde_json::Value> = Vec::with_capacity(Self::TAGS.len() + 1);
                 $(
                     $(#[cfg($cfg)])?
-                    alternatives.push($crate::schema::tagged_alternative(
+                    alternatives.push($crate::schema_parts::tagged_alternative(
                         $tag,
                         $value,
                         generator.subschema_for::<$payload>(),
@@ -266,9 +266,9 @@ macro_rules! tagged_union {
                 $(
                     let _ = stringify!($other);
                     #[allow(unused_mut)]
-                    let mut other = $crate::schema::other_alternative_of($tag, &alternatives);
+                    let mut other = $crate::schema_parts::other_alternative_of($tag, &alternatives);
                     $($(
-                        $crate::schema::require_property(
+                        $crate::schema_parts::require_property(
                             &mut other,
                             $rkey,
                             generator.subschema_for::<$rty>(),
@@ -277,7 +277,7 @@ macro_rules! tagged_union {
                     alternatives.push(other);
                 )?
                 let open: &[&str] = &[$(stringify!($other))?];
-                $crate::schema::union_schema(alternatives, $tag, open.is_empty())
+                $crate::schema_parts::union_schema(alternatives, $tag, open.is_empty())
             }
         }
     };

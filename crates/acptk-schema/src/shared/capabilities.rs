@@ -216,3 +216,91 @@ impl ElicitationUrlCapabilities {
         Self { meta: None }
     }
 }
+
+/// Declares a version's `SessionCapabilities` from its own fields (the struct's docs and the
+/// fields the versions type differently, in wire order): the optional session methods behind
+/// unstable features, the same in both versions, follow them, with their setters, and `new`.
+macro_rules! session_capabilities {
+    (
+        $(#[$attr:meta])*
+        pub struct SessionCapabilities { $($fields:tt)* }
+    ) => {
+        wire_struct! {
+            $(#[$attr])*
+            #[derive(Default)]
+            pub struct SessionCapabilities {
+                $($fields)*
+                /// `session/fork` is supported.
+                #[cfg(feature = "unstable_session_fork")]
+                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_object",
+                    skip_serializing_if = "Option::is_none",
+                )]
+                pub fork: Option<SessionForkCapabilities>,
+                /// `session/archive` and `session/unarchive` are supported, with the `archived` filter of
+                /// `session/list` and [`SessionInfo::archived`]. Requires `list` too.
+                #[cfg(feature = "unstable_session_archive")]
+                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_archive")))]
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_object",
+                    skip_serializing_if = "Option::is_none",
+                )]
+                pub archive: Option<SessionArchiveCapabilities>,
+                /// `session/status` is supported.
+                #[cfg(feature = "unstable_session_status")]
+                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_status")))]
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_object",
+                    skip_serializing_if = "Option::is_none",
+                )]
+                pub status: Option<SessionStatusCapabilities>,
+                /// `session/options` is supported, and session setup accepts initial config option values.
+                #[cfg(feature = "unstable_session_options")]
+                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_options")))]
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_object",
+                    skip_serializing_if = "Option::is_none",
+                )]
+                pub options: Option<SessionOptionsCapabilities>,
+                /// `session/set_title` is supported (clients may rename sessions; agents report titles
+                /// without it).
+                #[cfg(feature = "unstable_session_set_title")]
+                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_set_title")))]
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_object",
+                    skip_serializing_if = "Option::is_none",
+                )]
+                pub title: Option<SessionTitleCapabilities>,
+            }
+        }
+
+        impl SessionCapabilities {
+            /// No optional session features.
+            pub fn new() -> Self {
+                Self::default()
+            }
+        }
+
+        #[cfg(feature = "unstable_session_fork")]
+        setters!(SessionCapabilities { opt fork: SessionForkCapabilities });
+
+        #[cfg(feature = "unstable_session_archive")]
+        setters!(SessionCapabilities { opt archive: SessionArchiveCapabilities });
+
+        #[cfg(feature = "unstable_session_status")]
+        setters!(SessionCapabilities { opt status: SessionStatusCapabilities });
+
+        #[cfg(feature = "unstable_session_options")]
+        setters!(SessionCapabilities { opt options: SessionOptionsCapabilities });
+
+        #[cfg(feature = "unstable_session_set_title")]
+        setters!(SessionCapabilities { opt title: SessionTitleCapabilities });
+    };
+}
+pub(crate) use session_capabilities;

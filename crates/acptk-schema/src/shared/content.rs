@@ -174,11 +174,11 @@ impl schemars::JsonSchema for EmbeddedResourceResource {
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "anyOf": [
-                crate::schema::titled(
+                crate::schema_parts::titled(
                     "TextResourceContents",
                     generator.subschema_for::<TextResourceContents>(),
                 ),
-                crate::schema::titled(
+                crate::schema_parts::titled(
                     "BlobResourceContents",
                     generator.subschema_for::<BlobResourceContents>(),
                 ),

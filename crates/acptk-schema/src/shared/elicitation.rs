@@ -650,7 +650,7 @@ impl schemars::JsonSchema for CreateElicitationResponse {
                 schema_parts::tagged_payload::<ElicitationAcceptAction>(generator, tag, "accept"),
                 schema_parts::tagged(tag, "decline"),
                 schema_parts::tagged(tag, "cancel"),
-                crate::schema::other_alternative(tag, ElicitationAction::TAGS),
+                crate::schema_parts::other_alternative(tag, ElicitationAction::TAGS),
             ],
         }))
     }

@@ -312,7 +312,7 @@ impl schemars::JsonSchema for MultiSelectItems {
         schema_parts::finish(serde_json::json!({
             "anyOf": [
                 schema_parts::tagged_payload::<StringMultiSelectItems>(generator, "type", "string"),
-                crate::schema::other_alternative("type", Self::TAGS),
+                crate::schema_parts::other_alternative("type", Self::TAGS),
                 {
                     "title": "titled",
                     "allOf": [generator.subschema_for::<TitledMultiSelectItems>()],

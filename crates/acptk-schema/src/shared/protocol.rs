@@ -133,11 +133,36 @@ impl CancelRequestNotification {
     }
 }
 
-/// Declares a version's `ErrorCode` from its table of known codes (one row per code: variant,
-/// code, standard title). Everything else about the type comes from this one table.
+/// Declares a version's `ErrorCode` from the codes it names besides the standard ones both
+/// versions share (one row per code: variant, code, standard title); the standard rows come
+/// first. Everything else about the type comes from this one table.
 macro_rules! error_code_enum {
+    // The codes both versions name; a version's own codes follow them.
     (
-        $( $(#[doc = $doc:expr])* $variant:ident = $code:literal, $title:literal; )+
+        $( $(#[doc = $doc:expr])* $variant:ident = $code:literal, $title:literal; )*
+    ) => {
+        error_code_enum! { @table
+            /// `-32700`: the message was not valid JSON.
+            ParseError = -32700, "Parse error";
+            /// `-32600`: the message was not a valid request object.
+            InvalidRequest = -32600, "Invalid request";
+            /// `-32601`: the receiver does not implement the method.
+            MethodNotFound = -32601, "Method not found";
+            /// `-32602`: the parameters were malformed or not supported.
+            InvalidParams = -32602, "Invalid params";
+            /// `-32603`: the receiver failed unexpectedly.
+            InternalError = -32603, "Internal error";
+            /// `-32800`: the request was cancelled (see `$/cancel_request`).
+            RequestCancelled = -32800, "Request cancelled";
+            /// `-32000`: the client must authenticate before the request can run.
+            AuthRequired = -32000, "Authentication required";
+            /// `-32002`: a resource the request refers to (a file, a session) does not exist.
+            ResourceNotFound = -32002, "Resource not found";
+            $( $(#[doc = $doc])* $variant = $code, $title; )*
+        }
+    };
+    (
+        @table $( $(#[doc = $doc:expr])* $variant:ident = $code:literal, $title:literal; )+
     ) => {
         /// The `code` of an ACP error: a JSON-RPC 2.0 code or an ACP-specific one.
         ///
@@ -244,6 +269,21 @@ macro_rules! error_code_enum {
 }
 
 pub(crate) use error_code_enum;
+
+/// An error with the code's standard title as its message (or "Error" for an unnamed code).
+impl From<ErrorCode> for Error {
+    fn from(code: ErrorCode) -> Self {
+        Self::new(code, code.title().unwrap_or("Error"))
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (code {})", self.message, self.code.code())
+    }
+}
+
+impl std::error::Error for Error {}
 
 // Decoding helpers that `crate::de` does not provide yet, used with `deserialize_with` by the
 // area files of this version.

@@ -166,7 +166,10 @@ impl IdleStopReason {
         if let Some(error) = alternatives.last_mut() {
             error["allOf"] = serde_json::json!([generator.subschema_for::<ErrorStopReason>()]);
         }
-        alternatives.push(crate::schema::other_alternative(Self::TAG_KEY, Self::TAGS));
+        alternatives.push(crate::schema_parts::other_alternative(
+            Self::TAG_KEY,
+            Self::TAGS,
+        ));
         alternatives.push(serde_json::json!({
             "title": "none",
             "type": "object",

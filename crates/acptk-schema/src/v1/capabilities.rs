@@ -122,10 +122,9 @@ setters!(McpCapabilities { set http: bool, set sse: bool });
 #[cfg(feature = "unstable_mcp_over_acp")]
 setters!(McpCapabilities { set acp: bool });
 
-wire_struct! {
+session_capabilities! {
     /// Optional session methods and setup options an agent supports. Each field is an object
     /// (normally `{}`) when supported and absent otherwise.
-    #[derive(Default)]
     pub struct SessionCapabilities {
         /// `session/list` is supported.
         #[serde(
@@ -170,77 +169,8 @@ wire_struct! {
             skip_serializing_if = "Option::is_none",
         )]
         pub close: Option<SessionCloseCapabilities>,
-        /// `session/fork` is supported.
-        #[cfg(feature = "unstable_session_fork")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub fork: Option<SessionForkCapabilities>,
-        /// `session/archive` and `session/unarchive` are supported, with the `archived` filter of
-        /// `session/list` and [`SessionInfo::archived`]. Requires `list` too.
-        #[cfg(feature = "unstable_session_archive")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_archive")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub archive: Option<SessionArchiveCapabilities>,
-        /// `session/status` is supported.
-        #[cfg(feature = "unstable_session_status")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_status")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub status: Option<SessionStatusCapabilities>,
-        /// `session/options` is supported, and session setup accepts initial config option values.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_options")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub options: Option<SessionOptionsCapabilities>,
-        /// `session/set_title` is supported (clients may rename sessions; agents report titles
-        /// without it).
-        #[cfg(feature = "unstable_session_set_title")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_set_title")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub title: Option<SessionTitleCapabilities>,
     }
 }
-
-impl SessionCapabilities {
-    /// No optional session features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-#[cfg(feature = "unstable_session_fork")]
-setters!(SessionCapabilities { opt fork: SessionForkCapabilities });
-
-#[cfg(feature = "unstable_session_archive")]
-setters!(SessionCapabilities { opt archive: SessionArchiveCapabilities });
-
-#[cfg(feature = "unstable_session_status")]
-setters!(SessionCapabilities { opt status: SessionStatusCapabilities });
-
-#[cfg(feature = "unstable_session_options")]
-setters!(SessionCapabilities { opt options: SessionOptionsCapabilities });
-
-#[cfg(feature = "unstable_session_set_title")]
-setters!(SessionCapabilities { opt title: SessionTitleCapabilities });
 
 setters!(SessionCapabilities {
     opt list: SessionListCapabilities,

@@ -135,7 +135,7 @@ impl schemars::JsonSchema for McpServer {
             schema_parts::tagged_payload::<McpServerSse>(generator, "type", "sse"),
         ];
         #[cfg(feature = "unstable_mcp_over_acp")]
-        alternatives.push(crate::schema::tagged_alternative(
+        alternatives.push(crate::schema_parts::tagged_alternative(
             "type",
             "acp",
             generator.subschema_for::<McpServerAcp>(),

@@ -126,7 +126,7 @@ impl schemars::JsonSchema for RequestPermissionOutcome {
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let tag = Self::TAG_KEY;
-        crate::schema::union_schema(
+        crate::schema_parts::union_schema(
             vec![
                 schema_parts::tagged(tag, "cancelled"),
                 schema_parts::tagged_payload::<SelectedPermissionOutcome>(

@@ -216,7 +216,7 @@ impl schemars::JsonSchema for DiffChange {
                 })
             })
             .collect();
-        alternatives.push(crate::schema::other_alternative(
+        alternatives.push(crate::schema_parts::other_alternative(
             DiffOperation::TAG_KEY,
             DiffOperation::TAGS,
         ));

@@ -144,38 +144,7 @@ impl Error {
 
 setters!(Error { opt data: ErrorData });
 
-/// An error with the code's standard title as its message (or "Error" for an unnamed code).
-impl From<ErrorCode> for Error {
-    fn from(code: ErrorCode) -> Self {
-        Self::new(code, code.title().unwrap_or("Error"))
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (code {})", self.message, self.code.code())
-    }
-}
-
-impl std::error::Error for Error {}
-
 error_code_enum! {
-    /// `-32700`: the message was not valid JSON.
-    ParseError = -32700, "Parse error";
-    /// `-32600`: the message was not a valid request object.
-    InvalidRequest = -32600, "Invalid request";
-    /// `-32601`: the receiver does not implement the method.
-    MethodNotFound = -32601, "Method not found";
-    /// `-32602`: the parameters were malformed or not supported.
-    InvalidParams = -32602, "Invalid params";
-    /// `-32603`: the receiver failed unexpectedly.
-    InternalError = -32603, "Internal error";
-    /// `-32800`: the request was cancelled (see `$/cancel_request`).
-    RequestCancelled = -32800, "Request cancelled";
-    /// `-32000`: the client must authenticate before the request can run.
-    AuthRequired = -32000, "Authentication required";
-    /// `-32002`: a resource the request refers to (a file, a session) does not exist.
-    ResourceNotFound = -32002, "Resource not found";
     /// `-32022`: the agent does not speak the protocol version the client asked for; the data
     /// is an [`UnsupportedProtocolVersionErrorData`] listing the versions it does speak.
     UnsupportedProtocolVersion = -32022, "Unsupported protocol version";

@@ -148,7 +148,7 @@ impl schemars::JsonSchema for IdleStateUpdate {
             "anyOf": alternatives
         });
         #[cfg(feature = "unstable_end_turn_token_usage")]
-        crate::schema::add_property(
+        crate::schema_parts::add_property(
             &mut schema,
             "usage",
             serde_json::json!({
