@@ -9,7 +9,7 @@ use acptk_runtime::agent::{
 };
 use acptk_runtime::{Error, ErrorObject};
 
-use super::example::ExampleAgent;
+use super::ExampleAgent;
 
 /// The most characters of a file or of a command's output quoted in a reply.
 const QUOTE_CHARS: usize = 200;

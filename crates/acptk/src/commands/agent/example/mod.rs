@@ -2,6 +2,8 @@
 //! permission for, two session modes and one option that change how it answers, a title for
 //! each session, `/read` and `/run` through the client, and notices.
 
+mod tools;
+
 use std::time::Duration;
 
 use acptk_runtime::agent::{
@@ -13,7 +15,6 @@ use acptk_runtime::{Error, ErrorObject, Notice};
 
 use super::mcp::unavailable_reason;
 use super::notice_command::parse_notice_command;
-use super::tools;
 
 /// The mode that answers with a tool call (the default).
 pub const CODE_MODE: &str = "code";
