@@ -581,10 +581,6 @@ async fn queue_prompt(
     wait: bool,
     timeout: Option<f64>,
 ) {
-    let refuse = |message: &str, retry: bool| Reply::Refused {
-        message: message.to_owned(),
-        retry,
-    };
     let Ok(format) = <Format as clap::ValueEnum>::from_str(format, false) else {
         let _ = socket::send(
             &mut write,
@@ -596,7 +592,7 @@ async fn queue_prompt(
     let timeout = timeout
         .filter(|seconds| seconds.is_finite() && *seconds >= 0.0 && *seconds < 1e9)
         .map(Duration::from_secs_f64);
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, rx) = mpsc::unbounded_channel();
     let sender = Sender {
         tx,
         pending: Arc::new(AtomicUsize::new(0)),
@@ -604,46 +600,17 @@ async fn queue_prompt(
     let failed = lock(&shared.state).startup_failure.clone();
     if let Some(failure) = failed {
         // It could not start: this prompt would fare no better.
-        let _ = socket::send(
-            &mut write,
-            &Reply::Say {
-                line: format!("acp: {}", failure.message),
-            },
-        )
-        .await;
-        let _ = socket::send(
-            &mut write,
-            &Reply::End {
-                exit: failure.exit.code(),
-            },
-        )
-        .await;
+        send_failure(&mut write, &failure).await;
         return;
     }
-    let queued = {
-        let mut state = lock(&shared.state);
-        if state.stop || state.phase == Phase::Closing {
-            Err(refuse("the session's owner is exiting", true))
-        } else if state.queue.len() >= MAX_QUEUE {
-            Err(refuse(
-                &format!("its queue is full ({MAX_QUEUE} prompts)"),
-                false,
-            ))
-        } else {
-            let ticket = state.next_ticket;
-            state.next_ticket += 1;
-            let ahead = state.queue.len() + usize::from(state.running.is_some());
-            state.queue.push_back(Job {
-                ticket,
-                text,
-                format,
-                timeout,
-                replies: wait.then(|| sender.clone()),
-            });
-            Ok((ticket, ahead))
-        }
+    let job = Job {
+        ticket: 0,
+        text,
+        format,
+        timeout,
+        replies: wait.then(|| sender.clone()),
     };
-    let (ticket, ahead) = match queued {
+    let (ticket, ahead) = match enqueue(shared, job) {
         Ok(queued) => queued,
         Err(reply) => {
             let _ = socket::send(&mut write, &reply).await;
@@ -652,35 +619,7 @@ async fn queue_prompt(
     };
     shared.work.notify_one();
     if !wait {
-        // Answer once the session is open, so that a failure to start is the client's to see.
-        let mut phases = shared.phases.subscribe();
-        let phase = phases
-            .wait_for(|phase| *phase != Phase::Starting)
-            .await
-            .map(|phase| phase.clone())
-            .unwrap_or(Phase::Closing);
-        let failure = lock(&shared.state).startup_failure.clone();
-        let reply = match (phase, failure) {
-            (_, Some(failure)) => {
-                let _ = socket::send(
-                    &mut write,
-                    &Reply::Say {
-                        line: format!("acp: {}", failure.message),
-                    },
-                )
-                .await;
-                Reply::End {
-                    exit: failure.exit.code(),
-                }
-            }
-            (phase, None) => Reply::Queued {
-                ticket,
-                ahead,
-                pid: std::process::id(),
-                phase,
-            },
-        };
-        let _ = socket::send(&mut write, &reply).await;
+        answer_when_open(shared, &mut write, ticket, ahead).await;
         return;
     }
     let phase = lock(&shared.state).phase.clone();
@@ -694,6 +633,95 @@ async fn queue_prompt(
         shared.cancel(Some(ticket)).await;
         return;
     }
+    stream_turn(shared, read, write, ticket, rx, &sender).await;
+}
+
+/// The refusal of a prompt, saying whether trying again may help.
+fn refuse(message: &str, retry: bool) -> Reply {
+    Reply::Refused {
+        message: message.to_owned(),
+        retry,
+    }
+}
+
+/// Tells the client that the owner could not start: why, then the exit code.
+async fn send_failure(write: &mut tokio::net::unix::OwnedWriteHalf, failure: &Failure) {
+    let _ = socket::send(
+        write,
+        &Reply::Say {
+            line: format!("acp: {}", failure.message),
+        },
+    )
+    .await;
+    let _ = socket::send(
+        write,
+        &Reply::End {
+            exit: failure.exit.code(),
+        },
+    )
+    .await;
+}
+
+/// Puts `job` at the end of the queue with the next ticket: its ticket and how many prompts
+/// are ahead of it, or the refusal when the owner is exiting or its queue is full.
+fn enqueue(shared: &Shared, mut job: Job) -> Result<(u64, usize), Reply> {
+    let mut state = lock(&shared.state);
+    if state.stop || state.phase == Phase::Closing {
+        return Err(refuse("the session's owner is exiting", true));
+    }
+    if state.queue.len() >= MAX_QUEUE {
+        return Err(refuse(
+            &format!("its queue is full ({MAX_QUEUE} prompts)"),
+            false,
+        ));
+    }
+    let ticket = state.next_ticket;
+    state.next_ticket += 1;
+    let ahead = state.queue.len() + usize::from(state.running.is_some());
+    job.ticket = ticket;
+    state.queue.push_back(job);
+    Ok((ticket, ahead))
+}
+
+/// For a prompt that does not wait: answers once the session is open, so that a failure to
+/// start is the client's to see.
+async fn answer_when_open(
+    shared: &Shared,
+    write: &mut tokio::net::unix::OwnedWriteHalf,
+    ticket: u64,
+    ahead: usize,
+) {
+    let mut phases = shared.phases.subscribe();
+    let phase = phases
+        .wait_for(|phase| *phase != Phase::Starting)
+        .await
+        .map(|phase| phase.clone())
+        .unwrap_or(Phase::Closing);
+    let failure = lock(&shared.state).startup_failure.clone();
+    match (phase, failure) {
+        (_, Some(failure)) => send_failure(write, &failure).await,
+        (phase, None) => {
+            let reply = Reply::Queued {
+                ticket,
+                ahead,
+                pid: std::process::id(),
+                phase,
+            };
+            let _ = socket::send(write, &reply).await;
+        }
+    }
+}
+
+/// Streams the turn of `ticket` to a client that waits for it, and cancels the turn when the
+/// client asks or leaves.
+async fn stream_turn(
+    shared: &Shared,
+    read: BufReader<tokio::net::unix::OwnedReadHalf>,
+    mut write: tokio::net::unix::OwnedWriteHalf,
+    ticket: u64,
+    mut rx: mpsc::UnboundedReceiver<Reply>,
+    sender: &Sender,
+) {
     // The client's further lines (a cancel) and its leaving, read in a task of their own.
     let (requests_tx, mut requests) = mpsc::channel::<bool>(4);
     let reader = tokio::spawn(async move {
