@@ -1,5 +1,4 @@
-//! The terminal UI's event loop: terminal set-up (raw mode, bracketed paste, the kitty
-//! keyboard protocol where the terminal has it), keyboard, paste and focus input, the session's
+//! The terminal UI's event loop: the [`terminal`](super::terminal)'s input, the session's
 //! set-up (with the sign-in picker when the agent asks for authentication, at set-up or for a
 //! prompt), the agent's questions (permission, file writes, terminal logins), the agent's
 //! life (how it ended, starting it again), toast timers, drawing. All decisions are in
@@ -12,20 +11,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use acptk_notice_center::render::tui::Theme;
-use acptk_runtime::client::{Client, ClientBuilder, PermissionDecision, VersionFallback};
-use ratatui::crossterm::event::{
-    self as term, KeyCode, KeyEventKind, KeyModifiers, KeyboardEnhancementFlags,
+use acptk_runtime::agent::StopReason;
+use acptk_runtime::client::{
+    Client, ClientBuilder, LoginCommand, PermissionDecision, VersionFallback,
 };
-use ratatui::crossterm::{execute, terminal};
 use tokio::sync::{mpsc, oneshot};
 
 use super::app::{AppState, Command, Dialog};
 use super::history::{self, History};
-use super::key::Key;
 use super::login::Login;
 use super::placed::PlacedEvents;
 use super::steps::{Plan, SetupEvent, set_option};
 use super::steps::{TurnFailure, refresh_status, spawn_set_up, spawn_turn};
+use super::terminal::{Input, Screen, spawn_input_thread};
 use super::view::render;
 use crate::commands::client::Args;
 use crate::commands::client::driver::agent_life::Agent;
@@ -39,19 +37,6 @@ use crate::commands::client::render::plain::event_line;
 use crate::commands::client::render::theme::Look;
 use crate::commands::client::shared::events::EventLog;
 use crate::commands::client::shared::exit::{Exit, Failure, say};
-
-/// Input from the terminal.
-enum Input {
-    Key(Key),
-    Paste(String),
-    Focus(bool),
-    Redraw,
-    /// The input thread asked the terminal about the kitty keyboard protocol (with it,
-    /// Shift-Enter can be told from Enter) and reads keys from now on.
-    Ready {
-        enhanced: bool,
-    },
-}
 
 /// Where the answer to an open dialog goes.
 enum Reply {
@@ -184,90 +169,36 @@ enum Stop {
     Io(io::Error),
 }
 
-/// The terminal, set up for the UI; restored when dropped.
-struct Screen {
-    terminal: ratatui::DefaultTerminal,
-    /// Whether the kitty keyboard flags were pushed (and must be popped).
-    enhanced: bool,
+/// What the event loop keeps between events: the UI's state, the agent's client and the
+/// session's progress, and where the session's steps report.
+struct Ui {
+    app: AppState,
+    plan: Plan,
+    notices: bool,
+    placed: PlacedEvents,
+    client: Client,
+    changes: tokio::sync::watch::Receiver<u64>,
+    connected: bool,
+    /// The sign-in under way, to abort when the user cancels it.
+    signing: Option<tokio::task::AbortHandle>,
+    dialogs: VecDeque<(Dialog, Reply)>,
+    open: Option<Reply>,
+    /// Whether a session was ever open (before, a failed set-up ends the client).
+    opened_once: bool,
+    /// The prompt the agent refused for want of a sign-in, sent again once signed in.
+    retry: Option<String>,
+    last_prompt: String,
+    seen_problems: u64,
+    /// Why the agent wants a sign-in, while no session could be opened for want of one.
+    unsigned: Option<String>,
+    turn_tx: mpsc::Sender<Result<StopReason, TurnFailure>>,
+    note_tx: mpsc::Sender<String>,
+    setup_tx: mpsc::Sender<SetupEvent>,
+    signed_tx: mpsc::Sender<Result<(), Failure>>,
 }
 
-/// The kitty keyboard protocol flags the UI asks for: keys told apart unambiguously
-/// (Shift-Enter, Alt-Enter, Ctrl-J), nothing more.
-fn enhancement() -> KeyboardEnhancementFlags {
-    KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
-}
-
-impl Screen {
-    fn open() -> io::Result<Self> {
-        let terminal = ratatui::try_init()?;
-        let mut screen = Self {
-            terminal,
-            enhanced: false,
-        };
-        screen.modes_on();
-        Ok(screen)
-    }
-
-    /// Focus reports (toast timers pause while the window is in the background) and
-    /// bracketed paste (a paste arrives whole, never as typed Enter keys).
-    fn modes_on(&mut self) {
-        let _ = execute!(
-            io::stdout(),
-            term::EnableFocusChange,
-            term::EnableBracketedPaste
-        );
-    }
-
-    fn modes_off(&mut self) {
-        if self.enhanced {
-            let _ = execute!(io::stdout(), term::PopKeyboardEnhancementFlags);
-        }
-        let _ = execute!(
-            io::stdout(),
-            term::DisableBracketedPaste,
-            term::DisableFocusChange
-        );
-    }
-
-    /// Turns the kitty keyboard protocol on (the terminal said it has it).
-    fn enhance(&mut self) {
-        if !self.enhanced {
-            self.enhanced = execute!(
-                io::stdout(),
-                term::PushKeyboardEnhancementFlags(enhancement())
-            )
-            .is_ok();
-        }
-    }
-
-    /// Leaves the UI for a while (for a login in the terminal).
-    fn suspend(&mut self) {
-        self.modes_off();
-        let _ = ratatui::try_restore();
-    }
-
-    /// Comes back after [`Screen::suspend`]. (A new terminal draws everything on its first
-    /// frame, so nothing needs clearing; clearing would also ask the terminal for the cursor
-    /// position.)
-    fn resume(&mut self) -> io::Result<()> {
-        self.terminal = ratatui::try_init()?;
-        self.modes_on();
-        if self.enhanced {
-            let _ = execute!(
-                io::stdout(),
-                term::PushKeyboardEnhancementFlags(enhancement())
-            );
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Screen {
-    fn drop(&mut self) {
-        self.modes_off();
-        let _ = ratatui::try_restore();
-    }
-}
+/// What a handler of the loop says: go on, or stop the loop with this result.
+type Next = Option<Result<(), Stop>>;
 
 /// Runs the terminal UI on `agent` until the user quits; returns how it stopped and the
 /// session that was open, if one was.
@@ -312,333 +243,99 @@ async fn run(
     let (note_tx, mut note_rx) = mpsc::channel::<String>(16);
     let (setup_tx, mut setup_rx) = mpsc::channel::<SetupEvent>(2);
     let (signed_tx, mut signed_rx) = mpsc::channel::<Result<(), Failure>>(2);
-    let mut client = agent.client.clone();
-    // The sign-in under way, to abort when the user cancels it.
-    let mut signing = Some(spawn_set_up(
+    let client = agent.client.clone();
+    let signing = Some(spawn_set_up(
         &client,
         plan.clone(),
         plan.auth.clone(),
         &setup_tx,
     ));
     app.signing_in = plan.auth.is_some();
-    let mut changes = client.changes();
+    let mut ui = Ui {
+        app,
+        plan,
+        notices,
+        placed,
+        changes: client.changes(),
+        client,
+        connected: true,
+        signing,
+        dialogs: VecDeque::new(),
+        open: None,
+        opened_once: false,
+        retry: None,
+        last_prompt: String::new(),
+        seen_problems: 0,
+        unsigned: None,
+        turn_tx,
+        note_tx,
+        setup_tx,
+        signed_tx,
+    };
     // SIGTERM, SIGHUP (the terminal went away) and SIGINT end the UI like a quit.
     let mut signals = crate::commands::signals::Signals::new()
         .unwrap_or_else(|_| crate::commands::signals::Signals::none());
-    let mut dialogs: VecDeque<(Dialog, Reply)> = VecDeque::new();
-    let mut open: Option<Reply> = None;
-    let mut connected = true;
-    // Whether a session was ever open (before, a failed set-up ends the client).
-    let mut opened_once = false;
-    // The prompt the agent refused for want of a sign-in, sent again once signed in.
-    let mut retry: Option<String> = None;
-    let mut last_prompt = String::new();
-    let mut seen_problems = 0u64;
-    // Why the agent wants a sign-in, while no session could be opened for want of one.
-    let mut unsigned: Option<String> = None;
 
     let result = loop {
-        if open.is_none()
-            && let Some((dialog, reply)) = dialogs.pop_front()
-        {
-            app.ask(dialog);
-            open = Some(reply);
-        }
-        // A sign-in picker closed without a choice (a session is open) answers nothing.
-        if matches!(open, Some(Reply::Auth)) && app.dialog.is_none() && app.secret.is_none() {
-            open = None;
-        }
-        for placed in placed.take() {
-            app.note_at(placed.after, placed.within, event_line(&placed.event));
-        }
-        // What the agent wrote on the protocol stream that is not JSON (a login's prompts)
-        // is shown, never answered.
-        let (lines, count) = peer_log.not_json_since(seen_problems);
-        seen_problems = count;
-        for line in lines {
-            app.note(format!("agent (not protocol): {line}"));
-        }
-        refresh_status(&mut app, &client);
-        let now = client.now();
-        app.tick(now);
-        app.status.violations = client.violations().notices_during_replay;
+        ui.before_frame(&peer_log);
+        let now = ui.client.now();
+        ui.app.tick(now);
+        ui.app.status.violations = ui.client.violations().notices_during_replay;
         ready = ready || started.elapsed() > QUERY_WAIT;
-        if ready && let Err(error) = screen.terminal.draw(|frame| render(frame, &app)) {
+        if ready && let Err(error) = screen.terminal.draw(|frame| render(frame, &ui.app)) {
             break Err(Stop::Io(error));
         }
-        let wait = app
+        let wait = ui
+            .app
             .next_deadline()
             .map_or(IDLE_FRAME, |deadline| deadline.saturating_sub(now))
             .min(IDLE_FRAME);
-        tokio::select! {
-            input = input_rx.recv() => match input {
-                Some(Input::Key(key)) => {
-                    let Some(command) = app.on_key(key, client.now()) else { continue };
-                    match command {
-                        Command::Quit if !connected => {
-                            break Err(Stop::Failed(Failure::new(
-                                Exit::AgentGone,
-                                "the agent exited during the session",
-                            )));
-                        }
-                        Command::Quit => match (&unsigned, &app.session) {
-                            (Some(why), None) => {
-                                let why = why.lines().next().unwrap_or_default();
-                                break Err(Stop::Failed(Failure::new(
-                                    Exit::Auth,
-                                    format!("left without signing in ({why})"),
-                                )));
-                            }
-                            _ => break Ok(()),
-                        },
-                        Command::Submit(text) => {
-                            let Some(session) = app.session.clone() else { continue };
-                            last_prompt.clone_from(&text);
-                            spawn_turn(&client, session, text, plan.timeout, &turn_tx);
-                        }
-                        Command::CancelTurn => {
-                            if let Some(session) = &app.session {
-                                let _ = client.cancel(session).await;
-                            }
-                        }
-                        Command::Answer(answer) => {
-                            if let Some(Reply::Permission(reply)) = open.take() {
-                                let _ = reply.send(answer);
-                            }
-                        }
-                        Command::AnswerWrite(allowed) => {
-                            if let Some(Reply::Write(reply)) = open.take() {
-                                let _ = reply.send(allowed);
-                            }
-                        }
-                        Command::Authenticate(method) => {
-                            open = None;
-                            app.status.message = Some(format!("signing in with {method}... (Ctrl-C cancels)"));
-                            app.signing_in = true;
-                            signing = Some(if app.session.is_some() {
-                                let (client, signed_tx, limit) = (client.clone(), signed_tx.clone(), plan.timeout);
-                                tokio::spawn(async move {
-                                    let _ = signed_tx.send(setup::authenticate(&client, &method, limit).await).await;
-                                })
-                                .abort_handle()
-                            } else {
-                                spawn_set_up(&client, plan.clone(), Some(method), &setup_tx)
-                            });
-                        }
-                        Command::SignInWith(method, values) => {
-                            open = None;
-                            agent.set_env(values);
-                            app.status.message = Some(format!("starting the agent again to sign in with {method}..."));
-                            draw(&mut screen, &app);
-                            if let Some(task) = restart(&mut app, agent, &plan, notices, Some(method), &setup_tx).await {
-                                placed.follow(app.transcript.clone());
-                                app.signing_in = true;
-                                signing = Some(task);
-                                client = agent.client.clone();
-                                changes = client.changes();
-                                connected = true;
-                            }
-                        }
-                        Command::CancelSignIn => {
-                            if let Some(task) = signing.take() {
-                                task.abort();
-                            }
-                            app.signing_in = false;
-                            app.status.message = Some("not signed in".to_owned());
-                            dialogs.push_back((
-                                Dialog::auth(client.auth_methods(), "the sign-in was cancelled; choose a method"),
-                                Reply::Auth,
-                            ));
-                        }
-                        Command::Restart => {
-                            app.status.message = Some("starting the agent again...".to_owned());
-                            draw(&mut screen, &app);
-                            if restart(&mut app, agent, &plan, notices, None, &setup_tx).await.is_some() {
-                                placed.follow(app.transcript.clone());
-                                client = agent.client.clone();
-                                changes = client.changes();
-                                connected = true;
-                            }
-                        }
-                        Command::SetMode(mode) => {
-                            let Some(session) = app.session.clone() else { continue };
-                            let (client, note_tx) = (client.clone(), note_tx.clone());
-                            tokio::spawn(async move {
-                                let note = match client.set_mode(&session, &mode).await {
-                                    Ok(()) => format!("mode: {mode}"),
-                                    Err(error) => format!("/mode {mode}: {error}"),
-                                };
-                                let _ = note_tx.send(note).await;
-                            });
-                        }
-                        Command::SetOption(id, value) => {
-                            let Some(session) = app.session.clone() else { continue };
-                            let (client, note_tx) = (client.clone(), note_tx.clone());
-                            tokio::spawn(async move {
-                                let _ = note_tx.send(set_option(&client, &session, &id, &value).await).await;
-                            });
-                        }
-                    }
-                }
-                Some(Input::Paste(text)) => app.on_paste(&text),
-                Some(Input::Ready { enhanced }) => {
-                    ready = true;
-                    if enhanced {
-                        screen.enhance();
-                    }
-                }
-                Some(Input::Focus(focused)) => {
-                    if let Some(center) = &app.notices {
-                        crate::commands::client::shared::lock(center).set_window_focused(focused, client.now());
-                    }
-                }
-                Some(Input::Redraw) => {}
-                None => break Ok(()),
-            },
-            changed = changes.changed(), if connected => {
+        let next = tokio::select! {
+            input = input_rx.recv() => ui.on_input(input, agent, &mut screen, &mut ready).await,
+            changed = ui.changes.changed(), if ui.connected => {
                 if changed.is_err() {
-                    connected = false;
+                    ui.connected = false;
                 }
+                None
             }
-            event = setup_rx.recv() => match event.inspect(|_| {
-                app.signing_in = false;
-                signing = None;
-            }) {
-                Some(SetupEvent::Opened(opened)) => {
-                    opened_once = true;
-                    unsigned = None;
-                    app.session = Some(opened.id.clone());
-                    app.status.message = Some("connected".to_owned());
-                    if opened.loaded {
-                        app.note(format!("loaded session {} with its history", opened.id));
-                    }
-                    if let Some(text) = retry.take() {
-                        app.status.busy = true;
-                        spawn_turn(&client, opened.id, text, plan.timeout, &turn_tx);
-                    }
-                }
-                Some(SetupEvent::NeedsAuth(why)) => {
-                    unsigned = Some(why.clone());
-                    app.status.message = Some("not signed in".to_owned());
-                    dialogs.push_back((Dialog::auth(client.auth_methods(), &why), Reply::Auth));
-                }
-                Some(SetupEvent::Failed(failure)) if opened_once => {
-                    app.note(failure.message);
-                    app.status.message = Some("the session could not be opened again: Ctrl-R tries again".to_owned());
-                    app.agent_gone = true;
-                }
-                Some(SetupEvent::Failed(failure)) => break Err(Stop::Failed(failure)),
-                None => {}
-            },
-            signed = signed_rx.recv() => match signed.inspect(|_| {
-                app.signing_in = false;
-                signing = None;
-            }) {
-                Some(Ok(())) => {
-                    app.status.message = Some("signed in".to_owned());
-                    if let (Some(text), Some(session)) = (retry.take(), app.session.clone()) {
-                        app.note("signed in: sending the prompt again");
-                        app.status.busy = true;
-                        spawn_turn(&client, session, text, plan.timeout, &turn_tx);
-                    }
-                }
-                Some(Err(failure)) => {
-                    app.status.message = Some("not signed in".to_owned());
-                    dialogs.push_back((Dialog::auth(client.auth_methods(), &failure.message), Reply::Auth));
-                }
-                None => {}
-            },
+            event = setup_rx.recv() => ui.on_setup(event),
+            signed = signed_rx.recv() => {
+                ui.on_signed(signed);
+                None
+            }
             question = questions.recv() => match question {
-                Some(Question::Permission(request, reply)) => {
-                    dialogs.push_back((Dialog::permission(&request), Reply::Permission(reply)));
-                }
-                Some(Question::Write(question, reply)) => {
-                    dialogs.push_back((Dialog::write(&question), Reply::Write(reply)));
-                }
-                Some(Question::Run(question, reply)) => {
-                    dialogs.push_back((Dialog::run(&question), Reply::Write(reply)));
-                }
                 Some(Question::Login(command, reply)) => {
-                    paused.store(true, Ordering::Relaxed);
-                    // Let the input thread finish its current poll before the login reads.
-                    tokio::time::sleep(Duration::from_millis(150)).await;
-                    screen.suspend();
-                    let outcome = super::login::run_in_terminal(&command, &mut signals).await;
-                    let resumed = screen.resume();
-                    paused.store(false, Ordering::Relaxed);
-                    let ended = match outcome {
-                        Login::Done(outcome) => {
-                            app.note(match &outcome {
-                                Ok(()) => "the login command succeeded".to_owned(),
-                                Err(reason) => format!("the login command failed: {reason}"),
-                            });
-                            let _ = reply.send(outcome);
-                            None
-                        }
-                        Login::Cancelled => {
-                            app.note("the login was cancelled");
-                            let _ = reply.send(Err("the login was cancelled (Ctrl-C)".to_owned()));
-                            None
-                        }
-                        Login::Ended(signal) => {
-                            let _ = reply.send(Err("the client is ending".to_owned()));
-                            Some(signal)
-                        }
-                    };
-                    if let Err(error) = resumed {
-                        break Err(Stop::Io(error));
-                    }
-                    if let Some(signal) = ended {
-                        break Err(Stop::Failed(Failure::new(
-                            crate::commands::client::driver::prompt::signal_exit(signal),
-                            crate::commands::client::driver::prompt::interruption(signal),
-                        )));
-                    }
+                    login(&mut ui, &mut screen, &paused, &mut signals, &command, reply).await
                 }
-                _ => {}
+                Some(question) => {
+                    ui.ask(question);
+                    None
+                }
+                None => None,
             },
             note = note_rx.recv() => {
                 if let Some(note) = note {
-                    app.note(note);
+                    ui.app.note(note);
                 }
+                None
             }
             outcome = turn_rx.recv() => {
-                match outcome {
-                    Some(Ok(stop)) => app.turn_ended(format!("turn ended: {stop}")),
-                    Some(Err(TurnFailure { message, auth })) => {
-                        app.turn_ended(message.clone());
-                        if auth && !client.auth_methods().is_empty() && connected {
-                            retry = Some(last_prompt.clone());
-                            app.status.message = Some("not signed in".to_owned());
-                            dialogs.push_back((Dialog::auth(client.auth_methods(), &message), Reply::Auth));
-                        }
-                    }
-                    None => {}
-                }
+                ui.on_turn(outcome);
+                None
             }
             signal = signals.recv() => {
-                if let Some(session) = &app.session
-                    && app.status.busy
-                    && connected
-                {
-                    let _ = client.cancel(session).await;
-                    let _ = tokio::time::timeout(CANCEL_WAIT, turn_rx.recv()).await;
-                }
-                break Err(Stop::Failed(Failure::new(
-                    crate::commands::client::driver::prompt::signal_exit(signal),
-                    crate::commands::client::driver::prompt::interruption(signal),
-                )));
+                ui.cancel_turn(&mut turn_rx).await;
+                Some(Err(interrupted(signal)))
             }
-            () = client.closed(), if connected => {
-                connected = false;
-                app.status.busy = false;
-                app.agent_gone = true;
-                let how = agent.how_it_ended(&agent_log).await;
-                app.note(how);
-                app.status.message = Some("the agent has gone: Ctrl-R starts it again, Ctrl-C leaves".to_owned());
+            () = ui.client.closed(), if ui.connected => {
+                ui.agent_gone(agent, &agent_log).await;
+                None
             }
-            () = placed.arrived() => {}
-            () = tokio::time::sleep(wait) => {}
+            () = ui.placed.arrived() => None,
+            () = tokio::time::sleep(wait) => None,
+        };
+        if let Some(result) = next {
+            break result;
         }
     };
     events.clear_sink();
@@ -646,13 +343,409 @@ async fn run(
     drop(screen);
     let _ = reader.join();
     // Unanswered questions get their "no".
-    if let Some(reply) = open {
+    if let Some(reply) = ui.open {
         cancel(reply);
     }
-    for (_, reply) in dialogs {
+    for (_, reply) in ui.dialogs {
         cancel(reply);
     }
-    (result, app.session)
+    (result, ui.app.session)
+}
+
+/// Runs a login command in the terminal, the UI suspended meanwhile, and answers it.
+async fn login(
+    ui: &mut Ui,
+    screen: &mut Screen,
+    paused: &AtomicBool,
+    signals: &mut crate::commands::signals::Signals,
+    command: &LoginCommand,
+    reply: oneshot::Sender<Result<(), String>>,
+) -> Next {
+    paused.store(true, Ordering::Relaxed);
+    // Let the input thread finish its current poll before the login reads.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    screen.suspend();
+    let outcome = super::login::run_in_terminal(command, signals).await;
+    let resumed = screen.resume();
+    paused.store(false, Ordering::Relaxed);
+    let ended = ui.logged_in(outcome, reply);
+    match (resumed, ended) {
+        (Err(error), _) => Some(Err(Stop::Io(error))),
+        (Ok(()), Some(signal)) => Some(Err(interrupted(signal))),
+        (Ok(()), None) => None,
+    }
+}
+
+/// The failure of a client ended by `signal`.
+fn interrupted(signal: i32) -> Stop {
+    Stop::Failed(Failure::new(
+        crate::commands::client::driver::prompt::signal_exit(signal),
+        crate::commands::client::driver::prompt::interruption(signal),
+    ))
+}
+
+impl Ui {
+    /// Before each frame: the next dialog opened, the client's answers placed in the
+    /// conversation, what the agent wrote that is not protocol shown, the status refreshed.
+    fn before_frame(&mut self, peer_log: &PeerLog) {
+        let app = &mut self.app;
+        if self.open.is_none()
+            && let Some((dialog, reply)) = self.dialogs.pop_front()
+        {
+            app.ask(dialog);
+            self.open = Some(reply);
+        }
+        // A sign-in picker closed without a choice (a session is open) answers nothing.
+        if matches!(self.open, Some(Reply::Auth)) && app.dialog.is_none() && app.secret.is_none() {
+            self.open = None;
+        }
+        for placed in self.placed.take() {
+            app.note_at(placed.after, placed.within, event_line(&placed.event));
+        }
+        // What the agent wrote on the protocol stream that is not JSON (a login's prompts)
+        // is shown, never answered.
+        let (lines, count) = peer_log.not_json_since(self.seen_problems);
+        self.seen_problems = count;
+        for line in lines {
+            app.note(format!("agent (not protocol): {line}"));
+        }
+        refresh_status(app, &self.client);
+    }
+
+    /// What came from the terminal: a key, a paste, its answer about the keyboard protocol,
+    /// focus.
+    async fn on_input(
+        &mut self,
+        input: Option<Input>,
+        agent: &mut Agent,
+        screen: &mut Screen,
+        ready: &mut bool,
+    ) -> Next {
+        match input {
+            Some(Input::Key(key)) => {
+                if let Some(command) = self.app.on_key(key, self.client.now()) {
+                    return self.on_command(command, agent, screen).await;
+                }
+            }
+            Some(Input::Paste(text)) => self.app.on_paste(&text),
+            Some(Input::Ready { enhanced }) => {
+                *ready = true;
+                if enhanced {
+                    screen.enhance();
+                }
+            }
+            Some(Input::Focus(focused)) => {
+                if let Some(center) = &self.app.notices {
+                    crate::commands::client::shared::lock(center)
+                        .set_window_focused(focused, self.client.now());
+                }
+            }
+            Some(Input::Redraw) => {}
+            None => return Some(Ok(())),
+        }
+        None
+    }
+
+    /// Before the client ends on a signal: cancels the turn under way, and waits a little
+    /// for it to end.
+    async fn cancel_turn(&mut self, turn_rx: &mut mpsc::Receiver<Result<StopReason, TurnFailure>>) {
+        if let Some(session) = &self.app.session
+            && self.app.status.busy
+            && self.connected
+        {
+            let _ = self.client.cancel(session).await;
+            let _ = tokio::time::timeout(CANCEL_WAIT, turn_rx.recv()).await;
+        }
+    }
+
+    /// The agent exited: says how, and how to go on.
+    async fn agent_gone(&mut self, agent: &mut Agent, agent_log: &AgentLog) {
+        self.connected = false;
+        self.app.status.busy = false;
+        self.app.agent_gone = true;
+        let how = agent.how_it_ended(agent_log).await;
+        self.app.note(how);
+        self.app.status.message =
+            Some("the agent has gone: Ctrl-R starts it again, Ctrl-C leaves".to_owned());
+    }
+
+    /// Does what a key asked for.
+    async fn on_command(
+        &mut self,
+        command: Command,
+        agent: &mut Agent,
+        screen: &mut Screen,
+    ) -> Next {
+        let (app, client, plan) = (&mut self.app, &self.client, &self.plan);
+        match command {
+            Command::Quit if !self.connected => {
+                return Some(Err(Stop::Failed(Failure::new(
+                    Exit::AgentGone,
+                    "the agent exited during the session",
+                ))));
+            }
+            Command::Quit => match (&self.unsigned, &app.session) {
+                (Some(why), None) => {
+                    let why = why.lines().next().unwrap_or_default();
+                    return Some(Err(Stop::Failed(Failure::new(
+                        Exit::Auth,
+                        format!("left without signing in ({why})"),
+                    ))));
+                }
+                _ => return Some(Ok(())),
+            },
+            Command::Submit(text) => {
+                let session = app.session.clone()?;
+                self.last_prompt.clone_from(&text);
+                spawn_turn(client, session, text, plan.timeout, &self.turn_tx);
+            }
+            Command::CancelTurn => {
+                if let Some(session) = &app.session {
+                    let _ = client.cancel(session).await;
+                }
+            }
+            Command::Answer(answer) => {
+                if let Some(Reply::Permission(reply)) = self.open.take() {
+                    let _ = reply.send(answer);
+                }
+            }
+            Command::AnswerWrite(allowed) => {
+                if let Some(Reply::Write(reply)) = self.open.take() {
+                    let _ = reply.send(allowed);
+                }
+            }
+            Command::Authenticate(method) => {
+                self.open = None;
+                app.status.message = Some(format!("signing in with {method}... (Ctrl-C cancels)"));
+                app.signing_in = true;
+                self.signing = Some(if app.session.is_some() {
+                    let (client, signed_tx, limit) =
+                        (client.clone(), self.signed_tx.clone(), plan.timeout);
+                    tokio::spawn(async move {
+                        let _ = signed_tx
+                            .send(setup::authenticate(&client, &method, limit).await)
+                            .await;
+                    })
+                    .abort_handle()
+                } else {
+                    spawn_set_up(client, plan.clone(), Some(method), &self.setup_tx)
+                });
+            }
+            Command::SignInWith(method, values) => {
+                self.open = None;
+                agent.set_env(values);
+                app.status.message = Some(format!(
+                    "starting the agent again to sign in with {method}..."
+                ));
+                draw(screen, app);
+                if let Some(task) =
+                    restart(app, agent, plan, self.notices, Some(method), &self.setup_tx).await
+                {
+                    app.signing_in = true;
+                    self.signing = Some(task);
+                    self.reconnect(agent);
+                }
+            }
+            Command::CancelSignIn => {
+                if let Some(task) = self.signing.take() {
+                    task.abort();
+                }
+                app.signing_in = false;
+                app.status.message = Some("not signed in".to_owned());
+                self.dialogs.push_back((
+                    Dialog::auth(
+                        client.auth_methods(),
+                        "the sign-in was cancelled; choose a method",
+                    ),
+                    Reply::Auth,
+                ));
+            }
+            Command::Restart => {
+                app.status.message = Some("starting the agent again...".to_owned());
+                draw(screen, app);
+                if restart(app, agent, plan, self.notices, None, &self.setup_tx)
+                    .await
+                    .is_some()
+                {
+                    self.reconnect(agent);
+                }
+            }
+            Command::SetMode(mode) => {
+                let session = app.session.clone()?;
+                let (client, note_tx) = (client.clone(), self.note_tx.clone());
+                tokio::spawn(async move {
+                    let note = match client.set_mode(&session, &mode).await {
+                        Ok(()) => format!("mode: {mode}"),
+                        Err(error) => format!("/mode {mode}: {error}"),
+                    };
+                    let _ = note_tx.send(note).await;
+                });
+            }
+            Command::SetOption(id, value) => {
+                let session = app.session.clone()?;
+                let (client, note_tx) = (client.clone(), self.note_tx.clone());
+                tokio::spawn(async move {
+                    let _ = note_tx
+                        .send(set_option(&client, &session, &id, &value).await)
+                        .await;
+                });
+            }
+        }
+        None
+    }
+
+    /// Follows the agent started again: its transcript, its client and its changes.
+    fn reconnect(&mut self, agent: &Agent) {
+        self.placed.follow(self.app.transcript.clone());
+        self.client = agent.client.clone();
+        self.changes = self.client.changes();
+        self.connected = true;
+    }
+
+    /// What the session's set-up reported.
+    fn on_setup(&mut self, event: Option<SetupEvent>) -> Next {
+        let app = &mut self.app;
+        if event.is_some() {
+            app.signing_in = false;
+            self.signing = None;
+        }
+        match event {
+            Some(SetupEvent::Opened(opened)) => {
+                self.opened_once = true;
+                self.unsigned = None;
+                app.session = Some(opened.id.clone());
+                app.status.message = Some("connected".to_owned());
+                if opened.loaded {
+                    app.note(format!("loaded session {} with its history", opened.id));
+                }
+                if let Some(text) = self.retry.take() {
+                    app.status.busy = true;
+                    spawn_turn(
+                        &self.client,
+                        opened.id,
+                        text,
+                        self.plan.timeout,
+                        &self.turn_tx,
+                    );
+                }
+            }
+            Some(SetupEvent::NeedsAuth(why)) => {
+                self.unsigned = Some(why.clone());
+                app.status.message = Some("not signed in".to_owned());
+                self.dialogs
+                    .push_back((Dialog::auth(self.client.auth_methods(), &why), Reply::Auth));
+            }
+            Some(SetupEvent::Failed(failure)) if self.opened_once => {
+                app.note(failure.message);
+                app.status.message =
+                    Some("the session could not be opened again: Ctrl-R tries again".to_owned());
+                app.agent_gone = true;
+            }
+            Some(SetupEvent::Failed(failure)) => return Some(Err(Stop::Failed(failure))),
+            None => {}
+        }
+        None
+    }
+
+    /// The end of a sign-in started while a session was open.
+    fn on_signed(&mut self, signed: Option<Result<(), Failure>>) {
+        let app = &mut self.app;
+        if signed.is_some() {
+            app.signing_in = false;
+            self.signing = None;
+        }
+        match signed {
+            Some(Ok(())) => {
+                app.status.message = Some("signed in".to_owned());
+                if let (Some(text), Some(session)) = (self.retry.take(), app.session.clone()) {
+                    app.note("signed in: sending the prompt again");
+                    app.status.busy = true;
+                    spawn_turn(
+                        &self.client,
+                        session,
+                        text,
+                        self.plan.timeout,
+                        &self.turn_tx,
+                    );
+                }
+            }
+            Some(Err(failure)) => {
+                app.status.message = Some("not signed in".to_owned());
+                self.dialogs.push_back((
+                    Dialog::auth(self.client.auth_methods(), &failure.message),
+                    Reply::Auth,
+                ));
+            }
+            None => {}
+        }
+    }
+
+    /// A question of the agent's to put to the user in a dialog (not a login).
+    fn ask(&mut self, question: Question) {
+        match question {
+            Question::Permission(request, reply) => {
+                self.dialogs
+                    .push_back((Dialog::permission(&request), Reply::Permission(reply)));
+            }
+            Question::Write(question, reply) => {
+                self.dialogs
+                    .push_back((Dialog::write(&question), Reply::Write(reply)));
+            }
+            Question::Run(question, reply) => {
+                self.dialogs
+                    .push_back((Dialog::run(&question), Reply::Write(reply)));
+            }
+            _ => {}
+        }
+    }
+
+    /// Answers a login that ran in the terminal and notes how it went; the signal when it
+    /// ended the client.
+    fn logged_in(
+        &mut self,
+        outcome: Login,
+        reply: oneshot::Sender<Result<(), String>>,
+    ) -> Option<i32> {
+        match outcome {
+            Login::Done(outcome) => {
+                self.app.note(match &outcome {
+                    Ok(()) => "the login command succeeded".to_owned(),
+                    Err(reason) => format!("the login command failed: {reason}"),
+                });
+                let _ = reply.send(outcome);
+                None
+            }
+            Login::Cancelled => {
+                self.app.note("the login was cancelled");
+                let _ = reply.send(Err("the login was cancelled (Ctrl-C)".to_owned()));
+                None
+            }
+            Login::Ended(signal) => {
+                let _ = reply.send(Err("the client is ending".to_owned()));
+                Some(signal)
+            }
+        }
+    }
+
+    /// How a turn ended; a turn refused for want of a sign-in opens the sign-in picker and
+    /// is sent again once signed in.
+    fn on_turn(&mut self, outcome: Option<Result<StopReason, TurnFailure>>) {
+        match outcome {
+            Some(Ok(stop)) => self.app.turn_ended(format!("turn ended: {stop}")),
+            Some(Err(TurnFailure { message, auth })) => {
+                self.app.turn_ended(message.clone());
+                if auth && !self.client.auth_methods().is_empty() && self.connected {
+                    self.retry = Some(self.last_prompt.clone());
+                    self.app.status.message = Some("not signed in".to_owned());
+                    self.dialogs.push_back((
+                        Dialog::auth(self.client.auth_methods(), &message),
+                        Reply::Auth,
+                    ));
+                }
+            }
+            None => {}
+        }
+    }
 }
 
 /// Draws a frame now (before a step that makes the loop wait).
@@ -708,82 +801,4 @@ fn cancel(reply: Reply) {
         }
         Reply::Auth => {}
     }
-}
-
-/// Reads terminal events on a thread of its own (crossterm's reading blocks) until `stop`;
-/// reads nothing while `paused`.
-fn spawn_input_thread(
-    tx: mpsc::Sender<Input>,
-    stop: Arc<AtomicBool>,
-    paused: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        // Ask the terminal whether it has the kitty keyboard protocol (waits up to 2 s for a
-        // terminal that does not answer; keys typed meanwhile are kept for the loop below).
-        let enhanced = terminal::supports_keyboard_enhancement().unwrap_or(false);
-        if tx.blocking_send(Input::Ready { enhanced }).is_err() {
-            return;
-        }
-        while !stop.load(Ordering::Relaxed) {
-            if paused.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(50));
-                continue;
-            }
-            match term::poll(Duration::from_millis(100)) {
-                Ok(false) => continue,
-                Ok(true) => {}
-                Err(_) => break,
-            }
-            let input = match term::read() {
-                Ok(term::Event::Key(key)) if key.kind != KeyEventKind::Release => {
-                    match convert_key(key.code, key.modifiers) {
-                        Some(key) => Input::Key(key),
-                        None => continue,
-                    }
-                }
-                Ok(term::Event::Paste(text)) => Input::Paste(text),
-                Ok(term::Event::FocusGained) => Input::Focus(true),
-                Ok(term::Event::FocusLost) => Input::Focus(false),
-                Ok(term::Event::Resize(..)) => Input::Redraw,
-                Ok(_) => continue,
-                Err(_) => break,
-            };
-            if tx.blocking_send(input).is_err() {
-                break;
-            }
-        }
-    })
-}
-
-/// The terminal-independent key for a crossterm key, if the client uses it.
-#[must_use]
-pub fn convert_key(code: KeyCode, modifiers: KeyModifiers) -> Option<Key> {
-    let ctrl = modifiers.contains(KeyModifiers::CONTROL);
-    let alt = modifiers.contains(KeyModifiers::ALT);
-    let shift = modifiers.contains(KeyModifiers::SHIFT);
-    Some(match code {
-        KeyCode::Char(c) if ctrl => Key::Ctrl(c.to_ascii_lowercase()),
-        KeyCode::Char(c) if alt => Key::Alt(c.to_ascii_lowercase()),
-        KeyCode::Char(c) => Key::Char(c),
-        KeyCode::Enter if alt || shift => Key::Newline,
-        KeyCode::Enter => Key::Enter,
-        KeyCode::Backspace if alt || ctrl => Key::WordBackspace,
-        KeyCode::Backspace => Key::Backspace,
-        KeyCode::Delete => Key::Delete,
-        KeyCode::Esc => Key::Esc,
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::Left if ctrl || alt => Key::WordLeft,
-        KeyCode::Left => Key::Left,
-        KeyCode::Right if ctrl || alt => Key::WordRight,
-        KeyCode::Right => Key::Right,
-        KeyCode::Home if ctrl => Key::ScrollTop,
-        KeyCode::Home => Key::Home,
-        KeyCode::End if ctrl => Key::ScrollBottom,
-        KeyCode::End => Key::End,
-        KeyCode::PageUp => Key::PageUp,
-        KeyCode::PageDown => Key::PageDown,
-        KeyCode::Tab => Key::Tab,
-        _ => return None,
-    })
 }

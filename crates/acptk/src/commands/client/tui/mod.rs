@@ -1,8 +1,8 @@
-//! The terminal UI of `acp client`: its state and what each [`key`] does ([`app`], [`editor`],
-//! [`history`], [`slash`], [`dialog`]), drawing it ([`view`], [`layout`], [`conversation`],
-//! [`line_cache`], [`agent_pane`], [`placed`]), the session's steps on their own tasks ([`steps`]), a
-//! terminal [`login`], the [`event_loop`], and the same client as plain lines for screen
-//! readers ([`plain_ui`]).
+//! The terminal UI of `acp client`: its state and what each [`key`] does ([`app`],
+//! [`editor`], [`history`], [`slash`], [`dialog`]), drawing it ([`view`], [`layout`],
+//! [`conversation`], [`line_cache`], [`agent_pane`], [`placed`]), the session's steps on
+//! their own tasks ([`steps`]), a terminal [`login`], the [`terminal`] itself, the
+//! [`event_loop`], and the same client as plain lines for screen readers ([`plain_ui`]).
 
 pub mod agent_pane;
 pub mod app;
@@ -19,4 +19,5 @@ pub mod placed;
 pub mod plain_ui;
 pub mod slash;
 pub mod steps;
+pub mod terminal;
 pub mod view;
