@@ -19,47 +19,45 @@ use crate::commands::client::shared::events::ClientEvent;
 /// The end of a terminal's output by terminal id (for showing a tool call's result).
 pub type TerminalTails = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
-/// Where a follower sends what is new.
+/// Where a follower sends what is new. Each kind of news is dropped unless the sink takes it.
 pub trait Sink {
     /// More text of the message at transcript position `key` (a number that tells messages
     /// apart). With `whole`, the message's text was replaced and `text` is all of it.
-    fn message(&mut self, key: usize, message: &Message, text: &str, whole: bool)
-    -> io::Result<()>;
+    fn message(
+        &mut self,
+        _key: usize,
+        _message: &Message,
+        _text: &str,
+        _whole: bool,
+    ) -> io::Result<()> {
+        Ok(())
+    }
     /// A tool call that is new (`first`) or whose title, status or content changed.
-    fn tool_call(&mut self, call: &ToolCall, first: bool) -> io::Result<()>;
+    fn tool_call(&mut self, _call: &ToolCall, _first: bool) -> io::Result<()> {
+        Ok(())
+    }
     /// The agent's plan, when it changed.
-    fn plan(&mut self, plan: &[PlanItem]) -> io::Result<()>;
+    fn plan(&mut self, _plan: &[PlanItem]) -> io::Result<()> {
+        Ok(())
+    }
     /// A notice-list entry that is new, or whose count went up.
-    fn notice(&mut self, entry: &NoticeEntry) -> io::Result<()>;
+    fn notice(&mut self, _entry: &NoticeEntry) -> io::Result<()> {
+        Ok(())
+    }
     /// Something the client itself did (a permission answer, a file write, a command run).
-    fn client(&mut self, event: &ClientEvent) -> io::Result<()>;
+    fn client(&mut self, _event: &ClientEvent) -> io::Result<()> {
+        Ok(())
+    }
     /// A line from the client about the session (`turn ended: end_turn`, ...).
-    fn note(&mut self, text: &str) -> io::Result<()>;
+    fn note(&mut self, _text: &str) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A sink that drops everything, for marking what is there as passed on.
 struct Discard;
 
-impl Sink for Discard {
-    fn message(&mut self, _: usize, _: &Message, _: &str, _: bool) -> io::Result<()> {
-        Ok(())
-    }
-    fn tool_call(&mut self, _: &ToolCall, _: bool) -> io::Result<()> {
-        Ok(())
-    }
-    fn plan(&mut self, _: &[PlanItem]) -> io::Result<()> {
-        Ok(())
-    }
-    fn notice(&mut self, _: &NoticeEntry) -> io::Result<()> {
-        Ok(())
-    }
-    fn client(&mut self, _: &ClientEvent) -> io::Result<()> {
-        Ok(())
-    }
-    fn note(&mut self, _: &str) -> io::Result<()> {
-        Ok(())
-    }
-}
+impl Sink for Discard {}
 
 /// What was passed on of one transcript entry.
 #[derive(Debug, Clone, PartialEq, Eq)]

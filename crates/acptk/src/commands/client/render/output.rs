@@ -79,21 +79,6 @@ impl<W: Write> Sink for QuietPrinter<W> {
         }
         Ok(())
     }
-    fn tool_call(&mut self, _call: &ToolCall, _first: bool) -> io::Result<()> {
-        Ok(())
-    }
-    fn plan(&mut self, _plan: &[PlanItem]) -> io::Result<()> {
-        Ok(())
-    }
-    fn notice(&mut self, _entry: &NoticeEntry) -> io::Result<()> {
-        Ok(())
-    }
-    fn client(&mut self, _event: &ClientEvent) -> io::Result<()> {
-        Ok(())
-    }
-    fn note(&mut self, _text: &str) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// The printer of any format.
