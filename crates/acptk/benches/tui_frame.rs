@@ -22,9 +22,10 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use acptk::commands::client::app::{AppState, Key};
-use acptk::commands::client::conversation::all_lines;
-use acptk::commands::client::view::render;
+use acptk::commands::client::tui::app::AppState;
+use acptk::commands::client::tui::conversation::all_lines;
+use acptk::commands::client::tui::key::Key;
+use acptk::commands::client::tui::view::render;
 use acptk_notice_center::render::tui::Theme;
 use acptk_notice_center::{IncomingNotice, NoticeCenter, Severity};
 use acptk_runtime::client::Transcript;

@@ -58,8 +58,8 @@ impl Command {
             Command::Check(args) => commands::check::run(args),
             Command::Proxy(args) => commands::proxy::run(args),
             Command::Inspect(args) => commands::inspect::run(args),
-            Command::Completions(args) => commands::completions::run(&args),
-            Command::Man(args) => commands::man::run(&args),
+            Command::Completions(args) => commands::completions::run(&args, command()),
+            Command::Man(args) => commands::man::run(&args, command()),
         }
     }
 }

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use acptk::commands::client::follow::Follower;
-use acptk::commands::client::plain::PlainPrinter;
-use acptk::commands::client::text::{terminal_safe, wrap};
+use acptk::commands::client::render::follow::Follower;
+use acptk::commands::client::render::plain::PlainPrinter;
+use acptk::commands::client::shared::text::{terminal_safe, wrap};
 use acptk_notice_center::{IncomingNotice, NoticeCenter, Severity};
 use acptk_runtime::client::Transcript;
 use acptk_runtime::client::transcript::Role;

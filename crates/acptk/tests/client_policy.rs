@@ -2,7 +2,7 @@
 //! policies, and policy files that are wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use acptk::commands::client::policy::{BuiltIn, Policy, Subject, Verdict, glob};
+use acptk::commands::client::driver::policy::{BuiltIn, Policy, Subject, Verdict, glob};
 
 #[test]
 fn globs_match_as_documented() {

@@ -7,14 +7,15 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acptk::commands::client::app::{AppState, Key};
-use acptk::commands::client::decide::DecidedBy;
-use acptk::commands::client::events::ClientEvent;
-use acptk::commands::client::placed::PlacedEvents;
-use acptk::commands::client::plain::event_line;
-use acptk::commands::client::theme::Look;
-use acptk::commands::client::tool_block::FOLDED_LINES;
-use acptk::commands::client::view::render;
+use acptk::commands::client::render::plain::event_line;
+use acptk::commands::client::render::theme::Look;
+use acptk::commands::client::render::tool_block::FOLDED_LINES;
+use acptk::commands::client::shared::events::ClientEvent;
+use acptk::commands::client::shared::events::DecidedBy;
+use acptk::commands::client::tui::app::AppState;
+use acptk::commands::client::tui::key::Key;
+use acptk::commands::client::tui::placed::PlacedEvents;
+use acptk::commands::client::tui::view::render;
 use acptk_notice_center::render::tui::Theme;
 use acptk_runtime::client::transcript::Role;
 use acptk_runtime::client::{

@@ -8,9 +8,10 @@ mod tui;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acptk::commands::client::app::{AppState, Command, Key, MAX_INPUT_BYTES};
-use acptk::commands::client::history::{self, History, MAX_ENTRIES};
-use acptk::commands::client::tui::convert_key;
+use acptk::commands::client::tui::app::{AppState, Command, MAX_INPUT_BYTES};
+use acptk::commands::client::tui::history::{self, History, MAX_ENTRIES};
+use acptk::commands::client::tui::key::Key;
+use acptk::commands::client::tui::terminal::convert_key;
 use acptk_notice_center::render::tui::Theme;
 use acptk_runtime::client::Transcript;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};

@@ -9,8 +9,9 @@ mod tui;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acptk::commands::client::app::{AppState, Key};
-use acptk::commands::client::layout::MIN_TEXT_WIDTH;
+use acptk::commands::client::tui::app::AppState;
+use acptk::commands::client::tui::key::Key;
+use acptk::commands::client::tui::layout::MIN_TEXT_WIDTH;
 use acptk_notice_center::render::tui::Theme;
 use acptk_notice_center::{IncomingNotice, NoticeCenter, Severity};
 use acptk_runtime::client::Transcript;

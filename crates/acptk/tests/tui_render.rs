@@ -4,9 +4,10 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acptk::commands::client::app::{AppState, Command, Dialog, Key};
-use acptk::commands::client::handler::WriteQuestion;
-use acptk::commands::client::view::{help_line, render, status_line};
+use acptk::commands::client::driver::handler::WriteQuestion;
+use acptk::commands::client::tui::app::{AppState, Command, Dialog};
+use acptk::commands::client::tui::key::Key;
+use acptk::commands::client::tui::view::{help_line, render, status_line};
 use acptk_notice_center::render::tui::Theme;
 use acptk_notice_center::{IncomingNotice, NoticeCenter, Severity};
 use acptk_runtime::client::Transcript;

@@ -10,9 +10,10 @@ mod tui;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acptk::commands::client::agent_log::AgentLog;
-use acptk::commands::client::app::{AppState, Command, Dialog, Key};
-use acptk::commands::client::peer_log::PeerLog;
+use acptk::commands::client::driver::agent_log::AgentLog;
+use acptk::commands::client::driver::peer_log::PeerLog;
+use acptk::commands::client::tui::app::{AppState, Command, Dialog};
+use acptk::commands::client::tui::key::Key;
 use acptk_notice_center::render::tui::Theme;
 use acptk_runtime::client::{AuthKind, AuthMethod, Transcript};
 use tui::screen;
@@ -259,7 +260,7 @@ fn the_status_line_shows_the_session_and_a_gone_agent_offers_a_restart() {
 
 #[test]
 fn how_the_agent_ended_is_said_in_words() {
-    use acptk::commands::client::agent_life::describe;
+    use acptk::commands::client::driver::agent_life::describe;
     use std::os::unix::process::ExitStatusExt;
     let status = std::process::ExitStatus::from_raw(3 << 8);
     assert_eq!(describe(status), "exited with status 3");

@@ -22,19 +22,22 @@ pub struct Args {
     pub shell: Shell,
 }
 
-/// The completion script of `acp` for `shell`.
+/// The completion script of `acp` (whose definition is `command`) for `shell`.
 #[must_use]
-pub fn script(shell: Shell) -> Vec<u8> {
+pub fn script(shell: Shell, mut command: clap::Command) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut crate::cli::command(), "acp", &mut script);
+    clap_complete::generate(shell, &mut command, "acp", &mut script);
     script
 }
 
-/// Prints the completion script on standard output.
-pub fn run(args: &Args) -> super::Outcome {
+/// Prints the completion script of `command` on standard output.
+pub fn run(args: &Args, command: clap::Command) -> super::Outcome {
     // Generated into memory first: clap_complete panics when its writer fails, and a closed
     // pipe (`acp completions bash | head`) is no reason to.
-    match std::io::stdout().lock().write_all(&script(args.shell)) {
+    match std::io::stdout()
+        .lock()
+        .write_all(&script(args.shell, command))
+    {
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
         other => other?,
     }

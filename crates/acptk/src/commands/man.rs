@@ -22,18 +22,18 @@ pub struct Args {
 
 /// The command the pages describe: `acp` without the `help` subcommand, which `--help` and
 /// the pages themselves cover (as clap_mangen's own `generate_to` does).
-fn documented() -> clap::Command {
-    let mut command = crate::cli::command().disable_help_subcommand(true);
+fn documented(command: clap::Command) -> clap::Command {
+    let mut command = command.disable_help_subcommand(true);
     command.build();
     command
 }
 
-/// The man page (roff) of `acp` itself.
+/// The man page (roff) of `acp` itself, whose definition is `command`.
 #[must_use]
-pub fn top_page() -> Vec<u8> {
+pub fn top_page(command: clap::Command) -> Vec<u8> {
     let mut page = Vec::new();
     // Writing into memory cannot fail.
-    let _ = clap_mangen::Man::new(documented()).render(&mut page);
+    let _ = clap_mangen::Man::new(documented(command)).render(&mut page);
     page
 }
 
@@ -47,15 +47,15 @@ pub fn write_pages(command: &clap::Command, dir: &Path) -> std::io::Result<Vec<P
     Ok(written)
 }
 
-/// Prints the page of `acp`, or writes every page into `--out` and prints their paths.
-pub fn run(args: &Args) -> super::Outcome {
+/// Prints the page of `acp` (whose definition is `command`), or writes every page into `--out` and prints their paths.
+pub fn run(args: &Args, command: clap::Command) -> super::Outcome {
     let output = match &args.out {
-        None => top_page(),
+        None => top_page(command),
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|error| {
                 format!("cannot create the directory {}: {error}", dir.display())
             })?;
-            let written = write_pages(&documented(), dir).map_err(|error| {
+            let written = write_pages(&documented(command), dir).map_err(|error| {
                 format!("cannot write the man pages into {}: {error}", dir.display())
             })?;
             let mut list = String::new();

@@ -10,7 +10,8 @@
 use std::fmt;
 use std::path::Path;
 
-use super::client::TOKEN_ENV;
+/// The environment variable with the bearer token of `--url` (and of `acp agent --listen`).
+pub const TOKEN_ENV: &str = "ACP_TOKEN";
 
 /// A usage error: `acp` prints it and exits with 2.
 #[derive(Debug)]

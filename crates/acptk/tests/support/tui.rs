@@ -2,8 +2,8 @@
 //! `#[path = "support/tui.rs"] mod tui;`.
 #![allow(dead_code, clippy::unwrap_used)]
 
-use acptk::commands::client::app::AppState;
-use acptk::commands::client::view::render;
+use acptk::commands::client::tui::app::AppState;
+use acptk::commands::client::tui::view::render;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

@@ -14,7 +14,6 @@ mod example;
 mod mcp;
 mod notice_command;
 mod store;
-mod tools;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,50 +1,24 @@
 //! `acp client`: launch an agent and talk to it, in a terminal UI or for one prompt.
 //!
 //! The runtime's client keeps the conversation (a transcript that never holds a notice) and
-//! the notices (a notice center); this module shows them, and answers what the agent asks
-//! through [`handler::CliHandler`], an implementation of the runtime's `ClientHandler`. The
-//! pure parts are separate from the I/O so that they can be tested: [`app`] (state and
-//! keys), [`view`] (drawing), [`plain`], [`json`](mod@json) and [`follow`] (printed output) and
-//! [`text`] (terminal-safe agent text). [`setup`] gets to a session, [`tui`] is the terminal
-//! event loop, [`prompt`] the one-turn mode and [`exit`] the exit codes.
+//! the notices (a notice center); this module shows them, and answers what the agent asks.
+//! It is built in four layers, each using only the ones below it:
+//!
+//! - [`tui`]: the terminal UI (full screen, and `--plain` lines), its state, drawing, keys
+//!   and dialogs;
+//! - [`driver`]: getting to a session and running turns without any UI: the agent's process
+//!   and logs, the configuration, the permission policy and decisions, one-shot turns and
+//!   named sessions with their owners;
+//! - [`render`]: what the user reads, as plain lines, JSON lines, tool blocks and Markdown;
+//! - [`shared`]: the lock, the state directory, terminal-safe text, the client's own events
+//!   and the exit codes.
+//!
+//! This module itself holds the command line ([`Args`]) and picks the mode ([`run`]).
 
-pub mod agent_life;
-pub mod agent_log;
-pub mod agent_pane;
-pub mod app;
-pub mod config;
-pub mod conversation;
-pub mod decide;
-pub mod dialog;
-pub mod editor;
-pub mod events;
-pub mod exit;
-pub mod follow;
-pub mod handler;
-pub mod history;
-pub mod json;
-pub mod layout;
-pub mod login;
-pub mod markdown;
-pub mod mcp_config;
-pub mod named;
-pub mod named_session;
-pub mod oneshot;
-pub mod output;
-pub mod peer_log;
-pub mod placed;
-pub mod plain;
-pub mod plain_ui;
-pub mod policy;
-pub mod prompt;
-pub mod setup;
-pub mod slash;
-pub mod steps;
-pub mod text;
-pub mod theme;
-pub mod tool_block;
+pub mod driver;
+pub mod render;
+pub mod shared;
 pub mod tui;
-pub mod view;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -59,15 +33,15 @@ use acptk_runtime::transport::remote::ClientOptions;
 use acptk_schema::v1::ProtocolVersion;
 use serde_json::json;
 
-use events::EventLog;
-use exit::{Exit, Failure, report};
-use handler::{Answers, CliHandler, Services};
-use output::Format;
-use peer_log::PeerLog;
-use setup::Target;
-
-/// The environment variable with the bearer token of `--url` (and of `acp agent --listen`).
-pub const TOKEN_ENV: &str = "ACP_TOKEN";
+use driver::handler::{Answers, CliHandler, Services};
+use driver::peer_log::PeerLog;
+use driver::setup::Target;
+use driver::{agent_log, config, decide, mcp_config, named_agent, named_session, oneshot};
+use driver::{policy, prompt, setup};
+use render::output::Format;
+use shared::events::EventLog;
+use shared::exit::{self, Exit, Failure, report};
+use shared::text;
 
 /// A heading of `acp client --help`.
 const PROMPT_AND_OUTPUT: &str = "Prompt and output";
@@ -341,7 +315,7 @@ impl Args {
                     "give the agent by name (`{name}`) or as a command after `--`, not both"
                 )));
             }
-            let agent = named::resolve(&name, &loaded).map_err(Failure::usage)?;
+            let agent = named_agent::resolve(&name, &loaded).map_err(Failure::usage)?;
             self.agent = agent.command;
             self.agent_env = agent.env;
             self.agent_dir = agent.cwd;
@@ -350,7 +324,7 @@ impl Args {
         if self.agent.is_empty() && self.url.is_none() {
             return Err(Failure::usage(format!(
                 "no agent: give its command after `--` (`acp client -- AGENT ARGS...`), a named agent (`acp client NAME` or --agent NAME; named: {}) or --url URL",
-                named::names(&loaded).join(", ")
+                named_agent::names(&loaded).join(", ")
             )));
         }
         if let Some(file) = &self.mcp_config {
@@ -539,7 +513,7 @@ pub fn run(mut args: Args) -> super::Outcome {
         return Ok(report(&failure));
     }
     if args.serve_as_owner {
-        return Ok(crate::commands::sessions::owner::run(&args));
+        return Ok(driver::owner::run(&args));
     }
     // Everything started from here on (the agent, terminals, their children) is ended with
     // us; a run with --no-wait starts no agent, and the owner it may start outlives it.
@@ -570,12 +544,12 @@ pub fn run(mut args: Args) -> super::Outcome {
                 (None, _) => oneshot::run(&args, text, oneshot::Opening::Plain).await,
             }
         } else if args.plain {
-            match plain_ui::run_client(&args).await {
+            match tui::plain_ui::run_client(&args).await {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(failure) => report(&failure),
             }
         } else {
-            match tui::run_client(&args).await {
+            match tui::event_loop::run_client(&args).await {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(failure) => report(&failure),
             }
@@ -650,7 +624,7 @@ async fn list_sessions(args: &Args) -> ExitCode {
             for session in &sessions {
                 let line = match args.format() {
                     Format::Json => {
-                        let mut printer = json::JsonPrinter::new(Vec::new());
+                        let mut printer = render::json::JsonPrinter::new(Vec::new());
                         let _ = printer.write(&[
                             ("type", json!("session_info")),
                             ("sessionId", json!(session.id)),

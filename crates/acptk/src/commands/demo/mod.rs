@@ -21,8 +21,8 @@ use acptk_runtime::agent::AgentServer;
 use acptk_runtime::client::{Client, ClientBuilder};
 
 use super::agent::{ExampleAgent, ExampleOptions};
-use super::client::follow::Follower;
-use super::client::plain::{PlainPrinter, note_line};
+use crate::commands::client::render::follow::Follower;
+use crate::commands::client::render::plain::{PlainPrinter, note_line};
 use report::ClientReport;
 use story::{CLIENTS, ClientSpec, STEPS};
 
@@ -122,7 +122,9 @@ fn mcp_reported(client: &Client, session: &str, after: usize) -> bool {
                 .entries
                 .iter()
                 .skip(after.saturating_sub(1))
-                .any(|entry| super::client::plain::entry_text(entry).contains(&title))
+                .any(|entry| {
+                    crate::commands::client::render::plain::entry_text(entry).contains(&title)
+                })
         })
     });
     in_center || in_transcript

@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use acptk_runtime::client::transcript::Role;
 
-use crate::commands::client::plain::{NOTICE_PREFIX, role_label};
+use crate::commands::client::render::plain::{NOTICE_PREFIX, role_label};
 
 /// What one client saw through the story.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

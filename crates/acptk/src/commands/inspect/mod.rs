@@ -260,49 +260,15 @@ fn dispatch(args: Args) -> Result<ExitCode, Failed> {
             full,
             no_redact,
             out: o,
-        } => {
-            let redact = !no_redact;
-            let summary = store.capture(id)?;
-            let info = store.session_info(id)?;
-            let notices = store.notices(id)?;
-            let findings = store.findings(id)?;
-            let mut rows = Vec::new();
-            if frames > 0 {
-                store.each_frame_from(id, from, frames, |row, raw| {
-                    rows.push((row.clone(), raw.to_vec()));
-                    Ok(())
-                })?;
-            }
-            if o.json() {
-                let mut info = serde_json::to_value(&info).unwrap_or_default();
-                if redact {
-                    acptk_inspect::redact::value(&mut info);
-                }
-                let frames = rows
-                    .iter()
-                    .map(|(row, raw)| message::JsonFrame::new(row, raw, redact))
-                    .collect();
-                let shown = Shown {
-                    capture: &summary,
-                    findings: &findings,
-                    frames,
-                    info,
-                    notices: &notices,
-                };
-                emit(&mut out, &shown)?;
-            } else {
-                let page = text::Page {
-                    capture: &summary,
-                    info: &info,
-                    notices: &notices,
-                    findings: &findings,
-                    frames: &rows,
-                    redact,
-                    width: message::width(full),
-                };
-                text::show(&mut out, &page)?;
-            }
-        }
+        } => show(
+            &store,
+            &mut out,
+            id,
+            (from, frames),
+            full,
+            !no_redact,
+            o.json(),
+        )?,
         Command::Stats { id, out: o } => {
             let json = o.json();
             let summary = store.capture(id)?;
@@ -383,35 +349,7 @@ fn dispatch(args: Args) -> Result<ExitCode, Failed> {
             format,
             no_redact,
             output,
-        } => {
-            store.capture(id)?;
-            let format: ExportFormat =
-                format.parse().map_err(|e: String| Failed(code::USAGE, e))?;
-            let mut options = ExportOptions::new(format);
-            if no_redact {
-                options = options.keep_secrets();
-            }
-            let exported = match &output {
-                Some(file) => {
-                    let created = std::fs::File::create(file).map_err(|e| {
-                        Failed(
-                            code::TRANSFER,
-                            format!("cannot write {}: {e}", file.display()),
-                        )
-                    })?;
-                    let mut writer = io::BufWriter::new(created);
-                    acptk_inspect::export::export(&store, id, options, &mut writer)
-                }
-                None => acptk_inspect::export::export(&store, id, options, &mut out),
-            };
-            exported.map_err(|e| match e {
-                Error::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
-                    Failed(0, BROKEN_PIPE.to_owned())
-                }
-                Error::Io { source, .. } => Failed(code::TRANSFER, source.to_string()),
-                other => Failed::from(other),
-            })?;
-        }
+        } => export(&store, &mut out, id, &format, no_redact, output.as_deref())?,
         Command::Mcp | Command::Ui { .. } => {}
     }
     out.flush().map_err(write_error)?;
@@ -420,6 +358,98 @@ fn dispatch(args: Args) -> Result<ExitCode, Failed> {
     } else {
         ExitCode::from(code::NOTHING_FOUND)
     })
+}
+
+/// `acp inspect show`: capture `id` with its session info, notices, findings and, from frame
+/// `from`, `frames` frames (secrets `redact`ed), as text or JSON.
+fn show(
+    store: &Store,
+    out: &mut impl Write,
+    id: i64,
+    (from, frames): (i64, usize),
+    full: bool,
+    redact: bool,
+    json: bool,
+) -> Result<(), Failed> {
+    let summary = store.capture(id)?;
+    let info = store.session_info(id)?;
+    let notices = store.notices(id)?;
+    let findings = store.findings(id)?;
+    let mut rows = Vec::new();
+    if frames > 0 {
+        store.each_frame_from(id, from, frames, |row, raw| {
+            rows.push((row.clone(), raw.to_vec()));
+            Ok(())
+        })?;
+    }
+    if json {
+        let mut info = serde_json::to_value(&info).unwrap_or_default();
+        if redact {
+            acptk_inspect::redact::value(&mut info);
+        }
+        let frames = rows
+            .iter()
+            .map(|(row, raw)| message::JsonFrame::new(row, raw, redact))
+            .collect();
+        let shown = Shown {
+            capture: &summary,
+            findings: &findings,
+            frames,
+            info,
+            notices: &notices,
+        };
+        emit(out, &shown)?;
+    } else {
+        let page = text::Page {
+            capture: &summary,
+            info: &info,
+            notices: &notices,
+            findings: &findings,
+            frames: &rows,
+            redact,
+            width: message::width(full),
+        };
+        text::show(out, &page)?;
+    }
+    Ok(())
+}
+
+/// `acp inspect export`: capture `id` in `format`, into `output` or else `out`.
+fn export(
+    store: &Store,
+    out: &mut impl Write,
+    id: i64,
+    format: &str,
+    no_redact: bool,
+    output: Option<&std::path::Path>,
+) -> Result<(), Failed> {
+    store.capture(id)?;
+    let format: ExportFormat = format.parse().map_err(|e: String| Failed(code::USAGE, e))?;
+    let mut options = ExportOptions::new(format);
+    if no_redact {
+        options = options.keep_secrets();
+    }
+    let exported = match output {
+        Some(file) => {
+            let created = std::fs::File::create(file).map_err(|e| {
+                Failed(
+                    code::TRANSFER,
+                    format!("cannot write {}: {e}", file.display()),
+                )
+            })?;
+            let mut writer = io::BufWriter::new(created);
+            acptk_inspect::export::export(store, id, options, &mut writer)
+        }
+        None => acptk_inspect::export::export(store, id, options, out),
+    };
+    exported.map_err(|e| match e {
+        Error::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+            Failed(0, BROKEN_PIPE.to_owned())
+        }
+        Error::Io { source, .. } => Failed(code::TRANSFER, source.to_string()),
+        other => Failed::from(other),
+    })?;
+    Ok(())
 }
 
 /// `acp inspect ui`: binds, prints the URL, serves until SIGTERM, SIGINT or SIGHUP.

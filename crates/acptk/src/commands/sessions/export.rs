@@ -5,9 +5,9 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
-use super::history::{HistoryEntry, TurnRecord};
-use super::store::Record;
-use crate::commands::client::text::terminal_safe;
+use crate::commands::client::driver::named::history::{HistoryEntry, TurnRecord};
+use crate::commands::client::driver::named::store::Record;
+use crate::commands::client::shared::text::terminal_safe;
 
 /// The export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

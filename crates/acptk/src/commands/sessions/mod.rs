@@ -1,6 +1,7 @@
 //! `acp sessions`: the named sessions of `acp client --session NAME`, from the client's own
-//! record ([`store`], [`history`]), and their owners ([`owner`], reached through [`socket`]
-//! with [`protocol`] and [`submit`]).
+//! record ([`store`], [`history`]), and their owners (reached through [`socket`] with
+//! [`protocol`] and [`submit`]). All of it is the client's driver
+//! (`crates/acptk/src/commands/client/driver/named`); this module is the command line.
 //!
 //! The client's state lives here, in `acptk`, rather than in `acptk-runtime`: names, the
 //! owner process and its socket, and the files in `$XDG_STATE_HOME/acp/client` are how this
@@ -8,12 +9,6 @@
 //! its sessions (and their ids) in its own state, and needs none of it.
 
 pub mod export;
-pub mod history;
-pub mod owner;
-pub mod protocol;
-pub mod socket;
-pub mod store;
-pub mod submit;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,8 +17,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::commands::client::exit::{Exit, Failure, report, say};
-use crate::commands::client::text::terminal_safe;
+use crate::commands::client::driver::named::{history, protocol, socket, store, submit};
+use crate::commands::client::shared::exit::{Exit, Failure, report, say};
+use crate::commands::client::shared::text::terminal_safe;
 use export::ExportFormat;
 use protocol::{Phase, Reply, Request, Status};
 use store::{Record, Store};
