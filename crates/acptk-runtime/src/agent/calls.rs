@@ -19,7 +19,8 @@ use acptk_schema::method::RequestMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
-use super::gate::{ClientFeature, Elicitation};
+use super::gate::Elicitation;
+use crate::client_feature::ClientFeature;
 use super::session::Session;
 use crate::error::Error;
 

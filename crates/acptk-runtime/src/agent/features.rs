@@ -12,7 +12,7 @@
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
-use super::store::StoreFeatures;
+use crate::store::StoreFeatures;
 use super::unstable::{self, UnstableFeatures};
 
 /// Builder methods that set one field each (`value` as given, or `Some(value)` for `opt`).

@@ -14,7 +14,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::state::SessionState;
-use super::store::StoreError;
+use crate::store::StoreError;
 use crate::log::{Level, Logger};
 
 /// The shortest renewal interval, whatever the lease's duration.

@@ -112,12 +112,12 @@ mod info;
 mod lease;
 mod listing;
 mod outbox;
-mod principal;
+#[cfg(feature = "remote")]
+mod remote;
 mod session;
 mod setup;
 mod state;
 mod stop;
-mod store;
 mod tool_call;
 mod turn;
 mod unstable;
@@ -140,18 +140,23 @@ pub use calls::{
     TerminalCommand, TerminalOutput,
 };
 pub use config::{
-    ConfigChoice, ConfigKind, ConfigOption, ConfigValue, MODE_OPTION_ID, Mode, Modes, SessionConfig,
+    ConfigChoice, ConfigKind, ConfigOption, MODE_OPTION_ID, Mode, Modes, SessionConfig,
 };
 pub use drain::{CANCEL_WAIT, Drained};
 pub use features::{
     AgentFeatures, AgentMethod, AuthMethodSpec, McpTransports, Offer, PromptContent,
     SystemPromptModes,
 };
-pub use gate::{ClientConnection, ClientFeature, ConnectedClient, Elicitation};
+pub use gate::{ClientConnection, ConnectedClient, Elicitation};
+/// Lives in `crate::client_feature`, below the crate's error, which names it.
+pub use crate::client_feature::ClientFeature;
 pub use ids::fresh_id;
 pub use info::AgentInfo;
 pub use listing::DEFAULT_PAGE_SIZE;
-pub use principal::Principal;
+#[cfg(feature = "remote")]
+pub use remote::RemoteServer;
+/// Lives in `crate::principal`, below the transports, which name it too.
+pub use crate::principal::Principal;
 pub use session::{CommandSpec, Session};
 #[cfg(feature = "unstable_session_archive")]
 pub use setup::ArchiveFilter;
@@ -160,14 +165,20 @@ pub use setup::{
     SystemPromptSpec,
 };
 pub use stop::StopReason;
+/// The session stores, re-exported where they were first published: they live in
+/// [`crate::store`], below the agent.
 #[cfg(feature = "sqlite")]
-pub use store::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
-pub use store::{
-    DEFAULT_LEASE, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry,
-    MemoryStore, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture,
+pub use crate::store::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
+/// The session stores, re-exported where they were first published: they live in
+/// [`crate::store`], below the agent.
+pub use crate::store::{
+    ConfigValue, DEFAULT_LEASE, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore,
+    HistoryEntry, MemoryStore, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture,
 };
+/// The session stores, re-exported where they were first published: they live in
+/// [`crate::store`], below the agent.
 #[cfg(feature = "postgres")]
-pub use store::{DEFAULT_POOL_SIZE, PostgresStore};
+pub use crate::store::{DEFAULT_POOL_SIZE, PostgresStore};
 pub use tool_call::{
     Diff, ToolCall, ToolCallChange, ToolCallHandle, ToolCallStatus, ToolContent, ToolKind,
     ToolLocation,

@@ -12,12 +12,14 @@ use acptk_schema::method::NotificationMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
-use super::config::{ConfigValue, MODE_OPTION_ID};
-use super::gate::{ClientConnection, ClientFeature, ConnectedClient};
+use super::config::MODE_OPTION_ID;
+use crate::store::ConfigValue;
+use super::gate::{ClientConnection, ConnectedClient};
+use crate::client_feature::ClientFeature;
 use super::ids::fresh_id;
 use super::outbox::Outbox;
 use super::state::{Cancellable, SessionState};
-use super::store::{HistoryEntry, SessionStore};
+use crate::store::{HistoryEntry, SessionStore};
 use super::turn::{Busy, Turn};
 use crate::connection::Connection;
 use crate::error::Error;

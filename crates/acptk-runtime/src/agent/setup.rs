@@ -213,7 +213,7 @@ pub struct SessionSetup {
     pub client: ClientConnection,
     /// The initial config option values the request asked for (applied by the runtime).
     #[cfg(feature = "unstable_session_options")]
-    pub(crate) initial_options: Vec<(String, Option<super::config::ConfigValue>)>,
+    pub(crate) initial_options: Vec<(String, Option<crate::store::ConfigValue>)>,
 }
 
 /// A user prompt, in either version.
@@ -246,7 +246,7 @@ pub struct ListRequest {
     pub archived: ArchiveFilter,
     /// Whose sessions may be listed: the principal of the connection that asked. The page
     /// the runtime builds holds only its sessions; a page the agent builds itself must too.
-    pub principal: super::Principal,
+    pub principal: crate::principal::Principal,
 }
 
 /// Which sessions `session/list` shows by archive state.

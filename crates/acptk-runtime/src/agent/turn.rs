@@ -15,7 +15,7 @@ use acptk_schema::{v1, v2};
 use tokio::sync::{Notify, watch};
 
 use super::ids::fresh_id;
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::error::Error;
 
 /// The state of one prompt turn.

@@ -20,7 +20,7 @@ use acptk_schema::{v1, v2};
 use super::features::{AgentMethod, Offer};
 use super::gate::ClientConnection;
 use super::setup::McpServerSpec;
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::error::Error;
 use crate::version::ByVersion;
 

@@ -75,7 +75,8 @@ pub use unstable::ProviderSummary;
 pub use unstable::SessionStatusReport;
 
 use crate::agent::{McpServerSpec, StopReason};
-use crate::connection::{Connection, decode_result, lock};
+use crate::connection::{Connection, decode_result};
+use crate::lock::lock;
 use crate::error::Error;
 use crate::transport::AgentCommand;
 use crate::version::ByVersion;

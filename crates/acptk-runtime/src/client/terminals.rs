@@ -30,7 +30,8 @@ use tokio::sync::watch;
 
 use super::fs::confined_dir;
 use super::handler::{CreateTerminal, TerminalExit, TerminalOutput, TerminalRef, Terminals};
-use crate::connection::{BoxFuture, lock};
+use crate::connection::BoxFuture;
+use crate::lock::lock;
 use crate::error::rpc;
 
 /// The output kept when the agent gives no `outputByteLimit` (1 MiB).

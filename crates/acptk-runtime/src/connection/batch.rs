@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use acptk_schema::jsonrpc::Response;
 use tokio::sync::watch;
 
-use super::{Connection, lock};
+use super::Connection;
+use crate::lock::lock;
 
 /// The answers to one batch, gathered until every request of it is answered.
 ///

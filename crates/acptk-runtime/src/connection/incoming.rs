@@ -11,7 +11,8 @@ use tokio::task::JoinHandle;
 
 use super::batch::Batch;
 use super::head::{Head, Kind};
-use super::{Connection, ConnectionBuilder, Handler, Reply, State, lock};
+use super::{Connection, ConnectionBuilder, Handler, Reply, State};
+use crate::lock::lock;
 use crate::error::rpc;
 use crate::log::Level;
 use crate::transport::{Frame, MessageReader};

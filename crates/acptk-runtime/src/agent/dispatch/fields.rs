@@ -6,7 +6,7 @@ use acptk_schema::{v1, v2};
 
 use super::Initialized;
 #[cfg(feature = "unstable_session_options")]
-use crate::agent::config::ConfigValue;
+use crate::store::ConfigValue;
 use crate::agent::setup::prompt_text;
 use crate::agent::{McpServerSpec, SessionConfig, SessionOrigin, SessionSetup, SystemPromptSpec};
 use crate::connection::Reply;

@@ -16,7 +16,7 @@ use super::open::{Fields, SetupRequest, attach, opened};
 use super::{Initialized, Inner, store_error};
 use crate::agent::ids::fresh_id;
 use crate::agent::state::SessionState;
-use crate::agent::store::{HistoryEntry, SessionMeta};
+use crate::store::{HistoryEntry, SessionMeta};
 use crate::agent::{Agent, SessionConfig, SessionOrigin};
 use crate::connection::{Reply, to_raw};
 use crate::error::rpc;

@@ -28,9 +28,10 @@ use acptk_schema::{v1, v2};
 
 use super::features::Offer;
 use super::gate::{ClientConnection, ConnectedClient};
-use super::store::StoreError;
+use crate::store::StoreError;
 use super::{Agent, Session};
-use crate::connection::{BoxFuture, Connection, Handler, Reply, lock};
+use crate::connection::{BoxFuture, Connection, Handler, Reply};
+use crate::lock::lock;
 use crate::error::rpc;
 use crate::log::Level;
 use crate::notice::FallbackPolicy;

@@ -20,9 +20,10 @@ pub(super) use super::fields::{Fields, SetupRequest, apply_initial};
 use super::{Initialized, Inner, store_error};
 use crate::agent::ids::fresh_id;
 use crate::agent::state::SessionState;
-use crate::agent::store::{SessionMeta, StoreError, replayed_v1, replayed_v2};
+use crate::store::{SessionMeta, StoreError, replayed_v1, replayed_v2};
 use crate::agent::{Agent, Session, SessionConfig, SessionOrigin, SessionSetup};
-use crate::connection::{Reply, lock, to_raw};
+use crate::connection::{Reply, to_raw};
+use crate::lock::lock;
 use crate::error::rpc;
 use crate::log::Level;
 

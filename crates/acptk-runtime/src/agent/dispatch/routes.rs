@@ -10,7 +10,7 @@ use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
 use super::{Arrival, Initialized, Inner, decode_error, manage, open, turn, unstable};
-use crate::agent::config::ConfigValue;
+use crate::store::ConfigValue;
 use crate::agent::features::AgentMethod;
 use crate::agent::state::Cancellable;
 use crate::agent::{Agent, ListRequest};

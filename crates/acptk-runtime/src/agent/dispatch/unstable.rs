@@ -21,7 +21,7 @@ use super::open::stored;
 use super::{Initialized, Inner, store_error};
 use crate::agent::Agent;
 use crate::agent::gate::ClientConnection;
-use crate::agent::store::{SessionMeta, StoreError};
+use crate::store::{SessionMeta, StoreError};
 use crate::connection::Reply;
 use crate::error::rpc;
 use crate::version::ByVersion;

@@ -26,7 +26,7 @@ use tokio::sync::watch;
 
 use super::server::Shared;
 use super::service::Service;
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::log::Level;
 
 /// The path of the health endpoint.

@@ -48,7 +48,7 @@ use super::http::SESSION_ID_HEADER;
 use super::http_wire::{answered, chain, read_body};
 use super::peek::{Peek, may_have_id, session_in};
 use super::sse::EventReader;
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::error::Error;
 use crate::log::{Level, Logger};
 use crate::transport::{Frame, MessageReader, MessageWriter};

@@ -30,8 +30,8 @@ use std::sync::Arc;
 
 use super::http_conn::HttpConnection;
 use super::server::{Shared, Slot};
-use crate::agent::Principal;
-use crate::connection::lock;
+use crate::principal::Principal;
+use crate::lock::lock;
 use crate::log::Level;
 
 /// Whom a Streamable HTTP connection counts for against the per-client limit.

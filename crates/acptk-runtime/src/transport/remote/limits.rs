@@ -30,7 +30,7 @@ use acptk_schema::jsonrpc::{ErrorObject, Id, Message, RawValue, Response};
 use super::peek::session_in;
 use super::server::ServerOptions;
 use super::sessions::{Admission, SessionTable};
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::log::{Level, Logger};
 use crate::transport::queue::{QueueReceiver, QueueSender, queue};
 use crate::transport::{ChannelWriter, Frame, MessageReader, MessageWriter};

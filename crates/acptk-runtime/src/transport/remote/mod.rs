@@ -1,7 +1,7 @@
 //! Remote ACP (feature `remote`): an [`AgentServer`](crate::agent::AgentServer) (or any
 //! other [`Service`]) served over WebSocket and Streamable HTTP on one TCP listener
-//! ([`RemoteServer`], [`Endpoint`]), and the client end that connects to a `ws://`, `wss://`,
-//! `http://` or `https://` URL ([`connect`], used by
+//! ([`Endpoint`]; for an agent, [`RemoteServer`](crate::agent::RemoteServer)), and the client
+//! end that connects to a `ws://`, `wss://`, `http://` or `https://` URL ([`connect`], used by
 //! [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)).
 //!
 //! The wire: one endpoint (`/acp` by default). WebSocket: a `GET` with `Upgrade: websocket`
@@ -32,7 +32,7 @@ mod http_room;
 mod http_wire;
 mod limits;
 mod listener;
-mod peek;
+pub(crate) mod peek;
 mod server;
 mod service;
 mod sessions;
@@ -49,7 +49,7 @@ pub use server::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES,
     DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PATH, DEFAULT_PRINCIPAL,
-    DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
+    DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT, Endpoint, ServerOptions,
 };
 pub use service::{Service, ServiceHandle};
 

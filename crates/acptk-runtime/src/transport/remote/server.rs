@@ -1,4 +1,4 @@
-//! Serving a [`Service`] (an [`AgentServer`], or anything else that runs one connection on a
+//! Serving a [`Service`] (an [`AgentServer`](crate::agent::AgentServer), or anything else that runs one connection on a
 //! message transport) to remote clients on one listener: WebSocket and Streamable HTTP (see
 //! [`super::http`]) at one path (`/acp` by default).
 //!
@@ -51,8 +51,8 @@ use super::sessions::SessionTable;
 use super::socket::{CLOSE_GOING_AWAY, CloseReason, SocketReader, SocketWriter};
 use super::tls::TlsIdentity;
 use super::{CONNECTION_ID_HEADER, ServerCodec};
-use crate::agent::{AgentServer, Principal};
-use crate::connection::lock;
+use crate::principal::Principal;
+use crate::lock::lock;
 use crate::log::{Level, Logger};
 
 /// The default path of the ACP endpoint.
@@ -86,7 +86,7 @@ pub const DEFAULT_UNUSED_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default number of Streamable HTTP connections one client address may have open.
 pub const DEFAULT_MAX_PER_ADDRESS: usize = 64;
 
-/// Options of a [`RemoteServer`].
+/// Options of an [`Endpoint`].
 #[derive(Debug, Clone)]
 #[must_use]
 pub struct ServerOptions {
@@ -289,7 +289,7 @@ impl ServerOptions {
     /// How many bytes may wait for one peer (default [`DEFAULT_MAX_QUEUED_BYTES`], 16 MiB):
     /// Streamable HTTP messages the peer posted that the service has not read yet, and the
     /// service's output waiting for an event stream to open. (The output an
-    /// [`AgentServer`] queues for a peer is bounded by its own
+    /// [`AgentServer`](crate::agent::AgentServer) queues for a peer is bounded by its own
     /// [`ConnectionBuilder::max_queued_bytes`](crate::ConnectionBuilder::max_queued_bytes).)
     /// A peer whose queue is full is slowed (its requests are not read, a post waits) and,
     /// when nothing moves for the stall timeout, disconnected.
@@ -394,9 +394,6 @@ pub struct Endpoint<S> {
     shared: Arc<Shared<S>>,
 }
 
-/// An [`AgentServer`] served to remote clients: `RemoteServer::new(agent_server, options)`.
-pub type RemoteServer<A> = Endpoint<AgentServer<A>>;
-
 impl<S> Clone for Endpoint<S> {
     /// Another handle to the same server (the same limits and counters).
     fn clone(&self) -> Self {
@@ -416,7 +413,7 @@ impl<S> std::fmt::Debug for Endpoint<S> {
 }
 
 impl<S: Service> Endpoint<S> {
-    /// Serves `service` (for example an [`AgentServer`]) with `options`; refusals and
+    /// Serves `service` (for example an [`AgentServer`](crate::agent::AgentServer)) with `options`; refusals and
     /// failures go to the service's logger ([`Service::logger`]: an agent server's connection
     /// logger).
     pub fn new(service: S, options: ServerOptions) -> Self {

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::HistoryEntry;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 use super::SessionMeta;
-use crate::agent::config::ConfigValue;
+use super::ConfigValue;
 
 /// One history entry as stored.
 #[derive(Serialize, Deserialize)]
