@@ -103,25 +103,23 @@
 
 mod calls;
 mod config;
+mod connected_client;
 mod dispatch;
 mod drain;
 mod features;
-mod gate;
 mod ids;
 mod info;
 mod lease;
 mod listing;
+mod open_sessions;
 mod outbox;
 #[cfg(feature = "remote")]
 mod remote;
 mod session;
 mod setup;
-mod state;
 mod stop;
 mod tool_call;
 mod turn;
-mod unstable;
-mod unstable_calls;
 
 pub(crate) use dispatch::decode_error;
 
@@ -135,40 +133,10 @@ use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 use tokio::io::{AsyncRead, AsyncWrite};
 
-pub use calls::{
-    ExitStatus, PermissionChoice, PermissionKind, PermissionOutcome, PermissionRequest, Terminal,
-    TerminalCommand, TerminalOutput,
-};
-pub use config::{
-    ConfigChoice, ConfigKind, ConfigOption, MODE_OPTION_ID, Mode, Modes, SessionConfig,
-};
-pub use drain::{CANCEL_WAIT, Drained};
-pub use features::{
-    AgentFeatures, AgentMethod, AuthMethodSpec, McpTransports, Offer, PromptContent,
-    SystemPromptModes,
-};
-pub use gate::{ClientConnection, ConnectedClient, Elicitation};
 /// Lives in `crate::client_feature`, below the crate's error, which names it.
 pub use crate::client_feature::ClientFeature;
-pub use ids::fresh_id;
-pub use info::AgentInfo;
-pub use listing::DEFAULT_PAGE_SIZE;
-#[cfg(feature = "remote")]
-pub use remote::RemoteServer;
 /// Lives in `crate::principal`, below the transports, which name it too.
 pub use crate::principal::Principal;
-pub use session::{CommandSpec, Session};
-#[cfg(feature = "unstable_session_archive")]
-pub use setup::ArchiveFilter;
-pub use setup::{
-    ListRequest, McpServerSpec, Prompt, SessionOrigin, SessionPage, SessionSetup, SessionSummary,
-    SystemPromptSpec,
-};
-pub use stop::StopReason;
-/// The session stores, re-exported where they were first published: they live in
-/// [`crate::store`], below the agent.
-#[cfg(feature = "sqlite")]
-pub use crate::store::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
 /// The session stores, re-exported where they were first published: they live in
 /// [`crate::store`], below the agent.
 pub use crate::store::{
@@ -177,21 +145,51 @@ pub use crate::store::{
 };
 /// The session stores, re-exported where they were first published: they live in
 /// [`crate::store`], below the agent.
+#[cfg(feature = "sqlite")]
+pub use crate::store::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
+/// The session stores, re-exported where they were first published: they live in
+/// [`crate::store`], below the agent.
 #[cfg(feature = "postgres")]
 pub use crate::store::{DEFAULT_POOL_SIZE, PostgresStore};
+pub use calls::{
+    ExitStatus, PermissionChoice, PermissionKind, PermissionOutcome, PermissionRequest, Terminal,
+    TerminalCommand, TerminalOutput,
+};
+pub use config::{
+    ConfigChoice, ConfigKind, ConfigOption, MODE_OPTION_ID, Mode, Modes, SessionConfig,
+};
+pub use connected_client::{ClientConnection, ConnectedClient, Elicitation};
+pub use drain::{CANCEL_WAIT, Drained};
+#[cfg(feature = "unstable_session_options")]
+pub use features::draft_methods::OptionsQuery;
+pub use features::draft_methods::UnstableFeatures;
+#[cfg(feature = "unstable_auth_status")]
+pub use features::draft_methods::{AuthStatus, AuthStatusQuery, AuthStatusUpdate};
+#[cfg(feature = "unstable_llm_providers")]
+pub use features::draft_methods::{DisableProvider, ListProviders, ProviderList, SetProvider};
+#[cfg(feature = "unstable_mcp_over_acp")]
+pub use features::draft_methods::{McpNotification, McpRequest, McpResponse};
+pub use features::{
+    AgentFeatures, AgentMethod, AuthMethodSpec, McpTransports, Offer, PromptContent,
+    SystemPromptModes,
+};
+pub use ids::fresh_id;
+pub use info::AgentInfo;
+pub use listing::DEFAULT_PAGE_SIZE;
+#[cfg(feature = "remote")]
+pub use remote::RemoteServer;
+pub use session::{CommandSpec, Session};
+#[cfg(feature = "unstable_session_archive")]
+pub use setup::ArchiveFilter;
+pub use setup::{
+    ListRequest, McpServerSpec, Prompt, SessionOrigin, SessionPage, SessionSetup, SessionSummary,
+    SystemPromptSpec,
+};
+pub use stop::StopReason;
 pub use tool_call::{
     Diff, ToolCall, ToolCallChange, ToolCallHandle, ToolCallStatus, ToolContent, ToolKind,
     ToolLocation,
 };
-#[cfg(feature = "unstable_session_options")]
-pub use unstable::OptionsQuery;
-pub use unstable::UnstableFeatures;
-#[cfg(feature = "unstable_auth_status")]
-pub use unstable::{AuthStatus, AuthStatusQuery, AuthStatusUpdate};
-#[cfg(feature = "unstable_llm_providers")]
-pub use unstable::{DisableProvider, ListProviders, ProviderList, SetProvider};
-#[cfg(feature = "unstable_mcp_over_acp")]
-pub use unstable::{McpNotification, McpRequest, McpResponse};
 
 use crate::connection::{Connection, ConnectionBuilder};
 use crate::error::rpc;
@@ -586,7 +584,7 @@ struct Options {
 pub struct AgentServer<A> {
     agent: Arc<A>,
     store: Arc<dyn SessionStore>,
-    registry: Arc<state::Registry>,
+    registry: Arc<open_sessions::Registry>,
     options: Options,
 }
 
@@ -608,7 +606,7 @@ impl<A: Agent> AgentServer<A> {
         Self {
             agent: Arc::new(agent),
             store: Arc::new(MemoryStore::new()),
-            registry: Arc::new(state::Registry::default()),
+            registry: Arc::new(open_sessions::Registry::default()),
             options: Options {
                 versions: SUPPORTED_VERSIONS.to_vec(),
                 fallback: FallbackPolicy::default(),
@@ -629,7 +627,7 @@ impl<A: Agent> AgentServer<A> {
     #[must_use]
     pub fn shared_store(mut self, store: Arc<dyn SessionStore>) -> Self {
         self.store = store;
-        self.registry = Arc::new(state::Registry::default());
+        self.registry = Arc::new(open_sessions::Registry::default());
         self
     }
 

@@ -6,7 +6,7 @@ use std::time::SystemTime;
 
 use acptk_schema::{v1, v2};
 
-use super::gate::ClientConnection;
+use super::connected_client::ClientConnection;
 use crate::version::ByVersion;
 
 /// An MCP server the client asked the agent to use, in either version.
@@ -53,6 +53,16 @@ impl McpServerSpec {
             McpServerSpec::Stdio { name, .. } | McpServerSpec::Remote { name, .. } => name,
             #[cfg(feature = "unstable_mcp_over_acp")]
             McpServerSpec::Acp { name, .. } => name,
+        }
+    }
+
+    /// The id of an `acp` server (the one every `mcp/message` names); `None` for the other
+    /// transports.
+    pub(crate) fn acp_server_id(&self) -> Option<&str> {
+        match self {
+            McpServerSpec::Stdio { .. } | McpServerSpec::Remote { .. } => None,
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            McpServerSpec::Acp { server_id, .. } => Some(server_id),
         }
     }
 

@@ -27,8 +27,8 @@ use super::mcp::{mcp_v1, mcp_v2};
 use super::{Client, decode};
 use crate::agent::McpServerSpec;
 use crate::connection::to_raw;
-use crate::lock::lock;
 use crate::error::Error;
+use crate::lock::lock;
 
 /// How to open (create, load or resume) a session.
 #[derive(Debug, Clone, PartialEq, Eq)]

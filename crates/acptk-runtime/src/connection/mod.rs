@@ -45,6 +45,7 @@ mod batch;
 mod head;
 mod incoming;
 mod outgoing;
+mod skipped;
 
 pub(crate) use outgoing::{decode_result, to_raw};
 

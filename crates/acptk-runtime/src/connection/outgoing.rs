@@ -13,8 +13,8 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use super::{Connection, Hook, PendingRequest, State};
-use crate::lock::lock;
 use crate::error::Error;
+use crate::lock::lock;
 use crate::log::Level;
 use crate::transport::MessageWriter;
 use crate::transport::queue::{QueueReceiver, TrySendError};
@@ -381,9 +381,8 @@ mod tests {
             r#"{"sessionId":"sess-1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}"#,
         )
         .unwrap();
-        let line =
-            Connection::encode_notification::<acptk_schema::v1::methods::SessionUpdate>(&v1)
-                .unwrap();
+        let line = Connection::encode_notification::<acptk_schema::v1::methods::SessionUpdate>(&v1)
+            .unwrap();
         assert_eq!(leading_session(&line).as_deref(), Some("sess-1"));
         let text = std::str::from_utf8(&line).unwrap();
         assert_eq!(outgoing_route(&line), decoded_whole(text));

@@ -399,10 +399,7 @@ impl FileStore {
         Ok(())
     }
 
-    pub(in crate::store) fn meta_now(
-        &self,
-        id: &str,
-    ) -> Result<Option<SessionMeta>, StoreError> {
+    pub(in crate::store) fn meta_now(&self, id: &str) -> Result<Option<SessionMeta>, StoreError> {
         if !file_name_ok(id) {
             return Ok(None);
         }
@@ -459,10 +456,7 @@ impl FileStore {
         })
     }
 
-    pub(in crate::store) fn history_now(
-        &self,
-        id: &str,
-    ) -> Result<Vec<HistoryEntry>, StoreError> {
+    pub(in crate::store) fn history_now(&self, id: &str) -> Result<Vec<HistoryEntry>, StoreError> {
         if !file_name_ok(id) {
             return Err(StoreError::Unknown(id.to_owned()));
         }

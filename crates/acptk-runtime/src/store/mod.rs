@@ -49,7 +49,6 @@ pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore};
 #[cfg(feature = "sqlite")]
 pub use sqlite::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
 
-
 /// The future a [`SessionStore`] call returns.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 

@@ -4,10 +4,12 @@
 
 use std::time::Duration;
 
+use acptk_runtime::agent::RemoteServer;
 use acptk_runtime::agent::{Agent, AgentServer};
 use acptk_runtime::client::transcript::Role;
-use acptk_runtime::agent::RemoteServer;
-use acptk_runtime::transport::remote::{ClientOptions, RemoteReader, RemoteWriter, ServerOptions, connect};
+use acptk_runtime::transport::remote::{
+    ClientOptions, RemoteReader, RemoteWriter, ServerOptions, connect,
+};
 use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
 use acptk_runtime::{Notice, NoticeDelivery, ProtocolVersion};
 use futures_util::{SinkExt, StreamExt};

@@ -19,13 +19,13 @@ use acptk_schema::{v1, v2};
 pub(super) use super::fields::{Fields, SetupRequest, apply_initial};
 use super::{Initialized, Inner, store_error};
 use crate::agent::ids::fresh_id;
-use crate::agent::state::SessionState;
-use crate::store::{SessionMeta, StoreError, replayed_v1, replayed_v2};
+use crate::agent::open_sessions::SessionState;
 use crate::agent::{Agent, Session, SessionConfig, SessionOrigin, SessionSetup};
 use crate::connection::{Reply, to_raw};
-use crate::lock::lock;
 use crate::error::rpc;
+use crate::lock::lock;
 use crate::log::Level;
+use crate::store::{SessionMeta, StoreError, replayed_v1, replayed_v2};
 
 /// The session `state` attached to this connection.
 pub(super) fn attach<A: Agent>(

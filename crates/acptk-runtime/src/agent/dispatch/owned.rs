@@ -11,8 +11,8 @@
 
 use std::sync::Arc;
 
+use crate::agent::open_sessions::{Registry, SessionState};
 use crate::principal::Principal;
-use crate::agent::state::{Registry, SessionState};
 use crate::store::{SessionMeta, SessionStore, StoreError};
 
 /// The store and the open sessions of a server, seen by one principal.

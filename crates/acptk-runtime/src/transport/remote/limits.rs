@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 
 use acptk_schema::jsonrpc::{ErrorObject, Id, Message, RawValue, Response};
 
+use super::options::ServerOptions;
 use super::peek::session_in;
-use super::server::ServerOptions;
 use super::sessions::{Admission, SessionTable};
 use crate::lock::lock;
 use crate::log::{Level, Logger};

@@ -7,8 +7,8 @@
 use std::future::Future;
 use std::time::Duration;
 
-use crate::principal::Principal;
 use crate::log::Logger;
+use crate::principal::Principal;
 use crate::transport::{MessageReader, MessageWriter};
 
 /// Something a remote server can serve: it starts one connection per accepted WebSocket or

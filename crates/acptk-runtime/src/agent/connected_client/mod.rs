@@ -6,6 +6,8 @@
 //! through [`ConnectedClient::require`] before anything is sent; a feature the client did not
 //! advertise fails with [`Error::NotAdvertised`] and nothing goes on the wire.
 
+mod draft_calls;
+
 use std::sync::Arc;
 
 use acptk_schema::method::RequestMethod;
@@ -95,7 +97,7 @@ pub struct ClientConnection {
     /// What the unstable calls to the client need to know (cargo features `unstable_*`;
     /// empty without them).
     #[allow(dead_code)]
-    pub(crate) unstable: super::unstable_calls::Gates,
+    pub(crate) unstable: draft_calls::Gates,
 }
 
 impl ClientConnection {
@@ -103,7 +105,7 @@ impl ClientConnection {
         Self {
             client,
             connection,
-            unstable: super::unstable_calls::Gates::default(),
+            unstable: draft_calls::Gates::default(),
         }
     }
 

@@ -11,10 +11,10 @@ use acptk_schema::v1::ProtocolVersion;
 use tokio::sync::{OwnedMutexGuard, watch};
 
 use super::config::SessionConfig;
-use crate::store::ConfigValue;
-use crate::store::{HistoryEntry, SessionMeta, SessionStore, StoreError};
 use super::turn::Turn;
 use crate::lock::lock;
+use crate::store::ConfigValue;
+use crate::store::{HistoryEntry, SessionMeta, SessionStore, StoreError};
 
 /// Something the client may cancel on its own (v2 `tool_call/cancel`, `terminal/cancel`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
