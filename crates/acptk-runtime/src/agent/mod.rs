@@ -698,12 +698,12 @@ impl<A: Agent> AgentServer<A> {
     pub fn capabilities(
         &self,
         version: ProtocolVersion,
-    ) -> crate::ByVersion<v1::AgentCapabilities, v2::AgentCapabilities> {
+    ) -> crate::version::ByVersion<v1::AgentCapabilities, v2::AgentCapabilities> {
         let offer = self.offer();
         if version == ProtocolVersion::V1 {
-            crate::ByVersion::V1(offer.v1_capabilities())
+            crate::version::ByVersion::V1(offer.v1_capabilities())
         } else {
-            crate::ByVersion::V2(offer.v2_capabilities())
+            crate::version::ByVersion::V2(offer.v2_capabilities())
         }
     }
 
@@ -751,7 +751,11 @@ impl<A: Agent> AgentServer<A> {
 
     /// Serves one connection on a message transport until it ends (see
     /// [`Self::start_transport`]).
-    pub async fn serve_transport<R, W>(&self, reader: R, writer: W) -> Result<(), crate::Error>
+    pub async fn serve_transport<R, W>(
+        &self,
+        reader: R,
+        writer: W,
+    ) -> Result<(), crate::error::Error>
     where
         R: MessageReader,
         W: MessageWriter,
@@ -784,7 +788,7 @@ impl<A: Agent> AgentServer<A> {
     }
 
     /// Serves one connection until the client hangs up.
-    pub async fn serve<R, W>(&self, reader: R, writer: W) -> Result<(), crate::Error>
+    pub async fn serve<R, W>(&self, reader: R, writer: W) -> Result<(), crate::error::Error>
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
@@ -794,7 +798,7 @@ impl<A: Agent> AgentServer<A> {
     }
 
     /// Serves one connection on standard input/output until the client hangs up.
-    pub async fn serve_stdio(&self) -> Result<(), crate::Error> {
+    pub async fn serve_stdio(&self) -> Result<(), crate::error::Error> {
         let (stdin, stdout) = crate::transport::stdio();
         self.serve(stdin, stdout).await
     }

@@ -29,8 +29,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
 
-use crate::Error;
 use crate::connection::Connection;
+use crate::error::Error;
 use crate::lock::lock;
 use crate::store::{HistoryEntry, SessionStore, StoreError};
 

@@ -79,7 +79,7 @@ async fn fork<A: Agent>(
     response: impl FnOnce(
         &str,
         &SessionConfig,
-    ) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::Error>,
+    ) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::error::Error>,
 ) -> Reply {
     let fields = match fields {
         Ok(fields) => fields,

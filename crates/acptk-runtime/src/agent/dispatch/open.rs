@@ -41,7 +41,7 @@ pub(super) fn attach<A: Agent>(
 /// The reply to a request that opened a session: the response, then the agent's hook.
 pub(super) fn opened<A: Agent>(
     inner: &Inner<A>,
-    response: Result<Box<acptk_schema::jsonrpc::RawValue>, crate::Error>,
+    response: Result<Box<acptk_schema::jsonrpc::RawValue>, crate::error::Error>,
     session: Session,
     setup: SessionSetup,
 ) -> Reply {
@@ -59,7 +59,7 @@ fn response(
     method: Method,
     id: &str,
     config: &SessionConfig,
-) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::Error> {
+) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::error::Error> {
     macro_rules! with_v1 {
         ($response:expr) => {{
             let mut response = $response;
