@@ -32,9 +32,10 @@ mod ts_server;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use acptk_runtime::agent::RemoteServer;
 use acptk_runtime::agent::{Agent, AgentServer, MemoryStore, Prompt, Session, StopReason};
 use acptk_runtime::log::{Level, Logger};
-use acptk_runtime::transport::remote::{ClientOptions, RemoteServer, ServerOptions, connect};
+use acptk_runtime::transport::remote::{ClientOptions, ServerOptions, connect};
 use acptk_runtime::transport::{Frame, LineReader, LineWriter, MessageReader, MessageWriter};
 use acptk_runtime::{ConnectionBuilder, Notice};
 use acptk_schema::jsonrpc::ErrorObject;

@@ -44,7 +44,7 @@ pub enum Error {
     #[error("{}", .feature.refusal(*.version))]
     NotAdvertised {
         /// The feature.
-        feature: crate::agent::ClientFeature,
+        feature: crate::client_feature::ClientFeature,
         /// The connection's protocol version.
         version: ProtocolVersion,
     },
@@ -54,7 +54,7 @@ pub enum Error {
     SessionClosed(String),
     /// The session store could not record or read something.
     #[error(transparent)]
-    Store(#[from] crate::agent::StoreError),
+    Store(#[from] crate::store::StoreError),
     /// The turn was cancelled (`session/cancel`) while the agent waited for the client.
     #[error("the turn was cancelled")]
     Cancelled,
@@ -288,8 +288,8 @@ pub mod rpc {
     /// The JSON-RPC error for a store failure: `-32002` for a session the store does not
     /// know, `-32602` for one of another protocol version, `-32010` for one whose turn runs in
     /// another process, `-32603` with the store's message otherwise.
-    pub fn store_error(error: &crate::agent::StoreError) -> ErrorObject {
-        use crate::agent::StoreError;
+    pub fn store_error(error: &crate::store::StoreError) -> ErrorObject {
+        use crate::store::StoreError;
         match error {
             StoreError::Unknown(id) => session_not_found(id),
             StoreError::Leased {

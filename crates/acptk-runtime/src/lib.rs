@@ -81,10 +81,14 @@
 
 pub mod agent;
 pub mod client;
+mod client_feature;
 pub mod connection;
 mod error;
+mod lock;
 pub mod log;
 mod notice;
+mod principal;
+pub mod store;
 pub mod transport;
 mod version;
 

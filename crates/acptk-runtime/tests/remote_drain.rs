@@ -11,11 +11,12 @@ mod remote_support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use acptk_runtime::agent::RemoteServer;
 use acptk_runtime::agent::{
     Agent, AgentServer, MemoryStore, Prompt, Session, SessionStore, StopReason,
 };
 use acptk_runtime::rpc;
-use acptk_runtime::transport::remote::{RemoteServer, ServerOptions};
+use acptk_runtime::transport::remote::ServerOptions;
 use acptk_schema::jsonrpc::ErrorObject;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};

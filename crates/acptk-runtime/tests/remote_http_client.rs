@@ -15,13 +15,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use acptk_runtime::agent::RemoteServer;
 use acptk_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 use acptk_runtime::client::PermissionDecision;
 use acptk_runtime::client::transcript::Role;
 use acptk_runtime::log::{Level, Logger};
-use acptk_runtime::transport::remote::{
-    ClientOptions, RemoteServer, ServerOptions, TlsIdentity, connect,
-};
+use acptk_runtime::transport::remote::{ClientOptions, ServerOptions, TlsIdentity, connect};
 use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
 use acptk_runtime::{Error, ProtocolVersion};
 use acptk_schema::jsonrpc::ErrorObject;

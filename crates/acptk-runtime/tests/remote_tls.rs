@@ -8,7 +8,8 @@ mod common;
 
 use acptk_runtime::Error;
 use acptk_runtime::agent::AgentServer;
-use acptk_runtime::transport::remote::{ClientOptions, RemoteServer, ServerOptions, TlsIdentity};
+use acptk_runtime::agent::RemoteServer;
+use acptk_runtime::transport::remote::{ClientOptions, ServerOptions, TlsIdentity};
 use common::{TestAgent, client};
 use rustls::pki_types::pem::PemObject;
 use tokio::net::TcpListener;

@@ -19,7 +19,8 @@ use std::time::Instant;
 
 use acptk_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 use acptk_runtime::connection::{BoxFuture, Handler, Reply};
-use acptk_runtime::transport::remote::{ClientOptions, RemoteServer, ServerOptions, connect};
+use acptk_runtime::agent::RemoteServer;
+use acptk_runtime::transport::remote::{ClientOptions, ServerOptions, connect};
 use acptk_runtime::{Connection, ConnectionBuilder};
 use acptk_schema::jsonrpc::{ErrorObject, Id, RawValue};
 use serde_json::{Value, json};

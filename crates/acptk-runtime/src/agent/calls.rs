@@ -19,8 +19,9 @@ use acptk_schema::method::RequestMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
-use super::gate::{ClientFeature, Elicitation};
+use super::connected_client::Elicitation;
 use super::session::Session;
+use crate::client_feature::ClientFeature;
 use crate::error::Error;
 
 /// What selecting a permission option means.

@@ -12,6 +12,8 @@
 
 use acptk_schema::{v1, v2};
 
+use crate::store::ConfigValue;
+
 /// The id of the config option that carries the session modes in ACP v2.
 pub const MODE_OPTION_ID: &str = "mode";
 
@@ -418,51 +420,6 @@ impl ConfigChoice {
         match &self.description {
             Some(description) => choice.description(description.as_str()),
             None => choice,
-        }
-    }
-}
-
-/// A value of a config option.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ConfigValue {
-    /// The id of a select option's value.
-    Id(String),
-    /// The state of a boolean option.
-    Boolean(bool),
-}
-
-impl ConfigValue {
-    /// The value as a select id, if it is one.
-    pub fn as_id(&self) -> Option<&str> {
-        match self {
-            ConfigValue::Id(id) => Some(id),
-            ConfigValue::Boolean(_) => None,
-        }
-    }
-
-    /// The value as a boolean, if it is one.
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            ConfigValue::Boolean(value) => Some(*value),
-            ConfigValue::Id(_) => None,
-        }
-    }
-
-    pub(crate) fn from_v1(value: &v1::SessionConfigOptionValue) -> Option<Self> {
-        match value {
-            v1::SessionConfigOptionValue::Boolean(value) => Some(ConfigValue::Boolean(*value)),
-            v1::SessionConfigOptionValue::ValueId(id) => Some(ConfigValue::Id(id.to_string())),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-
-    pub(crate) fn from_v2(value: &v2::SessionConfigOptionValue) -> Option<Self> {
-        match value {
-            v2::SessionConfigOptionValue::Boolean(value) => Some(ConfigValue::Boolean(*value)),
-            v2::SessionConfigOptionValue::Id(id) => Some(ConfigValue::Id(id.to_string())),
-            _ => None,
         }
     }
 }

@@ -13,9 +13,9 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use super::state::SessionState;
-use super::store::StoreError;
+use super::open_sessions::SessionState;
 use crate::log::{Level, Logger};
+use crate::store::StoreError;
 
 /// The shortest renewal interval, whatever the lease's duration.
 const MIN_RENEWAL: Duration = Duration::from_millis(10);

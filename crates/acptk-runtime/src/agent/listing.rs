@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use acptk_schema::v1::ProtocolVersion;
 
 use super::setup::{ListRequest, SessionPage, SessionSummary};
-use super::store::SessionMeta;
+use crate::store::SessionMeta;
 
 /// The default number of sessions per page.
 pub const DEFAULT_PAGE_SIZE: usize = 50;

@@ -103,25 +103,23 @@
 
 mod calls;
 mod config;
+mod connected_client;
 mod dispatch;
 mod drain;
 mod features;
-mod gate;
 mod ids;
 mod info;
 mod lease;
 mod listing;
+mod open_sessions;
 mod outbox;
-mod principal;
+#[cfg(feature = "remote")]
+mod remote;
 mod session;
 mod setup;
-mod state;
 mod stop;
-mod store;
 mod tool_call;
 mod turn;
-mod unstable;
-mod unstable_calls;
 
 pub(crate) use dispatch::decode_error;
 
@@ -135,23 +133,51 @@ use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 use tokio::io::{AsyncRead, AsyncWrite};
 
+/// Lives in `crate::client_feature`, below the crate's error, which names it.
+pub use crate::client_feature::ClientFeature;
+/// Lives in `crate::principal`, below the transports, which name it too.
+pub use crate::principal::Principal;
+/// The session stores, re-exported where they were first published: they live in
+/// [`crate::store`], below the agent.
+pub use crate::store::{
+    ConfigValue, DEFAULT_LEASE, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore,
+    HistoryEntry, MemoryStore, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture,
+};
+/// The session stores, re-exported where they were first published: they live in
+/// [`crate::store`], below the agent.
+#[cfg(feature = "sqlite")]
+pub use crate::store::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
+/// The session stores, re-exported where they were first published: they live in
+/// [`crate::store`], below the agent.
+#[cfg(feature = "postgres")]
+pub use crate::store::{DEFAULT_POOL_SIZE, PostgresStore};
 pub use calls::{
     ExitStatus, PermissionChoice, PermissionKind, PermissionOutcome, PermissionRequest, Terminal,
     TerminalCommand, TerminalOutput,
 };
 pub use config::{
-    ConfigChoice, ConfigKind, ConfigOption, ConfigValue, MODE_OPTION_ID, Mode, Modes, SessionConfig,
+    ConfigChoice, ConfigKind, ConfigOption, MODE_OPTION_ID, Mode, Modes, SessionConfig,
 };
+pub use connected_client::{ClientConnection, ConnectedClient, Elicitation};
 pub use drain::{CANCEL_WAIT, Drained};
+#[cfg(feature = "unstable_session_options")]
+pub use features::draft_methods::OptionsQuery;
+pub use features::draft_methods::UnstableFeatures;
+#[cfg(feature = "unstable_auth_status")]
+pub use features::draft_methods::{AuthStatus, AuthStatusQuery, AuthStatusUpdate};
+#[cfg(feature = "unstable_llm_providers")]
+pub use features::draft_methods::{DisableProvider, ListProviders, ProviderList, SetProvider};
+#[cfg(feature = "unstable_mcp_over_acp")]
+pub use features::draft_methods::{McpNotification, McpRequest, McpResponse};
 pub use features::{
     AgentFeatures, AgentMethod, AuthMethodSpec, McpTransports, Offer, PromptContent,
     SystemPromptModes,
 };
-pub use gate::{ClientConnection, ClientFeature, ConnectedClient, Elicitation};
 pub use ids::fresh_id;
 pub use info::AgentInfo;
 pub use listing::DEFAULT_PAGE_SIZE;
-pub use principal::Principal;
+#[cfg(feature = "remote")]
+pub use remote::RemoteServer;
 pub use session::{CommandSpec, Session};
 #[cfg(feature = "unstable_session_archive")]
 pub use setup::ArchiveFilter;
@@ -160,27 +186,10 @@ pub use setup::{
     SystemPromptSpec,
 };
 pub use stop::StopReason;
-#[cfg(feature = "sqlite")]
-pub use store::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
-pub use store::{
-    DEFAULT_LEASE, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_SESSION_BYTES, FileStore, HistoryEntry,
-    MemoryStore, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture,
-};
-#[cfg(feature = "postgres")]
-pub use store::{DEFAULT_POOL_SIZE, PostgresStore};
 pub use tool_call::{
     Diff, ToolCall, ToolCallChange, ToolCallHandle, ToolCallStatus, ToolContent, ToolKind,
     ToolLocation,
 };
-#[cfg(feature = "unstable_session_options")]
-pub use unstable::OptionsQuery;
-pub use unstable::UnstableFeatures;
-#[cfg(feature = "unstable_auth_status")]
-pub use unstable::{AuthStatus, AuthStatusQuery, AuthStatusUpdate};
-#[cfg(feature = "unstable_llm_providers")]
-pub use unstable::{DisableProvider, ListProviders, ProviderList, SetProvider};
-#[cfg(feature = "unstable_mcp_over_acp")]
-pub use unstable::{McpNotification, McpRequest, McpResponse};
 
 use crate::connection::{Connection, ConnectionBuilder};
 use crate::error::rpc;
@@ -575,7 +584,7 @@ struct Options {
 pub struct AgentServer<A> {
     agent: Arc<A>,
     store: Arc<dyn SessionStore>,
-    registry: Arc<state::Registry>,
+    registry: Arc<open_sessions::Registry>,
     options: Options,
 }
 
@@ -597,7 +606,7 @@ impl<A: Agent> AgentServer<A> {
         Self {
             agent: Arc::new(agent),
             store: Arc::new(MemoryStore::new()),
-            registry: Arc::new(state::Registry::default()),
+            registry: Arc::new(open_sessions::Registry::default()),
             options: Options {
                 versions: SUPPORTED_VERSIONS.to_vec(),
                 fallback: FallbackPolicy::default(),
@@ -618,7 +627,7 @@ impl<A: Agent> AgentServer<A> {
     #[must_use]
     pub fn shared_store(mut self, store: Arc<dyn SessionStore>) -> Self {
         self.store = store;
-        self.registry = Arc::new(state::Registry::default());
+        self.registry = Arc::new(open_sessions::Registry::default());
         self
     }
 
@@ -689,12 +698,12 @@ impl<A: Agent> AgentServer<A> {
     pub fn capabilities(
         &self,
         version: ProtocolVersion,
-    ) -> crate::ByVersion<v1::AgentCapabilities, v2::AgentCapabilities> {
+    ) -> crate::version::ByVersion<v1::AgentCapabilities, v2::AgentCapabilities> {
         let offer = self.offer();
         if version == ProtocolVersion::V1 {
-            crate::ByVersion::V1(offer.v1_capabilities())
+            crate::version::ByVersion::V1(offer.v1_capabilities())
         } else {
-            crate::ByVersion::V2(offer.v2_capabilities())
+            crate::version::ByVersion::V2(offer.v2_capabilities())
         }
     }
 
@@ -742,7 +751,11 @@ impl<A: Agent> AgentServer<A> {
 
     /// Serves one connection on a message transport until it ends (see
     /// [`Self::start_transport`]).
-    pub async fn serve_transport<R, W>(&self, reader: R, writer: W) -> Result<(), crate::Error>
+    pub async fn serve_transport<R, W>(
+        &self,
+        reader: R,
+        writer: W,
+    ) -> Result<(), crate::error::Error>
     where
         R: MessageReader,
         W: MessageWriter,
@@ -775,7 +788,7 @@ impl<A: Agent> AgentServer<A> {
     }
 
     /// Serves one connection until the client hangs up.
-    pub async fn serve<R, W>(&self, reader: R, writer: W) -> Result<(), crate::Error>
+    pub async fn serve<R, W>(&self, reader: R, writer: W) -> Result<(), crate::error::Error>
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
@@ -785,7 +798,7 @@ impl<A: Agent> AgentServer<A> {
     }
 
     /// Serves one connection on standard input/output until the client hangs up.
-    pub async fn serve_stdio(&self) -> Result<(), crate::Error> {
+    pub async fn serve_stdio(&self) -> Result<(), crate::error::Error> {
         let (stdin, stdout) = crate::transport::stdio();
         self.serve(stdin, stdout).await
     }

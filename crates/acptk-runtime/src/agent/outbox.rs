@@ -29,9 +29,10 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
 
-use super::store::{HistoryEntry, SessionStore, StoreError};
-use crate::Error;
-use crate::connection::{Connection, lock};
+use crate::connection::Connection;
+use crate::error::Error;
+use crate::lock::lock;
+use crate::store::{HistoryEntry, SessionStore, StoreError};
 
 /// How many updates may wait for the store before a send call waits for room.
 pub(crate) const MAX_QUEUED: usize = 1024;

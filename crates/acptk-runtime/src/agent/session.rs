@@ -12,16 +12,18 @@ use acptk_schema::method::NotificationMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
-use super::config::{ConfigValue, MODE_OPTION_ID};
-use super::gate::{ClientConnection, ClientFeature, ConnectedClient};
+use super::config::MODE_OPTION_ID;
+use super::connected_client::{ClientConnection, ConnectedClient};
 use super::ids::fresh_id;
+use super::open_sessions::{Cancellable, SessionState};
 use super::outbox::Outbox;
-use super::state::{Cancellable, SessionState};
-use super::store::{HistoryEntry, SessionStore};
 use super::turn::{Busy, Turn};
+use crate::client_feature::ClientFeature;
 use crate::connection::Connection;
 use crate::error::Error;
 use crate::notice::{FallbackPolicy, Notice, NoticeDelivery};
+use crate::store::ConfigValue;
+use crate::store::{HistoryEntry, SessionStore};
 use crate::version::ByVersion;
 
 /// A slash command the agent offers (`/name`), with the hint shown for its input.

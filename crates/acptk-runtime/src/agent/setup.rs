@@ -6,7 +6,7 @@ use std::time::SystemTime;
 
 use acptk_schema::{v1, v2};
 
-use super::gate::ClientConnection;
+use super::connected_client::ClientConnection;
 use crate::version::ByVersion;
 
 /// An MCP server the client asked the agent to use, in either version.
@@ -53,6 +53,16 @@ impl McpServerSpec {
             McpServerSpec::Stdio { name, .. } | McpServerSpec::Remote { name, .. } => name,
             #[cfg(feature = "unstable_mcp_over_acp")]
             McpServerSpec::Acp { name, .. } => name,
+        }
+    }
+
+    /// The id of an `acp` server (the one every `mcp/message` names); `None` for the other
+    /// transports.
+    pub(crate) fn acp_server_id(&self) -> Option<&str> {
+        match self {
+            McpServerSpec::Stdio { .. } | McpServerSpec::Remote { .. } => None,
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            McpServerSpec::Acp { server_id, .. } => Some(server_id),
         }
     }
 
@@ -213,7 +223,7 @@ pub struct SessionSetup {
     pub client: ClientConnection,
     /// The initial config option values the request asked for (applied by the runtime).
     #[cfg(feature = "unstable_session_options")]
-    pub(crate) initial_options: Vec<(String, Option<super::config::ConfigValue>)>,
+    pub(crate) initial_options: Vec<(String, Option<crate::store::ConfigValue>)>,
 }
 
 /// A user prompt, in either version.
@@ -246,7 +256,7 @@ pub struct ListRequest {
     pub archived: ArchiveFilter,
     /// Whose sessions may be listed: the principal of the connection that asked. The page
     /// the runtime builds holds only its sessions; a page the agent builds itself must too.
-    pub principal: super::Principal,
+    pub principal: crate::principal::Principal,
 }
 
 /// Which sessions `session/list` shows by archive state.

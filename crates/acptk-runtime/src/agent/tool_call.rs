@@ -26,8 +26,8 @@ pub use acptk_schema::v1::ToolKind;
 use super::calls::{PermissionOutcome, PermissionRequest, Terminal};
 use super::ids::fresh_id;
 use super::session::Session;
-use crate::connection::lock;
 use crate::error::Error;
+use crate::lock::lock;
 
 /// A change to one file, from its old text (none for a new file) to its new text.
 #[derive(Debug, Clone, PartialEq, Eq)]

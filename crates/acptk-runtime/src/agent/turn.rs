@@ -15,8 +15,8 @@ use acptk_schema::{v1, v2};
 use tokio::sync::{Notify, watch};
 
 use super::ids::fresh_id;
-use crate::connection::lock;
 use crate::error::Error;
+use crate::lock::lock;
 
 /// The state of one prompt turn.
 #[derive(Debug)]

@@ -34,7 +34,7 @@ use super::auth::offered_methods;
 use super::dispatch::ClientDispatch;
 use super::handler::{ClientHandler, NoServices, Offered};
 use super::permission::{PermissionDecision, PermissionRequest};
-use super::state::{Clock, State};
+use super::shared::{Clock, State};
 use super::transcript::{self, Transcript};
 use super::{Client, ConnectedAgent, Inner, VersionFallback};
 use crate::connection::{BoxFuture, Connection, ConnectionBuilder, decode_result, to_raw};

@@ -14,11 +14,12 @@ use super::handler::{
     WriteTextFile,
 };
 use super::permission::PermissionRequest;
-use super::state::State;
+use super::shared::State;
 use crate::agent::StopReason;
 use crate::agent::decode_error;
-use crate::connection::{BoxFuture, Connection, Handler, Reply, lock};
+use crate::connection::{BoxFuture, Connection, Handler, Reply};
 use crate::error::rpc;
+use crate::lock::lock;
 use crate::log::Level;
 use crate::version::ByVersion;
 
@@ -240,7 +241,7 @@ async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
                 Err(error) => Reply::error(error),
             }
         }),
-        other => super::unstable::request_v1(state, other).await,
+        other => super::draft_methods::request_v1(state, other).await,
     }
 }
 
@@ -262,7 +263,7 @@ async fn request_v2(state: &State, request: v2::AgentRequest) -> Reply {
                 Err(error) => Reply::error(error),
             }
         }),
-        other => super::unstable::request_v2(state, other).await,
+        other => super::draft_methods::request_v2(state, other).await,
     }
 }
 
@@ -324,7 +325,7 @@ macro_rules! session_update {
                 None
             }
             Ok(other) => {
-                super::unstable::$unstable($state, other);
+                super::draft_methods::$unstable($state, other);
                 None
             }
             Err(error) => {

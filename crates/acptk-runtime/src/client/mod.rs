@@ -26,6 +26,7 @@ mod builder;
 pub mod controls;
 mod diff_summary;
 mod dispatch;
+mod draft_methods;
 mod fs;
 mod handler;
 mod mcp;
@@ -33,10 +34,9 @@ mod permission;
 #[cfg(feature = "remote")]
 mod remote;
 mod sessions;
-mod state;
+mod shared;
 mod terminals;
 pub mod transcript;
-mod unstable;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -52,6 +52,12 @@ pub use builder::ClientBuilder;
 pub use controls::{
     ConfigKind, ConfigOption, ConfigValue, ModeState, SessionControls, SessionMode,
 };
+#[cfg(feature = "unstable_mcp_over_acp")]
+pub use draft_methods::McpOverAcp;
+#[cfg(feature = "unstable_llm_providers")]
+pub use draft_methods::ProviderSummary;
+#[cfg(feature = "unstable_session_status")]
+pub use draft_methods::SessionStatusReport;
 pub use fs::{LocalFiles, MAX_READ_BYTES};
 pub use handler::{
     Action, ClientHandler, Consent, CreateTerminal, ElicitationComplete, ElicitationModes,
@@ -61,22 +67,17 @@ pub use handler::{
 };
 pub use permission::{PermissionChoice, PermissionDecision, PermissionRequest};
 pub use sessions::{SessionOptions, SessionPage, SessionSummary};
-pub use state::{Clock, Violations};
+pub use shared::{Clock, Violations};
 pub use terminals::{
     DEFAULT_OUTPUT_LIMIT, LocalTerminals, MAX_TERMINALS, RELEASED_KEPT, RELEASED_TAIL_BYTES,
     TerminalTail,
 };
 pub use transcript::{SessionTranscript, Transcript};
-#[cfg(feature = "unstable_mcp_over_acp")]
-pub use unstable::McpOverAcp;
-#[cfg(feature = "unstable_llm_providers")]
-pub use unstable::ProviderSummary;
-#[cfg(feature = "unstable_session_status")]
-pub use unstable::SessionStatusReport;
 
 use crate::agent::{McpServerSpec, StopReason};
-use crate::connection::{Connection, decode_result, lock};
+use crate::connection::{Connection, decode_result};
 use crate::error::Error;
+use crate::lock::lock;
 use crate::transport::AgentCommand;
 use crate::version::ByVersion;
 
@@ -176,8 +177,8 @@ impl ConnectedAgent {
     /// features) need the capability each implies.
     pub fn supports(&self, method: &str) -> bool {
         let unstable = match &self.capabilities {
-            ByVersion::V1(capabilities) => unstable::supports_v1(capabilities, method),
-            ByVersion::V2(capabilities) => unstable::supports_v2(capabilities, method),
+            ByVersion::V1(capabilities) => draft_methods::supports_v1(capabilities, method),
+            ByVersion::V2(capabilities) => draft_methods::supports_v2(capabilities, method),
         };
         if let Some(advertised) = unstable {
             return advertised;
@@ -225,7 +226,7 @@ struct Inner {
     notices_advertised: bool,
     offered: Offered,
     agent_command: Option<AgentCommand>,
-    state: Arc<state::State>,
+    state: Arc<shared::State>,
 }
 
 /// A connected client. Cheap to clone; clones share the connection, the notice center and

@@ -17,7 +17,7 @@ impl ClientBuilder {
         match self.connect_transport(reader, writer).await {
             Ok(client) => Ok(client),
             // Over Streamable HTTP a refused `initialize` ends the transport: report why.
-            Err(error) => Err(crate::connection::lock(&refusal).take().unwrap_or(error)),
+            Err(error) => Err(crate::lock::lock(&refusal).take().unwrap_or(error)),
         }
     }
 }

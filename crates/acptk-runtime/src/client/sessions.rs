@@ -26,8 +26,9 @@ use super::handler::SessionScope;
 use super::mcp::{mcp_v1, mcp_v2};
 use super::{Client, decode};
 use crate::agent::McpServerSpec;
-use crate::connection::{lock, to_raw};
+use crate::connection::to_raw;
 use crate::error::Error;
+use crate::lock::lock;
 
 /// How to open (create, load or resume) a session.
 #[derive(Debug, Clone, PartialEq, Eq)]

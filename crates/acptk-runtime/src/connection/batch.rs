@@ -3,10 +3,13 @@
 
 use std::sync::{Arc, Mutex};
 
-use acptk_schema::jsonrpc::Response;
+use acptk_schema::jsonrpc::{Id, Response};
 use tokio::sync::watch;
 
-use super::{Connection, lock};
+use super::Connection;
+use super::skipped::bad_message;
+use crate::error::rpc;
+use crate::lock::lock;
 
 /// The answers to one batch, gathered until every request of it is answered.
 ///
@@ -92,7 +95,7 @@ impl Batch {
             match serde_json::to_vec(&responses) {
                 Ok(array) if array.len() > self.limit => {
                     drop(responses);
-                    super::incoming::refuse_batch(&self.connection, array.len(), self.limit).await;
+                    refuse_batch(&self.connection, array.len(), self.limit).await;
                     false
                 }
                 Ok(array) => self.connection.send_message(array).await.is_ok(),
@@ -107,4 +110,14 @@ impl Batch {
         };
         self.done.send_replace(Some(sent));
     }
+}
+
+/// Refuses a whole batch whose answer would be at least `least` bytes, over `limit`, with one
+/// error (id `null`).
+pub(super) async fn refuse_batch(connection: &Connection, least: usize, limit: usize) {
+    let error = rpc::invalid_request(format!(
+        "the answer to this batch would be over the message limit of {limit} bytes (at least {least} bytes); send its messages in smaller batches"
+    ))
+    .data(serde_json::json!({"limit": limit}));
+    bad_message(connection, Id::Null, error).await;
 }

@@ -9,10 +9,12 @@ use acptk_schema::jsonrpc::{ErrorObject, Id, Message, RawValue, Request, Respons
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tokio::task::JoinHandle;
 
-use super::batch::Batch;
+use super::batch::{Batch, refuse_batch};
 use super::head::{Head, Kind};
-use super::{Connection, ConnectionBuilder, Handler, Reply, State, lock};
+use super::skipped::{bad_message, skipped};
+use super::{Connection, ConnectionBuilder, Handler, Reply, State};
 use crate::error::rpc;
+use crate::lock::lock;
 use crate::log::Level;
 use crate::transport::{Frame, MessageReader};
 
@@ -144,18 +146,6 @@ async fn too_long(connection: &Connection, len: usize, limit: usize, head: &[u8]
     }
 }
 
-/// Counts and logs an incoming message that was skipped; `what` says what it was and why.
-fn skipped(connection: &Connection, what: String) {
-    connection
-        .shared
-        .stats
-        .bad_lines
-        .fetch_add(1, Ordering::Relaxed);
-    connection
-        .logger()
-        .log(Level::Warn, format!("skipped {what}"));
-}
-
 /// The most characters of a skipped line that are logged.
 const SKIPPED_LINE_CHARS: usize = 2000;
 
@@ -169,15 +159,6 @@ fn skipped_line(connection: &Connection, text: &[u8]) {
     let line = String::from_utf8_lossy(text);
     let line: String = line.trim_end().chars().take(SKIPPED_LINE_CHARS).collect();
     skipped(connection, format!("a line that is not JSON: {line}"));
-}
-
-/// Skips a message and answers it with `error`.
-async fn bad_message(connection: &Connection, id: Id, error: ErrorObject) {
-    skipped(
-        connection,
-        format!("an incoming message: {}", error.message),
-    );
-    let _ = connection.respond(id, Err(error)).await;
 }
 
 /// Whether `text` is a JSON array (a batch), judged by its first non-blank byte.
@@ -238,16 +219,6 @@ impl Item {
             _ => 0,
         }
     }
-}
-
-/// Refuses a whole batch whose answer would be at least `least` bytes, over `limit`, with one
-/// error (id `null`).
-pub(super) async fn refuse_batch(connection: &Connection, least: usize, limit: usize) {
-    let error = rpc::invalid_request(format!(
-        "the answer to this batch would be over the message limit of {limit} bytes (at least {least} bytes); send its messages in smaller batches"
-    ))
-    .data(serde_json::json!({"limit": limit}));
-    bad_message(connection, Id::Null, error).await;
 }
 
 fn classify(text: &[u8]) -> Item {

@@ -45,6 +45,7 @@ mod batch;
 mod head;
 mod incoming;
 mod outgoing;
+mod skipped;
 
 pub(crate) use outgoing::{decode_result, to_raw};
 
@@ -52,7 +53,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use acptk_schema::jsonrpc::{ErrorObject, Id, RawValue};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -395,10 +396,6 @@ impl std::fmt::Debug for Connection {
     }
 }
 
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 impl Connection {
     /// Whether the connection has stopped reading (the peer hung up or the transport failed).
     /// Answers to requests that arrived before may still be on their way out.
@@ -429,5 +426,16 @@ impl Connection {
     /// The logger of this connection.
     pub fn logger(&self) -> &Logger {
         &self.shared.logger
+    }
+}
+
+#[cfg(feature = "remote")]
+impl crate::transport::remote::ServiceHandle for Connection {
+    fn close(&self) {
+        Connection::close(self);
+    }
+
+    fn closed(&self) -> impl Future<Output = ()> + Send {
+        Connection::closed(self)
     }
 }

@@ -12,8 +12,9 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use super::{Connection, Hook, PendingRequest, State, lock};
+use super::{Connection, Hook, PendingRequest, State};
 use crate::error::Error;
+use crate::lock::lock;
 use crate::log::Level;
 use crate::transport::MessageWriter;
 use crate::transport::queue::{QueueReceiver, TrySendError};
@@ -363,4 +364,27 @@ pub(crate) fn decode_result<T: DeserializeOwned>(method: &str, raw: &RawValue) -
             message: error.to_string(),
         })
     })
+}
+
+#[cfg(all(test, feature = "remote"))]
+mod tests {
+    use super::*;
+    use crate::transport::remote::peek::tests::decoded_whole;
+    use crate::transport::remote::peek::{leading_session, outgoing_route};
+
+    /// What the runtime encodes for a session's updates takes the remote transport's quickest
+    /// read; were the encoder's key order to change, this fails (the routing would still be
+    /// right, slower).
+    #[test]
+    fn the_runtime_s_own_updates_are_read_from_their_first_bytes() {
+        let v1: acptk_schema::v1::SessionNotification = serde_json::from_str(
+            r#"{"sessionId":"sess-1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}"#,
+        )
+        .unwrap();
+        let line = Connection::encode_notification::<acptk_schema::v1::methods::SessionUpdate>(&v1)
+            .unwrap();
+        assert_eq!(leading_session(&line).as_deref(), Some("sess-1"));
+        let text = std::str::from_utf8(&line).unwrap();
+        assert_eq!(outgoing_route(&line), decoded_whole(text));
+    }
 }

@@ -4,10 +4,11 @@
 
 use std::time::Duration;
 
+use acptk_runtime::agent::RemoteServer;
 use acptk_runtime::agent::{Agent, AgentServer};
 use acptk_runtime::client::transcript::Role;
 use acptk_runtime::transport::remote::{
-    ClientOptions, RemoteReader, RemoteServer, RemoteWriter, ServerOptions, connect,
+    ClientOptions, RemoteReader, RemoteWriter, ServerOptions, connect,
 };
 use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
 use acptk_runtime::{Notice, NoticeDelivery, ProtocolVersion};

@@ -5,12 +5,12 @@
 use acptk_schema::{v1, v2};
 
 use super::Initialized;
-#[cfg(feature = "unstable_session_options")]
-use crate::agent::config::ConfigValue;
 use crate::agent::setup::prompt_text;
 use crate::agent::{McpServerSpec, SessionConfig, SessionOrigin, SessionSetup, SystemPromptSpec};
 use crate::connection::Reply;
 use crate::error::rpc;
+#[cfg(feature = "unstable_session_options")]
+use crate::store::ConfigValue;
 
 /// The setup fields of a session request, in one form.
 pub(super) struct Fields {
@@ -159,7 +159,11 @@ impl Fields {
                 )
             })
             .map_err(|detail| Reply::error(rpc::invalid_params(detail)))?;
-        init.client.offered_servers(&self.mcp_servers);
+        init.client.offered_servers(
+            self.mcp_servers
+                .iter()
+                .filter_map(McpServerSpec::acp_server_id),
+        );
         Ok(SessionSetup {
             id,
             origin,

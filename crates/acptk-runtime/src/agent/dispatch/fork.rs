@@ -15,11 +15,11 @@ use super::open::stored;
 use super::open::{Fields, SetupRequest, attach, opened};
 use super::{Initialized, Inner, store_error};
 use crate::agent::ids::fresh_id;
-use crate::agent::state::SessionState;
-use crate::agent::store::{HistoryEntry, SessionMeta};
+use crate::agent::open_sessions::SessionState;
 use crate::agent::{Agent, SessionConfig, SessionOrigin};
 use crate::connection::{Reply, to_raw};
 use crate::error::rpc;
+use crate::store::{HistoryEntry, SessionMeta};
 
 /// v1 `session/fork`.
 pub(super) async fn fork_v1<A: Agent>(
@@ -79,7 +79,7 @@ async fn fork<A: Agent>(
     response: impl FnOnce(
         &str,
         &SessionConfig,
-    ) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::Error>,
+    ) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::error::Error>,
 ) -> Reply {
     let fields = match fields {
         Ok(fields) => fields,

@@ -7,12 +7,14 @@ use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
 use super::{Initialized, Inner, store_error};
-use crate::agent::config::{ConfigValue, MODE_OPTION_ID};
+use crate::agent::config::MODE_OPTION_ID;
 use crate::agent::listing::{page, rfc3339};
-use crate::agent::state::Cancellable;
+use crate::agent::open_sessions::Cancellable;
 use crate::agent::{Agent, ListRequest, SessionConfig, SessionPage};
-use crate::connection::{Reply, lock};
+use crate::connection::Reply;
 use crate::error::rpc;
+use crate::lock::lock;
+use crate::store::ConfigValue;
 
 /// `authenticate` (v1) / `auth/login` (v2): the method must be one the agent listed.
 pub(super) async fn authenticate<A: Agent, T: serde::Serialize>(

@@ -4,6 +4,7 @@
 //! The work of each method is shared by both versions ([`open`], [`manage`], [`turn`]); the
 //! code here only unpacks the version's request and packs the version's response.
 
+mod draft_methods;
 mod fields;
 #[cfg(feature = "unstable_session_fork")]
 mod fork;
@@ -13,7 +14,6 @@ mod owned;
 mod replay;
 mod routes;
 mod turn;
-mod unstable;
 
 pub(super) use owned::Owned;
 
@@ -26,14 +26,15 @@ use acptk_schema::method::RequestMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
+use super::connected_client::{ClientConnection, ConnectedClient};
 use super::features::Offer;
-use super::gate::{ClientConnection, ConnectedClient};
-use super::store::StoreError;
 use super::{Agent, Session};
-use crate::connection::{BoxFuture, Connection, Handler, Reply, lock};
+use crate::connection::{BoxFuture, Connection, Handler, Reply};
 use crate::error::rpc;
+use crate::lock::lock;
 use crate::log::Level;
 use crate::notice::FallbackPolicy;
+use crate::store::StoreError;
 use crate::version::{ByVersion, peek_version};
 
 /// What every connection of one server shares (the sessions through [`Owned`]).

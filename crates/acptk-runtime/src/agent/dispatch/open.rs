@@ -19,12 +19,13 @@ use acptk_schema::{v1, v2};
 pub(super) use super::fields::{Fields, SetupRequest, apply_initial};
 use super::{Initialized, Inner, store_error};
 use crate::agent::ids::fresh_id;
-use crate::agent::state::SessionState;
-use crate::agent::store::{SessionMeta, StoreError, replayed_v1, replayed_v2};
+use crate::agent::open_sessions::SessionState;
 use crate::agent::{Agent, Session, SessionConfig, SessionOrigin, SessionSetup};
-use crate::connection::{Reply, lock, to_raw};
+use crate::connection::{Reply, to_raw};
 use crate::error::rpc;
+use crate::lock::lock;
 use crate::log::Level;
+use crate::store::{SessionMeta, StoreError, replayed_v1, replayed_v2};
 
 /// The session `state` attached to this connection.
 pub(super) fn attach<A: Agent>(
@@ -40,7 +41,7 @@ pub(super) fn attach<A: Agent>(
 /// The reply to a request that opened a session: the response, then the agent's hook.
 pub(super) fn opened<A: Agent>(
     inner: &Inner<A>,
-    response: Result<Box<acptk_schema::jsonrpc::RawValue>, crate::Error>,
+    response: Result<Box<acptk_schema::jsonrpc::RawValue>, crate::error::Error>,
     session: Session,
     setup: SessionSetup,
 ) -> Reply {
@@ -58,7 +59,7 @@ fn response(
     method: Method,
     id: &str,
     config: &SessionConfig,
-) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::Error> {
+) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::error::Error> {
     macro_rules! with_v1 {
         ($response:expr) => {{
             let mut response = $response;

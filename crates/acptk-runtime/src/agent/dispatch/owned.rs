@@ -11,9 +11,9 @@
 
 use std::sync::Arc;
 
-use crate::agent::Principal;
-use crate::agent::state::{Registry, SessionState};
-use crate::agent::store::{SessionMeta, SessionStore, StoreError};
+use crate::agent::open_sessions::{Registry, SessionState};
+use crate::principal::Principal;
+use crate::store::{SessionMeta, SessionStore, StoreError};
 
 /// The store and the open sessions of a server, seen by one principal.
 pub(in crate::agent) struct Owned {

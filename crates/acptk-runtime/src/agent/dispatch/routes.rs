@@ -9,14 +9,14 @@ use acptk_schema::method::Extension;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
-use super::{Arrival, Initialized, Inner, decode_error, manage, open, turn, unstable};
-use crate::agent::config::ConfigValue;
+use super::{Arrival, Initialized, Inner, decode_error, draft_methods, manage, open, turn};
 use crate::agent::features::AgentMethod;
-use crate::agent::state::Cancellable;
+use crate::agent::open_sessions::Cancellable;
 use crate::agent::{Agent, ListRequest};
 use crate::connection::{Connection, Reply};
 use crate::error::rpc;
 use crate::log::Level;
+use crate::store::ConfigValue;
 
 /// Writes, for one version: `$route` (decodes a request, refuses a method the offer does not
 /// answer with `-32601`, and routes it: the shared arms here, `$own` arms of the version
@@ -54,7 +54,7 @@ macro_rules! router {
                     }
                     R::SessionList(request) => {
                         #[cfg(feature = "unstable_session_archive")]
-                        let archived = match unstable::archive_filter(
+                        let archived = match draft_methods::archive_filter(
                             request.archived.as_ref().map(|filter| filter.as_str()),
                         ) {
                             Ok(filter) => filter,
@@ -89,7 +89,7 @@ macro_rules! router {
                             .await,
                     ),
                     $($own)*
-                    other => unstable::$unstable(self, &init, other).await,
+                    other => draft_methods::$unstable(self, &init, other).await,
                 }
             }
 
@@ -109,7 +109,7 @@ macro_rules! router {
                     Ok(N::SessionCancel(cancel)) => Ok(cancel.session_id.as_str().to_owned()),
                     Ok(N::Extension(extension)) => Err(Some(extension)),
                     Ok(other) => {
-                        unstable::$unstable_notification(&self.agent, &init.client, other).await;
+                        draft_methods::$unstable_notification(&self.agent, &init.client, other).await;
                         Err(None)
                     }
                     Err(error) => {

@@ -36,7 +36,7 @@ use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
 use super::forwarded::{self, TrustedProxy};
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::log::{Level, Logger};
 
 /// How long a client may take for the TLS handshake (it counts as waiting meanwhile).

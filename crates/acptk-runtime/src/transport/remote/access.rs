@@ -6,7 +6,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq;
 
-use crate::agent::Principal;
+use crate::principal::Principal;
 
 /// The access rules of a server.
 #[derive(Debug, Clone, Default)]

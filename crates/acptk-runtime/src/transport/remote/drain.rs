@@ -16,56 +16,26 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use tokio::sync::watch;
 
-use super::server::Shared;
+use super::context::Shared;
 use super::service::Service;
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::log::Level;
 
 /// The path of the health endpoint.
 pub const HEALTH_PATH: &str = "/health";
 
-/// How long, by default, running turns get to end when the server stops.
-pub const DEFAULT_DRAIN_GRACE: Duration = Duration::from_secs(10);
+/// How long, by default, running turns get to end when the server stops (defined with the
+/// other defaults in `options.rs`).
+pub use super::options::DEFAULT_DRAIN_GRACE;
 
 /// How long the closed connections get to go before the server stops listening.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
-
-/// Whether the server is stopping, and the signal that closes every connection.
-#[derive(Debug)]
-pub(crate) struct Lifecycle {
-    draining: AtomicBool,
-    closing: watch::Sender<bool>,
-}
-
-impl Default for Lifecycle {
-    fn default() -> Self {
-        Self {
-            draining: AtomicBool::new(false),
-            closing: watch::channel(false).0,
-        }
-    }
-}
-
-impl Lifecycle {
-    /// Whether the server takes no new connection.
-    pub(crate) fn is_draining(&self) -> bool {
-        self.draining.load(Ordering::Acquire)
-    }
-
-    /// Resolves when every connection is to close.
-    pub(crate) async fn closing(&self) {
-        let mut closing = self.closing.subscribe();
-        let _ = closing.wait_for(|closing| *closing).await;
-    }
-}
 
 /// The answer to a new connection while the server is stopping.
 pub(crate) fn refuse_draining() -> Response {
@@ -107,7 +77,7 @@ pub(crate) async fn after<S: Service>(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
     shutdown.await;
-    shared.lifecycle.draining.store(true, Ordering::Release);
+    shared.lifecycle.start_draining();
     let grace = shared.options.drain_grace;
     shared.logger.log(
         Level::Debug,
@@ -117,7 +87,7 @@ pub(crate) async fn after<S: Service>(
         ),
     );
     shared.service.drain(grace).await;
-    shared.lifecycle.closing.send_replace(true);
+    shared.lifecycle.close_all();
     let http: Vec<_> = lock(&shared.http).values().cloned().collect();
     for connection in http {
         connection.close();

@@ -28,16 +28,16 @@ use serde_json::Value;
 
 use super::CONNECTION_ID_HEADER;
 use super::accept::Served;
-use super::http_conn::{HttpConnection, StreamRefusal, StreamWriter};
-use super::http_room::{self, Client};
+use super::context::Shared;
+use super::http_conn::{Client, HttpConnection, StreamRefusal, StreamWriter};
+use super::http_room;
 use super::limits;
 use super::peek::{id_key, session_of};
-use super::server::Shared;
 use super::service::{Service, ServiceHandle};
 use super::sse;
-use crate::agent::Principal;
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::log::Level;
+use crate::principal::Principal;
 use crate::transport::ChannelReader;
 use crate::transport::queue::queue;
 

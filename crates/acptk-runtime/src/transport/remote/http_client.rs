@@ -43,13 +43,13 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::AbortHandle;
 
 use super::CONNECTION_ID_HEADER;
-use super::client::ClientOptions;
+use super::client_options::ClientOptions;
 use super::http::SESSION_ID_HEADER;
 use super::http_wire::{answered, chain, read_body};
 use super::peek::{Peek, may_have_id, session_in};
 use super::sse::EventReader;
-use crate::connection::lock;
 use crate::error::Error;
+use crate::lock::lock;
 use crate::log::{Level, Logger};
 use crate::transport::{Frame, MessageReader, MessageWriter};
 

@@ -13,6 +13,7 @@
 //! entry and one wake-up of the stream's task, not one per message.
 
 use std::collections::{HashMap, VecDeque};
+use std::fmt;
 use std::io;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,14 +22,13 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
-use super::http_room::Client;
 use super::limits::HOP_BYTES;
 use super::peek::{Outgoing, outgoing_route};
-use super::server::Slot;
+use super::slot::Slot;
 use super::sse::{CHUNK_BYTES, EventReader, frame};
-use crate::agent::Principal;
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::log::{Level, Logger};
+use crate::principal::Principal;
 use crate::transport::MessageWriter;
 use crate::transport::queue::{Closed, QueueReceiver, QueueSender, queue};
 
@@ -51,6 +51,37 @@ struct Routes {
     /// The `initialize` whose answer the POST that created the connection waits for.
     initialize: Option<(String, oneshot::Sender<Vec<u8>>)>,
     ended: bool,
+}
+
+/// Whom a Streamable HTTP connection counts for against the per-client limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Client {
+    /// A principal a token names.
+    Principal(Principal),
+    /// A client address (the server has no tokens).
+    Address(IpAddr),
+}
+
+impl Client {
+    /// The client of a request of `principal` from `address`.
+    pub(crate) fn of(principal: &Principal, address: IpAddr) -> Self {
+        if principal.is_local() {
+            Self::Address(address)
+        } else {
+            Self::Principal(principal.clone())
+        }
+    }
+}
+
+impl fmt::Display for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Principal(principal) => {
+                write!(f, "principal `{}`", principal.name().unwrap_or_default())
+            }
+            Self::Address(address) => write!(f, "address {address}"),
+        }
+    }
 }
 
 /// One Streamable HTTP connection.

@@ -24,46 +24,13 @@
 //! way.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::net::IpAddr;
 use std::sync::Arc;
 
-use super::http_conn::HttpConnection;
-use super::server::{Shared, Slot};
-use crate::agent::Principal;
-use crate::connection::lock;
+use super::context::Shared;
+use super::http_conn::{Client, HttpConnection};
+use super::slot::Slot;
+use crate::lock::lock;
 use crate::log::Level;
-
-/// Whom a Streamable HTTP connection counts for against the per-client limit.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Client {
-    /// A principal a token names.
-    Principal(Principal),
-    /// A client address (the server has no tokens).
-    Address(IpAddr),
-}
-
-impl Client {
-    /// The client of a request of `principal` from `address`.
-    pub(crate) fn of(principal: &Principal, address: IpAddr) -> Self {
-        if principal.is_local() {
-            Self::Address(address)
-        } else {
-            Self::Principal(principal.clone())
-        }
-    }
-}
-
-impl fmt::Display for Client {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Principal(principal) => {
-                write!(f, "principal `{}`", principal.name().unwrap_or_default())
-            }
-            Self::Address(address) => write!(f, "address {address}"),
-        }
-    }
-}
 
 /// Why a new connection was refused: the message of its 503.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

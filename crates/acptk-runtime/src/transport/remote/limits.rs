@@ -27,10 +27,10 @@ use std::time::{Duration, Instant};
 
 use acptk_schema::jsonrpc::{ErrorObject, Id, Message, RawValue, Response};
 
+use super::options::ServerOptions;
 use super::peek::session_in;
-use super::server::ServerOptions;
 use super::sessions::{Admission, SessionTable};
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::log::{Level, Logger};
 use crate::transport::queue::{QueueReceiver, QueueSender, queue};
 use crate::transport::{ChannelWriter, Frame, MessageReader, MessageWriter};

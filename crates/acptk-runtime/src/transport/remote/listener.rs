@@ -1,4 +1,4 @@
-//! Binding the TCP listener a [`RemoteServer`](super::RemoteServer) serves.
+//! Binding the TCP listener a [`Endpoint`](super::Endpoint) serves.
 //!
 //! The kernel holds connections that completed their handshake until the server accepts
 //! them, up to the listen backlog; a connection over it has its handshake dropped, and the

@@ -1,7 +1,7 @@
 //! Remote ACP (feature `remote`): an [`AgentServer`](crate::agent::AgentServer) (or any
 //! other [`Service`]) served over WebSocket and Streamable HTTP on one TCP listener
-//! ([`RemoteServer`], [`Endpoint`]), and the client end that connects to a `ws://`, `wss://`,
-//! `http://` or `https://` URL ([`connect`], used by
+//! ([`Endpoint`]; for an agent, [`RemoteServer`](crate::agent::RemoteServer)), and the client
+//! end that connects to a `ws://`, `wss://`, `http://` or `https://` URL ([`connect`], used by
 //! [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)).
 //!
 //! The wire: one endpoint (`/acp` by default). WebSocket: a `GET` with `Upgrade: websocket`
@@ -22,7 +22,9 @@
 mod accept;
 mod access;
 mod client;
+mod client_options;
 mod codec;
+mod context;
 pub mod drain;
 mod forwarded;
 pub mod http;
@@ -30,27 +32,32 @@ mod http_client;
 mod http_conn;
 mod http_room;
 mod http_wire;
+mod lifecycle;
 mod limits;
 mod listener;
-mod peek;
+mod options;
+pub(crate) mod peek;
 mod server;
 mod service;
 mod sessions;
+mod slot;
 mod socket;
 mod sse;
 mod tls;
 
-pub use client::{ClientOptions, RemoteReader, RemoteWriter, connect};
+pub use client::{RemoteReader, RemoteWriter, connect};
+pub use client_options::ClientOptions;
 pub use drain::{DEFAULT_DRAIN_GRACE, HEALTH_PATH};
 pub use forwarded::TrustedProxy;
 pub use limits::SESSION_LIMIT_CODE;
 pub use listener::{LISTEN_BACKLOG, bind};
-pub use server::{
+pub use options::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_QUEUED_BYTES,
     DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TOTAL_SESSIONS, DEFAULT_PATH, DEFAULT_PRINCIPAL,
-    DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT, Endpoint, RemoteServer, ServerOptions,
+    DEFAULT_STALL_TIMEOUT, DEFAULT_UNUSED_TIMEOUT, ServerOptions,
 };
+pub use server::Endpoint;
 pub use service::{Service, ServiceHandle};
 
 pub use tls::TlsIdentity;

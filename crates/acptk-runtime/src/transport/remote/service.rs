@@ -1,14 +1,14 @@
-//! What a [`RemoteServer`](super::RemoteServer) serves: anything that can run one connection
-//! on a message transport and hang it up on request. An [`AgentServer`] is one (each
-//! connection is an ACP connection of the agent); `acp proxy --listen` is another (each
-//! connection is an agent process behind the proxy).
+//! What an [`Endpoint`](super::Endpoint) serves: anything that can run one connection on a
+//! message transport and hang it up on request. An
+//! [`AgentServer`](crate::agent::AgentServer) is one (each connection is an ACP connection of
+//! the agent; the agent implements this trait, the transport names no agent type);
+//! `acp proxy --listen` is another (each connection is an agent process behind the proxy).
 
 use std::future::Future;
 use std::time::Duration;
 
-use crate::agent::{Agent, AgentServer, Principal};
-use crate::connection::Connection;
 use crate::log::Logger;
+use crate::principal::Principal;
 use crate::transport::{MessageReader, MessageWriter};
 
 /// Something a remote server can serve: it starts one connection per accepted WebSocket or
@@ -37,7 +37,8 @@ pub trait Service: Send + Sync + 'static {
 
     /// The server is stopping: finish or stop the work of every connection within about
     /// `grace` (the connections are closed afterwards). The default does nothing; an agent
-    /// server drains its turns ([`AgentServer::drain`]).
+    /// server drains its turns
+    /// ([`AgentServer::drain`](crate::agent::AgentServer::drain)).
     fn drain(&self, grace: Duration) -> impl Future<Output = ()> + Send {
         let _ = grace;
         async {}
@@ -52,35 +53,4 @@ pub trait ServiceHandle: Clone + Send + Sync + 'static {
 
     /// Waits until the connection has ended and its writer is closed.
     fn closed(&self) -> impl Future<Output = ()> + Send;
-}
-
-impl ServiceHandle for Connection {
-    fn close(&self) {
-        Connection::close(self);
-    }
-
-    fn closed(&self) -> impl Future<Output = ()> + Send {
-        Connection::closed(self)
-    }
-}
-
-impl<A: Agent> Service for AgentServer<A> {
-    type Handle = Connection;
-
-    fn start<R: MessageReader, W: MessageWriter>(
-        &self,
-        reader: R,
-        writer: W,
-        principal: Principal,
-    ) -> Connection {
-        self.start_transport_as(reader, writer, principal)
-    }
-
-    fn logger(&self) -> Logger {
-        self.connection_builder().get_logger().clone()
-    }
-
-    async fn drain(&self, grace: Duration) {
-        AgentServer::drain(self, grace).await;
-    }
 }

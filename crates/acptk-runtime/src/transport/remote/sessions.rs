@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::connection::lock;
+use crate::lock::lock;
 
 /// Sessions across every connection of one listener.
 #[derive(Debug)]

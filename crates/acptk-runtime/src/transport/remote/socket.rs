@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 
-use crate::connection::lock;
+use crate::lock::lock;
 use crate::log::{Level, Logger};
 use crate::transport::{Frame, MessageReader, MessageWriter};
 

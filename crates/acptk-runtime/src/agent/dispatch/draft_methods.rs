@@ -20,10 +20,10 @@ use acptk_schema::{v1, v2};
 use super::open::stored;
 use super::{Initialized, Inner, store_error};
 use crate::agent::Agent;
-use crate::agent::gate::ClientConnection;
-use crate::agent::store::{SessionMeta, StoreError};
+use crate::agent::connected_client::ClientConnection;
 use crate::connection::Reply;
 use crate::error::rpc;
+use crate::store::{SessionMeta, StoreError};
 use crate::version::ByVersion;
 
 /// The archive filter of a `session/list` request, or the `-32602` reply for one this

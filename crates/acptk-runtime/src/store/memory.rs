@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use super::{HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture};
-use crate::connection::lock;
+use crate::lock::lock;
 
 /// The default maximum number of history entries per session in a [`MemoryStore`].
 pub const DEFAULT_MAX_ENTRIES: usize = 100_000;

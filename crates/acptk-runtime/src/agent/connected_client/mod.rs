@@ -6,12 +6,15 @@
 //! through [`ConnectedClient::require`] before anything is sent; a feature the client did not
 //! advertise fails with [`Error::NotAdvertised`] and nothing goes on the wire.
 
+mod draft_calls;
+
 use std::sync::Arc;
 
 use acptk_schema::method::RequestMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
+use crate::client_feature::ClientFeature;
 use crate::connection::Connection;
 use crate::error::Error;
 use crate::version::ByVersion;
@@ -28,71 +31,7 @@ pub struct ConnectedClient {
     pub name: Option<String>,
     /// Who the connection acts for (see [`Principal`](super::Principal)): the owner of the
     /// sessions it creates.
-    pub principal: super::Principal,
-}
-
-/// A feature of the client that an agent may use only when the client advertised it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ClientFeature {
-    /// `notice` session updates: v1 `clientCapabilities.session.notices`; always in v2.
-    Notices,
-    /// `fs/read_text_file`: v1 `clientCapabilities.fs.readTextFile`; v2 has no such method.
-    ReadTextFile,
-    /// `fs/write_text_file`: v1 `clientCapabilities.fs.writeTextFile`; v2 has no such method.
-    WriteTextFile,
-    /// The `terminal/*` methods: v1 `clientCapabilities.terminal`; v2 has no such methods.
-    Terminal,
-    /// `elicitation/create` with a form: `elicitation.form`, both versions.
-    ElicitationForm,
-    /// `elicitation/create` with a URL: `elicitation.url`, both versions.
-    ElicitationUrl,
-}
-
-impl ClientFeature {
-    /// The capability that enables the feature in `version`, as written in `initialize`;
-    /// `None` when the version has no such feature (fs and terminals in v2), and `""` when it
-    /// needs no capability (notices in v2).
-    pub fn capability(self, version: ProtocolVersion) -> Option<&'static str> {
-        let v1 = version == ProtocolVersion::V1;
-        match self {
-            ClientFeature::Notices if v1 => Some("clientCapabilities.session.notices"),
-            ClientFeature::Notices => Some(""),
-            ClientFeature::ReadTextFile if v1 => Some("clientCapabilities.fs.readTextFile"),
-            ClientFeature::WriteTextFile if v1 => Some("clientCapabilities.fs.writeTextFile"),
-            ClientFeature::Terminal if v1 => Some("clientCapabilities.terminal"),
-            ClientFeature::ReadTextFile
-            | ClientFeature::WriteTextFile
-            | ClientFeature::Terminal => None,
-            ClientFeature::ElicitationForm if v1 => Some("clientCapabilities.elicitation.form"),
-            ClientFeature::ElicitationForm => Some("capabilities.elicitation.form"),
-            ClientFeature::ElicitationUrl if v1 => Some("clientCapabilities.elicitation.url"),
-            ClientFeature::ElicitationUrl => Some("capabilities.elicitation.url"),
-        }
-    }
-
-    /// What the feature sends, for messages.
-    pub fn what(self) -> &'static str {
-        match self {
-            ClientFeature::Notices => "`notice` session updates",
-            ClientFeature::ReadTextFile => "`fs/read_text_file`",
-            ClientFeature::WriteTextFile => "`fs/write_text_file`",
-            ClientFeature::Terminal => "client terminals (`terminal/*`)",
-            ClientFeature::ElicitationForm => "form elicitations (`elicitation/create`)",
-            ClientFeature::ElicitationUrl => "URL elicitations (`elicitation/create`)",
-        }
-    }
-
-    /// The message of [`Error::NotAdvertised`].
-    pub(crate) fn refusal(self, version: ProtocolVersion) -> String {
-        match self.capability(version) {
-            Some(capability) => format!(
-                "the client did not advertise `{capability}`, so {} cannot be used (nothing was sent)",
-                self.what()
-            ),
-            None => format!("ACP v{version} has no {}; nothing was sent", self.what()),
-        }
-    }
+    pub principal: crate::principal::Principal,
 }
 
 impl ConnectedClient {
@@ -158,7 +97,7 @@ pub struct ClientConnection {
     /// What the unstable calls to the client need to know (cargo features `unstable_*`;
     /// empty without them).
     #[allow(dead_code)]
-    pub(crate) unstable: super::unstable_calls::Gates,
+    pub(crate) unstable: draft_calls::Gates,
 }
 
 impl ClientConnection {
@@ -166,7 +105,7 @@ impl ClientConnection {
         Self {
             client,
             connection,
-            unstable: super::unstable_calls::Gates::default(),
+            unstable: draft_calls::Gates::default(),
         }
     }
 

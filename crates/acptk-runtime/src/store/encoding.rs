@@ -12,10 +12,10 @@ use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 use serde::{Deserialize, Serialize};
 
+use super::ConfigValue;
 use super::HistoryEntry;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 use super::SessionMeta;
-use crate::agent::config::ConfigValue;
 
 /// One history entry as stored.
 #[derive(Serialize, Deserialize)]

@@ -29,7 +29,7 @@ use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
     StoreFuture,
 };
-use crate::connection::lock;
+use crate::lock::lock;
 
 /// How long a call waits, by default, for another process's write to the database to end.
 pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -12,7 +12,7 @@ use acptk_schema::v1::ProtocolVersion;
 use tokio::sync::{oneshot, watch};
 
 use super::transcript::Transcript;
-use crate::connection::lock;
+use crate::lock::lock;
 
 /// The clock the notice center is fed with: time since an epoch the application chooses.
 pub type Clock = Arc<dyn Fn() -> Duration + Send + Sync>;

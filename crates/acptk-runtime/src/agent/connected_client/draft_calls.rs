@@ -17,11 +17,10 @@ use std::sync::{Arc, Mutex};
 
 use acptk_schema::{v1, v2};
 
-use super::features::{AgentMethod, Offer};
-use super::gate::ClientConnection;
-use super::setup::McpServerSpec;
-use crate::connection::lock;
+use super::ClientConnection;
+use crate::agent::features::{AgentMethod, Offer};
 use crate::error::Error;
+use crate::lock::lock;
 use crate::version::ByVersion;
 
 /// What the unstable calls of one connection check before sending.
@@ -48,22 +47,22 @@ impl ClientConnection {
         }
         #[cfg(feature = "unstable_auth_status")]
         {
-            self.unstable.auth_status = super::unstable::answers(offer, AgentMethod::AuthStatus);
+            self.unstable.auth_status =
+                crate::agent::features::draft_methods::answers(offer, AgentMethod::AuthStatus);
         }
         self
     }
 
-    /// Notes the `acp` MCP servers a session set-up offered.
+    /// Notes the ids of the `acp` MCP servers a session set-up offered
+    /// ([`McpServerSpec::acp_server_id`](crate::agent::McpServerSpec::acp_server_id)).
     #[allow(unused_variables)]
-    pub(crate) fn offered_servers(&self, servers: &[McpServerSpec]) {
+    pub(crate) fn offered_servers<'a>(&self, server_ids: impl Iterator<Item = &'a str>) {
         #[cfg(feature = "unstable_mcp_over_acp")]
         {
             let mut known = lock(&self.unstable.acp_servers);
-            for server in servers {
-                if let McpServerSpec::Acp { server_id, .. } = server
-                    && !known.contains(server_id)
-                {
-                    known.push(server_id.clone());
+            for server_id in server_ids {
+                if !known.iter().any(|known| known == server_id) {
+                    known.push(server_id.to_owned());
                 }
             }
         }
@@ -76,8 +75,8 @@ impl ClientConnection {
     #[cfg(feature = "unstable_mcp_over_acp")]
     pub async fn mcp_request(
         &self,
-        request: super::McpRequest,
-    ) -> Result<super::McpResponse, Error> {
+        request: crate::agent::McpRequest,
+    ) -> Result<crate::agent::McpResponse, Error> {
         if request.version() != self.protocol_version() {
             return Err(Error::WrongVersion {
                 expected: request.version(),
@@ -111,10 +110,13 @@ impl ClientConnection {
 
     /// Tells the client that the agent's authentication state changed
     /// (`auth/status_update`). Needs `auth.status` advertised by this agent
-    /// ([`UnstableFeatures::auth_status`](super::UnstableFeatures::auth_status)) and an
+    /// ([`UnstableFeatures::auth_status`](crate::agent::UnstableFeatures::auth_status)) and an
     /// update of the connection's version; otherwise nothing is sent.
     #[cfg(feature = "unstable_auth_status")]
-    pub async fn auth_status_update(&self, update: super::AuthStatusUpdate) -> Result<(), Error> {
+    pub async fn auth_status_update(
+        &self,
+        update: crate::agent::AuthStatusUpdate,
+    ) -> Result<(), Error> {
         if update.version() != self.protocol_version() {
             return Err(Error::WrongVersion {
                 expected: update.version(),

@@ -33,7 +33,7 @@ use super::encoding::{
     StoredOption, decode_entry, encode_entry, from_millis, millis, options_from, stored_options,
 };
 use super::{HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures, StoreFuture};
-use crate::connection::lock;
+use crate::lock::lock;
 
 /// The format of history files: the one this build writes and the newest it reads.
 const HISTORY_FORMAT: u64 = 1;
@@ -399,10 +399,7 @@ impl FileStore {
         Ok(())
     }
 
-    pub(in crate::agent::store) fn meta_now(
-        &self,
-        id: &str,
-    ) -> Result<Option<SessionMeta>, StoreError> {
+    pub(in crate::store) fn meta_now(&self, id: &str) -> Result<Option<SessionMeta>, StoreError> {
         if !file_name_ok(id) {
             return Ok(None);
         }
@@ -459,10 +456,7 @@ impl FileStore {
         })
     }
 
-    pub(in crate::agent::store) fn history_now(
-        &self,
-        id: &str,
-    ) -> Result<Vec<HistoryEntry>, StoreError> {
+    pub(in crate::store) fn history_now(&self, id: &str) -> Result<Vec<HistoryEntry>, StoreError> {
         if !file_name_ok(id) {
             return Err(StoreError::Unknown(id.to_owned()));
         }

@@ -10,10 +10,11 @@ use std::time::SystemTime;
 use acptk_schema::v1::ProtocolVersion;
 use tokio::sync::{OwnedMutexGuard, watch};
 
-use super::config::{ConfigValue, SessionConfig};
-use super::store::{HistoryEntry, SessionMeta, SessionStore, StoreError};
+use super::config::SessionConfig;
 use super::turn::Turn;
-use crate::connection::lock;
+use crate::lock::lock;
+use crate::store::ConfigValue;
+use crate::store::{HistoryEntry, SessionMeta, SessionStore, StoreError};
 
 /// Something the client may cancel on its own (v2 `tool_call/cancel`, `terminal/cancel`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -4,17 +4,17 @@
 //!
 //! | method | answered when | by |
 //! |---|---|---|
-//! | `session/fork` | the store keeps history | the runtime (copy of the history), then [`Agent::fork_session`](super::Agent::fork_session) |
-//! | `session/archive`, `session/unarchive` | always | the runtime (a flag in the store), after [`Agent::archive_session`](super::Agent::archive_session) |
-//! | `session/set_title` | always | the runtime (the title in the store), after [`Agent::set_session_title`](super::Agent::set_session_title) |
+//! | `session/fork` | the store keeps history | the runtime (copy of the history), then [`Agent::fork_session`](crate::agent::Agent::fork_session) |
+//! | `session/archive`, `session/unarchive` | always | the runtime (a flag in the store), after [`Agent::archive_session`](crate::agent::Agent::archive_session) |
+//! | `session/set_title` | always | the runtime (the title in the store), after [`Agent::set_session_title`](crate::agent::Agent::set_session_title) |
 //! | `session/status` | always | the runtime (open here or elsewhere, or only stored) |
-//! | `session/options` | [`UnstableFeatures::session_options`] | [`Agent::session_options`](super::Agent::session_options) |
-//! | `providers/*` | [`UnstableFeatures::providers`] | [`Agent::list_providers`](super::Agent::list_providers) and its siblings |
-//! | `auth/status` | [`UnstableFeatures::auth_status`] | [`Agent::auth_status`](super::Agent::auth_status) |
+//! | `session/options` | [`UnstableFeatures::session_options`] | [`Agent::session_options`](crate::agent::Agent::session_options) |
+//! | `providers/*` | [`UnstableFeatures::providers`] | [`Agent::list_providers`](crate::agent::Agent::list_providers) and its siblings |
+//! | `auth/status` | [`UnstableFeatures::auth_status`] | [`Agent::auth_status`](crate::agent::Agent::auth_status) |
 //!
 //! The agent's own unstable calls to the client, `mcp/message` requests to the client's `acp`
 //! MCP servers and `auth/status_update` notifications, are on
-//! [`ClientConnection`](super::ClientConnection), each behind its gate.
+//! [`ClientConnection`](crate::agent::ClientConnection), each behind its gate.
 //!
 //! The requests and results of `providers/*`, `auth/status` and `mcp/message` have the same
 //! shape in both versions but distinct types; the handlers get and give them as
@@ -27,25 +27,25 @@
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
-use super::features::{AgentMethod, Offer};
+use super::{AgentMethod, Offer};
 use crate::version::ByVersion;
 
 /// Which unstable methods an agent implements itself (the others the runtime answers from
-/// the session store, or they answer `-32601`). Part of [`AgentFeatures`](super::AgentFeatures);
+/// the session store, or they answer `-32601`). Part of [`AgentFeatures`](crate::agent::AgentFeatures);
 /// each flag exists with its cargo feature.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct UnstableFeatures {
     /// `providers/list`, `providers/set` and `providers/disable` are implemented
-    /// ([`Agent::list_providers`](super::Agent::list_providers) and its siblings); advertised
+    /// ([`Agent::list_providers`](crate::agent::Agent::list_providers) and its siblings); advertised
     /// as `providers`.
     #[cfg(feature = "unstable_llm_providers")]
     pub providers: bool,
-    /// `auth/status` is implemented ([`Agent::auth_status`](super::Agent::auth_status));
+    /// `auth/status` is implemented ([`Agent::auth_status`](crate::agent::Agent::auth_status));
     /// advertised as `auth.status`.
     #[cfg(feature = "unstable_auth_status")]
     pub auth_status: bool,
-    /// `session/options` is implemented ([`Agent::session_options`](super::Agent::session_options));
+    /// `session/options` is implemented ([`Agent::session_options`](crate::agent::Agent::session_options));
     /// advertised as `sessionCapabilities.options`, which also makes the runtime apply the
     /// initial `configOptions` of session set-up requests.
     #[cfg(feature = "unstable_session_options")]
@@ -200,7 +200,7 @@ macro_rules! unstable_session_capabilities {
         #[allow(unused_mut)]
         let mut session = $session;
         #[allow(unused_variables)]
-        let answers = |method| crate::agent::unstable::answers($offer, method);
+        let answers = |method| crate::agent::features::draft_methods::answers($offer, method);
         #[cfg(feature = "unstable_session_fork")]
         if answers(AgentMethod::ForkSession) {
             session = session.fork($version::SessionForkCapabilities::new());

@@ -33,7 +33,7 @@ use acptk_schema::{v1, v2};
 use super::Client;
 use super::controls::SessionControls;
 use super::sessions::{SessionOptions, v1_controls, v2_controls, v2_dirs};
-use super::state::State;
+use super::shared::State;
 use crate::connection::{BoxFuture, Reply};
 use crate::error::{Error, rpc};
 use crate::version::ByVersion;

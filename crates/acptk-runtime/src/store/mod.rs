@@ -19,6 +19,7 @@
 //! record with an expiry that it renews while the turn runs, so that a crashed process's
 //! lease runs out and another may take the session over.
 
+mod config_value;
 mod encoding;
 mod error;
 mod file;
@@ -39,6 +40,7 @@ use std::time::{Duration, SystemTime};
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
+pub use config_value::ConfigValue;
 pub use error::StoreError;
 pub use file::{DEFAULT_MAX_SESSION_BYTES, FileStore};
 pub use memory::{DEFAULT_MAX_ENTRIES, MemoryStore};
@@ -46,8 +48,6 @@ pub use memory::{DEFAULT_MAX_ENTRIES, MemoryStore};
 pub use postgres::{DEFAULT_POOL_SIZE, PostgresStore};
 #[cfg(feature = "sqlite")]
 pub use sqlite::{DEFAULT_BUSY_TIMEOUT, FileImport, SqliteStore};
-
-use super::config::ConfigValue;
 
 /// The future a [`SessionStore`] call returns.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;

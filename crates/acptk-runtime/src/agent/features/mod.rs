@@ -9,11 +9,13 @@
 //! cannot disagree: a capability is advertised exactly when every method it implies is
 //! answered, and a method that no capability implies answers `-32601`.
 
+pub(crate) mod draft_methods;
+
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
-use super::store::StoreFeatures;
-use super::unstable::{self, UnstableFeatures};
+use self::draft_methods::UnstableFeatures;
+use crate::store::StoreFeatures;
 
 /// Builder methods that set one field each (`value` as given, or `Some(value)` for `opt`).
 macro_rules! builder {
@@ -385,7 +387,7 @@ impl AgentMethod {
             R::SessionSetMode(_) => Self::SetMode,
             R::SessionSetConfigOption(_) => Self::SetConfigOption,
             R::SessionPrompt(_) => Self::Prompt,
-            other => return unstable::of_v1(other),
+            other => return draft_methods::of_v1(other),
         })
     }
 
@@ -404,7 +406,7 @@ impl AgentMethod {
             R::SessionPrompt(_) => Self::Prompt,
             R::ToolCallCancel(_) => Self::CancelToolCall,
             R::TerminalCancel(_) => Self::CancelTerminal,
-            other => return unstable::of_v2(other),
+            other => return draft_methods::of_v2(other),
         })
     }
 }
@@ -454,7 +456,7 @@ impl Offer {
             AgentMethod::SetMode => v1,
             AgentMethod::CancelToolCall | AgentMethod::CancelTerminal => !v1,
             #[allow(unreachable_patterns)]
-            unstable => unstable::answers(self, unstable),
+            unstable => draft_methods::answers(self, unstable),
         }
     }
 
@@ -487,7 +489,7 @@ impl Offer {
         if answers(AgentMethod::Logout) {
             auth = auth.logout(v1::LogoutCapabilities::new());
         }
-        let session = unstable::v1_session(self, session);
+        let session = draft_methods::v1_session(self, session);
         let capabilities = v1::AgentCapabilities::new()
             .load_session(answers(AgentMethod::LoadSession))
             .prompt_capabilities(
@@ -499,7 +501,7 @@ impl Offer {
             .mcp_capabilities(v1::McpCapabilities::new().http(mcp.http).sse(mcp.sse))
             .session_capabilities(session)
             .auth(auth);
-        unstable::v1_agent(self, capabilities)
+        draft_methods::v1_agent(self, capabilities)
     }
 
     /// The v2 `capabilities`. `session` is always present: the runtime answers every baseline
@@ -537,8 +539,8 @@ impl Offer {
         if let Some(modes) = self.features.system_prompt {
             session = session.system_prompt(system_prompt_capability!(v2, modes));
         }
-        let session = unstable::v2_session(self, session);
-        unstable::v2_agent(self, v2::AgentCapabilities::new().session(session))
+        let session = draft_methods::v2_session(self, session);
+        draft_methods::v2_agent(self, v2::AgentCapabilities::new().session(session))
     }
 
     /// The v1 `authMethods`.

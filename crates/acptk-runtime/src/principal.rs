@@ -3,11 +3,11 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::store::SessionMeta;
+use crate::store::SessionMeta;
 
 /// The identity a connection acts for, and the owner of the sessions it creates.
 ///
-/// Every connection of an [`AgentServer`](super::AgentServer) has a principal. A stdio
+/// Every connection of an [`AgentServer`](crate::agent::AgentServer) has a principal. A stdio
 /// connection (and any connection started without one) is the *local* principal: the user
 /// who started the agent. A remote server names the principal from the bearer token a
 /// request carries (`ServerOptions::principal` of `transport::remote`, feature `remote`); a
