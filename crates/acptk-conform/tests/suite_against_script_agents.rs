@@ -82,8 +82,11 @@ fn the_unbroken_script_agent_passes_every_requirement_in_both_versions() {
     );
 }
 
+/// A requirement id and the versions in which it must fail.
+type Fails = &'static [(&'static str, &'static [u16])];
+
 /// Each broken agent and the requirements (and versions) it must fail.
-const CASES: &[(&str, &[(&str, &[u16])])] = &[
+const CASES: &[(&str, Fails)] = &[
     ("version-type", &[("init.version.same", &[1, 2])]),
     (
         "echo-version",
