@@ -81,9 +81,9 @@ pub const ALL: &[Requirement] = &[
         id: "init.version.older",
         level: Level::Must,
         versions: &[1, 2],
-        summary: "a proposal of a version older than any (0) is answered with a version the agent supports",
-        sentence: "The response carries the version the client asked for when the agent supports it, else the latest version the agent supports.",
-        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs, InitializeResponse::protocol_version",
+        summary: "a proposal of a version older than any (0) is answered with a version the agent supports, or with error -32022",
+        sentence: "v1: the response carries the latest version the agent supports when it does not support the one asked for. v2: the version is the highest supported at or below the one asked for, and without one initialization fails with -32022. The two disagree for a proposal below every version; either answer passes.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs and src/v2/agent.rs, InitializeResponse::protocol_version; src/v2/error.rs, ErrorCode::UnsupportedProtocolVersion",
     },
     Requirement {
         id: "init.capabilities.types",

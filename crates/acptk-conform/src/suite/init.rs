@@ -45,12 +45,23 @@ fn answered_version(peer: &RawPeer, reply: &Reply) -> Result<u16, Outcome> {
     }
 }
 
+/// The v2 error for a proposal below every version the agent supports.
+const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
 /// Proposes `proposal` (99: newer than any; 0: older than any) in `version`'s shape and judges
-/// the answer: a version the agent supports, never the impossible proposal itself.
+/// the answer: a version the agent supports, never the impossible proposal itself; for 0, v2's
+/// error -32022 passes too (v1 and v2 disagree there, see the requirement).
 pub(super) async fn probe_version(peer: &mut RawPeer, version: u16, proposal: u16) -> Outcome {
     let reply = peer
         .call("initialize", params(version, proposal, false))
         .await;
+    let refused = reply
+        .response
+        .as_ref()
+        .is_some_and(|r| r.error_code() == Some(UNSUPPORTED_PROTOCOL_VERSION));
+    if proposal == 0 && refused {
+        return Outcome::Passed;
+    }
     match answered_version(peer, &reply) {
         Err(failed) => failed,
         Ok(v) if v == proposal || v == 0 => {

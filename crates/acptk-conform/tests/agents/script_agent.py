@@ -76,6 +76,9 @@ def initialize(id_, params):
     proposal = params.get("protocolVersion")
     if BREAK == "echo-version":
         version = proposal
+    elif proposal == 0 and "info" in params:
+        # v2: no supported version at or below the proposal.
+        return send({"jsonrpc": "2.0", "id": id_, "error": {"code": -32022, "message": "unsupported", "data": {"requested": 0, "supported": [1, 2]}}})
     else:
         version = proposal if proposal in (1, 2) else 2
     state["version"] = version if version in (1, 2) else 2
