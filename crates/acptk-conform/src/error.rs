@@ -9,12 +9,4 @@ pub enum ConformError {
     /// The agent command could not be started.
     #[error("{0}")]
     Spawn(std::io::Error),
-    /// A recorded run could not be written (`--record DIR`).
-    #[error("cannot write {path}: {source}")]
-    Record {
-        /// The file.
-        path: std::path::PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
 }

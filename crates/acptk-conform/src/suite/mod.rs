@@ -152,7 +152,7 @@ pub async fn run_agent_suite(
         let mut peer = start(format!("v{version}-main.jsonl"))?;
         let answered = init::initialize(&mut peer, version, false, &mut outcomes).await;
         if answered == Some(version) {
-            rpc::check(&mut peer, version, options, &mut outcomes).await;
+            rpc::check(&mut peer, &mut outcomes).await;
             sessions::check(&mut peer, version, options, &mut outcomes).await;
             notices::check_main_run(&peer, version, &mut outcomes);
             runs.push(finish(peer).await);

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Options, Outcomes, brief};
+use super::{Outcomes, brief};
 use crate::outcome::Outcome;
 use crate::peer::{RawPeer, Received, Reply};
 
@@ -19,12 +19,7 @@ const NO_SUCH_METHOD: &str = "conform/no-such-method";
 const LARGE_ID: u64 = 9_007_199_254_740_991;
 
 /// Runs the probes on an initialized connection.
-pub(super) async fn check(
-    peer: &mut RawPeer,
-    _version: u16,
-    options: &Options,
-    outcomes: &mut Outcomes,
-) {
+pub(super) async fn check(peer: &mut RawPeer, outcomes: &mut Outcomes) {
     let garbage = peer.send_raw("{this is not JSON").await;
     let reply = peer.call(NO_SUCH_METHOD, json!({})).await;
     let name = peer.name().to_owned();
@@ -85,18 +80,18 @@ pub(super) async fn check(
     let cancel = json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "conform-no-such-session"}});
     outcomes.push((
         "rpc.notification.unanswered",
-        notification(peer, &cancel, options).await,
+        notification(peer, &cancel).await,
     ));
     let unknown = json!({"jsonrpc": "2.0", "method": "conform/unknown-notification", "params": {}});
     outcomes.push((
         "rpc.notification.unknown-ignored",
-        notification(peer, &unknown, options).await,
+        notification(peer, &unknown).await,
     ));
 }
 
 /// Sends a notification and a barrier request; fails when a response with a null or missing
 /// id came before the barrier's, or when the barrier got no answer.
-async fn notification(peer: &mut RawPeer, message: &Value, _options: &Options) -> Outcome {
+async fn notification(peer: &mut RawPeer, message: &Value) -> Outcome {
     let sent = peer.send_raw(&message.to_string()).await;
     let barrier = peer.call(NO_SUCH_METHOD, json!({})).await;
     let name = peer.name().to_owned();
