@@ -243,6 +243,24 @@ fn the_junit_report_is_read_by_xml_etree_and_by_junitparser() {
     let Some(peers) = interop::peers("the_junit_report_is_read_by_junitparser") else {
         return;
     };
+    // Peers installed before junitparser joined scripts/interop/requirements.txt lack it:
+    // rerunning scripts/interop-setup.sh installs it.
+    let has_it = Command::new(peers.python())
+        .args(["-c", "import junitparser"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_it {
+        let message = format!(
+            "junitparser is not installed in {} (run ./scripts/interop-setup.sh)",
+            peers.dir().display()
+        );
+        assert!(
+            std::env::var("ACP_INTEROP_REQUIRED").as_deref() != Ok("1"),
+            "{message}; ACP_INTEROP_REQUIRED=1 makes this a failure"
+        );
+        eprintln!("skipped: {message}");
+        return;
+    }
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), &xml).unwrap();
     let parsed = Command::new(peers.python())
