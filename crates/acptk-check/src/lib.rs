@@ -50,6 +50,9 @@
 //! * [`acptk-inspect`](https://docs.rs/acptk-inspect/0.1.0/acptk_inspect/): captures of ACP
 //!   traffic in SQLite: capture, import, export, queries, a read-only MCP server and a web
 //!   inspector: to record and study sessions.
+//! * [`acptk-conform`](https://docs.rs/acptk-conform/0.1.0/acptk_conform/): the conformance
+//!   runner of `acp conform agent`: a registry of requirements with their sources, run against
+//!   an agent command in v1 and v2: to learn whether an agent keeps the protocol.
 //! * [`acptk`](https://docs.rs/acptk/0.1.0/acptk/): the `acp` command-line tool
 //!   (`cargo install acptk`): checker, proxy, inspector, test agent and terminal client; its
 //!   library serves the binary and its tests, not other programs.

@@ -34,6 +34,8 @@ pub enum Command {
     Demo(commands::demo::Args),
     /// Check a recorded transcript or trace for protocol mistakes (notice mistakes above all).
     Check(commands::check::Args),
+    /// Run a conformance suite against an agent (`acp conform agent -- CMD`).
+    Conform(commands::conform::Args),
     /// Sit between a client and an agent: check the traffic and repair notice mistakes live.
     Proxy(commands::proxy::Args),
     /// Look into captured traffic (`acp proxy --capture`): list, show, search, diff, import,
@@ -56,6 +58,7 @@ impl Command {
             Command::Sessions(args) => commands::sessions::run(&args),
             Command::Demo(args) => commands::demo::run(args),
             Command::Check(args) => commands::check::run(args),
+            Command::Conform(args) => commands::conform::run(args),
             Command::Proxy(args) => commands::proxy::run(args),
             Command::Inspect(args) => commands::inspect::run(args),
             Command::Completions(args) => commands::completions::run(&args, command()),

@@ -11,12 +11,13 @@ use std::fs;
 use std::path::Path;
 
 /// The published crates that have a library, by package name.
-const LIBRARIES: [&str; 6] = [
+const LIBRARIES: [&str; 7] = [
     "acptk-schema",
     "acptk-notice-center",
     "acptk-runtime",
     "acptk-check",
     "acptk-inspect",
+    "acptk-conform",
     "acptk",
 ];
 

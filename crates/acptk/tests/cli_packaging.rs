@@ -9,13 +9,14 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Every subcommand of `acp` (without `help`).
-const SUBCOMMANDS: [&str; 10] = [
+const SUBCOMMANDS: [&str; 11] = [
     "schema",
     "agent",
     "client",
     "sessions",
     "demo",
     "check",
+    "conform",
     "proxy",
     "inspect",
     "completions",

@@ -5,6 +5,7 @@ pub mod allocator;
 pub mod check;
 pub mod client;
 pub mod completions;
+pub mod conform;
 pub mod demo;
 pub mod inspect;
 pub mod listen;

@@ -1,0 +1,274 @@
+//! The raw peer: the agent as a child process, written to line by line and read with a
+//! timeout, every frame recorded in the transcript format of `acp check`
+//! (`{"from":"client"|"agent","message":...}`, or `"line"` for text that is not JSON).
+//!
+//! The agent runs in a process group of its own ([`acptk_runtime::transport::AgentCommand`]);
+//! [`RawPeer::finish`] closes its input, waits a grace period, then ends the group with
+//! `SIGTERM` and `SIGKILL`. A peer dropped without `finish` kills its group at once.
+
+use std::time::Duration;
+
+use acptk_runtime::transport::{AgentCommand, AgentProcess};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{ChildStdin, ChildStdout};
+
+use crate::error::ConformError;
+
+/// A message the agent wrote, with its transcript line.
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// The 1-based transcript line it was recorded at.
+    pub line: u64,
+    /// The parsed JSON, or `None` when the line was not JSON.
+    pub value: Option<Value>,
+}
+
+impl Received {
+    /// The `id` of a response (`result` or `error` and no `method`), if this is one.
+    pub fn response_id(&self) -> Option<&Value> {
+        let object = self.value.as_ref()?.as_object()?;
+        if object.contains_key("method") {
+            return None;
+        }
+        if object.contains_key("result") || object.contains_key("error") {
+            return Some(object.get("id").unwrap_or(&Value::Null));
+        }
+        None
+    }
+
+    /// The error code of an error response.
+    pub fn error_code(&self) -> Option<i64> {
+        self.value.as_ref()?.get("error")?.get("code")?.as_i64()
+    }
+
+    /// The `result` of a success response.
+    pub fn result(&self) -> Option<&Value> {
+        self.value.as_ref()?.get("result")
+    }
+
+    /// The method of a request or notification from the agent.
+    pub fn method(&self) -> Option<&str> {
+        self.value.as_ref()?.get("method")?.as_str()
+    }
+}
+
+/// What came back for a request: its response (if any came before the timeout) and every
+/// other message received meanwhile.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// The transcript line of the request.
+    pub request_line: u64,
+    /// The response with the request's id.
+    pub response: Option<Received>,
+    /// Everything else the agent sent while we waited.
+    pub during: Vec<Received>,
+}
+
+/// One recorded run against a freshly started agent.
+pub struct RawPeer {
+    name: String,
+    process: AgentProcess,
+    reader: BufReader<ChildStdout>,
+    writer: Option<ChildStdin>,
+    transcript: Vec<String>,
+    received: Vec<Received>,
+    timeout: Duration,
+    next_id: i64,
+    closed: bool,
+}
+
+impl RawPeer {
+    /// Starts the agent for the run `name` (its transcript's file name).
+    pub fn spawn(
+        command: &AgentCommand,
+        name: impl Into<String>,
+        timeout: Duration,
+    ) -> Result<Self, ConformError> {
+        let mut process = command.spawn().map_err(ConformError::Spawn)?;
+        let Some((stdout, stdin)) = process.take_pipes() else {
+            return Err(ConformError::Spawn(std::io::Error::other(
+                "the agent's pipes were not available",
+            )));
+        };
+        Ok(RawPeer {
+            name: name.into(),
+            process,
+            reader: BufReader::new(stdout),
+            writer: Some(stdin),
+            transcript: Vec::new(),
+            received: Vec::new(),
+            timeout,
+            next_id: 0,
+            closed: false,
+        })
+    }
+
+    /// The run's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The transcript so far, one JSON line per frame.
+    pub fn transcript(&self) -> &[String] {
+        &self.transcript
+    }
+
+    /// Everything the agent sent so far, in order.
+    pub fn received(&self) -> &[Received] {
+        &self.received
+    }
+
+    fn record(&mut self, from: &str, text: &str) -> u64 {
+        let text = text.trim_end_matches(['\n', '\r']);
+        let entry = match serde_json::from_str::<&RawValue>(text) {
+            Ok(raw) => format!("{{\"from\":\"{from}\",\"message\":{}}}", raw.get()),
+            Err(_) => format!(
+                "{{\"from\":\"{from}\",\"line\":{}}}",
+                Value::String(text.to_owned())
+            ),
+        };
+        self.transcript.push(entry);
+        self.transcript.len() as u64
+    }
+
+    /// Writes `line` as is (a newline is added) and records it; returns its transcript line.
+    /// When the agent has gone, the line is recorded all the same and nothing more comes
+    /// back (the requirement waiting for an answer fails with the line as evidence).
+    pub async fn send_raw(&mut self, line: &str) -> u64 {
+        let at = self.record("client", line);
+        let Some(writer) = self.writer.as_mut() else {
+            return at;
+        };
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        if writer.write_all(&bytes).await.is_err() || writer.flush().await.is_err() {
+            self.writer = None;
+        }
+        at
+    }
+
+    /// Reads the agent's next line, waiting at most `wait`; `None` when none came (or the
+    /// agent closed its output).
+    pub async fn next(&mut self, wait: Duration) -> Option<Received> {
+        if self.closed {
+            return None;
+        }
+        let mut line = String::new();
+        match tokio::time::timeout(wait, self.reader.read_line(&mut line)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => {
+                self.closed = true;
+                None
+            }
+            Ok(Ok(_)) => {
+                if line.trim().is_empty() {
+                    return Box::pin(self.next(wait)).await;
+                }
+                let value = serde_json::from_str(line.trim_end()).ok();
+                let at = self.record("agent", &line);
+                let received = Received { line: at, value };
+                self.received.push(received.clone());
+                Some(received)
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// A fresh numeric request id.
+    pub fn fresh_id(&mut self) -> Value {
+        self.next_id += 1;
+        Value::from(self.next_id)
+    }
+
+    /// Sends a request with a fresh id and waits for its response (see [`Self::call_with_id`]).
+    pub async fn call(&mut self, method: &str, params: Value) -> Reply {
+        let id = self.fresh_id();
+        self.call_with_id(id, method, params).await
+    }
+
+    /// Sends a request with `id` and reads until the response with that id, answering the
+    /// agent's own requests on the way (a permission request gets its first allowing option,
+    /// anything else -32601).
+    pub async fn call_with_id(&mut self, id: Value, method: &str, params: Value) -> Reply {
+        let message =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let request_line = self.send_raw(&message.to_string()).await;
+        self.await_response(request_line, &id).await
+    }
+
+    /// Reads until the response with `id` (or the timeout), answering the agent's requests.
+    pub async fn await_response(&mut self, request_line: u64, id: &Value) -> Reply {
+        let (response, during) = self.read_until(|r| r.response_id() == Some(id)).await;
+        Reply {
+            request_line,
+            response,
+            during,
+        }
+    }
+
+    /// Reads until a message for which `wanted` holds (returned first) or the timeout, and
+    /// returns everything else that came meanwhile; the agent's requests are answered on the
+    /// way (a permission request gets its first allowing option, anything else -32601).
+    pub async fn read_until(
+        &mut self,
+        wanted: impl Fn(&Received) -> bool,
+    ) -> (Option<Received>, Vec<Received>) {
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let mut during = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let Some(received) = self.next(left).await else {
+                return (None, during);
+            };
+            if wanted(&received) {
+                return (Some(received), during);
+            }
+            self.answer_agent_request(&received).await;
+            during.push(received);
+        }
+    }
+
+    async fn answer_agent_request(&mut self, received: &Received) {
+        let Some(value) = &received.value else {
+            return;
+        };
+        let (Some(id), Some(method)) = (value.get("id"), received.method()) else {
+            return;
+        };
+        let answer = if method == "session/request_permission" {
+            let allow = value
+                .pointer("/params/options")
+                .and_then(Value::as_array)
+                .and_then(|options| {
+                    options.iter().find(|o| {
+                        o.get("kind")
+                            .and_then(Value::as_str)
+                            .is_some_and(|k| k.starts_with("allow"))
+                    })
+                })
+                .and_then(|o| o.get("optionId"));
+            let outcome = match allow {
+                Some(option) => serde_json::json!({"outcome": "selected", "optionId": option}),
+                None => serde_json::json!({"outcome": "cancelled"}),
+            };
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {"outcome": outcome}})
+        } else {
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": format!("method not found: {method} (the conformance client advertises no such capability)")}})
+        };
+        self.send_raw(&answer.to_string()).await;
+    }
+
+    /// Ends the agent (input closed, grace period, `SIGTERM`, `SIGKILL` to its group) and
+    /// returns the transcript.
+    pub async fn finish(mut self) -> Vec<String> {
+        drop(self.writer.take());
+        // Whatever the agent writes as it leaves belongs to the record too.
+        let drain = Duration::from_millis(200);
+        while self.next(drain).await.is_some() {}
+        // The exit status does not matter to the suite; the group is gone either way.
+        let _ = self.process.shutdown().await;
+        std::mem::take(&mut self.transcript)
+    }
+}

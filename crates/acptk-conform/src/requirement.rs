@@ -1,0 +1,221 @@
+//! The requirement registry: every requirement the suite judges, declared once in [`ALL`].
+//!
+//! Each requirement cites the sentence it comes from, in our own words, with the place to read
+//! the original: a requirement is never stronger than that sentence (a `SHOULD` there is a
+//! `SHOULD` here).
+
+use std::fmt;
+
+/// How strong a requirement is (RFC 2119 words, as the cited sentence uses them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// An absolute requirement: a failure makes `acp conform` exit with 1.
+    Must,
+    /// A recommendation: a failure is reported but does not fail the run.
+    Should,
+    /// An option: reported for information.
+    May,
+}
+
+impl Level {
+    /// `MUST`, `SHOULD` or `MAY`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+            Level::May => "MAY",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One requirement of the agent suite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Requirement {
+    /// The stable id (`init.version.newer`): what `--only` takes and reports name.
+    pub id: &'static str,
+    /// How strong it is.
+    pub level: Level,
+    /// The protocol versions it applies to (`&[1, 2]` for both).
+    pub versions: &'static [u16],
+    /// What the agent must do, in one line.
+    pub summary: &'static str,
+    /// The sentence it rests on, paraphrased.
+    pub sentence: &'static str,
+    /// Where that sentence is: a file and item of a specification or RFD.
+    pub source: &'static str,
+}
+
+impl Requirement {
+    /// Whether the requirement applies to protocol `version`.
+    pub fn applies_to(&self, version: u16) -> bool {
+        self.versions.contains(&version)
+    }
+}
+
+/// Every requirement, in the order the suite runs them.
+pub const ALL: &[Requirement] = &[
+    Requirement {
+        id: "init.version.same",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "`initialize` with the version under test is answered with that version, or with another one the agent supports",
+        sentence: "The response carries the version the client asked for when the agent supports it, else the latest version the agent supports.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs and src/v2/agent.rs, InitializeResponse::protocol_version",
+    },
+    Requirement {
+        id: "init.version.newer",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "a proposal of a version newer than any (99) is answered with a version the agent supports, not 99",
+        sentence: "The response carries the version the client asked for when the agent supports it, else the latest version the agent supports.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs, InitializeResponse::protocol_version",
+    },
+    Requirement {
+        id: "init.version.older",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "a proposal of a version older than any (0) is answered with a version the agent supports, or with error -32022",
+        sentence: "v1: the response carries the latest version the agent supports when it does not support the one asked for. v2: the version is the highest supported at or below the one asked for, and without one initialization fails with -32022. The two disagree for a proposal below every version; either answer passes.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs and src/v2/agent.rs, InitializeResponse::protocol_version; src/v2/error.rs, ErrorCode::UnsupportedProtocolVersion",
+    },
+    Requirement {
+        id: "init.capabilities.types",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "the agent's capabilities are an object whose known members have the JSON types of the schema",
+        sentence: "AgentCapabilities and its members are objects and booleans of the shapes the schema declares.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs and src/v2/agent.rs, AgentCapabilities",
+    },
+    Requirement {
+        id: "init.auth-methods",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "`authMethods`, when present, is an array of objects each with a string id and a string name",
+        sentence: "The agent lists the authentication methods it supports; each has an id and a human-readable name.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs and src/v2/agent.rs, InitializeResponse::auth_methods, AuthMethod",
+    },
+    Requirement {
+        id: "rpc.parse-error.survives",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "after a line that is not JSON the agent still answers the next valid request",
+        sentence: "A server answers a request whose JSON it cannot parse with an error response; the connection goes on.",
+        source: "JSON-RPC 2.0 specification, section 5.1 (Parse error)",
+    },
+    Requirement {
+        id: "rpc.parse-error.code",
+        level: Level::Should,
+        versions: &[1, 2],
+        summary: "a line that is not JSON is answered with error -32700 and a null id",
+        sentence: "Invalid JSON gets the Parse error code -32700; when the id cannot be read, the response's id is null.",
+        source: "JSON-RPC 2.0 specification, sections 5 and 5.1",
+    },
+    Requirement {
+        id: "rpc.method-not-found",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "a request for a method the agent does not know is answered with error -32601",
+        sentence: "A method that does not exist or is not available gets code -32601 (Method not found).",
+        source: "JSON-RPC 2.0 specification, section 5.1; agent-client-protocol-schema 1.20.0, src/v1/error.rs, ErrorCode::MethodNotFound",
+    },
+    Requirement {
+        id: "rpc.invalid-params",
+        level: Level::Should,
+        versions: &[1, 2],
+        summary: "a known method with params of the wrong type is answered with error -32602",
+        sentence: "Invalid method parameters get code -32602 (Invalid params).",
+        source: "JSON-RPC 2.0 specification, section 5.1; agent-client-protocol-schema 1.20.0, src/v1/error.rs, ErrorCode::InvalidParams",
+    },
+    Requirement {
+        id: "rpc.id.string",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "a request with a string id is answered with exactly that id",
+        sentence: "The response's id is the same as the request's id.",
+        source: "JSON-RPC 2.0 specification, section 5 (Response object, id)",
+    },
+    Requirement {
+        id: "rpc.id.number",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "a request with a large number id is answered with exactly that id",
+        sentence: "The response's id is the same as the request's id.",
+        source: "JSON-RPC 2.0 specification, section 5 (Response object, id)",
+    },
+    Requirement {
+        id: "rpc.notification.unanswered",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "a notification (`session/cancel` for an unknown session, no id) gets no response",
+        sentence: "The server does not reply to a notification, not even with an error.",
+        source: "JSON-RPC 2.0 specification, section 4.1 (Notification)",
+    },
+    Requirement {
+        id: "rpc.notification.unknown-ignored",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "an unknown notification gets no response and the agent answers the next request",
+        sentence: "The server does not reply to a notification, not even with an error.",
+        source: "JSON-RPC 2.0 specification, section 4.1 (Notification)",
+    },
+    Requirement {
+        id: "session.new",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "`session/new` is answered with a string `sessionId`",
+        sentence: "The agent creates a session and answers with its unique id.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs and src/v2/agent.rs, NewSessionResponse::session_id",
+    },
+    Requirement {
+        id: "session.prompt",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "`session/prompt` with a short text ends with a string stop reason (v1: in the response; v2: a response with a `messageId`, then an `idle` state update with `stopReason`)",
+        sentence: "v1: the prompt's response says why the turn stopped. v2: the response acknowledges the inserted message by id, and completion is reported by state updates.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs, PromptResponse::stop_reason; src/v2/agent.rs, PromptResponse and IdleStateUpdate",
+    },
+    Requirement {
+        id: "session.unknown-id",
+        level: Level::Should,
+        versions: &[1, 2],
+        summary: "`session/prompt`, and `session/load` and `session/resume` where advertised, answer an unknown session id with an error, the same code from each",
+        sentence: "A resource that does not exist is reported with the ResourceNotFound error; one condition, one code.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/error.rs, ErrorCode::ResourceNotFound",
+    },
+    Requirement {
+        id: "session.replay.no-notice",
+        level: Level::Should,
+        versions: &[1, 2],
+        summary: "the replay of `session/load` (v1, when `loadSession` is advertised) or `session/resume` from the start (v2) carries no `notice` update",
+        sentence: "A notice is a live event and should not be included in session replay.",
+        source: "Session notices RFD, the notice variant (replay)",
+    },
+    Requirement {
+        id: "notice.v1.gate",
+        level: Level::Must,
+        versions: &[1],
+        summary: "over a v1 run whose client does not advertise `session.notices`, no `notice` update arrives",
+        sentence: "Agents must not send notice updates to a v1 client unless it advertises the capability; an agent message is the allowed fallback.",
+        source: "Session notices RFD, the v1 capability (clientCapabilities.session.notices)",
+    },
+    Requirement {
+        id: "notice.well-formed",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "every notice received has a string severity, a non-empty string title, and a description and `_meta` that are absent, null or of their type",
+        sentence: "severity is required and non-null; title is a required non-empty string; description (a string) and _meta (an object) are optional and nullable.",
+        source: "Session notices RFD, the notice fields",
+    },
+];
+
+/// The requirement with this id.
+pub fn find(id: &str) -> Option<&'static Requirement> {
+    ALL.iter().find(|r| r.id == id)
+}

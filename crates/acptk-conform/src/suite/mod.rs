@@ -1,0 +1,274 @@
+//! The agent suite: which runs are made, in which order, and how their results are collected.
+//!
+//! For each protocol version under test:
+//!
+//! * `vN-newer.jsonl`, `vN-older.jsonl`: `initialize` proposing 99 and 0 ([`init`]);
+//! * `vN-main.jsonl`: a client that advertises nothing (no notices): `initialize`, the JSON-RPC
+//!   hygiene probes ([`rpc`]), a session with one prompt, unknown session ids and a replay
+//!   ([`sessions`]), and the notice rules over the whole run ([`notices`]);
+//! * `v1-notices.jsonl` (v1 only): a client that advertises `session.notices`, one session and
+//!   one prompt, and the notices it got.
+//!
+//! Every run is also checked with `acp check`'s rules ([`acptk_check::check_bytes`]).
+
+mod init;
+mod notices;
+mod rpc;
+mod sessions;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use acptk_check::{CheckOptions, Finding};
+use acptk_runtime::transport::AgentCommand;
+use serde_json::Value;
+
+use crate::error::ConformError;
+use crate::outcome::{Outcome, Verdict};
+use crate::peer::RawPeer;
+use crate::requirement::{self, Requirement};
+
+/// How the suite runs.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Options {
+    /// The protocol versions to test (1, 2 or both).
+    pub versions: Vec<u16>,
+    /// How long to wait for each response.
+    pub timeout: Duration,
+    /// The text of the prompt sent in each session.
+    pub prompt: String,
+    /// The working directory sessions are opened in (absolute).
+    pub cwd: PathBuf,
+}
+
+impl Options {
+    /// Both versions, 5 s per response, a short greeting, the current directory (or `/`).
+    pub fn new() -> Self {
+        Options {
+            versions: vec![1, 2],
+            timeout: Duration::from_secs(5),
+            prompt: "Hello from acp conform.".to_owned(),
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+        }
+    }
+
+    /// Tests these protocol versions.
+    #[must_use]
+    pub fn versions(mut self, versions: Vec<u16>) -> Self {
+        self.versions = versions;
+        self
+    }
+
+    /// Waits at most `timeout` for each response.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sends `prompt` as the text of each prompt.
+    #[must_use]
+    pub fn prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.prompt = prompt.into();
+        self
+    }
+
+    /// Opens sessions in `cwd`.
+    #[must_use]
+    pub fn cwd(mut self, cwd: impl Into<PathBuf>) -> Self {
+        self.cwd = cwd.into();
+        self
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// One recorded run: its transcript and what `acp check`'s rules found in it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Run {
+    /// The transcript's file name (`v1-main.jsonl`).
+    pub name: String,
+    /// The transcript, one JSON object per line.
+    pub transcript: Vec<String>,
+    /// The findings of `acp check` over it.
+    pub findings: Vec<Finding>,
+}
+
+/// The result of the suite.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Report {
+    /// One verdict per requirement and version, in registry order.
+    pub verdicts: Vec<Verdict>,
+    /// Every run, in the order made.
+    pub runs: Vec<Run>,
+    /// How long the whole suite took.
+    pub elapsed: Duration,
+}
+
+impl Report {
+    /// Whether a `MUST` failed.
+    pub fn failed(&self) -> bool {
+        self.verdicts.iter().any(Verdict::fails_run)
+    }
+
+    /// Keeps only the verdicts of these requirement ids (all when `ids` is empty).
+    pub fn retain_ids(&mut self, ids: &[String]) {
+        if !ids.is_empty() {
+            self.verdicts
+                .retain(|v| ids.iter().any(|id| id == v.requirement.id));
+        }
+    }
+}
+
+/// The outcomes one version's runs produced, by requirement id.
+pub(crate) type Outcomes = Vec<(&'static str, Outcome)>;
+
+/// Runs the agent suite against `command`, starting the agent afresh for each run.
+pub async fn run_agent_suite(
+    command: &AgentCommand,
+    options: &Options,
+) -> Result<Report, ConformError> {
+    let started = Instant::now();
+    let mut verdicts = Vec::new();
+    let mut runs = Vec::new();
+    for &version in &options.versions {
+        let mut outcomes: Outcomes = Vec::new();
+        let start = |name: String| RawPeer::spawn(command, name, options.timeout);
+        for (proposal, id, label) in [
+            (99, "init.version.newer", "newer"),
+            (0, "init.version.older", "older"),
+        ] {
+            let mut peer = start(format!("v{version}-{label}.jsonl"))?;
+            outcomes.push((id, init::probe_version(&mut peer, version, proposal).await));
+            runs.push(finish(peer).await);
+        }
+        let mut peer = start(format!("v{version}-main.jsonl"))?;
+        let answered = init::initialize(&mut peer, version, false, &mut outcomes).await;
+        if answered == Some(version) {
+            rpc::check(&mut peer, &mut outcomes).await;
+            sessions::check(&mut peer, version, options, &mut outcomes).await;
+            notices::check_main_run(&peer, version, &mut outcomes);
+            runs.push(finish(peer).await);
+            if version == 1 {
+                let mut peer = start("v1-notices.jsonl".to_owned())?;
+                if init::initialize(&mut peer, version, true, &mut Vec::new()).await == Some(1) {
+                    sessions::one_turn(&mut peer, version, options).await;
+                    notices::check_notices_run(&peer, &mut outcomes);
+                }
+                runs.push(finish(peer).await);
+            }
+        } else {
+            runs.push(finish(peer).await);
+        }
+        verdicts.extend(collect(version, answered, outcomes));
+    }
+    Ok(Report {
+        verdicts,
+        runs,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Ends a run's agent and checks its transcript with `acp check`'s rules.
+async fn finish(peer: RawPeer) -> Run {
+    let name = peer.name().to_owned();
+    let transcript = peer.finish().await;
+    let mut bytes = transcript.join("\n");
+    bytes.push('\n');
+    let (mut findings, _) = acptk_check::check_bytes(bytes.as_bytes(), &CheckOptions::new());
+    // The suite's own probes (a line that is not JSON, wrong params, unknown methods) are
+    // mistakes on purpose: only what the agent sent is reported.
+    findings.retain(|f| {
+        usize::try_from(f.line)
+            .ok()
+            .and_then(|line| transcript.get(line.wrapping_sub(1)))
+            .is_some_and(|entry| entry.starts_with("{\"from\":\"agent\""))
+    });
+    Run {
+        name,
+        transcript,
+        findings,
+    }
+}
+
+/// One verdict per requirement of `version`, in registry order: the outcome the runs gave
+/// (the worst one when a requirement was judged more than once), else *not exercised*.
+fn collect(version: u16, answered: Option<u16>, outcomes: Outcomes) -> Vec<Verdict> {
+    requirement::ALL
+        .iter()
+        .filter(|r| r.applies_to(version))
+        .map(|requirement| {
+            let judged: Vec<Outcome> = outcomes
+                .iter()
+                .filter(|(id, _)| *id == requirement.id)
+                .map(|(_, o)| o.clone())
+                .collect();
+            let outcome = merge(judged).unwrap_or_else(|| unjudged(requirement, version, answered));
+            Verdict {
+                requirement,
+                version,
+                outcome,
+            }
+        })
+        .collect()
+}
+
+fn unjudged(requirement: &Requirement, version: u16, answered: Option<u16>) -> Outcome {
+    match answered {
+        Some(other) if other != version => Outcome::not_applicable(format!(
+            "the agent answered version {other} to a proposal of {version}: it does not speak v{version}"
+        )),
+        None => Outcome::not_exercised(format!(
+            "`initialize` of the v{version} run got no usable answer"
+        )),
+        Some(_) => Outcome::not_exercised(format!(
+            "{}: the situation did not arise in this run",
+            requirement.id
+        )),
+    }
+}
+
+/// Merges several outcomes of one requirement: every failure's evidence; else passed if any
+/// passed; else the first reason given.
+fn merge(outcomes: Vec<Outcome>) -> Option<Outcome> {
+    let mut evidence = Vec::new();
+    let mut passed = false;
+    let mut first = None;
+    for outcome in outcomes {
+        match outcome {
+            Outcome::Failed { evidence: more } => evidence.extend(more),
+            Outcome::Passed => passed = true,
+            other => {
+                first.get_or_insert(other);
+            }
+        }
+    }
+    if !evidence.is_empty() {
+        Some(Outcome::Failed { evidence })
+    } else if passed {
+        Some(Outcome::Passed)
+    } else {
+        first
+    }
+}
+
+/// A short rendering of a JSON value for evidence notes (at most about 120 characters).
+pub(crate) fn brief(value: Option<&Value>) -> String {
+    let text = match value {
+        Some(v) => v.to_string(),
+        None => "nothing".to_owned(),
+    };
+    if text.chars().count() > 120 {
+        let cut: String = text.chars().take(117).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}

@@ -1,0 +1,190 @@
+//! The suite against a small Python agent (`tests/agents/script_agent.py`) that keeps every
+//! requirement unless told to break one: each requirement catches its broken agent, and the
+//! unbroken agent passes every requirement it exercises, in both versions.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use acptk_conform::suite::{Options, Report, run_agent_suite};
+use acptk_conform::{Outcome, requirement};
+use acptk_runtime::transport::AgentCommand;
+
+fn python() -> Option<&'static str> {
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        Some("python3")
+    } else if std::env::var_os("ACP_INTEROP_REQUIRED").is_some_and(|v| v == "1") {
+        panic!("python3 is needed for the script agents (ACP_INTEROP_REQUIRED=1)");
+    } else {
+        eprintln!("skipped: python3 not found");
+        None
+    }
+}
+
+fn run(python: &str, broken: &str) -> Report {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/script_agent.py");
+    let agent = AgentCommand::new(python)
+        .arg(script)
+        .arg(broken)
+        .grace_period(Duration::from_millis(500));
+    let options = Options::new()
+        .timeout(Duration::from_millis(800))
+        .cwd(std::env::temp_dir());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(run_agent_suite(&agent, &options)).unwrap()
+}
+
+fn outcomes(report: &Report, id: &str) -> Vec<(u16, Outcome)> {
+    report
+        .verdicts
+        .iter()
+        .filter(|v| v.requirement.id == id)
+        .map(|v| (v.version, v.outcome.clone()))
+        .collect()
+}
+
+#[test]
+fn the_unbroken_script_agent_passes_every_requirement_in_both_versions() {
+    let Some(python) = python() else { return };
+    let report = run(python, "none");
+    for verdict in &report.verdicts {
+        assert_eq!(
+            verdict.outcome,
+            Outcome::Passed,
+            "v{} {}",
+            verdict.version,
+            verdict.requirement.id
+        );
+    }
+    assert_eq!(
+        report.verdicts.len(),
+        requirement::ALL
+            .iter()
+            .map(|r| r.versions.len())
+            .sum::<usize>()
+    );
+    assert!(!report.failed());
+    // Every frame is recorded, and acp check finds nothing in what the agent sent.
+    assert!(
+        report
+            .runs
+            .iter()
+            .all(|r| !r.transcript.is_empty() && r.findings.is_empty())
+    );
+}
+
+/// A requirement id and the versions in which it must fail.
+type Fails = &'static [(&'static str, &'static [u16])];
+
+/// Each broken agent and the requirements (and versions) it must fail.
+const CASES: &[(&str, Fails)] = &[
+    ("version-type", &[("init.version.same", &[1, 2])]),
+    (
+        "echo-version",
+        &[
+            ("init.version.newer", &[1, 2]),
+            ("init.version.older", &[1, 2]),
+        ],
+    ),
+    ("caps-types", &[("init.capabilities.types", &[1, 2])]),
+    ("auth-methods", &[("init.auth-methods", &[1, 2])]),
+    ("parse-crash", &[("rpc.parse-error.survives", &[1, 2])]),
+    ("parse-silent", &[("rpc.parse-error.code", &[1, 2])]),
+    ("method-not-found", &[("rpc.method-not-found", &[1, 2])]),
+    ("invalid-params", &[("rpc.invalid-params", &[1, 2])]),
+    ("id-string", &[("rpc.id.string", &[1, 2])]),
+    ("id-number", &[("rpc.id.number", &[1, 2])]),
+    (
+        "answer-notifications",
+        &[
+            ("rpc.notification.unanswered", &[1, 2]),
+            ("rpc.notification.unknown-ignored", &[1, 2]),
+        ],
+    ),
+    ("session-new", &[("session.new", &[1, 2])]),
+    ("prompt-stop", &[("session.prompt", &[1, 2])]),
+    ("unknown-id", &[("session.unknown-id", &[1, 2])]),
+    // In v1 the replay is made by the client without `session.notices`: the gate fails too.
+    (
+        "replay-notice",
+        &[
+            ("session.replay.no-notice", &[1, 2]),
+            ("notice.v1.gate", &[1]),
+        ],
+    ),
+    ("notice-gate", &[("notice.v1.gate", &[1])]),
+    ("notice-malformed", &[("notice.well-formed", &[1, 2])]),
+];
+
+#[test]
+fn every_requirement_has_a_broken_agent_in_the_table() {
+    for requirement in requirement::ALL {
+        assert!(
+            CASES
+                .iter()
+                .any(|(_, fails)| fails.iter().any(|(id, _)| *id == requirement.id)),
+            "no broken agent for {}",
+            requirement.id
+        );
+    }
+}
+
+#[test]
+fn each_broken_agent_is_caught_by_its_requirement() {
+    let Some(python) = python() else { return };
+    for (broken, fails) in CASES {
+        let report = run(python, broken);
+        for (id, versions) in *fails {
+            for version in *versions {
+                let found = outcomes(&report, id);
+                let outcome = found.iter().find(|(v, _)| v == version).map(|(_, o)| o);
+                let Some(Outcome::Failed { evidence }) = outcome else {
+                    panic!("{broken}: expected {id} to fail in v{version}, got {found:?}");
+                };
+                // The evidence names a line of a recorded run.
+                for e in evidence {
+                    let run = report
+                        .runs
+                        .iter()
+                        .find(|r| r.name == e.run)
+                        .expect("the run is recorded");
+                    assert!(
+                        e.line >= 1 && e.line as usize <= run.transcript.len(),
+                        "{broken}: {e:?}"
+                    );
+                }
+            }
+        }
+        let must = fails
+            .iter()
+            .any(|(id, _)| requirement::find(id).unwrap().level == acptk_conform::Level::Must);
+        assert_eq!(
+            report.failed(),
+            must,
+            "{broken}: a failed MUST fails the run, a SHOULD does not"
+        );
+    }
+}
+
+#[test]
+fn an_agent_that_sends_no_notice_leaves_notice_requirements_not_exercised() {
+    let Some(python) = python() else { return };
+    // In the notice-gate case the v1 client without the capability gets notices; with
+    // `version-type` nothing at all can run: every other requirement is not exercised.
+    let report = run(python, "version-type");
+    for (version, outcome) in outcomes(&report, "notice.well-formed") {
+        assert!(
+            matches!(outcome, Outcome::NotExercised { .. }),
+            "v{version}: {outcome:?}"
+        );
+    }
+}

@@ -1,0 +1,124 @@
+//! `acp conform agent`: run the conformance suite of [`acptk_conform`] against an agent
+//! command and print the report.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use acptk_conform::{report, requirement, suite};
+use acptk_runtime::transport::AgentCommand;
+
+use super::tokens::UsageError;
+
+/// Arguments of `acp conform`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to test.
+    #[command(subcommand)]
+    target: Target,
+}
+
+/// What `acp conform` tests.
+#[derive(Debug, clap::Subcommand)]
+enum Target {
+    /// Launch an agent and judge it against the requirements of the specification and the
+    /// session notices RFD (exit 1 when a MUST failed).
+    Agent(AgentArgs),
+}
+
+/// Arguments of `acp conform agent`.
+#[derive(Debug, clap::Args)]
+struct AgentArgs {
+    /// The protocol version(s) to test.
+    #[arg(long, value_parser = ["1", "2", "both"], default_value = "both")]
+    protocol: String,
+    /// Report only this requirement (repeatable; the ids are listed in the guide).
+    #[arg(long, value_name = "ID")]
+    only: Vec<String>,
+    /// Output format: text (evidence as FILE:LINE), one JSON document, or JUnit XML.
+    #[arg(long, value_parser = ["text", "json", "junit"], default_value = "text")]
+    format: String,
+    /// Write each run's transcript into DIR (the files the evidence names; `acp check` reads them).
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// How long to wait for each response, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = seconds)]
+    timeout: f64,
+    /// The text of the prompt sent in each session.
+    #[arg(long, value_name = "TEXT", default_value = "Hello from acp conform.")]
+    prompt: String,
+    /// The agent to launch, and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "AGENT_COMMAND")]
+    command: Vec<String>,
+}
+
+/// A positive number of seconds, at most an hour.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds above 0 and at most 3600, got `{text}`"
+        )),
+    }
+}
+
+/// Runs the suite and prints the report; exits 1 when a MUST failed, 0 otherwise.
+pub fn run(args: Args) -> super::Outcome {
+    let Target::Agent(args) = args.target;
+    for id in &args.only {
+        if requirement::find(id).is_none() {
+            return Err(Box::new(UsageError(format!(
+                "--only {id}: no such requirement (see `acp conform agent --help` and the guide's list)"
+            ))));
+        }
+    }
+    let versions = match args.protocol.as_str() {
+        "1" => vec![1],
+        "2" => vec![2],
+        _ => vec![1, 2],
+    };
+    let Some((program, rest)) = args.command.split_first() else {
+        return Err(Box::new(UsageError(
+            "expected an agent command after `--`".to_owned(),
+        )));
+    };
+    let command = AgentCommand::new(program)
+        .args(rest)
+        .grace_period(Duration::from_secs(1));
+    let options = suite::Options::new()
+        .versions(versions)
+        .timeout(Duration::from_secs_f64(args.timeout))
+        .prompt(args.prompt);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let mut report = runtime.block_on(suite::run_agent_suite(&command, &options))?;
+    report.retain_ids(&args.only);
+    if let Some(dir) = &args.record {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        for run in &report.runs {
+            let path = dir.join(&run.name);
+            let mut text = run.transcript.join("\n");
+            text.push('\n');
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    let text = match args.format.as_str() {
+        "json" => report::json(&report),
+        "junit" => report::junit(&report),
+        _ => report::text(&report),
+    };
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        other => other?,
+    }
+    Ok(if report.failed() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,287 @@
+//! `acp conform agent`: our own agent passes every requirement it exercises in both versions; a
+//! broken agent makes it exit 1; usage errors exit 2; the JSON report parses and the JUnit
+//! report is read by a real JUnit consumer (the PyPI package `junitparser`, installed by
+//! `scripts/interop-setup.sh`; without it that test skips, or fails with
+//! `ACP_INTEROP_REQUIRED=1`).
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "support/interop.rs"]
+mod interop;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const ACP: &str = env!("CARGO_BIN_EXE_acp");
+
+/// The Python agent of acptk-conform's tests, broken as `broken` says (`none`: not at all).
+fn script_agent(broken: &str) -> Vec<String> {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../acptk-conform/tests/agents/script_agent.py");
+    vec![
+        "python3".to_owned(),
+        script.to_string_lossy().into_owned(),
+        broken.to_owned(),
+    ]
+}
+
+fn conform(flags: &[&str], agent: &[String]) -> Output {
+    Command::new(ACP)
+        .arg("conform")
+        .arg("agent")
+        .args(flags)
+        .arg("--")
+        .args(agent)
+        .output()
+        .unwrap()
+}
+
+fn our_agent(state: &tempfile::TempDir) -> Vec<String> {
+    vec![
+        ACP.to_owned(),
+        "agent".to_owned(),
+        "--state-dir".to_owned(),
+        state.path().to_string_lossy().into_owned(),
+        "--delay-ms".to_owned(),
+        "0".to_owned(),
+    ]
+}
+
+fn json_report(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not one JSON document ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+#[test]
+fn our_agent_passes_every_requirement_it_exercises_in_both_versions() {
+    let state = tempfile::tempdir().unwrap();
+    // `/notice` makes our agent send a notice (or its fallback message to a v1 client that did
+    // not ask for notices), so the notice requirements are exercised too.
+    let output = conform(
+        &[
+            "--format",
+            "json",
+            "--prompt",
+            "/notice warning Disk almost full -- Free some space",
+        ],
+        &our_agent(&state),
+    );
+    let report = json_report(&output);
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    let requirements = report["requirements"].as_array().unwrap();
+    for r in requirements {
+        assert!(
+            r["outcome"] == "passed" || r["outcome"] == "not applicable",
+            "{r:#}"
+        );
+    }
+    for version in [1, 2] {
+        for id in [
+            "notice.well-formed",
+            "session.replay.no-notice",
+            "session.prompt",
+        ] {
+            assert!(
+                requirements
+                    .iter()
+                    .any(|r| r["id"] == id && r["version"] == version && r["outcome"] == "passed"),
+                "{id} v{version}: {report:#}"
+            );
+        }
+    }
+    assert_eq!(
+        report["findings"].as_array().unwrap().len(),
+        0,
+        "{report:#}"
+    );
+    assert!(report["elapsed_ms"].as_u64().is_some());
+}
+
+#[test]
+fn the_text_report_prints_the_time_and_ends_with_zero() {
+    let state = tempfile::tempdir().unwrap();
+    let output = conform(&["--protocol", "1"], &our_agent(&state));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(last.contains("0 failed") && last.ends_with(" s"), "{last}");
+    assert!(!text.contains(" v2 "), "--protocol 1 tests v1 only: {text}");
+}
+
+#[test]
+fn a_broken_agent_makes_conform_exit_1_with_evidence_in_the_recorded_transcript() {
+    let record = tempfile::tempdir().unwrap();
+    let output = conform(
+        &[
+            "--timeout",
+            "1",
+            "--record",
+            record.path().to_str().unwrap(),
+        ],
+        &script_agent("notice-gate"),
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    let evidence = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("v1-main.jsonl:"))
+        .unwrap_or_else(|| panic!("no evidence line: {text}"));
+    // FILE:LINE names the notice in the recorded transcript.
+    let line: usize = evidence.trim_start()["v1-main.jsonl:".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let transcript = std::fs::read_to_string(record.path().join("v1-main.jsonl")).unwrap();
+    let entry = transcript.lines().nth(line - 1).unwrap();
+    assert!(entry.contains("\"sessionUpdate\": \"notice\""), "{entry}");
+    // acp check's own rule sees the same mistake in the recorded run.
+    assert!(
+        text.contains("v1-main.jsonl:") && text.contains("notice-without-capability"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_failed_should_alone_does_not_fail_the_run() {
+    let output = conform(&["--timeout", "1"], &script_agent("parse-silent"));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("failed         SHOULD v1 rpc.parse-error.code"),
+        "{text}"
+    );
+}
+
+#[test]
+fn only_keeps_the_named_requirements_and_an_unknown_id_is_a_usage_error() {
+    let output = conform(
+        &[
+            "--format",
+            "json",
+            "--only",
+            "rpc.id.string",
+            "--only",
+            "session.new",
+        ],
+        &script_agent("none"),
+    );
+    let report = json_report(&output);
+    let ids: Vec<&str> = report["requirements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "rpc.id.string",
+            "session.new",
+            "rpc.id.string",
+            "session.new"
+        ]
+    );
+
+    let output = conform(&["--only", "no.such.requirement"], &script_agent("none"));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no.such.requirement"));
+    let output = Command::new(ACP)
+        .args(["conform", "agent"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "no agent command");
+}
+
+#[test]
+fn the_junit_report_is_read_by_xml_etree_and_by_junitparser() {
+    let output = conform(
+        &["--format", "junit", "--timeout", "1"],
+        &script_agent("unknown-id"),
+    );
+    let xml = output.stdout;
+    // Python's own XML parser: well-formed, and the counts agree with the cases.
+    let checked = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.etree.ElementTree as ET\n\
+             root = ET.fromstring(sys.stdin.buffer.read())\n\
+             assert root.tag == 'testsuites'\n\
+             for suite in root:\n\
+             \x20   cases = suite.findall('testcase')\n\
+             \x20   assert int(suite.get('tests')) == len(cases)\n\
+             \x20   assert int(suite.get('failures')) == sum(1 for c in cases if c.find('failure') is not None)\n\
+             print(sum(1 for c in root.iter('failure')))",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(&xml)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&checked.stdout).trim(),
+        "2",
+        "one failure per version"
+    );
+
+    let Some(peers) = interop::peers("the_junit_report_is_read_by_junitparser") else {
+        return;
+    };
+    // Peers installed before junitparser joined scripts/interop/requirements.txt lack it:
+    // rerunning scripts/interop-setup.sh installs it.
+    let has_it = Command::new(peers.python())
+        .args(["-c", "import junitparser"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_it {
+        let message = format!(
+            "junitparser is not installed in {} (run ./scripts/interop-setup.sh)",
+            peers.dir().display()
+        );
+        assert!(
+            std::env::var("ACP_INTEROP_REQUIRED").as_deref() != Ok("1"),
+            "{message}; ACP_INTEROP_REQUIRED=1 makes this a failure"
+        );
+        eprintln!("skipped: {message}");
+        return;
+    }
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), &xml).unwrap();
+    let parsed = Command::new(peers.python())
+        .args([
+            "-c",
+            "import sys\n\
+             from junitparser import JUnitXml, Failure, Skipped\n\
+             xml = JUnitXml.fromfile(sys.argv[1])\n\
+             failed = [c.name for s in xml for c in s if any(isinstance(r, Failure) for r in c.result)]\n\
+             print(' '.join(sorted(failed)))",
+        ])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert!(
+        parsed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&parsed.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&parsed.stdout).trim(),
+        "session.unknown-id [SHOULD] session.unknown-id [SHOULD]"
+    );
+}
