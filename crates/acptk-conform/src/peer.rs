@@ -5,14 +5,19 @@
 //! The agent runs in a process group of its own ([`acptk_runtime::transport::AgentCommand`]);
 //! [`RawPeer::finish`] closes its input, waits a grace period, then ends the group with
 //! `SIGTERM` and `SIGKILL`. A peer dropped without `finish` kills its group at once.
+//!
+//! The agent's output is read by a task of its own into a short queue, so a wait that times
+//! out never loses half a line, and memory stays bounded however much an agent writes: a line
+//! over [`LINE_LIMIT`] is recorded by its length and first bytes, never held whole.
 
 use std::time::Duration;
 
-use acptk_runtime::transport::{AgentCommand, AgentProcess};
+use acptk_runtime::transport::{AgentCommand, AgentProcess, Frame, LineReader};
 use serde_json::Value;
 use serde_json::value::RawValue;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{ChildStdin, ChildStdout};
+use tokio::sync::mpsc;
 
 use crate::error::ConformError;
 
@@ -54,6 +59,32 @@ impl Received {
     }
 }
 
+/// The longest line read from the agent (16 MiB); a longer one is recorded as text naming
+/// its length and first bytes.
+pub const LINE_LIMIT: usize = 16 * 1024 * 1024;
+
+/// How many lines read ahead may wait in the queue: with [`LINE_LIMIT`], at most 64 MiB.
+const QUEUED_LINES: usize = 4;
+
+/// The longest [`RawPeer::finish`] reads what the agent writes as it leaves.
+const DRAIN_AT_MOST: Duration = Duration::from_secs(2);
+
+/// Reads the agent's lines into `lines` until its output ends or the peer is gone.
+fn read_lines(stdout: ChildStdout) -> mpsc::Receiver<Frame> {
+    let (sender, lines) = mpsc::channel(QUEUED_LINES);
+    tokio::spawn(async move {
+        let mut reader = LineReader::new(stdout, LINE_LIMIT);
+        loop {
+            let frame = reader.next().await.unwrap_or(Frame::End);
+            let end = matches!(frame, Frame::End);
+            if sender.send(frame).await.is_err() || end {
+                break;
+            }
+        }
+    });
+    lines
+}
+
 /// What came back for a request: its response (if any came before the timeout) and every
 /// other message received meanwhile.
 #[derive(Debug, Clone)]
@@ -70,7 +101,7 @@ pub struct Reply {
 pub struct RawPeer {
     name: String,
     process: AgentProcess,
-    reader: BufReader<ChildStdout>,
+    lines: mpsc::Receiver<Frame>,
     writer: Option<ChildStdin>,
     transcript: Vec<String>,
     received: Vec<Received>,
@@ -80,7 +111,8 @@ pub struct RawPeer {
 }
 
 impl RawPeer {
-    /// Starts the agent for the run `name` (its transcript's file name).
+    /// Starts the agent for the run `name` (its transcript's file name). Call it inside a Tokio
+    /// runtime: a task of the runtime reads the agent's output.
     pub fn spawn(
         command: &AgentCommand,
         name: impl Into<String>,
@@ -95,7 +127,7 @@ impl RawPeer {
         Ok(RawPeer {
             name: name.into(),
             process,
-            reader: BufReader::new(stdout),
+            lines: read_lines(stdout),
             writer: Some(stdin),
             transcript: Vec::new(),
             received: Vec::new(),
@@ -156,24 +188,30 @@ impl RawPeer {
         if self.closed {
             return None;
         }
-        let mut line = String::new();
-        match tokio::time::timeout(wait, self.reader.read_line(&mut line)).await {
-            Ok(Ok(0)) | Ok(Err(_)) => {
-                self.closed = true;
-                None
-            }
-            Ok(Ok(_)) => {
-                if line.trim().is_empty() {
-                    return Box::pin(self.next(wait)).await;
-                }
+        let (line, value) = match tokio::time::timeout(wait, self.lines.recv()).await {
+            Err(_) => return None,
+            Ok(Some(Frame::Message(bytes))) => {
+                let line = String::from_utf8_lossy(&bytes).into_owned();
                 let value = serde_json::from_str(line.trim_end()).ok();
-                let at = self.record("agent", &line);
-                let received = Received { line: at, value };
-                self.received.push(received.clone());
-                Some(received)
+                (line, value)
             }
-            Err(_) => None,
-        }
+            Ok(Some(Frame::TooLong { len, head })) => {
+                let line = format!(
+                    "(a line of {len} bytes, over the {LINE_LIMIT}-byte limit, beginning: {})",
+                    String::from_utf8_lossy(&head)
+                );
+                (line, None)
+            }
+            // The end of the output, or a frame kind this reader does not know.
+            Ok(_) => {
+                self.closed = true;
+                return None;
+            }
+        };
+        let at = self.record("agent", &line);
+        let received = Received { line: at, value };
+        self.received.push(received.clone());
+        Some(received)
     }
 
     /// A fresh numeric request id.
@@ -265,8 +303,10 @@ impl RawPeer {
     pub async fn finish(mut self) -> Vec<String> {
         drop(self.writer.take());
         // Whatever the agent writes as it leaves belongs to the record too.
+        // Bounded: an agent that never stops writing cannot hold the run.
         let drain = Duration::from_millis(200);
-        while self.next(drain).await.is_some() {}
+        let until = tokio::time::Instant::now() + DRAIN_AT_MOST;
+        while tokio::time::Instant::now() < until && self.next(drain).await.is_some() {}
         // The exit status does not matter to the suite; the group is gone either way.
         let _ = self.process.shutdown().await;
         std::mem::take(&mut self.transcript)
