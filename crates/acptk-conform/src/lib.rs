@@ -12,6 +12,10 @@
 //!   (the agent never did what the requirement is about: a notice, a permission request), or
 //!   *not applicable*. Every run is also checked with `acp check`'s rules
 //!   ([`acptk_check::check_bytes`]), and its findings are reported beside the requirements.
+//! * [`client_suite`]: the other way round, the engine of `acp conform client`: an agent that
+//!   a client under test launches, which plays scenarios (notices of every kind, a permission
+//!   request, odd input) and judges the client's answers on the wire against
+//!   [`requirement::CLIENT`].
 //! * [`report`]: the report as text, JSON or JUnit XML.
 //!
 //! ```no_run
@@ -47,6 +51,7 @@
 //!   (`cargo install acptk`).
 #![doc(html_root_url = "https://docs.rs/acptk-conform/0.1.0")]
 
+pub mod client_suite;
 mod error;
 mod outcome;
 pub mod peer;

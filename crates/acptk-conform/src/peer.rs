@@ -16,7 +16,7 @@ use acptk_runtime::transport::{AgentCommand, AgentProcess, Frame, LineReader};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::io::AsyncWriteExt;
-use tokio::process::{ChildStdin, ChildStdout};
+use tokio::process::ChildStdin;
 use tokio::sync::mpsc;
 
 use crate::error::ConformError;
@@ -69,11 +69,14 @@ const QUEUED_LINES: usize = 4;
 /// The longest [`RawPeer::finish`] reads what the agent writes as it leaves.
 const DRAIN_AT_MOST: Duration = Duration::from_secs(2);
 
-/// Reads the agent's lines into `lines` until its output ends or the peer is gone.
-fn read_lines(stdout: ChildStdout) -> mpsc::Receiver<Frame> {
+/// Reads the peer's lines into `lines` until its output ends or the receiver is gone.
+pub(crate) fn read_lines<R>(output: R) -> mpsc::Receiver<Frame>
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+{
     let (sender, lines) = mpsc::channel(QUEUED_LINES);
     tokio::spawn(async move {
-        let mut reader = LineReader::new(stdout, LINE_LIMIT);
+        let mut reader = LineReader::new(output, LINE_LIMIT);
         loop {
             let frame = reader.next().await.unwrap_or(Frame::End);
             let end = matches!(frame, Frame::End);
@@ -83,6 +86,39 @@ fn read_lines(stdout: ChildStdout) -> mpsc::Receiver<Frame> {
         }
     });
     lines
+}
+
+/// One line of a transcript in `acp check`'s format: the message as written when it is JSON,
+/// else the text as a string under `line`.
+pub(crate) fn transcript_entry(from: &str, text: &str) -> String {
+    let text = text.trim_end_matches(['\n', '\r']);
+    match serde_json::from_str::<&RawValue>(text) {
+        Ok(raw) => format!("{{\"from\":\"{from}\",\"message\":{}}}", raw.get()),
+        Err(_) => format!(
+            "{{\"from\":\"{from}\",\"line\":{}}}",
+            Value::String(text.to_owned())
+        ),
+    }
+}
+
+/// The text recorded for a frame of the peer, and its JSON when it parses.
+pub(crate) fn frame_text(frame: Frame) -> Option<(String, Option<Value>)> {
+    match frame {
+        Frame::Message(bytes) => {
+            let line = String::from_utf8_lossy(&bytes).into_owned();
+            let value = serde_json::from_str(line.trim_end()).ok();
+            Some((line, value))
+        }
+        Frame::TooLong { len, head } => Some((
+            format!(
+                "(a line of {len} bytes, over the {LINE_LIMIT}-byte limit, beginning: {})",
+                String::from_utf8_lossy(&head)
+            ),
+            None,
+        )),
+        // The end of the output, or a frame kind this reader does not know.
+        _ => None,
+    }
 }
 
 /// What came back for a request: its response (if any came before the timeout) and every
@@ -153,15 +189,7 @@ impl RawPeer {
     }
 
     fn record(&mut self, from: &str, text: &str) -> u64 {
-        let text = text.trim_end_matches(['\n', '\r']);
-        let entry = match serde_json::from_str::<&RawValue>(text) {
-            Ok(raw) => format!("{{\"from\":\"{from}\",\"message\":{}}}", raw.get()),
-            Err(_) => format!(
-                "{{\"from\":\"{from}\",\"line\":{}}}",
-                Value::String(text.to_owned())
-            ),
-        };
-        self.transcript.push(entry);
+        self.transcript.push(transcript_entry(from, text));
         self.transcript.len() as u64
     }
 
@@ -188,25 +216,13 @@ impl RawPeer {
         if self.closed {
             return None;
         }
-        let (line, value) = match tokio::time::timeout(wait, self.lines.recv()).await {
+        let frame = match tokio::time::timeout(wait, self.lines.recv()).await {
             Err(_) => return None,
-            Ok(Some(Frame::Message(bytes))) => {
-                let line = String::from_utf8_lossy(&bytes).into_owned();
-                let value = serde_json::from_str(line.trim_end()).ok();
-                (line, value)
-            }
-            Ok(Some(Frame::TooLong { len, head })) => {
-                let line = format!(
-                    "(a line of {len} bytes, over the {LINE_LIMIT}-byte limit, beginning: {})",
-                    String::from_utf8_lossy(&head)
-                );
-                (line, None)
-            }
-            // The end of the output, or a frame kind this reader does not know.
-            Ok(_) => {
-                self.closed = true;
-                return None;
-            }
+            Ok(frame) => frame,
+        };
+        let Some((line, value)) = frame.and_then(frame_text) else {
+            self.closed = true;
+            return None;
         };
         let at = self.record("agent", &line);
         let received = Received { line: at, value };

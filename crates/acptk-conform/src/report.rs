@@ -92,6 +92,15 @@ pub fn text(report: &Report) -> String {
             }
         }
     }
+    if !report.to_look_at.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nFor a person to check (what the client should have shown):"
+        );
+        for item in &report.to_look_at {
+            let _ = writeln!(out, "  - {item}");
+        }
+    }
     let c = Counts::of(report);
     let _ = writeln!(
         out,
@@ -156,6 +165,8 @@ pub fn json(report: &Report) -> String {
         "not_exercised": c.not_exercised,
         "not_applicable": c.not_applicable,
         "elapsed_ms": report.elapsed.as_millis() as u64,
+        "subject": report.subject,
+        "to_look_at": report.to_look_at,
         "ok": !report.failed(),
     });
     let mut text = document.to_string();
@@ -187,6 +198,7 @@ fn xml(text: &str) -> String {
 /// not exercised and not applicable), and a suite `acp-check` with one case per run that
 /// fails when `acp check` found an error in it.
 pub fn junit(report: &Report) -> String {
+    let subject = report.subject;
     let mut suites = String::new();
     let mut versions: Vec<u16> = report.verdicts.iter().map(|v| v.version).collect();
     versions.dedup();
@@ -206,14 +218,14 @@ pub fn junit(report: &Report) -> String {
             .count();
         let _ = writeln!(
             suites,
-            "  <testsuite name=\"acp conform agent v{version}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">",
+            "  <testsuite name=\"acp conform {subject} v{version}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">",
             verdicts.len()
         );
         for verdict in verdicts {
             let r = verdict.requirement;
             let _ = write!(
                 suites,
-                "    <testcase classname=\"acp.conform.agent.v{version}\" name=\"{} [{}]\">",
+                "    <testcase classname=\"acp.conform.{subject}.v{version}\" name=\"{} [{}]\">",
                 xml(r.id),
                 r.level
             );
@@ -284,7 +296,7 @@ pub fn junit(report: &Report) -> String {
     suites.push_str("  </testsuite>\n");
     let c = Counts::of(report);
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"acp conform agent\" tests=\"{}\" failures=\"{}\" time=\"{:.3}\">\n{suites}</testsuites>\n",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"acp conform {subject}\" tests=\"{}\" failures=\"{}\" time=\"{:.3}\">\n{suites}</testsuites>\n",
         report.verdicts.len() + report.runs.len(),
         c.failed + failing,
         report.elapsed.as_secs_f64()

@@ -1,10 +1,15 @@
-//! The requirement registry: every requirement the suite judges, declared once in [`ALL`].
+//! The requirement registry: every requirement the agent suite judges, declared once in
+//! [`ALL`], and those of the client suite in [`CLIENT`].
 //!
 //! Each requirement cites the sentence it comes from, in our own words, with the place to read
 //! the original: a requirement is never stronger than that sentence (a `SHOULD` there is a
 //! `SHOULD` here).
 
 use std::fmt;
+
+mod client;
+
+pub use client::CLIENT;
 
 /// How strong a requirement is (RFC 2119 words, as the cited sentence uses them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -34,7 +39,7 @@ impl fmt::Display for Level {
     }
 }
 
-/// One requirement of the agent suite.
+/// One requirement of the agent suite ([`ALL`]) or of the client suite ([`CLIENT`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Requirement {
@@ -215,7 +220,12 @@ pub const ALL: &[Requirement] = &[
     },
 ];
 
-/// The requirement with this id.
+/// The agent suite's requirement with this id.
 pub fn find(id: &str) -> Option<&'static Requirement> {
     ALL.iter().find(|r| r.id == id)
+}
+
+/// The client suite's requirement with this id.
+pub fn find_client(id: &str) -> Option<&'static Requirement> {
+    CLIENT.iter().find(|r| r.id == id)
 }

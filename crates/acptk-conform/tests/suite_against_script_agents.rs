@@ -4,28 +4,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/python.rs"]
+mod support;
+
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use acptk_conform::suite::{Options, Report, run_agent_suite};
 use acptk_conform::{Outcome, requirement};
 use acptk_runtime::transport::AgentCommand;
-
-fn python() -> Option<&'static str> {
-    let found = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if found {
-        Some("python3")
-    } else if std::env::var_os("ACP_INTEROP_REQUIRED").is_some_and(|v| v == "1") {
-        panic!("python3 is needed for the script agents (ACP_INTEROP_REQUIRED=1)");
-    } else {
-        eprintln!("skipped: python3 not found");
-        None
-    }
-}
 
 fn run(python: &str, broken: &str) -> Report {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/script_agent.py");
@@ -54,7 +41,9 @@ fn outcomes(report: &Report, id: &str) -> Vec<(u16, Outcome)> {
 
 #[test]
 fn the_unbroken_script_agent_passes_every_requirement_in_both_versions() {
-    let Some(python) = python() else { return };
+    let Some(python) = support::python() else {
+        return;
+    };
     let report = run(python, "none");
     for verdict in &report.verdicts {
         assert_eq!(
@@ -140,7 +129,9 @@ fn every_requirement_has_a_broken_agent_in_the_table() {
 
 #[test]
 fn each_broken_agent_is_caught_by_its_requirement() {
-    let Some(python) = python() else { return };
+    let Some(python) = support::python() else {
+        return;
+    };
     for (broken, fails) in CASES {
         let report = run(python, broken);
         for (id, versions) in *fails {
@@ -177,7 +168,9 @@ fn each_broken_agent_is_caught_by_its_requirement() {
 
 #[test]
 fn an_agent_that_sends_no_notice_leaves_notice_requirements_not_exercised() {
-    let Some(python) = python() else { return };
+    let Some(python) = support::python() else {
+        return;
+    };
     // In the notice-gate case the v1 client without the capability gets notices; with
     // `version-type` nothing at all can run: every other requirement is not exercised.
     let report = run(python, "version-type");

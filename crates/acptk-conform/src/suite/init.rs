@@ -140,7 +140,7 @@ fn judged(peer: &RawPeer, line: u64, wrong: Vec<String>) -> Outcome {
 }
 
 /// The JSON type's name, for messages.
-fn kind(value: &Value) -> &'static str {
+pub(crate) fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

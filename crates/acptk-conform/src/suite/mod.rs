@@ -2,16 +2,16 @@
 //!
 //! For each protocol version under test:
 //!
-//! * `vN-newer.jsonl`, `vN-older.jsonl`: `initialize` proposing 99 and 0 ([`init`]);
+//! * `vN-newer.jsonl`, `vN-older.jsonl`: `initialize` proposing 99 and 0 (`init`);
 //! * `vN-main.jsonl`: a client that advertises nothing (no notices): `initialize`, the JSON-RPC
-//!   hygiene probes ([`rpc`]), a session with one prompt, unknown session ids and a replay
-//!   ([`sessions`]), and the notice rules over the whole run ([`notices`]);
+//!   hygiene probes (`rpc`), a session with one prompt, unknown session ids and a replay
+//!   (`sessions`), and the notice rules over the whole run (`notices`);
 //! * `v1-notices.jsonl` (v1 only): a client that advertises `session.notices`, one session and
 //!   one prompt, and the notices it got.
 //!
 //! Every run is also checked with `acp check`'s rules ([`acptk_check::check_bytes`]).
 
-mod init;
+pub(crate) mod init;
 mod notices;
 mod rpc;
 mod sessions;
@@ -110,6 +110,11 @@ pub struct Report {
     pub runs: Vec<Run>,
     /// How long the whole suite took.
     pub elapsed: Duration,
+    /// What was tested: `agent` or `client`.
+    pub subject: &'static str,
+    /// What a person should have seen in the client under test (the client suite's scenarios
+    /// that only a look at its screen can judge); empty for the agent suite.
+    pub to_look_at: Vec<String>,
 }
 
 impl Report {
@@ -173,6 +178,8 @@ pub async fn run_agent_suite(
         verdicts,
         runs,
         elapsed: started.elapsed(),
+        subject: "agent",
+        to_look_at: Vec::new(),
     })
 }
 
@@ -180,16 +187,21 @@ pub async fn run_agent_suite(
 async fn finish(peer: RawPeer) -> Run {
     let name = peer.name().to_owned();
     let transcript = peer.finish().await;
+    checked_run(name, transcript, "agent")
+}
+
+/// A run with the findings of `acp check` over it, keeping those on lines written by `side`
+/// (the side under test: the suite's own probes are mistakes on purpose).
+pub(crate) fn checked_run(name: String, transcript: Vec<String>, side: &str) -> Run {
     let mut bytes = transcript.join("\n");
     bytes.push('\n');
     let (mut findings, _) = acptk_check::check_bytes(bytes.as_bytes(), &CheckOptions::new());
-    // The suite's own probes (a line that is not JSON, wrong params, unknown methods) are
-    // mistakes on purpose: only what the agent sent is reported.
+    let prefix = format!("{{\"from\":\"{side}\"");
     findings.retain(|f| {
         usize::try_from(f.line)
             .ok()
             .and_then(|line| transcript.get(line.wrapping_sub(1)))
-            .is_some_and(|entry| entry.starts_with("{\"from\":\"agent\""))
+            .is_some_and(|entry| entry.starts_with(&prefix))
     });
     Run {
         name,
@@ -237,7 +249,7 @@ fn unjudged(requirement: &Requirement, version: u16, answered: Option<u16>) -> O
 
 /// Merges several outcomes of one requirement: every failure's evidence; else passed if any
 /// passed; else the first reason given.
-fn merge(outcomes: Vec<Outcome>) -> Option<Outcome> {
+pub(crate) fn merge(outcomes: Vec<Outcome>) -> Option<Outcome> {
     let mut evidence = Vec::new();
     let mut passed = false;
     let mut first = None;

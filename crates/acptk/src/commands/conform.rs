@@ -1,5 +1,6 @@
 //! `acp conform agent`: run the conformance suite of [`acptk_conform`] against an agent
-//! command and print the report.
+//! command and print the report; `acp conform client`: be the agent a client under test
+//! launches, play the client suite's scenarios and write the report when it disconnects.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -25,6 +26,30 @@ enum Target {
     /// Launch an agent and judge it against the requirements of the specification and the
     /// session notices RFD (exit 1 when a MUST failed).
     Agent(AgentArgs),
+    /// Be an agent for a client under test to launch (set it as the editor's agent command, or
+    /// `acp client -- acp conform client`): it plays notices, a permission request and odd
+    /// input, judges the client's answers, and writes the report when the client disconnects
+    /// (exit 1 when a MUST failed).
+    Client(ClientArgs),
+}
+
+/// Arguments of `acp conform client`.
+#[derive(Debug, clap::Args)]
+struct ClientArgs {
+    /// Write the text report to FILE (default: standard error, as standard output carries
+    /// the protocol).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Also write the report as one JSON document to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the run's transcript into DIR (the file the evidence names; `acp check` reads it).
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// How long to wait for each answer of the client, in seconds (a person may have to
+    /// decide a permission request).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0, value_parser = seconds)]
+    timeout: f64,
 }
 
 /// Arguments of `acp conform agent`.
@@ -65,7 +90,13 @@ fn seconds(text: &str) -> Result<f64, String> {
 
 /// Runs the suite and prints the report; exits 1 when a MUST failed, 0 otherwise.
 pub fn run(args: Args) -> super::Outcome {
-    let Target::Agent(args) = args.target;
+    match args.target {
+        Target::Agent(args) => run_agent(args),
+        Target::Client(args) => run_client(args),
+    }
+}
+
+fn run_agent(args: AgentArgs) -> super::Outcome {
     for id in &args.only {
         if requirement::find(id).is_none() {
             return Err(Box::new(UsageError(format!(
@@ -95,17 +126,7 @@ pub fn run(args: Args) -> super::Outcome {
         .build()?;
     let mut report = runtime.block_on(suite::run_agent_suite(&command, &options))?;
     report.retain_ids(&args.only);
-    if let Some(dir) = &args.record {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        for run in &report.runs {
-            let path = dir.join(&run.name);
-            let mut text = run.transcript.join("\n");
-            text.push('\n');
-            std::fs::write(&path, text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
-    }
+    record(args.record.as_deref(), &report)?;
     let text = match args.format.as_str() {
         "json" => report::json(&report),
         "junit" => report::junit(&report),
@@ -115,6 +136,70 @@ pub fn run(args: Args) -> super::Outcome {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
         other => other?,
+    }
+    Ok(if report.failed() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Writes each run's transcript into `dir`, when one was given.
+fn record(dir: Option<&std::path::Path>, report: &suite::Report) -> Result<(), String> {
+    let Some(dir) = dir else {
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for run in &report.runs {
+        let path = dir.join(&run.name);
+        let mut text = run.transcript.join("\n");
+        text.push('\n');
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Resolves when the process is asked to end (SIGINT, SIGTERM or SIGHUP), so that the report
+/// is still written when a client ends its agent by a signal instead of closing its input.
+async fn asked_to_end() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut int), Ok(mut term), Ok(mut hup)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = int.recv() => {}
+        _ = term.recv() => {}
+        _ = hup.recv() => {}
+    }
+}
+
+/// Plays the client suite over standard input and output; writes the reports.
+fn run_client(args: ClientArgs) -> super::Outcome {
+    let options = acptk_conform::client_suite::ClientOptions::new()
+        .timeout(Duration::from_secs_f64(args.timeout));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let report = runtime.block_on(acptk_conform::client_suite::run_client_suite(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        &options,
+        asked_to_end(),
+    ));
+    record(args.record.as_deref(), &report)?;
+    let text = report::text(&report);
+    match &args.report {
+        Some(path) => std::fs::write(path, &text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => eprint!("{text}"),
+    }
+    if let Some(path) = &args.json {
+        std::fs::write(path, report::json(&report))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(if report.failed() {
         ExitCode::FAILURE
