@@ -15,7 +15,13 @@ is a ratchet: it fails on a circle that is not listed, on a listed circle that g
 and on a listed circle that is gone or smaller (then the line must be deleted or narrowed, so
 that the list only shrinks).
 
-    scripts/layers.py              # check against the baseline (CI)
+Where a folder's floors are written down, arrows must also point down them: a line of
+`scripts/layers.order` that reads `crate: parent: top > ... > bottom` fails an arrow from a
+sibling to one named before it (siblings the line does not name are free), and one that reads
+`crate: from -> to: child, ...` fails a reference from `from` (or below) into `to` that does not
+reach one of the children named. A line naming a module that does not exist fails too.
+
+    scripts/layers.py              # check against the baseline and the orders (CI)
     scripts/layers.py --report     # print every circle with the references that make it
     scripts/layers.py --root DIR   # another tree (DIR/crates/*/src); the tests use this
 """
@@ -27,6 +33,7 @@ import sys
 from collections import defaultdict
 
 BASELINE_NAME = os.path.join("scripts", "layers.baseline")
+ORDER_NAME = os.path.join("scripts", "layers.order")
 
 # ---------------------------------------------------------------------------------------------
 # Lexing: identifiers, `::`, single punctuation characters and string literals (kept only for
@@ -406,14 +413,104 @@ def crate_units(root):
     return units
 
 
-def find_circles(root):
-    circles, warnings = [], []
+def parse_units(root):
+    """{unit: Tree} for each crate root under root/crates/*/src."""
+    trees = {}
     for unit, root_file in crate_units(root):
         tree = Tree()
         parse_file(tree, root_file, (), os.path.dirname(root_file), root, set())
+        trees[unit] = tree
+    return trees
+
+
+def find_circles(root, trees=None):
+    circles, warnings = [], []
+    for unit, tree in (trees or parse_units(root)).items():
         warnings.extend(tree.warnings)
         circles.extend(circles_of(unit, tree))
     return circles, warnings
+
+
+# ---------------------------------------------------------------------------------------------
+# Written orders of floors: arrows point down them only.
+
+
+def read_orders(path):
+    """[(line number, unit, head, [name, ...])] from `unit: head: names`: a written order of
+    floors (`parent: top > ... > bottom`) or a limit on what a module reaches (`from -> to:
+    child, ...`)."""
+    orders = []
+    if not os.path.isfile(path):
+        return orders
+    with open(path, encoding="utf-8") as handle:
+        for number, text in enumerate(handle, 1):
+            text = text.strip()
+            if not text or text.startswith("#"):
+                continue
+            unit, _, rest = text.partition(":")
+            head, _, names = rest.rpartition(":")
+            sep = "," if "->" in head else ">"
+            orders.append((number, unit.strip(), head.strip(),
+                           [name.strip() for name in names.split(sep)]))
+    return orders
+
+
+def module_path(text):
+    return tuple(part for part in text.strip().split("::") if part)
+
+
+def shown_refs(refs):
+    return "".join(f"\n        {file}:{line} -> {path}" for file, line, path in refs)
+
+
+def floor_errors(tree, unit, where, parent, floors):
+    """An arrow from a sibling of `parent` to one named before it in `floors`."""
+    errors = []
+    rank = {floor: i for i, floor in enumerate(floors)}
+    for (a, b), refs in sorted(sibling_arrows(tree).get(parent, {}).items()):
+        if a in rank and b in rank and rank[a] > rank[b]:
+            errors.append(f"{where}: `{a}` sits below `{b}` but uses it "
+                          f"({unit}, under `{'::'.join(parent)}`):{shown_refs(refs)}")
+    return errors
+
+
+def reach_errors(tree, unit, where, source, target, allowed):
+    """A reference from `source` (or below) into `target` that is not to one of its children
+    in `allowed` (or below them)."""
+    refs = []
+    for reference in tree.references:
+        found = resolve(tree, reference)
+        if reference.module[:len(source)] != source or found is None \
+                or found[:len(target)] != target:
+            continue
+        if len(found) == len(target) or found[len(target)] not in allowed:
+            refs.append((reference.file, reference.line, "::".join(reference.segments)))
+    if not refs:
+        return []
+    return [f"{where}: `{'::'.join(source)}` may use only {', '.join(allowed)} of "
+            f"`{'::'.join(target)}` ({unit}):{shown_refs(sorted(refs))}"]
+
+
+def order_errors(trees, orders, order_path):
+    """Error messages: an arrow up a written order, a reach past a written limit, or a line
+    naming a module that does not exist."""
+    errors = []
+    for number, unit, head, names in orders:
+        where = f"{order_path}:{number}"
+        tree = trees.get(unit)
+        source, _, target = head.partition("->")
+        source, target = module_path(source), module_path(target)
+        parent = target if "->" in head else source
+        modules = getattr(tree, "modules", set())
+        wanted = [parent + (name,) for name in names] + ([source] if "->" in head else [])
+        missing = ["::".join(path) for path in wanted if path not in modules]
+        if missing:
+            errors.append(f"{where}: no module {', '.join(missing)} in {unit}")
+        elif "->" in head:
+            errors.extend(reach_errors(tree, unit, where, source, target, names))
+        else:
+            errors.extend(floor_errors(tree, unit, where, source, names))
+    return errors
 
 
 # ---------------------------------------------------------------------------------------------
@@ -482,12 +579,16 @@ def main(argv=None):
                         help="the repository (its crates/*/src are read); default: this script's")
     parser.add_argument("--baseline", help="the list of known circles "
                         f"(default: ROOT/{BASELINE_NAME})")
+    parser.add_argument("--order", help="the written orders of floors "
+                        f"(default: ROOT/{ORDER_NAME})")
     parser.add_argument("--report", action="store_true",
                         help="print every circle with its references and exit 0")
     args = parser.parse_args(argv)
     root = os.path.normpath(args.root)
     baseline_path = args.baseline or os.path.join(root, BASELINE_NAME)
-    circles, warnings = find_circles(root)
+    order_path = args.order or os.path.join(root, ORDER_NAME)
+    trees = parse_units(root)
+    circles, warnings = find_circles(root, trees)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.report:
@@ -503,6 +604,10 @@ def main(argv=None):
     shown = os.path.relpath(baseline_path, root)
     shown = baseline_path if shown.startswith("..") else shown
     errors = ratchet(circles, read_baseline(baseline_path), shown)
+    shown_order = os.path.relpath(order_path, root)
+    shown_order = order_path if shown_order.startswith("..") else shown_order
+    orders = read_orders(order_path)
+    errors += [(message, None) for message in order_errors(trees, orders, shown_order)]
     for message, circle in errors:
         print(f"error: {message}", file=sys.stderr)
         if circle is not None:
@@ -512,7 +617,7 @@ def main(argv=None):
               file=sys.stderr)
         return 1
     print(f"layers: no new circle between sibling modules ({len(circles)} known, "
-          f"listed in {shown})")
+          f"listed in {shown}); {len(orders)} written order(s) held")
     return 0
 
 

@@ -2,8 +2,9 @@
 //! to a temporary directory: it finds a circle between sibling modules and the references that
 //! make it, resolves `super::`, `self::`, bare child names, nested `use` groups, inline modules
 //! and `#[path]`, ignores comments and strings, lets a parent and its children use each other,
-//! and holds its baseline as a ratchet. Last, the repository itself passes the check (so the
-//! README's test command runs it too, as CI does on its own).
+//! holds its baseline as a ratchet, and holds the orders and limits written in
+//! `scripts/layers.order`. Last, the repository itself passes the check, orders included (so
+//! the README's test command runs it too, as CI does on its own).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
@@ -194,8 +195,106 @@ fn the_baseline_is_a_ratchet() {
     );
 }
 
+/// A crate with floors `top > mid > low` under `app` (`top` uses `mid`, `mid` uses `low`) and a
+/// sibling `user` of `app` that reaches into `app::mid` and `app::low`.
+fn floors() -> tempfile::TempDir {
+    tree(&[
+        ("crates/demo/src/lib.rs", "pub mod app;\npub mod user;\n"),
+        (
+            "crates/demo/src/app/mod.rs",
+            "pub mod low;\npub mod mid;\npub mod top;\n",
+        ),
+        ("crates/demo/src/app/top.rs", "use super::mid::run;\n"),
+        (
+            "crates/demo/src/app/mid.rs",
+            "pub fn run() { crate::app::low::f(); }\n",
+        ),
+        ("crates/demo/src/app/low.rs", "pub fn f() {}\n"),
+        (
+            "crates/demo/src/user.rs",
+            "use crate::app::mid::run;\npub fn g() { crate::app::low::f(); }\n",
+        ),
+    ])
+}
+
+#[test]
+fn a_written_order_fails_an_arrow_up_it() {
+    let dir = floors();
+    let order = dir.path().join("scripts/layers.order");
+    fs::create_dir_all(order.parent().unwrap()).unwrap();
+
+    fs::write(&order, "# floors\ndemo: app: top > mid > low\n").unwrap();
+    let (code, out, err) = layers(dir.path(), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1 written order(s) held"), "{out}");
+
+    // the same tree read with `mid` above `top`: its use by `top` points up
+    fs::write(&order, "demo: app: mid > top > low\n").unwrap();
+    let (code, _, err) = layers(dir.path(), &[]);
+    assert_eq!(code, 1, "an arrow up the order fails");
+    assert!(
+        err.contains("layers.order:1: `top` sits below `mid` but uses it"),
+        "{err}"
+    );
+    assert!(
+        err.contains("crates/demo/src/app/top.rs:1 -> super::mid::run"),
+        "{err}"
+    );
+
+    // and with `low` on top, through a `crate::` path inside a function
+    fs::write(&order, "demo: app: low > top\n").unwrap();
+    let (code, out, err) = layers(dir.path(), &[]);
+    assert_eq!(code, 0, "`mid` is not named, so it is free: {out}{err}");
+
+    fs::write(&order, "demo: app: low > mid\n").unwrap();
+    let (code, _, err) = layers(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("crates/demo/src/app/mid.rs:1 -> crate::app::low::f"),
+        "{err}"
+    );
+
+    fs::write(&order, "demo: app: top > gone\n").unwrap();
+    let (code, _, err) = layers(dir.path(), &[]);
+    assert_eq!(code, 1, "a line naming no module fails");
+    assert!(err.contains("no module app::gone in demo"), "{err}");
+}
+
+#[test]
+fn a_written_limit_fails_a_reach_past_it() {
+    let dir = floors();
+    let order = dir.path().join("scripts/layers.order");
+    fs::create_dir_all(order.parent().unwrap()).unwrap();
+
+    fs::write(&order, "demo: user -> app: mid, low\n").unwrap();
+    let (code, _, err) = layers(dir.path(), &[]);
+    assert_eq!(code, 0, "{err}");
+
+    fs::write(&order, "demo: user -> app: mid\n").unwrap();
+    let (code, _, err) = layers(dir.path(), &[]);
+    assert_eq!(code, 1, "a reach into a child not named fails");
+    assert!(
+        err.contains("`user` may use only mid of `app` (demo)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("crates/demo/src/user.rs:2 -> crate::app::low::f"),
+        "{err}"
+    );
+    assert!(!err.contains("app::mid::run"), "{err}");
+
+    fs::write(&order, "demo: nobody -> app: mid\n").unwrap();
+    let (code, _, err) = layers(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no module nobody in demo"), "{err}");
+}
+
 #[test]
 fn the_repository_has_no_circle_beyond_its_baseline() {
     let (code, out, err) = layers(&repository(), &[]);
     assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        !out.contains("; 0 written order(s)"),
+        "scripts/layers.order is read: {out}"
+    );
 }

@@ -36,11 +36,12 @@ use serde_json::json;
 use driver::handler::{Answers, CliHandler, Services};
 use driver::peer_log::PeerLog;
 use driver::setup::Target;
+use driver::turn_output::Renderer;
 use driver::{agent_log, config, decide, mcp_config, named_agent, named_session, oneshot};
 use driver::{policy, prompt, setup};
-use render::output::Format;
 use shared::events::EventLog;
 use shared::exit::{self, Exit, Failure, report};
+use shared::format::Format;
 use shared::text;
 
 /// A heading of `acp client --help`.
@@ -507,13 +508,16 @@ impl Args {
     }
 }
 
+/// How turns are printed: the driver gets the renderer from here, and knows no printer.
+const PRINTERS: &dyn Renderer = &render::output::Printers;
+
 /// Runs the client.
 pub fn run(mut args: Args) -> super::Outcome {
     if let Err(failure) = args.resolve() {
         return Ok(report(&failure));
     }
     if args.serve_as_owner {
-        return Ok(driver::owner::run(&args));
+        return Ok(driver::owner::run(&args, PRINTERS));
     }
     // Everything started from here on (the agent, terminals, their children) is ended with
     // us; a run with --no-wait starts no agent, and the owner it may start outlives it.
@@ -540,8 +544,8 @@ pub fn run(mut args: Args) -> super::Outcome {
         } else if let Some(text) = &prompt {
             match (&args.session, args.no_wait) {
                 (Some(_), true) => named_session::queue(&args, text).await,
-                (Some(_), false) => named_session::run(&args, text).await,
-                (None, _) => oneshot::run(&args, text, oneshot::Opening::Plain).await,
+                (Some(_), false) => named_session::run(&args, text, PRINTERS).await,
+                (None, _) => oneshot::run(&args, text, oneshot::Opening::Plain, PRINTERS).await,
             }
         } else if args.plain {
             match tui::plain_ui::run_client(&args).await {

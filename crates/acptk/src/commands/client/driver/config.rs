@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::decide::NonInteractive;
-use crate::commands::client::render::output::Format;
+use crate::commands::client::shared::format::Format;
 
 /// The built-in permission policies, by the name of their flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -3,8 +3,9 @@
 //! ([`config`], [`named_agent`], [`mcp_config`]), what the client answers the agent
 //! ([`handler`], with the permission [`policy`] and the [`decide`]rs), one turn ([`prompt`],
 //! [`oneshot`]) and named sessions ([`named`]: their record and their owner's socket;
-//! [`named_session`]; the [`owner`] process). The terminal UI builds on it; `acp sessions`
-//! uses it too.
+//! [`named_session`]; the [`owner`] process). It knows no UI and no printer: it prints to the
+//! [`turn_output`] it is handed, which rendering implements. The terminal UI builds on both;
+//! `acp sessions` uses the driver too.
 
 pub mod agent_life;
 pub mod agent_log;
@@ -21,3 +22,4 @@ pub mod peer_log;
 pub mod policy;
 pub mod prompt;
 pub mod setup;
+pub mod turn_output;

@@ -17,6 +17,7 @@ use super::named::store::Holder;
 use super::named::submit::{self, Submitted};
 use super::oneshot::{self, Opening};
 use super::prompt::{self, signal_exit};
+use super::turn_output::Renderer;
 use crate::commands::client::Args;
 use crate::commands::client::shared::exit::{Exit, Failure, report, say};
 
@@ -24,8 +25,9 @@ use crate::commands::client::shared::exit::{Exit, Failure, report, say};
 const RETRY_EVERY: Duration = Duration::from_millis(100);
 
 /// `acp client --session NAME` with prompt `text`: through the session's owner when it has
-/// one, else in this process, once no other run has the session.
-pub async fn run(args: &Args, text: &str) -> ExitCode {
+/// one, else in this process, once no other run has the session, printed as `renderer` makes
+/// outputs.
+pub async fn run(args: &Args, text: &str, renderer: &'static dyn Renderer) -> ExitCode {
     let (store, scope) = match prepare(args) {
         Ok(pair) => pair,
         Err(failure) => return report(&failure),
@@ -52,7 +54,7 @@ pub async fn run(args: &Args, text: &str) -> ExitCode {
                     Ok(claim) => claim,
                     Err(failure) => return report(&failure),
                 };
-                return oneshot::run(args, text, Opening::Named(Box::new(claim))).await;
+                return oneshot::run(args, text, Opening::Named(Box::new(claim)), renderer).await;
             }
             Ok(Err(holder)) => {
                 if !said {

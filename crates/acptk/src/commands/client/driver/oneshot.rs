@@ -7,6 +7,7 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use acptk_runtime::client::{Client, LocalTerminals};
 use acptk_runtime::transport::AgentProcess;
@@ -17,12 +18,12 @@ use super::handler::{Answers, CliHandler};
 use super::named::claim::{self, Claim};
 use super::peer_log::PeerLog;
 use super::prompt::{self, TurnEnd, interruption, signal_exit};
+use super::turn_output::{Renderer, TerminalTails, TurnOutput};
 use super::{decide, setup};
 use crate::commands::client::Args;
-use crate::commands::client::render::follow::TerminalTails;
-use crate::commands::client::render::output::{Format, Output, SharedOutput};
 use crate::commands::client::shared::events::EventLog;
 use crate::commands::client::shared::exit::{Exit, Failure, report, say};
+use crate::commands::client::shared::format::Format;
 use crate::commands::client::shared::text::command_line;
 
 /// How to continue `session` later, as a command line.
@@ -81,6 +82,8 @@ pub struct Ready {
     /// The permission decisions.
     pub decide: decide::OneShot,
     terminals: Option<LocalTerminals>,
+    /// What makes the outputs turns are printed to.
+    renderer: &'static dyn Renderer,
     /// The open session.
     pub opened: setup::Opened,
 }
@@ -97,11 +100,13 @@ impl Ready {
     /// Launches the agent (asking permissions on `asker` when there is one), signs in, opens
     /// the session as `opening` says and applies `--mode` and `--set`. A signal on
     /// `interrupted` meanwhile ends it (exit 128 + the signal); a failure has ended the agent.
+    /// Its turns are printed to outputs `renderer` makes ([`Ready::output`]).
     pub async fn start(
         args: &Args,
         opening: &mut Opening,
         asker: Option<decide::TtyAsker>,
         interrupted: &mut watch::Receiver<Option<i32>>,
+        renderer: &'static dyn Renderer,
     ) -> Result<Ready, Failure> {
         let policy = args.permission_policy()?;
         let decide = decide::OneShot::new(policy, asker, args.non_interactive());
@@ -165,6 +170,7 @@ impl Ready {
                 events,
                 decide,
                 terminals,
+                renderer,
                 opened,
             }),
             Err(failure) => {
@@ -176,26 +182,26 @@ impl Ready {
 
     /// A printer of `format` writing to `out`, showing terminal output with tool calls (and
     /// notices when `notices`).
-    pub fn output<W: Write>(
+    pub fn output(
         &self,
         format: Format,
-        out: W,
+        out: impl Write + Send + 'static,
         notices: bool,
-    ) -> SharedOutput<Output<W>> {
-        let mut output = Output::new(format, out);
-        if let Some(terminals) = self.terminals.clone() {
+    ) -> Arc<dyn TurnOutput> {
+        let tails = self.terminals.clone().map(|terminals| {
             // The last 4 KiB of a command's output are shown under its tool call.
             let tails: TerminalTails =
-                std::sync::Arc::new(move |id: &str| terminals.tail(id, 4096).map(|tail| tail.text));
-            output = output.with_terminal_tails(tails);
-        }
-        SharedOutput::new(output, &self.opened.id, notices)
+                Arc::new(move |id: &str| terminals.tail(id, 4096).map(|tail| tail.text));
+            tails
+        });
+        self.renderer
+            .open(format, Box::new(out), &self.opened.id, tails, notices)
     }
 
     /// Prints the client's own events to `out` as they happen, in order with the
     /// conversation (until [`Ready::detach`]).
-    pub fn attach<W: Write + Send + 'static>(&self, out: &SharedOutput<Output<W>>) {
-        let (out, client) = (out.clone(), self.client.clone());
+    pub fn attach(&self, out: &Arc<dyn TurnOutput>) {
+        let (out, client) = (Arc::clone(out), self.client.clone());
         self.events.set_sink(move |event| out.event(&client, event));
     }
 
@@ -221,14 +227,19 @@ impl Ready {
     }
 }
 
-/// Runs one turn with prompt `text`, in a session opened as `opening` says.
-pub async fn run(args: &Args, text: &str, mut opening: Opening) -> ExitCode {
+/// Runs one turn with prompt `text`, in a session opened as `opening` says, printed to an
+/// output `renderer` makes.
+pub async fn run(
+    args: &Args,
+    text: &str,
+    mut opening: Opening,
+    renderer: &'static dyn Renderer,
+) -> ExitCode {
     let mut interrupted = prompt::interrupts();
     let format = args.format();
     let quiet = format == Format::Quiet;
     let failed = |failure: Failure| {
-        let mut out = Output::new(format, std::io::stdout());
-        let _ = out.failure(&failure);
+        renderer.failure(format, Box::new(std::io::stdout()), &failure);
         report(&failure)
     };
     let mut ready = match Ready::start(
@@ -236,6 +247,7 @@ pub async fn run(args: &Args, text: &str, mut opening: Opening) -> ExitCode {
         &mut opening,
         decide::TtyAsker::detect(),
         &mut interrupted,
+        renderer,
     )
     .await
     {
@@ -255,9 +267,9 @@ pub async fn run(args: &Args, text: &str, mut opening: Opening) -> ExitCode {
         }
     }
     let out = ready.output(format, std::io::stdout(), !args.no_notices);
-    out.with(|printer| printer.session(&client, &session, ready.opened.loaded));
+    out.session(&client, &session, ready.opened.loaded);
     if let Some(claim) = &named {
-        out.with(|printer| claim.announce(printer, &session));
+        claim.announce(&*out, &session);
         // What a load replayed is the agent's history, not this turn's: `acp sessions
         // history` shows it from the client's own record.
         out.skip_existing(&client);
@@ -269,7 +281,7 @@ pub async fn run(args: &Args, text: &str, mut opening: Opening) -> ExitCode {
     // the terminal comes after what was printed before it.
     ready.attach(&out);
     {
-        let (out, client) = (out.clone(), client.clone());
+        let (out, client) = (Arc::clone(&out), client.clone());
         ready.decide.set_before_asking(move || out.settle(&client));
     }
     let permission_failures = ready.decide.failures();
@@ -280,7 +292,7 @@ pub async fn run(args: &Args, text: &str, mut opening: Opening) -> ExitCode {
         permission_failures: Some(&permission_failures),
     };
     let started = crate::commands::client::driver::named::store::now();
-    let end = turn.run(text, &out, &mut interrupted).await;
+    let end = turn.run(text, &*out, &mut interrupted).await;
     ready.shutdown().await;
     let end = match (end, out.failed()) {
         // A closed output ends the run quietly, whatever else happened.
@@ -301,15 +313,15 @@ pub async fn run(args: &Args, text: &str, mut opening: Opening) -> ExitCode {
         };
         say(&format!("acp: continue this session with: {again}"));
     }
-    finish(end, &out)
+    finish(end, &*out)
 }
 
 /// Prints how the turn ended and gives the exit code.
-pub fn finish<W: Write>(end: TurnEnd, out: &SharedOutput<Output<W>>) -> ExitCode {
+pub fn finish(end: TurnEnd, out: &dyn TurnOutput) -> ExitCode {
     let exit = prompt::exit_of(&end);
     match end {
         TurnEnd::Stopped(acptk_runtime::agent::StopReason::EndTurn) => {
-            out.with(Output::finish);
+            out.finish();
             if out.failed().is_some() {
                 return Exit::OutputClosed.into();
             }
@@ -320,11 +332,11 @@ pub fn finish<W: Write>(end: TurnEnd, out: &SharedOutput<Output<W>>) -> ExitCode
                 exit,
                 format!("the turn did not end normally (stop reason `{stop}`)"),
             );
-            out.with(Output::finish);
+            out.finish();
             report(&failure)
         }
         TurnEnd::Failed(failure) => {
-            out.with(|printer| printer.failure(&failure));
+            out.failure(&failure);
             report(&failure)
         }
     }

@@ -30,8 +30,9 @@ use crate::commands::client::Args;
 use crate::commands::client::driver::named::protocol::{Phase, Reply, Request, Running, Status};
 use crate::commands::client::driver::named::socket;
 use crate::commands::client::driver::named::store::{self, Holder, Store};
-use crate::commands::client::render::output::{Format, Output};
+use crate::commands::client::driver::turn_output::Renderer;
 use crate::commands::client::shared::exit::{Exit, Failure, say};
+use crate::commands::client::shared::format::Format;
 use crate::commands::client::shared::lock;
 
 /// The owner's idle time before it exits, unless `--ttl` says.
@@ -233,7 +234,7 @@ impl Write for Frames {
 }
 
 /// Runs as the owner of `args.session`.
-pub fn run(args: &Args) -> ExitCode {
+pub fn run(args: &Args, renderer: &'static dyn Renderer) -> ExitCode {
     // Out of the terminal's session: a closed terminal or Ctrl-C there does not reach it.
     let _ = nix::unistd::setsid();
     // The agent and whatever it starts end with the owner.
@@ -245,12 +246,12 @@ pub fn run(args: &Args) -> ExitCode {
         say("acp: cannot start the owner's runtime");
         return Exit::Failed.into();
     };
-    let code = runtime.block_on(serve(args));
+    let code = runtime.block_on(serve(args, renderer));
     runtime.shutdown_background();
     code
 }
 
-async fn serve(args: &Args) -> ExitCode {
+async fn serve(args: &Args, renderer: &'static dyn Renderer) -> ExitCode {
     let failed = |failure: Failure| {
         say(&format!("acp: owner: {}", failure.message));
         ExitCode::from(failure.exit.code())
@@ -296,7 +297,17 @@ async fn serve(args: &Args) -> ExitCode {
     };
     let accepting = tokio::spawn(accept(listener, shared.clone()));
     let mut interrupted = prompt::interrupts();
-    let code = match claim_and_start(args, &store, &scope, &key, &shared, &mut interrupted).await {
+    let code = match claim_and_start(
+        args,
+        &store,
+        &scope,
+        &key,
+        &shared,
+        &mut interrupted,
+        renderer,
+    )
+    .await
+    {
         Ok((mut ready, mut claim)) => {
             lock(&shared.state).session = Some((ready.client.clone(), ready.opened.id.clone()));
             shared.set_phase(Phase::Ready);
@@ -330,6 +341,7 @@ async fn claim_and_start(
     key: &str,
     shared: &Shared,
     interrupted: &mut watch::Receiver<Option<i32>>,
+    renderer: &'static dyn Renderer,
 ) -> Result<(Ready, Box<Claim>), Failure> {
     let session_lock = loop {
         match store.try_lock(key, "lock", &Holder::me("owner", None)) {
@@ -353,7 +365,7 @@ async fn claim_and_start(
     shared.set_phase(Phase::Starting);
     let claim = Claim::take(store.clone(), scope, session_lock)?;
     let mut opening = Opening::Named(Box::new(claim));
-    let mut ready = Ready::start(args, &mut opening, None, interrupted).await?;
+    let mut ready = Ready::start(args, &mut opening, None, interrupted, renderer).await?;
     match opening {
         Opening::Named(claim) => Ok((ready, claim)),
         Opening::Plain => {
@@ -470,15 +482,13 @@ async fn turn(
         !args.no_notices,
     );
     out.skip_existing(&client);
-    out.with(|printer| printer.session(&client, &session, false));
-    out.with(|printer| {
-        printer.named_session(
-            &claim.record.name,
-            &session,
-            "served",
-            claim.note.as_deref(),
-        )
-    });
+    out.session(&client, &session, false);
+    out.named_session(
+        &claim.record.name,
+        &session,
+        "served",
+        claim.note.as_deref(),
+    );
     ready.attach(&out);
     ready.decide.reset_failures();
     let permission_failures = ready.decide.failures();
@@ -488,7 +498,7 @@ async fn turn(
         timeout: job.timeout,
         permission_failures: Some(&permission_failures),
     };
-    let end = run.run(&job.text, &out, interrupted).await;
+    let end = run.run(&job.text, &*out, interrupted).await;
     ready.detach();
     let end = match (end, out.failed()) {
         (_, Some(_)) => TurnEnd::Failed(Failure::new(Exit::OutputClosed, "the client left")),
@@ -497,9 +507,9 @@ async fn turn(
     claim.record_turn(&client, &session, &job.text, &since, &end);
     let exit = prompt::exit_of(&end);
     match end {
-        TurnEnd::Stopped(acptk_runtime::agent::StopReason::EndTurn) => out.with(Output::finish),
+        TurnEnd::Stopped(acptk_runtime::agent::StopReason::EndTurn) => out.finish(),
         TurnEnd::Stopped(stop) => {
-            out.with(Output::finish);
+            out.finish();
             if let Some(replies) = &replies {
                 replies.say(format!(
                     "acp: the turn did not end normally (stop reason `{stop}`)"
@@ -508,7 +518,7 @@ async fn turn(
         }
         TurnEnd::Failed(failure) => {
             let failure = ready.explain(failure);
-            out.with(|printer| printer.failure(&failure));
+            out.failure(&failure);
             if let (Some(replies), false) = (&replies, failure.exit == Exit::OutputClosed) {
                 replies.say(format!("acp: {}", failure.message));
             }

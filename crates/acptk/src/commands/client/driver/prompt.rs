@@ -1,4 +1,4 @@
-//! `acp client --prompt TEXT`: one turn, printed while it streams (see [`crate::commands::client::render::output`]),
+//! `acp client --prompt TEXT`: one turn, printed while it streams (see [`TurnOutput`]),
 //! then an exit code that says how it ended.
 //!
 //! `--timeout SECS` bounds each step and the turn: past it, the turn is cancelled
@@ -7,14 +7,13 @@
 //! 143, 129); a second signal does not wait. A closed output (a pipe whose reader left) ends
 //! the turn the same way, quietly, with 141.
 
-use std::io::Write;
 use std::time::Duration;
 
 use acptk_runtime::agent::StopReason;
 use acptk_runtime::client::Client;
 use tokio::sync::watch;
 
-use crate::commands::client::render::output::{Output, SharedOutput};
+use crate::commands::client::driver::turn_output::TurnOutput;
 use crate::commands::client::shared::exit::{Exit, Failure};
 use crate::commands::signals::Signals;
 
@@ -94,20 +93,20 @@ impl Turn<'_> {
     /// Runs the turn with prompt `text`, printing it to `out` as it streams. Cancels the turn
     /// on timeout, on a signal (a change of `interrupted`), when a permission could not be
     /// asked under `--non-interactive-permissions fail`, and when the output was closed.
-    pub async fn run<W: Write>(
+    pub async fn run(
         &self,
         text: &str,
-        out: &SharedOutput<Output<W>>,
+        out: &dyn TurnOutput,
         interrupted: &mut watch::Receiver<Option<i32>>,
     ) -> TurnEnd {
         one_turn(self, text, out, interrupted).await
     }
 }
 
-async fn one_turn<W: Write>(
+async fn one_turn(
     turn_of: &Turn<'_>,
     text: &str,
-    out: &SharedOutput<Output<W>>,
+    out: &dyn TurnOutput,
     interrupted: &mut watch::Receiver<Option<i32>>,
 ) -> TurnEnd {
     let Turn {
@@ -175,13 +174,13 @@ async fn one_turn<W: Write>(
     out.catch_up(client);
     if let Some((exit, message)) = stopping {
         if let Some(Ok(stop)) = &outcome {
-            out.with(|out| out.stop(stop));
+            out.stop(stop);
         }
         return TurnEnd::Failed(Failure::new(exit, message));
     }
     match outcome {
         Some(Ok(stop)) => {
-            out.with(|out| out.stop(&stop));
+            out.stop(&stop);
             TurnEnd::Stopped(stop)
         }
         Some(Err(error)) => TurnEnd::Failed(Failure::of("the turn failed", &error, Exit::Failed)),

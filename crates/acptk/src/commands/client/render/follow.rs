@@ -8,16 +8,12 @@
 
 use std::collections::BTreeMap;
 use std::io;
-use std::sync::Arc;
 
 use acptk_notice_center::{Entry as NoticeEntry, NoticeCenter};
 use acptk_runtime::client::Transcript;
 use acptk_runtime::client::transcript::{Entry, Message, PlanItem, ToolCall};
 
 use crate::commands::client::shared::events::ClientEvent;
-
-/// The end of a terminal's output by terminal id (for showing a tool call's result).
-pub type TerminalTails = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
 /// Where a follower sends what is new. Each kind of news is dropped unless the sink takes it.
 pub trait Sink {

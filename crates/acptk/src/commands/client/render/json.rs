@@ -26,7 +26,8 @@ use acptk_notice_center::Entry as NoticeEntry;
 use acptk_runtime::client::transcript::{Message, PlanItem, Role, ToolCall};
 use serde_json::{Value, json};
 
-use super::follow::{Sink, TerminalTails};
+use super::follow::Sink;
+use crate::commands::client::driver::turn_output::TerminalTails;
 use crate::commands::client::shared::events::ClientEvent;
 
 /// The word for a role in JSON output.

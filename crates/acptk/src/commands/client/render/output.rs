@@ -16,25 +16,14 @@ use acptk_runtime::client::{AuthKind, Client};
 use acptk_runtime::rpc;
 use serde_json::{Value, json};
 
-use super::follow::{Follower, Sink, TerminalTails};
+use super::follow::{Follower, Sink};
 use super::json::JsonPrinter;
 use super::plain::PlainPrinter;
+use crate::commands::client::driver::turn_output::{Renderer, TerminalTails, TurnOutput};
 use crate::commands::client::shared::events::ClientEvent;
 use crate::commands::client::shared::exit::Failure;
+use crate::commands::client::shared::format::Format;
 use crate::commands::client::shared::lock;
-
-/// The output format of `--prompt`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Format {
-    /// Plain text for a person: each message as flowing text under one label (`You:`,
-    /// `Agent:`, `Thinking:`), tool calls with their results, notices, the client's actions.
-    #[default]
-    Text,
-    /// One JSON object per line per event (documented in the README).
-    Json,
-    /// Only the agent's final message text.
-    Quiet,
-}
 
 /// Prints only the text of the last agent message, when the turn has ended.
 #[derive(Debug)]
@@ -472,5 +461,67 @@ impl<W: Write> SharedOutput<Output<W>> {
             client.with_transcript(|transcript| follower.transcript(transcript, out))?;
             shown.out.history(false)
         });
+    }
+}
+
+impl<W: Write + Send + 'static> TurnOutput for SharedOutput<Output<W>> {
+    fn catch_up(&self, client: &Client) {
+        SharedOutput::catch_up(self, client);
+    }
+    fn settle(&self, client: &Client) {
+        SharedOutput::settle(self, client);
+    }
+    fn event(&self, client: &Client, event: &ClientEvent) {
+        SharedOutput::event(self, client, event);
+    }
+    fn skip_existing(&self, client: &Client) {
+        SharedOutput::skip_existing(self, client);
+    }
+    fn history(&self, client: &Client) {
+        SharedOutput::history(self, client);
+    }
+    fn session(&self, client: &Client, session: &str, loaded: bool) {
+        self.with(|printer| printer.session(client, session, loaded));
+    }
+    fn named_session(&self, name: &str, session: &str, how: &str, note: Option<&str>) {
+        self.with(|printer| printer.named_session(name, session, how, note));
+    }
+    fn stop(&self, stop: &StopReason) {
+        self.with(|printer| printer.stop(stop));
+    }
+    fn failure(&self, failure: &Failure) {
+        self.with(|printer| printer.failure(failure));
+    }
+    fn finish(&self) {
+        self.with(Output::finish);
+    }
+    fn failed(&self) -> Option<io::ErrorKind> {
+        SharedOutput::failed(self)
+    }
+}
+
+/// The renderer of `acp client --prompt`: plain text, JSON lines or the final message, as
+/// [`Output`] prints them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Printers;
+
+impl Renderer for Printers {
+    fn open(
+        &self,
+        format: Format,
+        out: Box<dyn Write + Send>,
+        session: &str,
+        tails: Option<TerminalTails>,
+        notices: bool,
+    ) -> Arc<dyn TurnOutput> {
+        let mut output = Output::new(format, out);
+        if let Some(tails) = tails {
+            output = output.with_terminal_tails(tails);
+        }
+        Arc::new(SharedOutput::new(output, session, notices))
+    }
+
+    fn failure(&self, format: Format, out: Box<dyn Write + Send>, failure: &Failure) {
+        let _ = Output::new(format, out).failure(failure);
     }
 }

@@ -25,7 +25,8 @@ use acptk_notice_center::Entry as NoticeEntry;
 use acptk_notice_center::render::plain;
 use acptk_runtime::client::transcript::{Entry, Message, PlanItem, Role, ToolCall};
 
-use super::follow::{Sink, TerminalTails};
+use super::follow::Sink;
+use crate::commands::client::driver::turn_output::TerminalTails;
 use crate::commands::client::shared::events::ClientEvent;
 use crate::commands::client::shared::text::terminal_safe;
 

@@ -2,7 +2,6 @@
 //! the session's lock): opening the session (continuing the recorded one when the agent can,
 //! else a new one, saying why) and recording each turn in the session's history.
 
-use std::io::Write;
 use std::time::Duration;
 
 use acptk_runtime::client::{Client, SessionOptions};
@@ -12,7 +11,7 @@ use super::store::{self, Lock, Record, Scope, Store};
 use crate::commands::client::Args;
 use crate::commands::client::driver::prompt::{self, TurnEnd};
 use crate::commands::client::driver::setup::{self, Opened};
-use crate::commands::client::render::output::Output;
+use crate::commands::client::driver::turn_output::TurnOutput;
 use crate::commands::client::shared::exit::{Exit, Failure, say};
 use crate::commands::client::shared::text::terminal_safe;
 
@@ -103,12 +102,8 @@ impl Claim {
     }
 
     /// The `named_session` event of JSON output.
-    pub fn announce<W: Write>(
-        &self,
-        printer: &mut Output<W>,
-        session: &str,
-    ) -> std::io::Result<()> {
-        printer.named_session(
+    pub fn announce(&self, out: &dyn TurnOutput, session: &str) {
+        out.named_session(
             &self.record.name,
             session,
             self.how.word(),

@@ -15,8 +15,8 @@ use super::socket;
 use super::store::Store;
 use crate::commands::client::Args;
 use crate::commands::client::driver::prompt::{CANCEL_WAIT, interruption, signal_exit};
-use crate::commands::client::render::output::Format;
 use crate::commands::client::shared::exit::{Exit, Failure, say};
+use crate::commands::client::shared::format::Format;
 
 /// How long a new owner may take to listen.
 pub const OWNER_START: Duration = Duration::from_secs(10);
