@@ -181,3 +181,21 @@ fn an_agent_that_sends_no_notice_leaves_notice_requirements_not_exercised() {
         );
     }
 }
+
+#[test]
+fn an_agent_that_wants_a_sign_in_leaves_the_session_requirements_not_exercised() {
+    let Some(python) = support::python() else {
+        return;
+    };
+    // Agents without credentials answer `session/new` with -32000: no breach.
+    let report = run(python, "needs-auth");
+    for id in ["session.new", "session.prompt"] {
+        for (version, outcome) in outcomes(&report, id) {
+            let Outcome::NotExercised { why } = outcome else {
+                panic!("v{version} {id}: expected not exercised, got {outcome:?}");
+            };
+            assert!(why.contains("-32000"), "{why}");
+        }
+    }
+    assert!(!report.failed(), "{}", acptk_conform::report::text(&report));
+}

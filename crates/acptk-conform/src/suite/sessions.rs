@@ -8,6 +8,9 @@ use super::{Options, Outcomes, brief};
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::{RawPeer, Received};
 
+/// The error an agent answers while the client has not signed in.
+const AUTH_REQUIRED: i64 = -32000;
+
 /// An id no agent gave out.
 const UNKNOWN_SESSION: &str = "conform-no-such-session";
 
@@ -86,6 +89,18 @@ pub(super) async fn check(
             .response
             .as_ref()
             .map_or(reply.request_line, |r| r.line);
+        if reply.response.as_ref().and_then(Received::error_code) == Some(AUTH_REQUIRED) {
+            // Without credentials an agent may refuse sessions until the client signs in:
+            // that is no breach, and the session requirements cannot be tried.
+            let why = format!(
+                "`session/new` answered -32000 (authentication required, {}:{line}): run the suite where the agent has credentials to exercise sessions",
+                name
+            );
+            for id in ["session.new", "session.prompt"] {
+                outcomes.push((id, Outcome::not_exercised(why.clone())));
+            }
+            return;
+        }
         outcomes.push((
             "session.new",
             Outcome::failed(

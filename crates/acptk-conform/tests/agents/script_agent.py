@@ -26,6 +26,7 @@ BREAKS = {
     "replay-notice",       # a notice inside the replay of load/resume
     "notice-gate",         # notices to a v1 client that did not ask for them
     "notice-malformed",    # a notice with an empty title
+    "needs-auth",          # not a break: session/new answers -32000 (authentication required)
 }
 
 BREAK = sys.argv[1] if len(sys.argv) > 1 else "none"
@@ -144,6 +145,8 @@ def handle(message):
     if method == "session/new":
         if not isinstance(params.get("cwd"), str):
             return reply(id_, error=-32603 if BREAK == "invalid-params" else -32602)
+        if BREAK == "needs-auth":
+            return reply(id_, error=-32000)
         session = "s%d" % (len(state["sessions"]) + 1)
         state["sessions"].add(session)
         return reply(id_, {"id": session} if BREAK == "session-new" else {"sessionId": session})
