@@ -152,14 +152,18 @@ pub async fn a_lease_running_out_is_taken_over_cleanly(fixture: &impl Fixture) {
     let a = fixture.store();
     let b = fixture.second().unwrap();
     let ttl = Duration::from_millis(15);
+    // On a busy machine the first lease may run out before the second side's first try: such
+    // a round proves nothing either way. A try that is granted and returns while the first
+    // lease surely still held is a failure; and some round must have been refused.
+    let mut refused_rounds = 0;
     for round in 0..24 {
         let id = format!("sess_expiry_{round}");
         a.create(&SessionMeta::new(id.as_str(), ProtocolVersion::V1, "/"))
             .await
             .unwrap();
         a.lease(&id, ttl).await.unwrap();
+        let leased = std::time::Instant::now();
         let appending = round % 2 == 1;
-        let started = std::time::Instant::now();
         let mut refused = 0;
         loop {
             let attempt = if appending {
@@ -168,18 +172,25 @@ pub async fn a_lease_running_out_is_taken_over_cleanly(fixture: &impl Fixture) {
                 b.lease(&id, Duration::from_secs(10)).await
             };
             match attempt {
-                Ok(()) => break,
+                Ok(()) => {
+                    assert!(
+                        refused > 0 || leased.elapsed() >= ttl,
+                        "round {round} (append: {appending}): granted while the first lease held"
+                    );
+                    break;
+                }
                 Err(StoreError::Leased { .. }) => refused += 1,
                 Err(error) => panic!("round {round} (append: {appending}): {error:?}"),
             }
             assert!(
-                started.elapsed() < Duration::from_secs(5),
+                leased.elapsed() < Duration::from_secs(5),
                 "round {round}: the lease never ran out"
             );
         }
-        assert!(
-            refused > 0,
-            "round {round}: the first lease was not in the way"
-        );
+        refused_rounds += usize::from(refused > 0);
     }
+    assert!(
+        refused_rounds > 0,
+        "in no round was the first lease in the way"
+    );
 }
