@@ -41,6 +41,12 @@ impl Screen {
     }
 
     fn start_with(run: Run, mode: &str, client_flags: &[&str]) -> Self {
+        let command = run.client(mode, client_flags);
+        Self::spawn(run, command)
+    }
+
+    /// Runs `command` (an `acp client` of the caller's making) on the terminal.
+    fn spawn(run: Run, mut command: std::process::Command) -> Self {
         let size = Winsize {
             ws_row: ROWS,
             ws_col: COLS,
@@ -59,8 +65,7 @@ impl Screen {
         )
         .unwrap();
         let slave: OwnedFd = pty.slave;
-        let child = run
-            .client(mode, client_flags)
+        let child = command
             .stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
             .stderr(Stdio::from(slave))
@@ -641,4 +646,91 @@ fn ctrl_c_ends_a_terminal_login_and_brings_back_the_picker() {
         screen.seen
     );
     assert!(run.nothing_left());
+}
+
+/// `acp client`'s terminal UI launching `acp conform client`, which writes its JSON report to
+/// `report`.
+fn conform_screen(run: Run, report: &std::path::Path) -> Screen {
+    let mut command = std::process::Command::new(scripted::ACP);
+    command
+        .arg("client")
+        .arg("--cwd")
+        .arg(&run.dir)
+        .arg("--")
+        .arg(scripted::ACP)
+        .args(["conform", "client", "--timeout", "20", "--json"])
+        .arg(report)
+        .env("XDG_STATE_HOME", &run.dir)
+        .env("NO_COLOR", "1");
+    Screen::spawn(run, command)
+}
+
+fn conform_outcome(report: &std::path::Path, id: &str) -> String {
+    let text = std::fs::read_to_string(report).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    report["requirements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .map(|r| r["outcome"].as_str().unwrap().to_owned())
+        .unwrap_or_else(|| panic!("no {id} in {report}"))
+}
+
+#[test]
+fn the_terminal_ui_passes_the_conform_client_suite() {
+    let run = Run::new("tui-conform");
+    let report = run.dir.join("report.json");
+    let mut screen = conform_screen(run, &report);
+    // The status line names the session once it is open.
+    screen.wait_for("session:conform-sess");
+    screen.press(b"go\r");
+    screen.wait_for("Permission requested");
+    // "Allow once" is highlighted.
+    screen.press(b"\r");
+    screen.wait_for("the scenarios are over");
+    screen.press(b"\x11");
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+    for id in [
+        "client.notice.survives",
+        "client.permission.answer",
+        "client.rpc.response-ids",
+        "client.rpc.parse-error.survives",
+    ] {
+        assert_eq!(conform_outcome(&report, id), "passed", "{id}");
+    }
+    assert_eq!(
+        conform_outcome(&report, "client.cancel.notification"),
+        "not exercised"
+    );
+}
+
+#[test]
+fn ctrl_c_at_a_permission_dialog_cancels_the_turn_and_answers_cancelled() {
+    let run = Run::new("tui-conform-cancel");
+    let report = run.dir.join("report.json");
+    let mut screen = conform_screen(run, &report);
+    // The status line names the session once it is open.
+    screen.wait_for("session:conform-sess");
+    screen.press(b"go\r");
+    screen.wait_for("Permission requested");
+    screen.press(b"\x03");
+    screen.wait_for("turn ended: cancelled");
+    screen.press(b"\x11");
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+    // The permission request was answered (cancelled) and the cancel was a notification.
+    assert_eq!(
+        conform_outcome(&report, "client.permission.answer"),
+        "passed"
+    );
+    assert_eq!(
+        conform_outcome(&report, "client.rpc.response-ids"),
+        "passed"
+    );
+    assert_eq!(
+        conform_outcome(&report, "client.cancel.notification"),
+        "passed"
+    );
 }

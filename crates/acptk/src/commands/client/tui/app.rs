@@ -434,6 +434,18 @@ impl AppState {
                     DialogKind::Auth => Command::Quit,
                 });
             }
+            // During a turn, Ctrl-C cancels it, as the status line says: what the dialog asks
+            // is answered as cancelled (a permission) or refused, then the turn is cancelled.
+            Key::Ctrl('c')
+                if self.status.busy
+                    && matches!(
+                        dialog.kind,
+                        DialogKind::Permission | DialogKind::Write | DialogKind::Run
+                    ) =>
+            {
+                self.dialog = None;
+                return Some(Command::CancelTurn);
+            }
             Key::Ctrl('c' | 'q') => return Some(Command::Quit),
             _ => {}
         }

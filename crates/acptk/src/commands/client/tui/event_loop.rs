@@ -500,6 +500,17 @@ impl Ui {
                 spawn_turn(client, session, text, plan.timeout, &self.turn_tx);
             }
             Command::CancelTurn => {
+                // A cancelled turn's open question is answered first: a permission request
+                // with `cancelled` (as the protocol asks), a write or a command refused.
+                match self.open.take() {
+                    Some(Reply::Permission(reply)) => {
+                        let _ = reply.send(PermissionDecision::Cancelled);
+                    }
+                    Some(Reply::Write(reply)) => {
+                        let _ = reply.send(false);
+                    }
+                    other => self.open = other,
+                }
                 if let Some(session) = &app.session {
                     let _ = client.cancel(session).await;
                 }
