@@ -325,9 +325,18 @@ async fn permission<W: AsyncWrite + Unpin>(wire: &mut Wire<W>, client: &mut Clie
     };
     client.outcomes.push(("client.permission.answer", outcome));
     if turn.version == 1 {
+        // A tool call whose permission was not given does not complete.
+        let allowed = reply
+            .response
+            .as_ref()
+            .and_then(|r| r.result())
+            .and_then(|r| r.pointer("/outcome/optionId"))
+            .and_then(Value::as_str)
+            == Some("conform-allow");
+        let status = if allowed { "completed" } else { "failed" };
         turn.update(
             wire,
-            json!({"sessionUpdate": "tool_call_update", "toolCallId": "conform-tool-1", "status": "completed"}),
+            json!({"sessionUpdate": "tool_call_update", "toolCallId": "conform-tool-1", "status": status}),
         )
         .await;
     }
