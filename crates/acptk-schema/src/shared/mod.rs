@@ -7,6 +7,10 @@
 #[allow(unused_imports)]
 use super::*;
 
+// First, so that `methods` (declared after `shared` in the version) sees its macros.
+#[macro_use]
+mod method_rows;
+
 mod auth;
 #[cfg(feature = "unstable_auth_status")]
 mod auth_status;

@@ -1,5 +1,6 @@
 //! Session lifecycle messages that look the same in every protocol version: deleting and
-//! closing a session, and the system-prompt mode.
+//! closing a session, listing sessions (its path and cursor types are the version's) and the
+//! system-prompt mode.
 //!
 //! The end of the file holds small decoding and JSON Schema helpers used by this version's
 //! session-area types (elicitation, config options, MCP servers).
@@ -35,6 +36,48 @@ impl CloseSessionResponse {
         Self { meta: None }
     }
 }
+
+wire_struct! {
+    /// `session/list` parameters: the client asks for the sessions the agent knows, one page
+    /// at a time.
+    #[derive(Default)]
+    pub struct ListSessionsRequest {
+        /// Only list sessions with this working directory; absent lists all.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cwd: Option<FsPath>,
+        /// The `nextCursor` of the previous page; absent asks for the first page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cursor: Option<ListCursor>,
+        /// Which sessions to list by archive state (only if the agent advertised
+        /// `sessionCapabilities.archive`); absent or `null` means `exclude`. It applies with
+        /// `cwd`, before paging; keep it when following `nextCursor`.
+        #[cfg(feature = "unstable_session_archive")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_session_archive"))
+        )]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub archived: Option<SessionArchiveFilter>,
+    }
+}
+
+impl ListSessionsRequest {
+    /// A request for the first page of all sessions.
+    pub fn new() -> Self {
+        Self {
+            cwd: None,
+            cursor: None,
+            #[cfg(feature = "unstable_session_archive")]
+            archived: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(ListSessionsRequest { opt cwd: FsPath, opt cursor: ListCursor });
+
+#[cfg(feature = "unstable_session_archive")]
+setters!(ListSessionsRequest { opt archived: SessionArchiveFilter });
 
 open_enum! {
     /// How a client-supplied [`SystemPrompt`] combines with the agent's own system prompt.

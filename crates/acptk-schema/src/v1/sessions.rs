@@ -357,48 +357,6 @@ setters!(LoadSessionRequest { set additional_directories: Vec<String>, opt syste
 setters!(LoadSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
 
 wire_struct! {
-    /// `session/list` parameters: the client asks for the sessions the agent knows, one page
-    /// at a time.
-    #[derive(Default)]
-    pub struct ListSessionsRequest {
-        /// Only list sessions with this working directory; absent lists all.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub cwd: Option<String>,
-        /// The `nextCursor` of the previous page; absent asks for the first page.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub cursor: Option<String>,
-        /// Which sessions to list by archive state (only if the agent advertised
-        /// `sessionCapabilities.archive`); absent or `null` means `exclude`. It applies with
-        /// `cwd`, before paging; keep it when following `nextCursor`.
-        #[cfg(feature = "unstable_session_archive")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_archive"))
-        )]
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub archived: Option<SessionArchiveFilter>,
-    }
-}
-
-impl ListSessionsRequest {
-    /// A request for the first page of all sessions.
-    pub fn new() -> Self {
-        Self {
-            cwd: None,
-            cursor: None,
-            #[cfg(feature = "unstable_session_archive")]
-            archived: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(ListSessionsRequest { opt cwd: String, opt cursor: String });
-
-#[cfg(feature = "unstable_session_archive")]
-setters!(ListSessionsRequest { opt archived: SessionArchiveFilter });
-
-wire_struct! {
     /// `session/resume` parameters: the client continues an earlier session without a replay
     /// of its history.
     pub struct ResumeSessionRequest {
