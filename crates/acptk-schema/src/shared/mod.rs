@@ -7,9 +7,11 @@
 #[allow(unused_imports)]
 use super::*;
 
-// First, so that `methods` (declared after `shared` in the version) sees its macros.
+// First, so that the version's modules (declared after `shared`) see their macros.
 #[macro_use]
 mod method_rows;
+#[macro_use]
+mod session_setup;
 
 mod auth;
 #[cfg(feature = "unstable_auth_status")]

@@ -5,28 +5,47 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+/// Declares one of the agent's answers that make a session active (`session/new`,
+/// `session/resume`): the fields written in the invocation, then the session's config options
+/// and slash commands (both lenient, both absent when empty), with their setters.
+macro_rules! session_state_response {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+    ) => {
+        wire_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                $($fields)*
+                /// The session's config options, in display order; absent means none. A malformed
+                /// list decodes as empty and malformed entries are dropped.
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_items",
+                    skip_serializing_if = "Vec::is_empty",
+                )]
+                pub config_options: Vec<SessionConfigOption>,
+                /// Slash commands available in the session; absent means none. A malformed list
+                /// decodes as empty and malformed entries are dropped.
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_items",
+                    skip_serializing_if = "Vec::is_empty",
+                )]
+                pub available_commands: Vec<AvailableCommand>,
+            }
+        }
+
+        setters!($name { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
+    };
+}
+
+session_state_response! {
     /// The agent's answer to `session/new`: the id of the new session and its initial
     /// state.
     pub struct NewSessionResponse {
         /// The new session's id, used in every later request about it.
         pub session_id: SessionId,
-        /// The session's config options, in display order; absent means none. A malformed
-        /// list decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<SessionConfigOption>,
-        /// Slash commands available in the session; absent means none. A malformed list
-        /// decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub available_commands: Vec<AvailableCommand>,
     }
 }
 
@@ -41,8 +60,6 @@ impl NewSessionResponse {
         }
     }
 }
-
-setters!(NewSessionResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
 
 wire_struct! {
     /// The agent's answer to `session/list`: one page of known sessions.
@@ -138,27 +155,11 @@ setters!(SessionInfo { set additional_directories: Vec<AbsolutePath>, opt title:
 #[cfg(feature = "unstable_session_archive")]
 setters!(SessionInfo { opt archived: bool });
 
-wire_struct! {
+session_state_response! {
     /// The agent's answer to `session/resume`: the session is active again (any requested
     /// replay has been sent as `session/update` notifications before this answer).
     #[derive(Default)]
     pub struct ResumeSessionResponse {
-        /// The session's config options, in display order; absent means none. A malformed
-        /// list decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<SessionConfigOption>,
-        /// Slash commands available in the session; absent means none. A malformed list
-        /// decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub available_commands: Vec<AvailableCommand>,
     }
 }
 
@@ -173,9 +174,7 @@ impl ResumeSessionResponse {
     }
 }
 
-setters!(ResumeSessionResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
-
-wire_struct! {
+setup_request! {
     /// `session/new` parameters: the client starts a new conversation with the agent.
     pub struct NewSessionRequest {
         /// Working directory of the session.
@@ -194,22 +193,6 @@ wire_struct! {
             skip_serializing_if = "Vec::is_empty",
         )]
         pub mcp_servers: Vec<McpServer>,
-        /// Extra system prompt text from the client; absent means the agent's own prompt only.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub system_prompt: Option<SystemPrompt>,
-        /// Initial config option values, applied in order after setup (only if the agent
-        /// advertised `sessionCapabilities.options`); absent or `null` means none.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_options"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -228,10 +211,7 @@ impl NewSessionRequest {
     }
 }
 
-setters!(NewSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt system_prompt: SystemPrompt });
-
-#[cfg(feature = "unstable_session_options")]
-setters!(NewSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
+setters!(NewSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer> });
 
 wire_struct! {
     /// System prompt text supplied by the client for a session.
@@ -255,7 +235,7 @@ impl SystemPrompt {
     }
 }
 
-wire_struct! {
+setup_request! {
     /// `session/resume` parameters: the client continues an earlier session, optionally
     /// asking for its history to be replayed.
     pub struct ResumeSessionRequest {
@@ -280,22 +260,6 @@ wire_struct! {
         /// Where to start replaying the history; absent means no replay.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub replay_from: Option<ReplayFrom>,
-        /// Extra system prompt text from the client; absent means the agent's own prompt only.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub system_prompt: Option<SystemPrompt>,
-        /// Initial config option values, applied in order after setup (only if the agent
-        /// advertised `sessionCapabilities.options`); absent or `null` means none.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_options"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -316,10 +280,7 @@ impl ResumeSessionRequest {
     }
 }
 
-setters!(ResumeSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt replay_from: ReplayFrom, opt system_prompt: SystemPrompt });
-
-#[cfg(feature = "unstable_session_options")]
-setters!(ResumeSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
+setters!(ResumeSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt replay_from: ReplayFrom });
 
 tagged_union! {
     /// Where a `session/resume` replay starts, tagged by `type`. Notices are never replayed.
