@@ -1,38 +1,58 @@
-//! The method-table rows both versions share: the unstable methods at the end of each table,
+//! The method-table rows both versions share: the session methods in the middle of the
+//! client's requests, the unstable methods at the end of each table,
 //! and the tables that are the same in both (protocol notifications, proxy chains).
 //!
 //! A version's `methods.rs` writes each of its tables through `with_shared_rows!`, naming
-//! which table it is; the shared rows of that table go after the version's own, so the order of
-//! the methods (which the JSON Schema output follows) is the version's rows first, then these.
+//! which table it is; the shared rows of that table go after the version's own (the shared
+//! session methods of `ClientRequest` between two groups of them), so the order of the methods,
+//! which the JSON Schema output follows, stays the one each version's table always had.
 //! The type names in the rows resolve in the version's `methods` module.
 
-/// Appends the rows both versions share to one of a version's method tables and hands it to
+/// Adds the rows both versions share to one of a version's method tables and hands it to
 /// `request_table!` or `notification_table!`:
 ///
 /// ```text
-/// with_shared_rows! { client_requests: request_table! {
+/// with_shared_rows! { agent_requests: request_table! {
 ///     /// docs of the enum
-///     ClientRequest -> AgentResponse { ...the version's own rows... }
+///     AgentRequest -> ClientResponse { ...the version's own rows... }
 /// } }
 /// ```
 ///
 /// The kinds are `client_requests`, `client_notifications`, `agent_requests` and
-/// `agent_notifications` (the side that sends them).
+/// `agent_notifications` (the side that sends them). The shared rows go after the version's
+/// own, except that `client_requests` takes the version's rows in two groups,
+/// `{ ...before... } { ...after... }`, and puts the session methods both versions share
+/// (`session/set_config_option` to `session/close`) between them.
 macro_rules! with_shared_rows {
     (
         $kind:ident: $table:ident! {
             $(#[doc = $doc:expr])*
-            $name:ident $(-> $responses:ident)? { $($rows:tt)* }
+            $name:ident $(-> $responses:ident)? $({ $($rows:tt)* })+
         }
     ) => {
-        with_shared_rows! { @$kind $table [$(#[doc = $doc])* $name $(-> $responses)?] [$($rows)*] }
+        with_shared_rows! {
+            @$kind $table [$(#[doc = $doc])* $name $(-> $responses)?] [$([$($rows)*])+]
+        }
     };
     (@emit $table:ident [$($head:tt)*] [$($rows:tt)*]) => {
         $table! { $($head)* { $($rows)* } }
     };
-    (@client_requests $table:ident [$($head:tt)*] [$($rows:tt)*]) => {
+    (@client_requests $table:ident [$($head:tt)*] [[$($rows:tt)*] [$($later_rows:tt)*]]) => {
         with_shared_rows! { @emit $table [$($head)*] [
             $($rows)*
+            /// `session/set_config_option`: Sets one of the session configuration options the agent offered.
+            SessionSetConfigOption = "session/set_config_option" (SetSessionConfigOptionRequest) -> SetSessionConfigOptionResponse;
+            /// `session/prompt`: Sends a user prompt to the session.
+            SessionPrompt = "session/prompt" (PromptRequest) -> PromptResponse;
+            /// `session/list`: Lists the sessions the agent knows.
+            SessionList = "session/list" (ListSessionsRequest) -> ListSessionsResponse;
+            /// `session/delete`: Deletes a session.
+            SessionDelete = "session/delete" (DeleteSessionRequest) -> DeleteSessionResponse;
+            /// `session/resume`: Resumes an existing session, optionally replaying its history.
+            SessionResume = "session/resume" (ResumeSessionRequest) -> ResumeSessionResponse;
+            /// `session/close`: Closes a session and releases its resources.
+            SessionClose = "session/close" (CloseSessionRequest) -> CloseSessionResponse;
+            $($later_rows)*
             /// `providers/list`: Lists the LLM providers the client may configure.
             #[cfg(feature = "unstable_llm_providers")]
             ProvidersList = "providers/list" (ListProvidersRequest) -> ListProvidersResponse;
@@ -65,7 +85,7 @@ macro_rules! with_shared_rows {
             SessionSetTitle = "session/set_title" (SetSessionTitleRequest) -> SetSessionTitleResponse;
         ] }
     };
-    (@client_notifications $table:ident [$($head:tt)*] [$($rows:tt)*]) => {
+    (@client_notifications $table:ident [$($head:tt)*] [[$($rows:tt)*]]) => {
         with_shared_rows! { @emit $table [$($head)*] [
             $($rows)*
             /// `mcp/message`: Carries an inner MCP message about an active request on an `acp` MCP server (client to agent).
@@ -73,7 +93,7 @@ macro_rules! with_shared_rows {
             McpMessageNotify = "mcp/message" (MessageMcpNotification);
         ] }
     };
-    (@agent_requests $table:ident [$($head:tt)*] [$($rows:tt)*]) => {
+    (@agent_requests $table:ident [$($head:tt)*] [[$($rows:tt)*]]) => {
         with_shared_rows! { @emit $table [$($head)*] [
             $($rows)*
             /// `elicitation/create`: Asks the user, through the client, for structured input.
@@ -83,7 +103,7 @@ macro_rules! with_shared_rows {
             McpMessage = "mcp/message" (MessageMcpRequest) -> MessageMcpResponse;
         ] }
     };
-    (@agent_notifications $table:ident [$($head:tt)*] [$($rows:tt)*]) => {
+    (@agent_notifications $table:ident [$($head:tt)*] [[$($rows:tt)*]]) => {
         with_shared_rows! { @emit $table [$($head)*] [
             $($rows)*
             /// `elicitation/complete`: Tells the client that an elicitation finished outside the protocol (for example in a browser).

@@ -2,7 +2,8 @@
 //!
 //! Generated types and routing enums come from the tables below, which are the single
 //! source of truth for method names in this version. Each table lists this version's own
-//! rows; `with_shared_rows!` (in `shared/method_rows.rs`) appends the rows both versions share.
+//! rows; `with_shared_rows!` (in `shared/method_rows.rs`) adds the rows both versions share
+//! (in `ClientRequest`, the shared session methods go between its two groups of rows).
 
 use super::*;
 
@@ -15,18 +16,8 @@ with_shared_rows! { client_requests: request_table! {
         AuthLogin = "auth/login" (LoginAuthRequest) -> LoginAuthResponse;
         /// `session/new`: Creates a session for a working directory and a set of MCP servers.
         SessionNew = "session/new" (NewSessionRequest) -> NewSessionResponse;
-        /// `session/set_config_option`: Sets one of the session configuration options the agent offered.
-        SessionSetConfigOption = "session/set_config_option" (SetSessionConfigOptionRequest) -> SetSessionConfigOptionResponse;
-        /// `session/prompt`: Sends a user prompt to the session.
-        SessionPrompt = "session/prompt" (PromptRequest) -> PromptResponse;
-        /// `session/list`: Lists the sessions the agent knows.
-        SessionList = "session/list" (ListSessionsRequest) -> ListSessionsResponse;
-        /// `session/delete`: Deletes a session.
-        SessionDelete = "session/delete" (DeleteSessionRequest) -> DeleteSessionResponse;
-        /// `session/resume`: Resumes an existing session, optionally replaying its history.
-        SessionResume = "session/resume" (ResumeSessionRequest) -> ResumeSessionResponse;
-        /// `session/close`: Closes a session and releases its resources.
-        SessionClose = "session/close" (CloseSessionRequest) -> CloseSessionResponse;
+    } {
+        // Here `with_shared_rows!` puts `session/set_config_option` to `session/close`.
         /// `tool_call/cancel`: Asks the agent to cancel one running tool call.
         ToolCallCancel = "tool_call/cancel" (CancelToolCallRequest) -> CancelToolCallResponse;
         /// `terminal/cancel`: Asks the agent to cancel one running terminal command.
