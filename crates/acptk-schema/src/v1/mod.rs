@@ -8,11 +8,16 @@
 //! [`SessionUpdate`] has a `Notice` variant, and an agent may send it only when [`ClientCapabilities::advertises_notices`] is true for the client that
 //! initialised the connection.
 
-// First, so that the method-table macros it defines reach `methods`.
+// First, so that the macros it defines (method rows, session-setup requests) reach the
+// modules below.
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/mod.rs"]
 #[macro_use]
 mod shared;
+
+// Next, so that its `session_state_response!` reaches `session_ops`.
+#[macro_use]
+mod sessions;
 
 mod auth;
 mod capabilities;
@@ -38,7 +43,6 @@ mod protocol;
 ))]
 mod session_ops;
 mod session_update;
-mod sessions;
 mod state;
 mod terminal;
 mod tool_call;

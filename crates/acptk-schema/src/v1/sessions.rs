@@ -5,8 +5,9 @@
 use super::*;
 
 /// Declares one of the agent's answers that make a session active (`session/new`,
-/// `session/load`, `session/resume`): the fields written in the invocation, then the session's
-/// modes and config options (both lenient, both absent when `None`), with their setters.
+/// `session/load`, `session/resume`, `session/fork`): the fields written in the invocation,
+/// then the session's modes and config options (both lenient, both absent when `None`), with
+/// their setters.
 macro_rules! session_state_response {
     (
         $(#[$attr:meta])*

@@ -10,11 +10,16 @@
 //! know (one behind an unstable feature that is off, or from a later protocol revision) is kept
 //! as [`SessionUpdate::Other`]. Its `notice` variant needs no capability: v2 has none for it.
 
-// First, so that the method-table macros it defines reach `methods`.
+// First, so that the macros it defines (method rows, session-setup requests) reach the
+// modules below.
 #[allow(clippy::duplicate_mod)]
 #[path = "../shared/mod.rs"]
 #[macro_use]
 mod shared;
+
+// Next, so that its `session_state_response!` reaches `session_ops`.
+#[macro_use]
+mod sessions;
 
 mod auth;
 mod capabilities;
@@ -39,7 +44,6 @@ mod protocol;
 ))]
 mod session_ops;
 mod session_update;
-mod sessions;
 #[cfg(feature = "unstable_agent_skills")]
 mod skills;
 mod state;

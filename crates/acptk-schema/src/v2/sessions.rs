@@ -6,8 +6,9 @@
 use super::*;
 
 /// Declares one of the agent's answers that make a session active (`session/new`,
-/// `session/resume`): the fields written in the invocation, then the session's config options
-/// and slash commands (both lenient, both absent when empty), with their setters.
+/// `session/resume`, `session/fork`): the fields written in the invocation, then the session's
+/// config options and slash commands (both lenient, both absent when empty), with their
+/// setters.
 macro_rules! session_state_response {
     (
         $(#[$attr:meta])*
