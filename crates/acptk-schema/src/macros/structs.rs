@@ -230,9 +230,7 @@ macro_rules! string_newtype {
 }
 
 /// Declares a capability object that has no fields besides `_meta`: sending it (normally as
-/// `{}`) advertises a feature, and omitting it (or sending `null`) does not. (Only unstable
-/// features use it so far, hence the `allow`.)
-#[allow(unused_macros)]
+/// `{}`) advertises a feature, and omitting it (or sending `null`) does not.
 macro_rules! marker_capability {
     ($(#[doc = $doc:expr])* $name:ident) => {
         wire_struct! {
