@@ -229,10 +229,17 @@ macro_rules! string_newtype {
     };
 }
 
-/// Declares a capability object that has no fields besides `_meta`: sending it (normally as
-/// `{}`) advertises a feature, and omitting it (or sending `null`) does not.
-macro_rules! marker_capability {
-    ($(#[doc = $doc:expr])* $name:ident) => {
+/// Declares an ACP object that has no fields besides `_meta` (sent as `{}`), and its `new()`
+/// with the doc given after `new:`.
+///
+/// ```text
+/// empty_object! {
+///     /// The agent's answer to `session/delete`.
+///     DeleteSessionResponse, new: "An empty response."
+/// }
+/// ```
+macro_rules! empty_object {
+    ($(#[doc = $doc:expr])* $name:ident, new: $new_doc:literal) => {
         wire_struct! {
             $(#[doc = $doc])*
             #[derive(Default)]
@@ -241,10 +248,18 @@ macro_rules! marker_capability {
         }
 
         impl $name {
-            /// The capability object (`{}`).
+            #[doc = concat!(" ", $new_doc)]
             pub fn new() -> Self {
                 Self { meta: None }
             }
         }
+    };
+}
+
+/// Declares a capability object that has no fields besides `_meta`: sending it (normally as
+/// `{}`) advertises a feature, and omitting it (or sending `null`) does not.
+macro_rules! marker_capability {
+    ($(#[doc = $doc:expr])* $name:ident) => {
+        empty_object! { $(#[doc = $doc])* $name, new: "The capability object (`{}`)." }
     };
 }

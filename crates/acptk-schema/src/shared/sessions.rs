@@ -8,33 +8,15 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `session/delete`: the session and its stored history are gone.
-    #[derive(Default)]
-    pub struct DeleteSessionResponse {
-    }
+    DeleteSessionResponse, new: "An empty response."
 }
 
-impl DeleteSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+empty_object! {
     /// The agent's answer to `session/close`: the session is no longer active on this
     /// connection (it may still be resumed or loaded later).
-    #[derive(Default)]
-    pub struct CloseSessionResponse {
-    }
-}
-
-impl CloseSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    CloseSessionResponse, new: "An empty response."
 }
 
 wire_struct! {

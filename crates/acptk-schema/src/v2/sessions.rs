@@ -293,18 +293,9 @@ tagged_union! {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// The payload of a replay from the start (only `_meta`).
-    #[derive(Default)]
-    pub struct ReplayFromStart {
-    }
-}
-
-impl ReplayFromStart {
-    /// An empty payload.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    ReplayFromStart, new: "An empty payload."
 }
 
 /// A client-chosen key that makes a `session/prompt` safe to retry: the agent inserts the user
