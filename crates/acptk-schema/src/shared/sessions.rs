@@ -1,6 +1,6 @@
 //! Session lifecycle messages that look the same in every protocol version: deleting and
-//! closing a session, listing sessions (its path and cursor types are the version's) and the
-//! system-prompt mode.
+//! closing a session, listing sessions (its path and cursor types are the version's), building
+//! a session list entry, and the system-prompt mode.
 //!
 //! The end of the file holds small decoding and JSON Schema helpers used by this version's
 //! session-area types (elicitation, config options, MCP servers).
@@ -60,6 +60,29 @@ setters!(ListSessionsRequest { opt cwd: FsPath, opt cursor: ListCursor });
 
 #[cfg(feature = "unstable_session_archive")]
 setters!(ListSessionsRequest { opt archived: SessionArchiveFilter });
+
+// `SessionInfo` itself is the version's (its field docs and decoding differ); building it is
+// the same in both.
+impl SessionInfo {
+    /// An entry for `session_id` working in `cwd`.
+    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<FsPath>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            cwd: cwd.into(),
+            additional_directories: Vec::new(),
+            title: None,
+            updated_at: None,
+            #[cfg(feature = "unstable_session_archive")]
+            archived: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(SessionInfo { set additional_directories: Vec<FsPath>, opt title: String, opt updated_at: String });
+
+#[cfg(feature = "unstable_session_archive")]
+setters!(SessionInfo { opt archived: bool });
 
 open_enum! {
     /// How a client-supplied [`SystemPrompt`] combines with the agent's own system prompt.

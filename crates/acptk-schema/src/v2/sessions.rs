@@ -88,6 +88,7 @@ impl ListSessionsResponse {
 
 setters!(ListSessionsResponse { opt next_cursor: SessionListCursor });
 
+// Built with the constructor and setters in `shared/sessions.rs`, the same in both versions.
 wire_struct! {
     /// One entry of a session list.
     pub struct SessionInfo {
@@ -134,27 +135,6 @@ wire_struct! {
         pub archived: Option<bool>,
     }
 }
-
-impl SessionInfo {
-    /// An entry for `session_id` working in `cwd`.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            title: None,
-            updated_at: None,
-            #[cfg(feature = "unstable_session_archive")]
-            archived: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(SessionInfo { set additional_directories: Vec<AbsolutePath>, opt title: String, opt updated_at: String });
-
-#[cfg(feature = "unstable_session_archive")]
-setters!(SessionInfo { opt archived: bool });
 
 session_state_response! {
     /// The agent's answer to `session/resume`: the session is active again (any requested
