@@ -44,101 +44,49 @@ macro_rules! request_table {
             }
         )+
 
-        $(#[doc = $doc])*
-        ///
-        /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
-        /// variant from the method name. Encoding writes the params only.
-        // Variants hold params by value: boxing the large ones would cost an allocation per
-        // decoded message on the hot path, for a smaller enum that is rarely stored.
-        #[allow(clippy::large_enum_variant)]
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub enum $requests {
-            $(
-                #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
-                $(#[cfg($cfg)])?
-                $marker($params),
-            )+
-            /// An extension method (name starting with `_`), params kept raw.
-            Extension($crate::method::Extension),
+        table_enum! {
+            $(#[doc = $doc])*
+            ///
+            /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
+            /// variant from the method name. Encoding writes the params only.
+            $requests {
+                $(
+                    #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                    $(#[cfg($cfg)])?
+                    $marker = $method ($params);
+                )+
+            }
+            extension: "An extension method (name starting with `_`), params kept raw.",
+            method: "The method name this value is sent with.",
         }
 
-        impl $requests {
-            /// Every method of this table with the enabled cargo features, in declaration
-            /// order.
-            pub const METHODS: &'static [&'static str] = &[$( $(#[cfg($cfg)])? $method, )+];
-
-            /// The method name this value is sent with.
-            pub fn method(&self) -> &str {
-                match self {
-                    $( $(#[cfg($cfg)])? Self::$marker(_) => $method, )+
-                    Self::Extension(extension) => &extension.method,
-                }
-            }
-
+        table_enum! {
+            @decode_params $requests
             /// Decodes the params of a request for `method`. Absent params decode as `{}`.
             ///
             /// Fails with [`crate::Error::UnknownMethod`] for a method outside the table that
             /// is not an extension, and with [`crate::Error::InvalidParams`] (naming the path
             /// inside the params) when the params do not fit the method.
-            pub fn decode(
-                method: &str,
-                params: Option<&serde_json::value::RawValue>,
-            ) -> Result<Self, $crate::Error> {
-                match method {
-                    $(
-                        $(#[cfg($cfg)])?
-                        $method => $crate::method::decode_payload(
-                            method,
-                            $crate::method::params_or_empty(params),
-                        )
-                        .map(Self::$marker),
-                    )+
-                    other if $crate::method::is_extension(other) => Ok(Self::Extension(
-                        $crate::method::Extension::new(other, $crate::method::raw_or_null(params)),
-                    )),
-                    other => Err($crate::Error::UnknownMethod { method: other.to_owned() }),
-                }
-            }
+            { $( $(#[cfg($cfg)])? $marker = $method; )+ }
         }
 
-        impl serde::Serialize for $requests {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    $( $(#[cfg($cfg)])? Self::$marker(params) => params.serialize(serializer), )+
-                    Self::Extension(extension) => extension.serialize(serializer),
-                }
+        table_enum! {
+            #[doc = concat!("The results of [`", stringify!($requests), "`] methods, keyed by method.")]
+            ///
+            /// A response carries no method name, so [`Self::decode`] takes the method of the
+            /// request it answers (known from the request id). Encoding writes the result only.
+            $responses {
+                $(
+                    #[doc = concat!("Result of `", $method, "`.")]
+                    $(#[cfg($cfg)])?
+                    $marker = $method ($result);
+                )+
             }
-        }
-
-        #[doc = concat!("The results of [`", stringify!($requests), "`] methods, keyed by method.")]
-        ///
-        /// A response carries no method name, so [`Self::decode`] takes the method of the
-        /// request it answers (known from the request id). Encoding writes the result only.
-        // Variants hold params by value: boxing the large ones would cost an allocation per
-        // decoded message on the hot path, for a smaller enum that is rarely stored.
-        #[allow(clippy::large_enum_variant)]
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub enum $responses {
-            $(
-                #[doc = concat!("Result of `", $method, "`.")]
-                $(#[cfg($cfg)])?
-                $marker($result),
-            )+
-            /// The result of an extension method, kept raw.
-            Extension($crate::method::Extension),
+            extension: "The result of an extension method, kept raw.",
+            method: "The method whose result this is.",
         }
 
         impl $responses {
-            /// The method whose result this is.
-            pub fn method(&self) -> &str {
-                match self {
-                    $( $(#[cfg($cfg)])? Self::$marker(_) => $method, )+
-                    Self::Extension(extension) => &extension.method,
-                }
-            }
-
             /// Decodes the `result` of a response to a request for `method`. A `null` result
             /// decodes as `{}`, which succeeds for the methods whose result is an empty object.
             pub fn decode(
@@ -159,59 +107,20 @@ macro_rules! request_table {
             }
         }
 
-        impl serde::Serialize for $responses {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    $( $(#[cfg($cfg)])? Self::$marker(result) => result.serialize(serializer), )+
-                    Self::Extension(extension) => extension.serialize(serializer),
-                }
-            }
+        table_schema! {
+            $requests ("ExtMethodRequest", ExtRequest) |generator, params|
+                $crate::schema_parts::request_envelope(generator.subschema_for::<RequestId>(), params);
+            $( $(#[cfg($cfg)])? $params; )+
         }
 
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $requests {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($requests).into()
-            }
-            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let params = Vec::from([
-                    $(
-                        $(#[cfg($cfg)])?
-                        $crate::schema_parts::titled_gated(
-                            stringify!($params),
-                            generator.subschema_for::<$params>(),
-                            None $(.or(Some(stringify!($cfg))))?,
-                        ),
-                    )+
-                    $crate::schema_parts::titled("ExtMethodRequest", generator.subschema_for::<ExtRequest>()),
-                ]);
-                $crate::schema_parts::request_envelope(generator.subschema_for::<RequestId>(), params)
-            }
-        }
-
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $responses {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($responses).into()
-            }
-            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let results = Vec::from([
-                    $(
-                        $(#[cfg($cfg)])?
-                        $crate::schema_parts::titled_gated(
-                            stringify!($result),
-                            generator.subschema_for::<$result>(),
-                            None $(.or(Some(stringify!($cfg))))?,
-                        ),
-                    )+
-                    $crate::schema_parts::titled("ExtMethodResponse", generator.subschema_for::<ExtResponse>()),
-                ]);
+        table_schema! {
+            $responses ("ExtMethodResponse", ExtResponse) |generator, results|
                 $crate::schema_parts::response_envelope(
                     generator.subschema_for::<RequestId>(),
                     generator.subschema_for::<Error>(),
                     results,
-                )
-            }
+                );
+            $( $(#[cfg($cfg)])? $result; )+
         }
     };
 }
@@ -243,61 +152,31 @@ macro_rules! notification_table {
             }
         )+
 
-        $(#[doc = $doc])*
-        ///
-        /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
-        /// variant from the method name. Encoding writes the params only.
-        // Variants hold params by value: boxing the large ones would cost an allocation per
-        // decoded message on the hot path, for a smaller enum that is rarely stored.
-        #[allow(clippy::large_enum_variant)]
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub enum $notifications {
-            $(
-                #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
-                $(#[cfg($cfg)])?
-                $marker($params),
-            )+
-            /// An extension notification (name starting with `_`), params kept raw.
-            Extension($crate::method::Extension),
+        table_enum! {
+            $(#[doc = $doc])*
+            ///
+            /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
+            /// variant from the method name. Encoding writes the params only.
+            $notifications {
+                $(
+                    #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                    $(#[cfg($cfg)])?
+                    $marker = $method ($params);
+                )+
+            }
+            extension: "An extension notification (name starting with `_`), params kept raw.",
+            method: "The method name this value is sent with.",
         }
 
-        impl $notifications {
-            /// Every method of this table with the enabled cargo features, in declaration
-            /// order.
-            pub const METHODS: &'static [&'static str] = &[$( $(#[cfg($cfg)])? $method, )+];
-
-            /// The method name this value is sent with.
-            pub fn method(&self) -> &str {
-                match self {
-                    $( $(#[cfg($cfg)])? Self::$marker(_) => $method, )+
-                    Self::Extension(extension) => &extension.method,
-                }
-            }
-
+        table_enum! {
+            @decode_params $notifications
             /// Decodes the params of a notification for `method`. Absent params decode as `{}`.
             ///
             /// Fails with [`crate::Error::UnknownMethod`] or [`crate::Error::InvalidParams`].
-            pub fn decode(
-                method: &str,
-                params: Option<&serde_json::value::RawValue>,
-            ) -> Result<Self, $crate::Error> {
-                match method {
-                    $(
-                        $(#[cfg($cfg)])?
-                        $method => $crate::method::decode_payload(
-                            method,
-                            $crate::method::params_or_empty(params),
-                        )
-                        .map(Self::$marker),
-                    )+
-                    other if $crate::method::is_extension(other) => Ok(Self::Extension(
-                        $crate::method::Extension::new(other, $crate::method::raw_or_null(params)),
-                    )),
-                    other => Err($crate::Error::UnknownMethod { method: other.to_owned() }),
-                }
-            }
+            { $( $(#[cfg($cfg)])? $marker = $method; )+ }
+        }
 
+        impl $notifications {
             /// Decodes the params of a notification for `method` straight from `deserializer`
             /// (positioned at the params value), without first copying them out as raw JSON.
             ///
@@ -330,33 +209,126 @@ macro_rules! notification_table {
             }
         }
 
-        impl serde::Serialize for $notifications {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        table_schema! {
+            $notifications ("ExtNotification", ExtNotification) |generator, params|
+                $crate::schema_parts::notification_envelope(params);
+            $( $(#[cfg($cfg)])? $params; )+
+        }
+    };
+}
+
+/// What every routing enum of a method table has: a variant per method (each behind its cargo
+/// feature, if any) and `Extension`, `method()`, and a `Serialize` that writes the payload only.
+/// The `@decode_params` form adds `METHODS` and `decode` to an enum of params (requests or
+/// notifications), with the given docs on `decode`.
+macro_rules! table_enum {
+    (
+        @decode_params $name:ident
+        $(#[doc = $doc:expr])*
+        { $( $(#[cfg($cfg:meta)])? $marker:ident = $method:literal; )+ }
+    ) => {
+        impl $name {
+            /// Every method of this table with the enabled cargo features, in declaration
+            /// order.
+            pub const METHODS: &'static [&'static str] = &[$( $(#[cfg($cfg)])? $method, )+];
+
+            $(#[doc = $doc])*
+            pub fn decode(
+                method: &str,
+                params: Option<&serde_json::value::RawValue>,
+            ) -> Result<Self, $crate::Error> {
+                match method {
+                    $(
+                        $(#[cfg($cfg)])?
+                        $method => $crate::method::decode_payload(
+                            method,
+                            $crate::method::params_or_empty(params),
+                        )
+                        .map(Self::$marker),
+                    )+
+                    other if $crate::method::is_extension(other) => Ok(Self::Extension(
+                        $crate::method::Extension::new(other, $crate::method::raw_or_null(params)),
+                    )),
+                    other => Err($crate::Error::UnknownMethod { method: other.to_owned() }),
+                }
+            }
+        }
+    };
+    (
+        $(#[doc = $doc:expr])*
+        $name:ident {
+            $(
+                #[doc = $vdoc:expr]
+                $(#[cfg($cfg:meta)])?
+                $marker:ident = $method:literal ($payload:ty);
+            )+
+        }
+        extension: $ext_doc:literal,
+        method: $method_doc:literal,
+    ) => {
+        $(#[doc = $doc])*
+        // Variants hold params by value: boxing the large ones would cost an allocation per
+        // decoded message on the hot path, for a smaller enum that is rarely stored.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum $name {
+            $(
+                #[doc = $vdoc]
+                $(#[cfg($cfg)])?
+                $marker($payload),
+            )+
+            #[doc = $ext_doc]
+            Extension($crate::method::Extension),
+        }
+
+        impl $name {
+            #[doc = $method_doc]
+            pub fn method(&self) -> &str {
                 match self {
-                    $( $(#[cfg($cfg)])? Self::$marker(params) => params.serialize(serializer), )+
-                    Self::Extension(extension) => extension.serialize(serializer),
+                    $( $(#[cfg($cfg)])? Self::$marker(_) => $method, )+
+                    Self::Extension(extension) => &extension.method,
                 }
             }
         }
 
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $notifications {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($notifications).into()
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $( $(#[cfg($cfg)])? Self::$marker(payload) => payload.serialize(serializer), )+
+                    Self::Extension(extension) => extension.serialize(serializer),
+                }
             }
-            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let params = Vec::from([
+        }
+    };
+}
+
+/// The JSON Schema of a routing enum (with the `schemars` feature): one titled subschema per
+/// payload type (marked unstable when behind a cargo feature), then the extension's, handed as
+/// `$list` to the envelope expression.
+macro_rules! table_schema {
+    (
+        $name:ident ($ext_title:literal, $ext:ty) |$generator:ident, $list:ident| $envelope:expr;
+        $( $(#[cfg($cfg:meta)])? $payload:ty; )+
+    ) => {
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema($generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let $list = Vec::from([
                     $(
                         $(#[cfg($cfg)])?
                         $crate::schema_parts::titled_gated(
-                            stringify!($params),
-                            generator.subschema_for::<$params>(),
+                            stringify!($payload),
+                            $generator.subschema_for::<$payload>(),
                             None $(.or(Some(stringify!($cfg))))?,
                         ),
                     )+
-                    $crate::schema_parts::titled("ExtNotification", generator.subschema_for::<ExtNotification>()),
+                    $crate::schema_parts::titled($ext_title, $generator.subschema_for::<$ext>()),
                 ]);
-                $crate::schema_parts::notification_envelope(params)
+                $envelope
             }
         }
     };

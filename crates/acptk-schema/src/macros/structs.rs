@@ -229,12 +229,17 @@ macro_rules! string_newtype {
     };
 }
 
-/// Declares a capability object that has no fields besides `_meta`: sending it (normally as
-/// `{}`) advertises a feature, and omitting it (or sending `null`) does not. (Only unstable
-/// features use it so far, hence the `allow`.)
-#[allow(unused_macros)]
-macro_rules! marker_capability {
-    ($(#[doc = $doc:expr])* $name:ident) => {
+/// Declares an ACP object that has no fields besides `_meta` (sent as `{}`), and its `new()`
+/// with the doc given after `new:`.
+///
+/// ```text
+/// empty_object! {
+///     /// The agent's answer to `session/delete`.
+///     DeleteSessionResponse, new: "An empty response."
+/// }
+/// ```
+macro_rules! empty_object {
+    ($(#[doc = $doc:expr])* $name:ident, new: $new_doc:literal) => {
         wire_struct! {
             $(#[doc = $doc])*
             #[derive(Default)]
@@ -243,9 +248,154 @@ macro_rules! marker_capability {
         }
 
         impl $name {
-            /// The capability object (`{}`).
+            #[doc = concat!(" ", $new_doc)]
             pub fn new() -> Self {
                 Self { meta: None }
+            }
+        }
+    };
+}
+
+/// Declares a capability object that has no fields besides `_meta`: sending it (normally as
+/// `{}`) advertises a feature, and omitting it (or sending `null`) does not.
+macro_rules! marker_capability {
+    ($(#[doc = $doc:expr])* $name:ident) => {
+        empty_object! { $(#[doc = $doc])* $name, new: "The capability object (`{}`)." }
+    };
+}
+
+/// Declares a version's `RequestId`: an integer or a string and, with `null: Null`, also
+/// `null` (v1). It brings `Display`, the conversions from integers and strings and to and from
+/// [`crate::jsonrpc::Id`] (from it only when `null` is allowed), serde and the JSON Schema;
+/// `expecting` is what a decoding error says was expected.
+macro_rules! request_id {
+    (
+        $(#[doc = $doc:expr])*
+        $(null: $null:ident,)?
+        expecting: $expecting:literal $(,)?
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum RequestId {
+            $(
+                /// `null`.
+                $null,
+            )?
+            /// An integer id.
+            Number(i64),
+            /// A string id.
+            Str(String),
+        }
+
+        impl std::fmt::Display for RequestId {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self {
+                    $(Self::$null => f.write_str("null"),)?
+                    Self::Number(n) => write!(f, "{n}"),
+                    Self::Str(s) => write!(f, "{s:?}"),
+                }
+            }
+        }
+
+        impl From<i64> for RequestId {
+            fn from(n: i64) -> Self {
+                Self::Number(n)
+            }
+        }
+
+        impl From<&str> for RequestId {
+            fn from(s: &str) -> Self {
+                Self::Str(s.to_owned())
+            }
+        }
+
+        impl From<String> for RequestId {
+            fn from(s: String) -> Self {
+                Self::Str(s)
+            }
+        }
+
+        $(
+            impl From<crate::jsonrpc::Id> for RequestId {
+                fn from(id: crate::jsonrpc::Id) -> Self {
+                    match id {
+                        crate::jsonrpc::Id::Null => Self::$null,
+                        crate::jsonrpc::Id::Number(n) => Self::Number(n),
+                        crate::jsonrpc::Id::Str(s) => Self::Str(s),
+                    }
+                }
+            }
+        )?
+
+        impl From<RequestId> for crate::jsonrpc::Id {
+            fn from(id: RequestId) -> Self {
+                match id {
+                    $(RequestId::$null => Self::Null,)?
+                    RequestId::Number(n) => Self::Number(n),
+                    RequestId::Str(s) => Self::Str(s),
+                }
+            }
+        }
+
+        impl serde::Serialize for RequestId {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $(Self::$null => serializer.serialize_unit(),)?
+                    Self::Number(n) => serializer.serialize_i64(*n),
+                    Self::Str(s) => serializer.serialize_str(s),
+                }
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for RequestId {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct V;
+                impl serde::de::Visitor<'_> for V {
+                    type Value = RequestId;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    $(
+                        fn visit_unit<E: serde::de::Error>(self) -> Result<RequestId, E> {
+                            Ok(RequestId::$null)
+                        }
+                        fn visit_none<E: serde::de::Error>(self) -> Result<RequestId, E> {
+                            Ok(RequestId::$null)
+                        }
+                    )?
+                    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RequestId, E> {
+                        Ok(RequestId::Number(v))
+                    }
+                    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RequestId, E> {
+                        i64::try_from(v).map(RequestId::Number).map_err(|_| {
+                            E::invalid_value(
+                                serde::de::Unexpected::Unsigned(v),
+                                &"a 64-bit signed integer",
+                            )
+                        })
+                    }
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RequestId, E> {
+                        Ok(RequestId::Str(v.to_owned()))
+                    }
+                    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<RequestId, E> {
+                        Ok(RequestId::Str(v))
+                    }
+                }
+                deserializer.deserialize_any(V)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for RequestId {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "RequestId".into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let mut any_of = Vec::new();
+                $(any_of.push(serde_json::json!({ "title": stringify!($null), "type": "null" }));)?
+                any_of.push(serde_json::json!({ "title": "Number", "type": "integer", "format": "int64" }));
+                any_of.push(serde_json::json!({ "title": "Str", "type": "string" }));
+                schemars::json_schema!({ "anyOf": any_of })
             }
         }
     };

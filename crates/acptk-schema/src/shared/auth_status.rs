@@ -30,19 +30,10 @@ marker_capability! {
     AuthStatusCapabilities
 }
 
-wire_struct! {
+empty_object! {
     /// `auth/status` parameters: asks for the agent's authentication state without changing
     /// it.
-    #[derive(Default)]
-    pub struct AuthStatusRequest {
-    }
-}
-
-impl AuthStatusRequest {
-    /// The request (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    AuthStatusRequest, new: "The request (`{}`)."
 }
 
 /// Declares the two messages that carry an authentication status: the `auth/status` answer

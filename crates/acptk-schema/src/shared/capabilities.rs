@@ -7,34 +7,16 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+marker_capability! {
     /// Agent capability: `session/delete` is supported, so clients may delete stored sessions.
     /// Sent as `{}`.
-    #[derive(Default)]
-    pub struct SessionDeleteCapabilities {
-    }
+    SessionDeleteCapabilities
 }
 
-impl SessionDeleteCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Agent capability: session setup accepts `additionalDirectories`, extra workspace roots
     /// beside the working directory. Sent as `{}`.
-    #[derive(Default)]
-    pub struct SessionAdditionalDirectoriesCapabilities {
-    }
-}
-
-impl SessionAdditionalDirectoriesCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    SessionAdditionalDirectoriesCapabilities
 }
 
 wire_struct! {
@@ -95,18 +77,9 @@ setters!(SessionSystemPromptModeCapabilities {
     opt r#override: SessionSystemPromptOverrideCapabilities,
 });
 
-wire_struct! {
+marker_capability! {
     /// Marks support for the `override` system prompt mode. Sent as `{}`.
-    #[derive(Default)]
-    pub struct SessionSystemPromptOverrideCapabilities {
-    }
-}
-
-impl SessionSystemPromptOverrideCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    SessionSystemPromptOverrideCapabilities
 }
 
 wire_struct! {
@@ -136,18 +109,9 @@ impl SubagentSessionCapabilities {
 
 setters!(SubagentSessionCapabilities { opt cancel: SessionCancelCapabilities });
 
-wire_struct! {
+marker_capability! {
     /// Marks that a session can be cancelled by the client. Sent as `{}`.
-    #[derive(Default)]
-    pub struct SessionCancelCapabilities {
-    }
-}
-
-impl SessionCancelCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    SessionCancelCapabilities
 }
 
 wire_struct! {
@@ -189,32 +153,14 @@ setters!(ElicitationCapabilities {
     opt url: ElicitationUrlCapabilities,
 });
 
-wire_struct! {
+marker_capability! {
     /// Marks support for form elicitation. Sent as `{}`.
-    #[derive(Default)]
-    pub struct ElicitationFormCapabilities {
-    }
+    ElicitationFormCapabilities
 }
 
-impl ElicitationFormCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Marks support for URL elicitation. Sent as `{}`.
-    #[derive(Default)]
-    pub struct ElicitationUrlCapabilities {
-    }
-}
-
-impl ElicitationUrlCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    ElicitationUrlCapabilities
 }
 
 /// Declares a version's `SessionCapabilities` from its own fields (the struct's docs and the

@@ -7,6 +7,12 @@
 #[allow(unused_imports)]
 use super::*;
 
+// First, so that the version's modules (declared after `shared`) see their macros.
+#[macro_use]
+mod method_rows;
+#[macro_use]
+mod session_setup;
+
 mod auth;
 #[cfg(feature = "unstable_auth_status")]
 mod auth_status;

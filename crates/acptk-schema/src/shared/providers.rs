@@ -98,18 +98,9 @@ impl ProviderCurrentConfig {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// `providers/list` parameters: the client asks which providers it can configure.
-    #[derive(Default)]
-    pub struct ListProvidersRequest {
-    }
-}
-
-impl ListProvidersRequest {
-    /// The request (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    ListProvidersRequest, new: "The request (`{}`)."
 }
 
 wire_struct! {
@@ -170,18 +161,9 @@ impl SetProviderRequest {
 
 setters!(SetProviderRequest { set headers: BTreeMap<String, String> });
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `providers/set`: the new configuration is in effect.
-    #[derive(Default)]
-    pub struct SetProviderResponse {
-    }
-}
-
-impl SetProviderResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    SetProviderResponse, new: "An empty response."
 }
 
 wire_struct! {
@@ -203,16 +185,7 @@ impl DisableProviderRequest {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `providers/disable`: the provider is off.
-    #[derive(Default)]
-    pub struct DisableProviderResponse {
-    }
-}
-
-impl DisableProviderResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    DisableProviderResponse, new: "An empty response."
 }

@@ -50,18 +50,9 @@ impl ArchiveSessionRequest {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `session/archive`: the session is archived.
-    #[derive(Default)]
-    pub struct ArchiveSessionResponse {
-    }
-}
-
-impl ArchiveSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    ArchiveSessionResponse, new: "An empty response."
 }
 
 wire_struct! {
@@ -83,16 +74,7 @@ impl UnarchiveSessionRequest {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `session/unarchive`: the session is listed again.
-    #[derive(Default)]
-    pub struct UnarchiveSessionResponse {
-    }
-}
-
-impl UnarchiveSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    UnarchiveSessionResponse, new: "An empty response."
 }

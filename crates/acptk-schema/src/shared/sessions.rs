@@ -1,5 +1,6 @@
 //! Session lifecycle messages that look the same in every protocol version: deleting and
-//! closing a session, and the system-prompt mode.
+//! closing a session, listing sessions (its path and cursor types are the version's), building
+//! a session list entry, and the system-prompt mode.
 //!
 //! The end of the file holds small decoding and JSON Schema helpers used by this version's
 //! session-area types (elicitation, config options, MCP servers).
@@ -7,34 +8,81 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `session/delete`: the session and its stored history are gone.
-    #[derive(Default)]
-    pub struct DeleteSessionResponse {
-    }
+    DeleteSessionResponse, new: "An empty response."
 }
 
-impl DeleteSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+empty_object! {
     /// The agent's answer to `session/close`: the session is no longer active on this
     /// connection (it may still be resumed or loaded later).
+    CloseSessionResponse, new: "An empty response."
+}
+
+wire_struct! {
+    /// `session/list` parameters: the client asks for the sessions the agent knows, one page
+    /// at a time.
     #[derive(Default)]
-    pub struct CloseSessionResponse {
+    pub struct ListSessionsRequest {
+        /// Only list sessions with this working directory; absent lists all.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cwd: Option<FsPath>,
+        /// The `nextCursor` of the previous page; absent asks for the first page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cursor: Option<ListCursor>,
+        /// Which sessions to list by archive state (only if the agent advertised
+        /// `sessionCapabilities.archive`); absent or `null` means `exclude`. It applies with
+        /// `cwd`, before paging; keep it when following `nextCursor`.
+        #[cfg(feature = "unstable_session_archive")]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(extend("x-unstable" = "unstable_session_archive"))
+        )]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub archived: Option<SessionArchiveFilter>,
     }
 }
 
-impl CloseSessionResponse {
-    /// An empty response.
+impl ListSessionsRequest {
+    /// A request for the first page of all sessions.
     pub fn new() -> Self {
-        Self { meta: None }
+        Self {
+            cwd: None,
+            cursor: None,
+            #[cfg(feature = "unstable_session_archive")]
+            archived: None,
+            meta: None,
+        }
     }
 }
+
+setters!(ListSessionsRequest { opt cwd: FsPath, opt cursor: ListCursor });
+
+#[cfg(feature = "unstable_session_archive")]
+setters!(ListSessionsRequest { opt archived: SessionArchiveFilter });
+
+// `SessionInfo` itself is the version's (its field docs and decoding differ); building it is
+// the same in both.
+impl SessionInfo {
+    /// An entry for `session_id` working in `cwd`.
+    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<FsPath>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            cwd: cwd.into(),
+            additional_directories: Vec::new(),
+            title: None,
+            updated_at: None,
+            #[cfg(feature = "unstable_session_archive")]
+            archived: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(SessionInfo { set additional_directories: Vec<FsPath>, opt title: String, opt updated_at: String });
+
+#[cfg(feature = "unstable_session_archive")]
+setters!(SessionInfo { opt archived: bool });
 
 open_enum! {
     /// How a client-supplied [`SystemPrompt`] combines with the agent's own system prompt.

@@ -203,32 +203,14 @@ impl AuthMethodAgent {
 
 setters!(AuthMethodAgent { opt description: String });
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `authenticate`: the user is now authenticated.
-    #[derive(Default)]
-    pub struct AuthenticateResponse {
-    }
+    AuthenticateResponse, new: "An empty success response."
 }
 
-impl AuthenticateResponse {
-    /// An empty success response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+empty_object! {
     /// The agent's answer to `logout`: the credentials are gone.
-    #[derive(Default)]
-    pub struct LogoutResponse {
-    }
-}
-
-impl LogoutResponse {
-    /// An empty success response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    LogoutResponse, new: "An empty success response."
 }
 
 wire_struct! {
@@ -254,16 +236,7 @@ impl AuthenticateRequest {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// Asks the agent to forget the user's credentials (`logout`).
-    #[derive(Default)]
-    pub struct LogoutRequest {
-    }
-}
-
-impl LogoutRequest {
-    /// An empty logout request.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    LogoutRequest, new: "An empty logout request."
 }

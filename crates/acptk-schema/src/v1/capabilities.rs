@@ -181,46 +181,19 @@ setters!(SessionCapabilities {
     opt close: SessionCloseCapabilities,
 });
 
-wire_struct! {
+marker_capability! {
     /// Marks that `session/list` is supported. Sent as `{}`.
-    #[derive(Default)]
-    pub struct SessionListCapabilities {
-    }
+    SessionListCapabilities
 }
 
-impl SessionListCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Marks that `session/resume` is supported. Sent as `{}`.
-    #[derive(Default)]
-    pub struct SessionResumeCapabilities {
-    }
+    SessionResumeCapabilities
 }
 
-impl SessionResumeCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Marks that `session/close` is supported. Sent as `{}`.
-    #[derive(Default)]
-    pub struct SessionCloseCapabilities {
-    }
-}
-
-impl SessionCloseCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    SessionCloseCapabilities
 }
 
 wire_struct! {
@@ -259,18 +232,9 @@ setters!(AgentAuthCapabilities { opt logout: LogoutCapabilities });
 #[cfg(feature = "unstable_auth_status")]
 setters!(AgentAuthCapabilities { opt status: AuthStatusCapabilities });
 
-wire_struct! {
+marker_capability! {
     /// Marks that the `logout` method is supported. Sent as `{}`.
-    #[derive(Default)]
-    pub struct LogoutCapabilities {
-    }
-}
-
-impl LogoutCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    LogoutCapabilities
 }
 
 wire_struct! {
@@ -509,46 +473,19 @@ impl SessionConfigOptionsCapabilities {
 
 setters!(SessionConfigOptionsCapabilities { opt boolean: BooleanConfigOptionCapabilities });
 
-wire_struct! {
+marker_capability! {
     /// Marks that the client can show boolean (on/off) session config options. Sent as `{}`.
-    #[derive(Default)]
-    pub struct BooleanConfigOptionCapabilities {
-    }
+    BooleanConfigOptionCapabilities
 }
 
-impl BooleanConfigOptionCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Marks that the client can show subagent sessions. Sent as `{}`.
-    #[derive(Default)]
-    pub struct SubagentCapabilities {
-    }
+    SubagentCapabilities
 }
 
-impl SubagentCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Marks that the client understands plan operations (`plan_update`, `plan_removed`). Sent as `{}`.
-    #[derive(Default)]
-    pub struct PlanCapabilities {
-    }
-}
-
-impl PlanCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    PlanCapabilities
 }
 
 wire_struct! {

@@ -66,18 +66,9 @@ impl ReadTextFileRequest {
 
 setters!(ReadTextFileRequest { opt line: u32, opt limit: u32 });
 
-wire_struct! {
+empty_object! {
     /// The client's answer to `fs/write_text_file`: the file was written.
-    #[derive(Default)]
-    pub struct WriteTextFileResponse {
-    }
-}
-
-impl WriteTextFileResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    WriteTextFileResponse, new: "An empty response."
 }
 
 wire_struct! {

@@ -8,6 +8,17 @@
 //! [`SessionUpdate`] has a `Notice` variant, and an agent may send it only when [`ClientCapabilities::advertises_notices`] is true for the client that
 //! initialised the connection.
 
+// First, so that the macros it defines (method rows, session-setup requests) reach the
+// modules below.
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/mod.rs"]
+#[macro_use]
+mod shared;
+
+// Next, so that its `session_state_response!` reaches `session_ops`.
+#[macro_use]
+mod sessions;
+
 mod auth;
 mod capabilities;
 mod commands;
@@ -32,15 +43,11 @@ mod protocol;
 ))]
 mod session_ops;
 mod session_update;
-mod sessions;
 mod state;
 mod terminal;
 mod tool_call;
 
 mod notice_capability;
-#[allow(clippy::duplicate_mod)]
-#[path = "../shared/mod.rs"]
-mod shared;
 
 pub use auth::*;
 pub use capabilities::*;
@@ -82,3 +89,7 @@ pub use tool_call::*;
 /// plain string, which v1 does not require to be absolute. Shared modules name path fields
 /// through this alias; v2 declares the same alias as its `AbsolutePath` newtype.
 pub(crate) type FsPath = String;
+
+/// How v1 types the `session/list` paging cursor: a plain string. Shared modules name the
+/// cursor through this alias.
+pub(crate) type ListCursor = String;

@@ -63,18 +63,9 @@ impl SessionMode {
 
 setters!(SessionMode { opt description: String });
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `session/set_mode`: the mode is now in effect.
-    #[derive(Default)]
-    pub struct SetSessionModeResponse {
-    }
-}
-
-impl SetSessionModeResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    SetSessionModeResponse, new: "An empty response."
 }
 
 wire_struct! {

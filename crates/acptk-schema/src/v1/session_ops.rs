@@ -7,28 +7,12 @@
 use super::*;
 
 #[cfg(feature = "unstable_session_fork")]
-wire_struct! {
+session_state_response! {
     /// The agent's answer to `session/fork`: the id of the new session and its initial
     /// settings.
     pub struct ForkSessionResponse {
         /// The new session's id.
         pub session_id: SessionId,
-        /// The session modes and the current one; absent if the agent has no modes. A malformed
-        /// value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub modes: Option<SessionModeState>,
-        /// The session's config options, in display order; absent if the agent offers none. A
-        /// malformed list is treated as absent and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub config_options: Option<Vec<SessionConfigOption>>,
     }
 }
 
@@ -44,9 +28,6 @@ impl ForkSessionResponse {
         }
     }
 }
-
-#[cfg(feature = "unstable_session_fork")]
-setters!(ForkSessionResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
 
 #[cfg(feature = "unstable_session_options")]
 wire_struct! {

@@ -4,28 +4,48 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+/// Declares one of the agent's answers that make a session active (`session/new`,
+/// `session/load`, `session/resume`, `session/fork`): the fields written in the invocation,
+/// then the session's modes and config options (both lenient, both absent when `None`), with
+/// their setters.
+macro_rules! session_state_response {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+    ) => {
+        wire_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                $($fields)*
+                /// The session modes and the current one; absent if the agent has no modes. A malformed
+                /// value is treated as absent.
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_object",
+                    skip_serializing_if = "Option::is_none",
+                )]
+                pub modes: Option<SessionModeState>,
+                /// The session's config options, in display order; absent if the agent offers none. A
+                /// malformed list is treated as absent and malformed entries are dropped.
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_items_opt",
+                    skip_serializing_if = "Option::is_none",
+                )]
+                pub config_options: Option<Vec<SessionConfigOption>>,
+            }
+        }
+
+        setters!($name { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
+    };
+}
+
+session_state_response! {
     /// The agent's answer to `session/new`: the id of the new session and its initial
     /// settings.
     pub struct NewSessionResponse {
         /// The new session's id, used in every later request about it.
         pub session_id: SessionId,
-        /// The session modes and the current one; absent if the agent has no modes. A malformed
-        /// value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub modes: Option<SessionModeState>,
-        /// The session's config options, in display order; absent if the agent offers none. A
-        /// malformed list is treated as absent and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub config_options: Option<Vec<SessionConfigOption>>,
     }
 }
 
@@ -41,29 +61,11 @@ impl NewSessionResponse {
     }
 }
 
-setters!(NewSessionResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
-
-wire_struct! {
+session_state_response! {
     /// The agent's answer to `session/load`, sent after it has replayed the whole
     /// conversation as `session/update` notifications.
     #[derive(Default)]
     pub struct LoadSessionResponse {
-        /// The session modes and the current one; absent if the agent has no modes. A malformed
-        /// value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub modes: Option<SessionModeState>,
-        /// The session's config options, in display order; absent if the agent offers none. A
-        /// malformed list is treated as absent and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub config_options: Option<Vec<SessionConfigOption>>,
     }
 }
 
@@ -77,8 +79,6 @@ impl LoadSessionResponse {
         }
     }
 }
-
-setters!(LoadSessionResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
 
 wire_struct! {
     /// The agent's answer to `session/list`: one page of known sessions.
@@ -111,6 +111,7 @@ impl ListSessionsResponse {
 
 setters!(ListSessionsResponse { opt next_cursor: String });
 
+// Built with the constructor and setters in `shared/sessions.rs`, the same in both versions.
 wire_struct! {
     /// One entry of a session list.
     pub struct SessionInfo {
@@ -158,48 +159,11 @@ wire_struct! {
     }
 }
 
-impl SessionInfo {
-    /// An entry for `session_id` working in `cwd`.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            title: None,
-            updated_at: None,
-            #[cfg(feature = "unstable_session_archive")]
-            archived: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(SessionInfo { set additional_directories: Vec<String>, opt title: String, opt updated_at: String });
-
-#[cfg(feature = "unstable_session_archive")]
-setters!(SessionInfo { opt archived: bool });
-
-wire_struct! {
+session_state_response! {
     /// The agent's answer to `session/resume`: the session is active again, without a replay
     /// of its history.
     #[derive(Default)]
     pub struct ResumeSessionResponse {
-        /// The session modes and the current one; absent if the agent has no modes. A malformed
-        /// value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub modes: Option<SessionModeState>,
-        /// The session's config options, in display order; absent if the agent offers none. A
-        /// malformed list is treated as absent and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub config_options: Option<Vec<SessionConfigOption>>,
     }
 }
 
@@ -214,9 +178,7 @@ impl ResumeSessionResponse {
     }
 }
 
-setters!(ResumeSessionResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
-
-wire_struct! {
+setup_request! {
     /// `session/new` parameters: the client starts a new conversation with the agent.
     pub struct NewSessionRequest {
         /// Working directory of the session (an absolute path); file operations are relative
@@ -233,22 +195,6 @@ wire_struct! {
         /// none.
         #[serde(deserialize_with = "crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
-        /// Extra system prompt text from the client; absent means the agent's own prompt only.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub system_prompt: Option<SystemPrompt>,
-        /// Initial config option values, applied in order after setup (only if the agent
-        /// advertised `sessionCapabilities.options`); absent or `null` means none.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_options"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -267,10 +213,7 @@ impl NewSessionRequest {
     }
 }
 
-setters!(NewSessionRequest { set additional_directories: Vec<String>, opt system_prompt: SystemPrompt });
-
-#[cfg(feature = "unstable_session_options")]
-setters!(NewSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
+setters!(NewSessionRequest { set additional_directories: Vec<String> });
 
 wire_struct! {
     /// System prompt text supplied by the client for a session.
@@ -293,7 +236,7 @@ impl SystemPrompt {
     }
 }
 
-wire_struct! {
+setup_request! {
     /// `session/load` parameters: the client reopens an earlier session and wants its whole
     /// history replayed. Only for agents that advertised `loadSession`.
     pub struct LoadSessionRequest {
@@ -312,22 +255,6 @@ wire_struct! {
         pub additional_directories: Vec<String>,
         /// The session to load.
         pub session_id: SessionId,
-        /// Extra system prompt text from the client; absent means the agent's own prompt only.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub system_prompt: Option<SystemPrompt>,
-        /// Initial config option values, applied in order after setup (only if the agent
-        /// advertised `sessionCapabilities.options`); absent or `null` means none.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_options"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -351,54 +278,9 @@ impl LoadSessionRequest {
     }
 }
 
-setters!(LoadSessionRequest { set additional_directories: Vec<String>, opt system_prompt: SystemPrompt });
+setters!(LoadSessionRequest { set additional_directories: Vec<String> });
 
-#[cfg(feature = "unstable_session_options")]
-setters!(LoadSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
-
-wire_struct! {
-    /// `session/list` parameters: the client asks for the sessions the agent knows, one page
-    /// at a time.
-    #[derive(Default)]
-    pub struct ListSessionsRequest {
-        /// Only list sessions with this working directory; absent lists all.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub cwd: Option<String>,
-        /// The `nextCursor` of the previous page; absent asks for the first page.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub cursor: Option<String>,
-        /// Which sessions to list by archive state (only if the agent advertised
-        /// `sessionCapabilities.archive`); absent or `null` means `exclude`. It applies with
-        /// `cwd`, before paging; keep it when following `nextCursor`.
-        #[cfg(feature = "unstable_session_archive")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_archive"))
-        )]
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub archived: Option<SessionArchiveFilter>,
-    }
-}
-
-impl ListSessionsRequest {
-    /// A request for the first page of all sessions.
-    pub fn new() -> Self {
-        Self {
-            cwd: None,
-            cursor: None,
-            #[cfg(feature = "unstable_session_archive")]
-            archived: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(ListSessionsRequest { opt cwd: String, opt cursor: String });
-
-#[cfg(feature = "unstable_session_archive")]
-setters!(ListSessionsRequest { opt archived: SessionArchiveFilter });
-
-wire_struct! {
+setup_request! {
     /// `session/resume` parameters: the client continues an earlier session without a replay
     /// of its history.
     pub struct ResumeSessionRequest {
@@ -420,22 +302,6 @@ wire_struct! {
             skip_serializing_if = "Vec::is_empty",
         )]
         pub mcp_servers: Vec<McpServer>,
-        /// Extra system prompt text from the client; absent means the agent's own prompt only.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub system_prompt: Option<SystemPrompt>,
-        /// Initial config option values, applied in order after setup (only if the agent
-        /// advertised `sessionCapabilities.options`); absent or `null` means none.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_options"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -455,7 +321,4 @@ impl ResumeSessionRequest {
     }
 }
 
-setters!(ResumeSessionRequest { set additional_directories: Vec<String>, set mcp_servers: Vec<McpServer>, opt system_prompt: SystemPrompt });
-
-#[cfg(feature = "unstable_session_options")]
-setters!(ResumeSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
+setters!(ResumeSessionRequest { set additional_directories: Vec<String>, set mcp_servers: Vec<McpServer> });

@@ -28,18 +28,9 @@ pub enum StopReason {
     Cancelled,
 }
 
-wire_struct! {
+empty_object! {
     /// The fields of the `running` state: the agent is working on a turn.
-    #[derive(Default)]
-    pub struct RunningStateUpdate {
-    }
-}
-
-impl RunningStateUpdate {
-    /// A running state without extra fields.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    RunningStateUpdate, new: "A running state without extra fields."
 }
 
 /// The fields of the `idle` state: the agent finished its turn and waits for the next prompt.
@@ -149,31 +140,13 @@ impl schemars::JsonSchema for IdleStateUpdate {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// The fields of the `requires_action` state: the agent waits for the user (for example
     /// for an answer to a permission request).
-    #[derive(Default)]
-    pub struct RequiresActionStateUpdate {
-    }
+    RequiresActionStateUpdate, new: "A requires-action state without extra fields."
 }
 
-impl RequiresActionStateUpdate {
-    /// A requires-action state without extra fields.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+empty_object! {
     /// The fields of the `unknown` state: the agent does not know or report what it is doing.
-    #[derive(Default)]
-    pub struct UnknownStateUpdate {
-    }
-}
-
-impl UnknownStateUpdate {
-    /// An unknown state without extra fields.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    UnknownStateUpdate, new: "An unknown state without extra fields."
 }

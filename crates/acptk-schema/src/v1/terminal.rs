@@ -227,18 +227,9 @@ impl TerminalExitStatus {
 
 setters!(TerminalExitStatus { opt exit_code: u32, opt signal: String });
 
-wire_struct! {
+empty_object! {
     /// The client's answer to `terminal/release`.
-    #[derive(Default)]
-    pub struct ReleaseTerminalResponse {
-    }
-}
-
-impl ReleaseTerminalResponse {
-    /// An empty success response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    ReleaseTerminalResponse, new: "An empty success response."
 }
 
 wire_struct! {
@@ -276,16 +267,7 @@ impl WaitForTerminalExitResponse {
 
 setters!(WaitForTerminalExitResponse { opt exit_code: u32, opt signal: String });
 
-wire_struct! {
+empty_object! {
     /// The client's answer to `terminal/kill`.
-    #[derive(Default)]
-    pub struct KillTerminalResponse {
-    }
-}
-
-impl KillTerminalResponse {
-    /// An empty success response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    KillTerminalResponse, new: "An empty success response."
 }

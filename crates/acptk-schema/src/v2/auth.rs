@@ -132,32 +132,14 @@ impl AuthMethodAgent {
 
 setters!(AuthMethodAgent { opt description: String });
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `auth/login`: the user is now authenticated.
-    #[derive(Default)]
-    pub struct LoginAuthResponse {
-    }
+    LoginAuthResponse, new: "An empty success response."
 }
 
-impl LoginAuthResponse {
-    /// An empty success response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+empty_object! {
     /// The agent's answer to `auth/logout`: the credentials are gone.
-    #[derive(Default)]
-    pub struct LogoutAuthResponse {
-    }
-}
-
-impl LogoutAuthResponse {
-    /// An empty success response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    LogoutAuthResponse, new: "An empty success response."
 }
 
 wire_struct! {
@@ -183,16 +165,7 @@ impl LoginAuthRequest {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// Asks the agent to forget the user's credentials (`auth/logout`).
-    #[derive(Default)]
-    pub struct LogoutAuthRequest {
-    }
-}
-
-impl LogoutAuthRequest {
-    /// An empty logout request.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    LogoutAuthRequest, new: "An empty logout request."
 }

@@ -34,18 +34,9 @@ impl ToolCallCapabilities {
 
 setters!(ToolCallCapabilities { opt cancel: ToolCallCancelCapabilities });
 
-wire_struct! {
+marker_capability! {
     /// Marks that a tool call can be cancelled with `tool_call/cancel`. Sent as `{}`.
-    #[derive(Default)]
-    pub struct ToolCallCancelCapabilities {
-    }
-}
-
-impl ToolCallCancelCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    ToolCallCancelCapabilities
 }
 
 wire_struct! {
@@ -203,46 +194,19 @@ setters!(PromptCapabilities {
 #[cfg(feature = "unstable_agent_skills")]
 setters!(PromptCapabilities { opt skill: PromptSkillCapabilities });
 
-wire_struct! {
+marker_capability! {
     /// Marks that prompts may contain images. Sent as `{}`.
-    #[derive(Default)]
-    pub struct PromptImageCapabilities {
-    }
+    PromptImageCapabilities
 }
 
-impl PromptImageCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Marks that prompts may contain audio. Sent as `{}`.
-    #[derive(Default)]
-    pub struct PromptAudioCapabilities {
-    }
+    PromptAudioCapabilities
 }
 
-impl PromptAudioCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Marks that prompts may contain embedded resources. Sent as `{}`.
-    #[derive(Default)]
-    pub struct PromptEmbeddedContextCapabilities {
-    }
-}
-
-impl PromptEmbeddedContextCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    PromptEmbeddedContextCapabilities
 }
 
 wire_struct! {
@@ -295,32 +259,14 @@ marker_capability! {
     McpAcpCapabilities
 }
 
-wire_struct! {
+marker_capability! {
     /// Marks support for stdio MCP servers. Sent as `{}`.
-    #[derive(Default)]
-    pub struct McpStdioCapabilities {
-    }
+    McpStdioCapabilities
 }
 
-impl McpStdioCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
-}
-
-wire_struct! {
+marker_capability! {
     /// Marks support for HTTP MCP servers. Sent as `{}`.
-    #[derive(Default)]
-    pub struct McpHttpCapabilities {
-    }
-}
-
-impl McpHttpCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    McpHttpCapabilities
 }
 
 wire_struct! {
@@ -375,18 +321,9 @@ impl TerminalCapabilities {
 
 setters!(TerminalCapabilities { opt cancel: TerminalCancelCapabilities });
 
-wire_struct! {
+marker_capability! {
     /// Marks that a terminal can be cancelled with `terminal/cancel`. Sent as `{}`.
-    #[derive(Default)]
-    pub struct TerminalCancelCapabilities {
-    }
-}
-
-impl TerminalCancelCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    TerminalCancelCapabilities
 }
 
 wire_struct! {
@@ -521,16 +458,7 @@ impl ClientAuthCapabilities {
 
 setters!(ClientAuthCapabilities { opt terminal: TerminalAuthCapabilities });
 
-wire_struct! {
+marker_capability! {
     /// Marks support for terminal-based authentication. Sent as `{}`.
-    #[derive(Default)]
-    pub struct TerminalAuthCapabilities {
-    }
-}
-
-impl TerminalAuthCapabilities {
-    /// The capability object (`{}`).
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    TerminalAuthCapabilities
 }

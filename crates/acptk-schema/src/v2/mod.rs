@@ -10,6 +10,17 @@
 //! know (one behind an unstable feature that is off, or from a later protocol revision) is kept
 //! as [`SessionUpdate::Other`]. Its `notice` variant needs no capability: v2 has none for it.
 
+// First, so that the macros it defines (method rows, session-setup requests) reach the
+// modules below.
+#[allow(clippy::duplicate_mod)]
+#[path = "../shared/mod.rs"]
+#[macro_use]
+mod shared;
+
+// Next, so that its `session_state_response!` reaches `session_ops`.
+#[macro_use]
+mod sessions;
+
 mod auth;
 mod capabilities;
 mod commands;
@@ -33,16 +44,11 @@ mod protocol;
 ))]
 mod session_ops;
 mod session_update;
-mod sessions;
 #[cfg(feature = "unstable_agent_skills")]
 mod skills;
 mod state;
 mod terminal;
 mod tool_call;
-
-#[allow(clippy::duplicate_mod)]
-#[path = "../shared/mod.rs"]
-mod shared;
 
 pub use auth::*;
 pub use capabilities::*;
@@ -84,3 +90,7 @@ pub use tool_call::*;
 /// [`AbsolutePath`]. Shared modules name path fields through this alias; v1 declares the same
 /// alias as a plain `String`.
 pub(crate) type FsPath = AbsolutePath;
+
+/// How v2 types the `session/list` paging cursor: its [`SessionListCursor`] newtype. Shared
+/// modules name the cursor through this alias.
+pub(crate) type ListCursor = SessionListCursor;

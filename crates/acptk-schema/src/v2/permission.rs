@@ -106,18 +106,9 @@ impl From<CancelledPermissionOutcome> for RequestPermissionOutcome {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// The payload of a `cancelled` outcome (only `_meta`).
-    #[derive(Default)]
-    pub struct CancelledPermissionOutcome {
-    }
-}
-
-impl CancelledPermissionOutcome {
-    /// An empty cancelled outcome.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    CancelledPermissionOutcome, new: "An empty cancelled outcome."
 }
 
 impl From<ToolCallPermissionSubject> for RequestPermissionSubject {

@@ -8,28 +8,12 @@
 use super::*;
 
 #[cfg(feature = "unstable_session_fork")]
-wire_struct! {
+session_state_response! {
     /// The agent's answer to `session/fork`: the id of the new session and its initial
     /// state.
     pub struct ForkSessionResponse {
         /// The new session's id.
         pub session_id: SessionId,
-        /// The session's config options, in display order; absent means none. A malformed
-        /// list decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<SessionConfigOption>,
-        /// Slash commands available in the session; absent means none. A malformed list
-        /// decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub available_commands: Vec<AvailableCommand>,
     }
 }
 
@@ -45,9 +29,6 @@ impl ForkSessionResponse {
         }
     }
 }
-
-#[cfg(feature = "unstable_session_fork")]
-setters!(ForkSessionResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
 
 #[cfg(feature = "unstable_session_options")]
 wire_struct! {

@@ -5,28 +5,48 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+/// Declares one of the agent's answers that make a session active (`session/new`,
+/// `session/resume`, `session/fork`): the fields written in the invocation, then the session's
+/// config options and slash commands (both lenient, both absent when empty), with their
+/// setters.
+macro_rules! session_state_response {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+    ) => {
+        wire_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                $($fields)*
+                /// The session's config options, in display order; absent means none. A malformed
+                /// list decodes as empty and malformed entries are dropped.
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_items",
+                    skip_serializing_if = "Vec::is_empty",
+                )]
+                pub config_options: Vec<SessionConfigOption>,
+                /// Slash commands available in the session; absent means none. A malformed list
+                /// decodes as empty and malformed entries are dropped.
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::lenient_items",
+                    skip_serializing_if = "Vec::is_empty",
+                )]
+                pub available_commands: Vec<AvailableCommand>,
+            }
+        }
+
+        setters!($name { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
+    };
+}
+
+session_state_response! {
     /// The agent's answer to `session/new`: the id of the new session and its initial
     /// state.
     pub struct NewSessionResponse {
         /// The new session's id, used in every later request about it.
         pub session_id: SessionId,
-        /// The session's config options, in display order; absent means none. A malformed
-        /// list decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<SessionConfigOption>,
-        /// Slash commands available in the session; absent means none. A malformed list
-        /// decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub available_commands: Vec<AvailableCommand>,
     }
 }
 
@@ -41,8 +61,6 @@ impl NewSessionResponse {
         }
     }
 }
-
-setters!(NewSessionResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
 
 wire_struct! {
     /// The agent's answer to `session/list`: one page of known sessions.
@@ -70,6 +88,7 @@ impl ListSessionsResponse {
 
 setters!(ListSessionsResponse { opt next_cursor: SessionListCursor });
 
+// Built with the constructor and setters in `shared/sessions.rs`, the same in both versions.
 wire_struct! {
     /// One entry of a session list.
     pub struct SessionInfo {
@@ -117,48 +136,11 @@ wire_struct! {
     }
 }
 
-impl SessionInfo {
-    /// An entry for `session_id` working in `cwd`.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            title: None,
-            updated_at: None,
-            #[cfg(feature = "unstable_session_archive")]
-            archived: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(SessionInfo { set additional_directories: Vec<AbsolutePath>, opt title: String, opt updated_at: String });
-
-#[cfg(feature = "unstable_session_archive")]
-setters!(SessionInfo { opt archived: bool });
-
-wire_struct! {
+session_state_response! {
     /// The agent's answer to `session/resume`: the session is active again (any requested
     /// replay has been sent as `session/update` notifications before this answer).
     #[derive(Default)]
     pub struct ResumeSessionResponse {
-        /// The session's config options, in display order; absent means none. A malformed
-        /// list decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<SessionConfigOption>,
-        /// Slash commands available in the session; absent means none. A malformed list
-        /// decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub available_commands: Vec<AvailableCommand>,
     }
 }
 
@@ -173,9 +155,7 @@ impl ResumeSessionResponse {
     }
 }
 
-setters!(ResumeSessionResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
-
-wire_struct! {
+setup_request! {
     /// `session/new` parameters: the client starts a new conversation with the agent.
     pub struct NewSessionRequest {
         /// Working directory of the session.
@@ -194,22 +174,6 @@ wire_struct! {
             skip_serializing_if = "Vec::is_empty",
         )]
         pub mcp_servers: Vec<McpServer>,
-        /// Extra system prompt text from the client; absent means the agent's own prompt only.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub system_prompt: Option<SystemPrompt>,
-        /// Initial config option values, applied in order after setup (only if the agent
-        /// advertised `sessionCapabilities.options`); absent or `null` means none.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_options"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -228,10 +192,7 @@ impl NewSessionRequest {
     }
 }
 
-setters!(NewSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt system_prompt: SystemPrompt });
-
-#[cfg(feature = "unstable_session_options")]
-setters!(NewSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
+setters!(NewSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer> });
 
 wire_struct! {
     /// System prompt text supplied by the client for a session.
@@ -255,49 +216,7 @@ impl SystemPrompt {
     }
 }
 
-wire_struct! {
-    /// `session/list` parameters: the client asks for the sessions the agent knows, one page
-    /// at a time.
-    #[derive(Default)]
-    pub struct ListSessionsRequest {
-        /// Only list sessions with this working directory; absent lists all.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub cwd: Option<AbsolutePath>,
-        /// The `nextCursor` of the previous page; absent asks for the first page.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub cursor: Option<SessionListCursor>,
-        /// Which sessions to list by archive state (only if the agent advertised
-        /// `sessionCapabilities.archive`); absent or `null` means `exclude`. It applies with
-        /// `cwd`, before paging; keep it when following `nextCursor`.
-        #[cfg(feature = "unstable_session_archive")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_archive"))
-        )]
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub archived: Option<SessionArchiveFilter>,
-    }
-}
-
-impl ListSessionsRequest {
-    /// A request for the first page of all sessions.
-    pub fn new() -> Self {
-        Self {
-            cwd: None,
-            cursor: None,
-            #[cfg(feature = "unstable_session_archive")]
-            archived: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(ListSessionsRequest { opt cwd: AbsolutePath, opt cursor: SessionListCursor });
-
-#[cfg(feature = "unstable_session_archive")]
-setters!(ListSessionsRequest { opt archived: SessionArchiveFilter });
-
-wire_struct! {
+setup_request! {
     /// `session/resume` parameters: the client continues an earlier session, optionally
     /// asking for its history to be replayed.
     pub struct ResumeSessionRequest {
@@ -322,22 +241,6 @@ wire_struct! {
         /// Where to start replaying the history; absent means no replay.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub replay_from: Option<ReplayFrom>,
-        /// Extra system prompt text from the client; absent means the agent's own prompt only.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub system_prompt: Option<SystemPrompt>,
-        /// Initial config option values, applied in order after setup (only if the agent
-        /// advertised `sessionCapabilities.options`); absent or `null` means none.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_options"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
-        pub config_options: Vec<InitialSessionConfigOption>,
     }
 }
 
@@ -358,10 +261,7 @@ impl ResumeSessionRequest {
     }
 }
 
-setters!(ResumeSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt replay_from: ReplayFrom, opt system_prompt: SystemPrompt });
-
-#[cfg(feature = "unstable_session_options")]
-setters!(ResumeSessionRequest { set config_options: Vec<InitialSessionConfigOption> });
+setters!(ResumeSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt replay_from: ReplayFrom });
 
 tagged_union! {
     /// Where a `session/resume` replay starts, tagged by `type`. Notices are never replayed.
@@ -373,18 +273,9 @@ tagged_union! {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// The payload of a replay from the start (only `_meta`).
-    #[derive(Default)]
-    pub struct ReplayFromStart {
-    }
-}
-
-impl ReplayFromStart {
-    /// An empty payload.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    ReplayFromStart, new: "An empty payload."
 }
 
 /// A client-chosen key that makes a `session/prompt` safe to retry: the agent inserts the user

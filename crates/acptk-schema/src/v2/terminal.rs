@@ -4,18 +4,9 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `terminal/cancel`.
-    #[derive(Default)]
-    pub struct CancelTerminalResponse {
-    }
-}
-
-impl CancelTerminalResponse {
-    /// An empty success response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    CancelTerminalResponse, new: "An empty success response."
 }
 
 wire_struct! {

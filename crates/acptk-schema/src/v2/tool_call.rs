@@ -355,18 +355,9 @@ impl ToolCallPermissionSubject {
     }
 }
 
-wire_struct! {
+empty_object! {
     /// The agent's answer to `tool_call/cancel`: the cancellation was accepted.
-    #[derive(Default)]
-    pub struct CancelToolCallResponse {
-    }
-}
-
-impl CancelToolCallResponse {
-    /// An empty success response.
-    pub fn new() -> Self {
-        Self { meta: None }
-    }
+    CancelToolCallResponse, new: "An empty success response."
 }
 
 tagged_union! {

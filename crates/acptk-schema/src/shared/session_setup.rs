@@ -1,0 +1,44 @@
+//! The end every session-setup request of both versions shares (`session/new`, v1's
+//! `session/load`, `session/resume`): the client's system prompt and, with
+//! `unstable_session_options`, the initial config option values.
+//!
+//! The type names in the macro resolve where it is invoked, in the version's module.
+
+/// Declares a session-setup request with `wire_struct!`: the fields written in the invocation
+/// come first, then `systemPrompt` and (with `unstable_session_options`) `configOptions`, in
+/// that order on the wire and in the JSON Schema. It also writes the setters of those two
+/// fields; the invocation writes the constructor and the setters of its own fields.
+macro_rules! setup_request {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+    ) => {
+        wire_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                $($fields)*
+                /// Extra system prompt text from the client; absent means the agent's own prompt only.
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub system_prompt: Option<SystemPrompt>,
+                /// Initial config option values, applied in order after setup (only if the agent
+                /// advertised `sessionCapabilities.options`); absent or `null` means none.
+                #[cfg(feature = "unstable_session_options")]
+                #[cfg_attr(
+                    feature = "schemars",
+                    schemars(extend("x-unstable" = "unstable_session_options"))
+                )]
+                #[serde(
+                    default,
+                    deserialize_with = "crate::de::null_as_default",
+                    skip_serializing_if = "Vec::is_empty",
+                )]
+                pub config_options: Vec<InitialSessionConfigOption>,
+            }
+        }
+
+        setters!($name { opt system_prompt: SystemPrompt });
+
+        #[cfg(feature = "unstable_session_options")]
+        setters!($name { set config_options: Vec<InitialSessionConfigOption> });
+    };
+}
