@@ -34,8 +34,9 @@ pub(crate) fn path_at(text: &str, line: usize, column: usize) -> String {
     path_before(text, offset_of(text, line, column))
 }
 
-/// The byte offset of the first byte serde_json had not read yet. Its column is the index of
-/// that byte in its line plus one; 0 means the newline ending the line before.
+/// The byte offset where serde_json stopped: its column counts the bytes of the line it had
+/// read. (A syntax error found by peeking counts the peeked byte too; reading that one byte
+/// more changes the path of a syntax error at most, never of a type or a missing field.)
 fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let line_start = if line <= 1 {
         0
@@ -46,7 +47,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
             .nth(line - 2)
             .map_or(text.len(), |(index, _)| index + 1)
     };
-    (line_start + column).saturating_sub(1).min(text.len())
+    (line_start + column).min(text.len())
 }
 
 /// The path of the value being read after the first `end` bytes of `text`.
@@ -73,9 +74,9 @@ fn path_before(text: &str, end: usize) -> String {
             }
             b':' => {
                 if let Some(slot) = stack.last_mut()
-                    && let Slot::KeyRead(start, end) = *slot
+                    && let Slot::KeyRead(start, stop) = *slot
                 {
-                    *slot = Slot::Member(start, end);
+                    *slot = Slot::Member(start, stop);
                 }
             }
             b',' => match stack.last_mut() {
@@ -232,8 +233,14 @@ mod tests {
 
     #[test]
     fn truncated_text_names_the_open_value() {
-        assert_eq!(path_of::<Message>(r#"{"id":1,"content":[{"type":"a"#), "content[0].type");
-        assert_eq!(path_of::<Message>(r#"{"id":1,"content":[{"ty"#), "content[0]");
+        assert_eq!(
+            path_of::<Message>(r#"{"id":1,"content":[{"type":"a"#),
+            "content[0].type"
+        );
+        assert_eq!(
+            path_of::<Message>(r#"{"id":1,"content":[{"ty"#),
+            "content[0]"
+        );
     }
 
     #[test]
