@@ -28,17 +28,24 @@ fn each_protocol_and_surface_prints_its_checked_in_file() {
         (&["--protocol", "1"], "v1/schema.json"),
         (&["--unstable"], "v1/schema.unstable.json"),
         (&["--protocol", "2"], "v2/schema.json"),
-        (&["--protocol", "2", "--unstable"], "v2/schema.unstable.json"),
+        (
+            &["--protocol", "2", "--unstable"],
+            "v2/schema.unstable.json",
+        ),
     ];
     for (args, file) in cases {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema").join(file);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("schema")
+            .join(file);
         let expected = std::fs::read(&path).unwrap();
         let printed = acp_schema(args);
-        assert!(printed == expected, "acp schema {args:?} differs from {file}");
+        assert!(
+            printed == expected,
+            "acp schema {args:?} differs from {file}"
+        );
         let schema: serde_json::Value = serde_json::from_slice(&printed).unwrap();
         assert_eq!(
-            schema["$schema"],
-            "https://json-schema.org/draft/2020-12/schema",
+            schema["$schema"], "https://json-schema.org/draft/2020-12/schema",
             "{file}"
         );
         let version = if file.starts_with("v2") { "v2" } else { "v1" };
