@@ -1,7 +1,8 @@
 //! A payload that does not decode names where it broke the way serde_path_to_error did before
 //! issue 37 (the path was then found by decoding a second time through it): every member of
-//! the session updates in `tests/data` replaced by a value of another type or removed, and the
-//! path and message of each failure compared with what serde_path_to_error says.
+//! the session updates in `tests/data` replaced by a value of another type (a string also by a
+//! name no enum or tag has) or removed, and the path and message of each failure compared with
+//! what serde_path_to_error says.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
 use acptk_schema::Error;
@@ -10,11 +11,12 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 /// Every variant of `root` with one member or element (at `at` or below) replaced by a value
-/// of another type, or one member removed.
+/// of another type (or a string by an unknown name), or one member removed.
 fn broken_variants(root: &Value, at: &mut Vec<Value>, out: &mut Vec<Value>) {
     let node = pointer(&mut root.clone(), at).clone();
     let others = match &node {
-        Value::String(_) => vec![json!(12345), json!({"x": 1})],
+        // A string no enum or union tag has: an unknown variant wherever a name was.
+        Value::String(_) => vec![json!(12345), json!({"x": 1}), json!("no_such_name")],
         Value::Number(_) => vec![json!("x"), json!(-1)],
         Value::Bool(_) => vec![json!("x")],
         Value::Null => vec![json!([1])],
