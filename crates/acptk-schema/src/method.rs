@@ -21,6 +21,8 @@ use serde_json::value::RawValue;
 
 use crate::Error;
 
+mod json_path;
+
 /// A request method: a name, the type of its params and the type of its result.
 pub trait RequestMethod {
     /// The JSON-RPC method name.
@@ -98,25 +100,14 @@ pub(crate) fn decode_result<T: DeserializeOwned>(
     }
 }
 
-/// Decodes `raw` as `T`; on failure, decodes it again tracking the path to say where it broke.
+/// Decodes `raw` as `T`; on failure, names where it broke from the position serde_json
+/// reports (see [`json_path`]), without decoding `T` a second time.
 pub(crate) fn decode_payload<T: DeserializeOwned>(method: &str, raw: &str) -> Result<T, Error> {
-    match serde_json::from_str(raw) {
-        Ok(value) => Ok(value),
-        Err(first) => {
-            let mut deserializer = serde_json::Deserializer::from_str(raw);
-            let (path, message) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer)
-            {
-                Err(error) => (error.path().to_string(), error.into_inner().to_string()),
-                // Cannot happen for a deterministic decoder; report the first error anyway.
-                Ok(_) => (".".to_owned(), first.to_string()),
-            };
-            Err(Error::InvalidParams {
-                method: method.to_owned(),
-                path,
-                message,
-            })
-        }
-    }
+    serde_json::from_str(raw).map_err(|error| Error::InvalidParams {
+        method: method.to_owned(),
+        path: json_path::path_at(raw, error.line(), error.column()),
+        message: error.to_string(),
+    })
 }
 
 /// Copies a raw payload for an [`Extension`].

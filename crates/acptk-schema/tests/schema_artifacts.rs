@@ -1,5 +1,6 @@
-//! The checked-in JSON Schemas under `schema/` are generated from the types, and say what ACP
-//! says about notices.
+//! The checked-in JSON Schemas under `crates/acptk/schema/` are generated from the types, and
+//! say what ACP says about notices. `acp schema` prints those files as they are, so this test
+//! is what keeps its output equal to what the types generate.
 //!
 //! To refresh the artifacts after a change: `UPDATE_SCHEMA=1 cargo test -p acptk-schema --all-features --test schema_artifacts`.
 #![cfg(feature = "schemars")]
@@ -12,7 +13,7 @@ use serde_json::{Value, json};
 
 fn artifact(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../schema")
+        .join("../acptk/schema")
         .join(path)
 }
 
@@ -26,7 +27,7 @@ fn check(protocol: Protocol, unstable: bool, path: &str) {
     let on_disk = std::fs::read_to_string(&file).unwrap_or_default();
     assert!(
         on_disk == generated,
-        "schema/{path} is stale; regenerate it with \
+        "crates/acptk/schema/{path} is stale; regenerate it with \
          `UPDATE_SCHEMA=1 cargo test -p acptk-schema --all-features --test schema_artifacts`"
     );
 }

@@ -12,7 +12,6 @@ const ROOTS: &[&str] = &[
     "crates/",
     "scripts/",
     "docs/",
-    "schema/",
     "reference/",
     "fuzz/",
     "deploy/",

@@ -47,6 +47,20 @@ impl<'de, A: MapAccess<'de>> Payload<A> {
             Payload::Buffered(fields) => Ok(*fields),
         }
     }
+
+    /// Reads the members not read yet and drops them. A closed union reports an unknown tag
+    /// only once its whole object is read, so that the error's position, and the path a decode
+    /// error names (`method/json_path.rs`), is the object's, not its tag member's: the path
+    /// serde_path_to_error named, and that of the open unions, which read the rest as fields.
+    pub(crate) fn skip_rest(self) -> Result<(), A::Error> {
+        if let Payload::Stream(mut map) = self {
+            while map
+                .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+                .is_some()
+            {}
+        }
+        Ok(())
+    }
 }
 
 /// Reads the tag named `key` from a map and returns it with the remaining payload.

@@ -238,6 +238,9 @@ macro_rules! tagged_union {
                                         fields,
                                     )));
                                 )?
+                                // The rest of the object first: the error then names the
+                                // union's object, not its tag member (de/tagged.rs).
+                                payload.skip_rest()?;
                                 Err(serde::de::Error::unknown_variant(&tag, $name::TAGS))
                             }
                         }
