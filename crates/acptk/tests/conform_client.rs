@@ -89,6 +89,17 @@ fn our_client_passes_every_requirement_it_exercises_in_both_versions() {
             !report["to_look_at"].as_array().unwrap().is_empty(),
             "{report}"
         );
+        // The conformance agent does not advertise `loadSession`: in v1 no `--load` is
+        // offered; v2 agents always resume.
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if version == "1" {
+            assert!(
+                stderr.contains("ends with this run") && !stderr.contains("--load"),
+                "{stderr}"
+            );
+        } else {
+            assert!(stderr.contains("--load conform-session-1"), "{stderr}");
+        }
     }
 }
 

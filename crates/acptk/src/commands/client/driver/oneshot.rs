@@ -307,11 +307,20 @@ pub async fn run(
         stopped => stopped,
     };
     if !quiet && !matches!(&end, TurnEnd::Failed(f) if f.exit == Exit::OutputClosed) {
-        let again = match &args.session {
-            Some(name) => continue_with(args, &["--session", name]),
-            None => continue_command(args, &session),
-        };
-        say(&format!("acp: continue this session with: {again}"));
+        match &args.session {
+            Some(name) => say(&format!(
+                "acp: continue this session with: {}",
+                continue_with(args, &["--session", name])
+            )),
+            // `--load` needs an agent that reopens sessions (v1 `loadSession`).
+            None if client.agent().can_load_sessions() => say(&format!(
+                "acp: continue this session with: {}",
+                continue_command(args, &session)
+            )),
+            None => say(&format!(
+                "acp: session {session} ends with this run (the agent cannot load sessions)"
+            )),
+        }
     }
     finish(end, &*out)
 }

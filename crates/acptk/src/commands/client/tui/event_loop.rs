@@ -119,10 +119,16 @@ pub async fn run_client(args: &Args) -> Result<(), Failure> {
     let (result, session) = run(app, &mut agent, world).await;
     agent.shutdown().await;
     if let Some(session) = session {
-        say(&format!(
-            "acp: session {session}; continue it with: {}",
-            continue_command(args, &session)
-        ));
+        if agent.client.agent().can_load_sessions() {
+            say(&format!(
+                "acp: session {session}; continue it with: {}",
+                continue_command(args, &session)
+            ));
+        } else {
+            say(&format!(
+                "acp: session {session} ends with this run (the agent cannot load sessions)"
+            ));
+        }
     }
     result.map_err(|error| match error {
         Stop::Failed(failure) => agent_log.explain(log.explain(failure)),
