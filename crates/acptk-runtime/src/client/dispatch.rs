@@ -98,15 +98,25 @@ fn scope(state: &State, session: &v1::SessionId) -> Result<SessionScope, ErrorOb
         })
 }
 
-/// The request with the tool kind the session's transcript knows, when the request itself
-/// gives none.
-fn with_kind(state: &State, mut request: PermissionRequest) -> PermissionRequest {
-    if request.tool_kind.is_none()
-        && let Some(id) = &request.tool_call_id
-    {
-        request.tool_kind = lock(&state.transcript)
-            .tool_kind(&request.session_id, id)
-            .map(str::to_owned);
+/// The request with the tool kind and title the session's transcript knows, when the request
+/// itself gives none (a v1 request may name its tool call by id alone).
+fn with_announced(state: &State, mut request: PermissionRequest) -> PermissionRequest {
+    if let Some(id) = &request.tool_call_id {
+        let transcript = lock(&state.transcript);
+        let announced = transcript.tool_call(&request.session_id, id);
+        if request.tool_kind.is_none() {
+            request.tool_kind = announced.and_then(|call| call.kind.clone());
+        }
+        if request.title.trim().is_empty() {
+            request.title = announced
+                .map(|call| call.title.trim())
+                .filter(|title| !title.is_empty())
+                .unwrap_or(PermissionRequest::UNTITLED)
+                .to_owned();
+        }
+    }
+    if request.title.trim().is_empty() {
+        PermissionRequest::UNTITLED.clone_into(&mut request.title);
     }
     request
 }
@@ -147,7 +157,7 @@ async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
     let method = request.method().to_owned();
     match request {
         R::SessionRequestPermission(request) => {
-            let question = with_kind(state, PermissionRequest::from_v1(&request));
+            let question = with_announced(state, PermissionRequest::from_v1(&request));
             let decision = state.handler.request_permission(question).await;
             Reply::ok(&decision.to_v1())
         }
@@ -250,7 +260,7 @@ async fn request_v2(state: &State, request: v2::AgentRequest) -> Reply {
     let method = request.method().to_owned();
     match request {
         R::SessionRequestPermission(request) => {
-            let question = with_kind(state, PermissionRequest::from_v2(&request));
+            let question = with_announced(state, PermissionRequest::from_v2(&request));
             let decision = state.handler.request_permission(question).await;
             Reply::ok(&decision.to_v2())
         }

@@ -80,14 +80,15 @@ impl PermissionRequest {
         self.options.iter().find(|option| option.kind == kind)
     }
 
+    /// The title of a request that names nothing the session announced either.
+    pub(crate) const UNTITLED: &str = "Allow this action?";
+
     pub(crate) fn from_v1(request: &v1::RequestPermissionRequest) -> Self {
         Self {
             session_id: request.session_id.as_str().to_owned(),
-            title: request
-                .tool_call
-                .title
-                .clone()
-                .unwrap_or_else(|| "Allow this action?".to_owned()),
+            // Filled from the tool call as announced in the session when the request names
+            // only its id (see `dispatch::with_announced`).
+            title: request.tool_call.title.clone().unwrap_or_default(),
             tool_call_id: Some(request.tool_call.tool_call_id.as_str().to_owned()),
             tool_kind: request.tool_call.kind.as_ref().map(json_word),
             command: None,

@@ -549,6 +549,11 @@ impl Transcript {
         self.session(session)?.tool_call_ref(id)?.kind.as_deref()
     }
 
+    /// Tool call `id` of `session` as the agent announced it, if it did.
+    pub fn tool_call(&self, session: &str, id: &str) -> Option<&ToolCall> {
+        self.session(session)?.tool_call_ref(id)
+    }
+
     /// Sets whether a turn is running in a session.
     pub fn set_running(&mut self, session: &str, running: bool) {
         self.entry(session).running = running;
