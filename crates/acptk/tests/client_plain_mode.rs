@@ -130,3 +130,28 @@ fn a_permission_answer_is_printed_where_it_was_given() {
     );
     assert!(run.nothing_left());
 }
+
+#[test]
+fn a_message_streamed_in_pieces_is_one_line() {
+    // The example agent streams its answer a few words at a time.
+    let mut command = Command::new(ACP);
+    command.args([
+        "client",
+        "--plain",
+        "--",
+        ACP,
+        "agent",
+        "--ephemeral",
+        "--no-permission",
+        "--delay-ms",
+        "5",
+    ]);
+    let (out, err, ok) = plain(command, "hello there\n/quit\n");
+    assert!(ok, "{out}\n{err}");
+    let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("Agent: ")).collect();
+    assert_eq!(answers.len(), 2, "a first message and the result:\n{out}");
+    assert!(
+        answers[0].contains("the example agent") && answers[0].contains("your prompt had 2 words"),
+        "the first message is not whole on its line:\n{out}"
+    );
+}

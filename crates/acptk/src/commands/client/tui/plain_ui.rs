@@ -302,6 +302,12 @@ impl Session<'_> {
         written(out)
     }
 
+    /// Prints what is new, leaving the line of a message that is still streaming open.
+    fn stream<W: Write>(&self, out: &Out<W>) -> io::Result<()> {
+        out.catch_up(self.client);
+        written(out)
+    }
+
     /// Opens the session, asking which sign-in method to use when the agent wants one.
     async fn open<W: Write>(&mut self, out: &Out<W>) -> Result<Opened, Failure> {
         let plan = Plan::of(self.args)?;
@@ -362,7 +368,9 @@ impl Session<'_> {
                     if changed.is_err() {
                         break None;
                     }
-                    self.show(out).map_err(|e| output_failed(&e))?;
+                    // A message that streams on continues its line: one line per message,
+                    // not one per piece.
+                    self.stream(out).map_err(|e| output_failed(&e))?;
                 }
                 question = self.questions.recv() => {
                     if let Some(question) = question {
