@@ -88,18 +88,11 @@ pub enum Error {
         /// The limit.
         limit: usize,
     },
-    /// A remote agent could not be reached at a URL: the address did not answer, the TLS or
-    /// WebSocket handshake failed, or the server refused the request (`status`, for example
-    /// 401 without the right bearer token).
-    #[error("cannot connect to {url}: {reason}")]
-    Unreachable {
-        /// The URL.
-        url: String,
-        /// The HTTP status the server refused with, when it answered.
-        status: Option<u16>,
-        /// What went wrong.
-        reason: String,
-    },
+    /// A remote agent could not be reached at a URL (feature `remote`): see
+    /// [`RemoteError`](crate::transport::remote::RemoteError).
+    #[cfg(feature = "remote")]
+    #[error(transparent)]
+    Remote(#[from] crate::transport::remote::RemoteError),
     /// The connection has not finished `initialize` yet, or something else happened out of
     /// order; the message says what.
     #[error("{0}")]
