@@ -118,11 +118,8 @@ mod remote;
 mod server;
 mod session;
 mod setup;
-mod stop;
 mod tool_call;
 mod turn;
-
-pub(crate) use dispatch::decode_error;
 
 use std::future::Future;
 
@@ -131,8 +128,16 @@ use acptk_schema::method::Extension;
 
 /// Lives in `crate::client_feature`, below the crate's error, which names it.
 pub use crate::client_feature::ClientFeature;
+#[cfg(feature = "unstable_auth_status")]
+pub use crate::draft_payloads::{AuthStatus, AuthStatusQuery, AuthStatusUpdate};
+#[cfg(feature = "unstable_llm_providers")]
+pub use crate::draft_payloads::{DisableProvider, ListProviders, ProviderList, SetProvider};
+#[cfg(feature = "unstable_mcp_over_acp")]
+pub use crate::draft_payloads::{McpNotification, McpRequest, McpResponse};
+pub use crate::mcp_server::McpServerSpec;
 /// Lives in `crate::principal`, below the transports, which name it too.
 pub use crate::principal::Principal;
+pub use crate::stop_reason::StopReason;
 /// The session stores, re-exported where they were first published: they live in
 /// [`crate::store`], below the agent.
 pub use crate::store::{
@@ -159,12 +164,6 @@ pub use drain::{CANCEL_WAIT, Drained};
 #[cfg(feature = "unstable_session_options")]
 pub use features::draft_methods::OptionsQuery;
 pub use features::draft_methods::UnstableFeatures;
-#[cfg(feature = "unstable_auth_status")]
-pub use features::draft_methods::{AuthStatus, AuthStatusQuery, AuthStatusUpdate};
-#[cfg(feature = "unstable_llm_providers")]
-pub use features::draft_methods::{DisableProvider, ListProviders, ProviderList, SetProvider};
-#[cfg(feature = "unstable_mcp_over_acp")]
-pub use features::draft_methods::{McpNotification, McpRequest, McpResponse};
 pub use features::{
     AgentFeatures, AgentMethod, AuthMethodSpec, McpTransports, Offer, PromptContent,
     SystemPromptModes,
@@ -179,16 +178,14 @@ pub use session::{CommandSpec, Session};
 #[cfg(feature = "unstable_session_archive")]
 pub use setup::ArchiveFilter;
 pub use setup::{
-    ListRequest, McpServerSpec, Prompt, SessionOrigin, SessionPage, SessionSetup, SessionSummary,
-    SystemPromptSpec,
+    ListRequest, Prompt, SessionOrigin, SessionPage, SessionSetup, SessionSummary, SystemPromptSpec,
 };
-pub use stop::StopReason;
 pub use tool_call::{
     Diff, ToolCall, ToolCallChange, ToolCallHandle, ToolCallStatus, ToolContent, ToolKind,
     ToolLocation,
 };
 
-use crate::error::rpc;
+use crate::rpc;
 
 /// Declares an [`Agent`] handler of a method only the agent can answer, whose default answers
 /// `-32601` (the doc comment gets that sentence).
