@@ -86,17 +86,21 @@ pub mod agent;
 pub mod client;
 mod client_feature;
 pub mod connection;
+mod draft_payloads;
 mod error;
 mod lock;
 pub mod log;
+mod mcp_server;
 mod notice;
 mod principal;
+pub mod rpc;
+mod stop_reason;
 pub mod store;
 pub mod transport;
 mod version;
 
 pub use connection::{Connection, ConnectionBuilder};
-pub use error::{Error, rpc};
+pub use error::Error;
 pub use notice::{FallbackPolicy, Notice, NoticeDelivery, NoticeSeverity, NoticeTitle};
 pub use version::{ByVersion, SUPPORTED_VERSIONS};
 

@@ -20,7 +20,9 @@ use acptk_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 use acptk_runtime::client::PermissionDecision;
 use acptk_runtime::client::transcript::Role;
 use acptk_runtime::log::{Level, Logger};
-use acptk_runtime::transport::remote::{ClientOptions, ServerOptions, TlsIdentity, connect};
+use acptk_runtime::transport::remote::{
+    ClientOptions, RemoteError, ServerOptions, TlsIdentity, connect,
+};
 use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
 use acptk_runtime::{Error, ProtocolVersion};
 use acptk_schema::jsonrpc::ErrorObject;
@@ -78,11 +80,11 @@ async fn a_token_is_required_when_set() {
             .await
             .unwrap_err();
         match &error {
-            Error::Unreachable {
+            Error::Remote(RemoteError::Unreachable {
                 status: Some(401),
                 reason,
                 ..
-            } => assert!(reason.contains("bearer token"), "{error}"),
+            }) => assert!(reason.contains("bearer token"), "{error}"),
             other => panic!("expected a 401, got {other:?}"),
         }
         assert!(error.to_string().starts_with("cannot connect to http://"));
@@ -109,10 +111,10 @@ async fn refusals_name_the_status_and_the_body() {
     assert!(
         matches!(
             error,
-            Error::Unreachable {
+            Error::Remote(RemoteError::Unreachable {
                 status: Some(404),
                 ..
-            }
+            })
         ),
         "{error:?}"
     );
@@ -126,7 +128,10 @@ async fn refusals_name_the_status_and_the_body() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, Error::Unreachable { status: None, .. }),
+        matches!(
+            error,
+            Error::Remote(RemoteError::Unreachable { status: None, .. })
+        ),
         "{error:?}"
     );
 
@@ -374,7 +379,7 @@ async fn client_error(url: &str, options: &ClientOptions) -> String {
         .connect_url(url, options)
         .await
     {
-        Err(error @ Error::Unreachable { .. }) => error.to_string(),
+        Err(error @ Error::Remote(_)) => error.to_string(),
         other => panic!("expected a refusal, got {other:?}"),
     }
 }

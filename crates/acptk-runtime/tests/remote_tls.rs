@@ -91,7 +91,7 @@ async fn client_error(url: &str, options: &ClientOptions) -> String {
         .connect_url(url, options)
         .await
     {
-        Err(error @ Error::Unreachable { .. }) => error.to_string(),
+        Err(error @ Error::Remote(_)) => error.to_string(),
         other => panic!("expected a refusal, got {other:?}"),
     }
 }

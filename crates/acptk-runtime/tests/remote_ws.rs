@@ -14,7 +14,7 @@ use std::time::Duration;
 use acptk_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 use acptk_runtime::client::transcript::Role;
 use acptk_runtime::transport::remote::{
-    CONNECTION_ID_HEADER, ClientOptions, ServerOptions, connect,
+    CONNECTION_ID_HEADER, ClientOptions, RemoteError, ServerOptions, connect,
 };
 use acptk_runtime::{Error, ProtocolVersion};
 use acptk_schema::jsonrpc::ErrorObject;
@@ -129,10 +129,10 @@ async fn a_token_is_required_when_set() {
         assert!(
             matches!(
                 error,
-                Error::Unreachable {
+                Error::Remote(RemoteError::Unreachable {
                     status: Some(401),
                     ..
-                }
+                })
             ),
             "{error}"
         );

@@ -15,12 +15,12 @@ use super::handler::{
 };
 use super::permission::PermissionRequest;
 use super::shared::State;
-use crate::agent::StopReason;
-use crate::agent::decode_error;
 use crate::connection::{BoxFuture, Connection, Handler, Reply};
-use crate::error::rpc;
 use crate::lock::lock;
 use crate::log::Level;
+use crate::rpc;
+use crate::rpc::decode_error;
+use crate::stop_reason::StopReason;
 use crate::version::ByVersion;
 
 /// The connection handler of a client: routes the agent's messages to the state and to the

@@ -35,7 +35,8 @@ use super::controls::SessionControls;
 use super::sessions::{SessionOptions, v1_controls, v2_controls, v2_dirs};
 use super::shared::State;
 use crate::connection::{BoxFuture, Reply};
-use crate::error::{Error, rpc};
+use crate::error::Error;
+use crate::rpc;
 use crate::version::ByVersion;
 
 /// Serves the client's `acp` MCP servers to the agent (`mcp/message` requests, cargo feature
@@ -47,8 +48,8 @@ pub trait McpOverAcp: Send + Sync {
     /// unknown server, for example).
     fn message(
         &self,
-        request: crate::agent::McpRequest,
-    ) -> BoxFuture<Result<crate::agent::McpResponse, ErrorObject>>;
+        request: crate::draft_payloads::McpRequest,
+    ) -> BoxFuture<Result<crate::draft_payloads::McpResponse, ErrorObject>>;
 }
 
 /// Whether a v1 agent's capabilities advertise the unstable `method`; `None` for a method
@@ -267,7 +268,7 @@ impl Client {
 
     /// The agent's authentication state (`auth/status`), in the connection's version.
     #[cfg(feature = "unstable_auth_status")]
-    pub async fn auth_status(&self) -> Result<crate::agent::AuthStatus, Error> {
+    pub async fn auth_status(&self) -> Result<crate::draft_payloads::AuthStatus, Error> {
         self.agent().check("auth/status")?;
         let connection = &self.inner.connection;
         Ok(if self.protocol_version() == ProtocolVersion::V1 {

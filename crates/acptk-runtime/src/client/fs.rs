@@ -19,7 +19,7 @@ use acptk_schema::jsonrpc::ErrorObject;
 
 use super::handler::{ReadFiles, ReadTextFile, SessionScope, WriteFiles, WriteTextFile};
 use crate::connection::BoxFuture;
-use crate::error::rpc;
+use crate::rpc;
 
 /// The most bytes of text one read returns by default (8 MiB): an answer must fit in one
 /// message, and escaping can make the text longer on the wire.

@@ -490,7 +490,7 @@ pub trait ClientHandler: Send + Sync + 'static {
     /// Learns that the agent's authentication state changed (`auth/status_update`; cargo
     /// feature `unstable_auth_status`). Default: ignored.
     #[cfg(feature = "unstable_auth_status")]
-    fn auth_status_update(&self, update: crate::agent::AuthStatusUpdate) {
+    fn auth_status_update(&self, update: crate::draft_payloads::AuthStatusUpdate) {
         let _ = update;
     }
 }

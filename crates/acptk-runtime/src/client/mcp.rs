@@ -2,7 +2,7 @@
 
 use acptk_schema::{v1, v2};
 
-use crate::agent::McpServerSpec;
+use crate::mcp_server::McpServerSpec;
 
 /// A server as v1 sends it; `None` for a transport v1 does not have.
 pub(super) fn mcp_v1(server: &McpServerSpec) -> Option<v1::McpServer> {

@@ -74,10 +74,11 @@ pub use terminals::{
 };
 pub use transcript::{SessionTranscript, Transcript};
 
-use crate::agent::{McpServerSpec, StopReason};
 use crate::connection::{Connection, decode_result};
 use crate::error::Error;
 use crate::lock::lock;
+use crate::mcp_server::McpServerSpec;
+use crate::stop_reason::StopReason;
 use crate::transport::AgentCommand;
 use crate::version::ByVersion;
 

@@ -8,7 +8,7 @@ impl ClientBuilder {
     /// Connects to the agent at `url` (`ws://`, `wss://`, `http://` or `https://`, see
     /// [`crate::transport::remote`]) and runs `initialize`, as [`Self::connect_transport`].
     ///
-    /// Fails with [`Error::Unreachable`] when the server cannot be reached or refuses the
+    /// Fails with [`Error::Remote`] when the server cannot be reached or refuses the
     /// connection (for example 401 without the right token), with its HTTP status when it
     /// answered.
     pub async fn connect_url(self, url: &str, options: &ClientOptions) -> Result<Client, Error> {
@@ -17,7 +17,9 @@ impl ClientBuilder {
         match self.connect_transport(reader, writer).await {
             Ok(client) => Ok(client),
             // Over Streamable HTTP a refused `initialize` ends the transport: report why.
-            Err(error) => Err(crate::lock::lock(&refusal).take().unwrap_or(error)),
+            Err(error) => Err(crate::lock::lock(&refusal)
+                .take()
+                .map_or(error, Error::from)),
         }
     }
 }

@@ -25,10 +25,10 @@ use super::controls::{ConfigOption, ConfigValue, SessionControls};
 use super::handler::SessionScope;
 use super::mcp::{mcp_v1, mcp_v2};
 use super::{Client, decode};
-use crate::agent::McpServerSpec;
 use crate::connection::to_raw;
 use crate::error::Error;
 use crate::lock::lock;
+use crate::mcp_server::McpServerSpec;
 
 /// How to open (create, load or resume) a session.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,7 +18,8 @@ use crate::lock::lock;
 pub type Clock = Arc<dyn Fn() -> Duration + Send + Sync>;
 
 /// How a v2 turn ended, as reported by the idle `state_update`.
-pub(crate) type TurnOutcome = Result<crate::agent::StopReason, acptk_schema::jsonrpc::ErrorObject>;
+pub(crate) type TurnOutcome =
+    Result<crate::stop_reason::StopReason, acptk_schema::jsonrpc::ErrorObject>;
 
 /// Protocol violations by the agent that the client survived.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -31,8 +31,8 @@ use tokio::sync::watch;
 use super::fs::confined_dir;
 use super::handler::{CreateTerminal, TerminalExit, TerminalOutput, TerminalRef, Terminals};
 use crate::connection::BoxFuture;
-use crate::error::rpc;
 use crate::lock::lock;
+use crate::rpc;
 
 /// The output kept when the agent gives no `outputByteLimit` (1 MiB).
 pub const DEFAULT_OUTPUT_LIMIT: usize = 1024 * 1024;

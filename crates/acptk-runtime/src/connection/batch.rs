@@ -8,8 +8,8 @@ use tokio::sync::watch;
 
 use super::Connection;
 use super::skipped::bad_message;
-use crate::error::rpc;
 use crate::lock::lock;
+use crate::rpc;
 
 /// The answers to one batch, gathered until every request of it is answered.
 ///

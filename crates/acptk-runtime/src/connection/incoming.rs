@@ -13,9 +13,9 @@ use super::batch::{Batch, refuse_batch};
 use super::head::{Head, Kind};
 use super::skipped::{bad_message, skipped};
 use super::{Connection, ConnectionBuilder, Handler, Reply, State};
-use crate::error::rpc;
 use crate::lock::lock;
 use crate::log::Level;
+use crate::rpc;
 use crate::transport::{Frame, MessageReader};
 
 /// The method of the protocol-level cancellation notification.

@@ -101,9 +101,11 @@ impl Reply {
 
     /// A successful reply, encoding `value` as the result.
     pub fn ok<T: serde::Serialize>(value: &T) -> Self {
-        Self::new(serde_json::value::to_raw_value(value).map_err(|error| {
-            crate::error::rpc::internal(format!("cannot encode the result: {error}"))
-        }))
+        Self::new(
+            serde_json::value::to_raw_value(value).map_err(|error| {
+                crate::rpc::internal(format!("cannot encode the result: {error}"))
+            }),
+        )
     }
 
     /// A failed reply.

@@ -22,7 +22,7 @@ use super::{Initialized, Inner, store_error};
 use crate::agent::Agent;
 use crate::agent::connected_client::ClientConnection;
 use crate::connection::Reply;
-use crate::error::rpc;
+use crate::rpc;
 use crate::store::{SessionMeta, StoreError};
 use crate::version::ByVersion;
 

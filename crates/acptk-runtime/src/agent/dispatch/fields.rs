@@ -8,7 +8,7 @@ use super::Initialized;
 use crate::agent::setup::prompt_text;
 use crate::agent::{McpServerSpec, SessionConfig, SessionOrigin, SessionSetup, SystemPromptSpec};
 use crate::connection::Reply;
-use crate::error::rpc;
+use crate::rpc;
 #[cfg(feature = "unstable_session_options")]
 use crate::store::ConfigValue;
 

@@ -18,7 +18,7 @@ use crate::agent::ids::fresh_id;
 use crate::agent::open_sessions::SessionState;
 use crate::agent::{Agent, SessionConfig, SessionOrigin};
 use crate::connection::{Reply, to_raw};
-use crate::error::rpc;
+use crate::rpc;
 use crate::store::{HistoryEntry, SessionMeta};
 
 /// v1 `session/fork`.

@@ -12,8 +12,8 @@ use crate::agent::listing::{page, rfc3339};
 use crate::agent::open_sessions::Cancellable;
 use crate::agent::{Agent, ListRequest, SessionConfig, SessionPage};
 use crate::connection::Reply;
-use crate::error::rpc;
 use crate::lock::lock;
+use crate::rpc;
 use crate::store::ConfigValue;
 
 /// `authenticate` (v1) / `auth/login` (v2): the method must be one the agent listed.

@@ -30,10 +30,11 @@ use super::connected_client::{ClientConnection, ConnectedClient};
 use super::features::Offer;
 use super::{Agent, Session};
 use crate::connection::{BoxFuture, Connection, Handler, Reply};
-use crate::error::rpc;
 use crate::lock::lock;
 use crate::log::Level;
 use crate::notice::FallbackPolicy;
+use crate::rpc;
+pub(super) use crate::rpc::decode_error;
 use crate::store::StoreError;
 use crate::version::{ByVersion, peek_version};
 
@@ -109,14 +110,6 @@ impl<A: Agent> Handler for AgentHandler<A> {
     ) -> BoxFuture<()> {
         let inner = Arc::clone(&self.inner);
         Box::pin(async move { inner.notification(connection, method, params).await })
-    }
-}
-
-/// The JSON-RPC error for a request whose method or params do not fit the method table.
-pub(crate) fn decode_error(error: acptk_schema::Error) -> ErrorObject {
-    match error {
-        acptk_schema::Error::UnknownMethod { method } => rpc::method_not_found(&method),
-        other => rpc::invalid_params(other),
     }
 }
 

@@ -22,9 +22,9 @@ use crate::agent::ids::fresh_id;
 use crate::agent::open_sessions::SessionState;
 use crate::agent::{Agent, Session, SessionConfig, SessionOrigin, SessionSetup};
 use crate::connection::{Reply, to_raw};
-use crate::error::rpc;
 use crate::lock::lock;
 use crate::log::Level;
+use crate::rpc;
 use crate::store::{SessionMeta, StoreError, replayed_v1, replayed_v2};
 
 /// The session `state` attached to this connection.

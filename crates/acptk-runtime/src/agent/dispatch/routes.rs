@@ -14,8 +14,8 @@ use crate::agent::features::AgentMethod;
 use crate::agent::open_sessions::Cancellable;
 use crate::agent::{Agent, ListRequest};
 use crate::connection::{Connection, Reply};
-use crate::error::rpc;
 use crate::log::Level;
+use crate::rpc;
 use crate::store::ConfigValue;
 
 /// Writes, for one version: `$route` (decodes a request, refuses a method the offer does not

@@ -31,8 +31,8 @@ use crate::agent::setup::prompt_text;
 use crate::agent::turn::Turn;
 use crate::agent::{Agent, Prompt, Session, StopReason};
 use crate::connection::{BoxFuture, Reply};
-use crate::error::rpc;
 use crate::log::Level;
+use crate::rpc;
 use crate::version::ByVersion;
 
 /// How a turn's handler ended.

@@ -83,40 +83,6 @@ impl UnstableFeatures {
     }
 }
 
-/// `providers/list`, in the connection's version.
-#[cfg(feature = "unstable_llm_providers")]
-pub type ListProviders = ByVersion<v1::ListProvidersRequest, v2::ListProvidersRequest>;
-/// The answer to [`ListProviders`], in the same version.
-#[cfg(feature = "unstable_llm_providers")]
-pub type ProviderList = ByVersion<v1::ListProvidersResponse, v2::ListProvidersResponse>;
-/// `providers/set`, in the connection's version.
-#[cfg(feature = "unstable_llm_providers")]
-pub type SetProvider = ByVersion<v1::SetProviderRequest, v2::SetProviderRequest>;
-/// `providers/disable`, in the connection's version.
-#[cfg(feature = "unstable_llm_providers")]
-pub type DisableProvider = ByVersion<v1::DisableProviderRequest, v2::DisableProviderRequest>;
-/// `auth/status`, in the connection's version.
-#[cfg(feature = "unstable_auth_status")]
-pub type AuthStatusQuery = ByVersion<v1::AuthStatusRequest, v2::AuthStatusRequest>;
-/// The answer to [`AuthStatusQuery`], in the same version.
-#[cfg(feature = "unstable_auth_status")]
-pub type AuthStatus = ByVersion<v1::AuthStatusResponse, v2::AuthStatusResponse>;
-/// An `auth/status_update` notification for the client, in the connection's version.
-#[cfg(feature = "unstable_auth_status")]
-pub type AuthStatusUpdate =
-    ByVersion<v1::AuthStatusUpdateNotification, v2::AuthStatusUpdateNotification>;
-/// An `mcp/message` notification from the client (an MCP message about a request the agent
-/// made to one of the client's `acp` MCP servers), in the connection's version.
-#[cfg(feature = "unstable_mcp_over_acp")]
-pub type McpNotification = ByVersion<v1::MessageMcpNotification, v2::MessageMcpNotification>;
-/// An `mcp/message` request to one of the client's `acp` MCP servers, in the connection's
-/// version.
-#[cfg(feature = "unstable_mcp_over_acp")]
-pub type McpRequest = ByVersion<v1::MessageMcpRequest, v2::MessageMcpRequest>;
-/// The client's answer to an [`McpRequest`], in the same version.
-#[cfg(feature = "unstable_mcp_over_acp")]
-pub type McpResponse = ByVersion<v1::MessageMcpResponse, v2::MessageMcpResponse>;
-
 /// What `session/options` asks about: a new session in `cwd`, or (with `session_id`) what
 /// reopening a stored one would give.
 #[cfg(feature = "unstable_session_options")]

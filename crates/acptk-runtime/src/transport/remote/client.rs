@@ -15,10 +15,10 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::client_options::ClientOptions;
+use super::error::RemoteError;
 use super::http_client::{self, HttpReader, HttpWriter, Refusal};
 use super::socket::{CloseReason, SocketReader, SocketWriter};
 use super::{CONNECTION_ID_HEADER, ClientCodec};
-use crate::error::Error;
 use crate::transport::{Frame, MessageReader, MessageWriter};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -108,16 +108,16 @@ impl MessageWriter for RemoteWriter {
 /// returns the two halves of the transport; the caller runs `initialize` on them (see
 /// [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url)).
 ///
-/// Over WebSocket, fails with [`Error::Unreachable`] when the server cannot be reached,
+/// Over WebSocket, fails with [`RemoteError::Unreachable`] when the server cannot be reached,
 /// refuses the upgrade (with its HTTP status) or does not answer within the connect timeout.
 /// Over Streamable HTTP the server is first contacted by the `POST` of `initialize` (the
 /// first write), so such failures come from that write; `connect_url` reports them as
-/// [`Error::Unreachable`] too.
+/// [`Error::Remote`](crate::Error::Remote) too.
 pub async fn connect(
     url: &str,
     options: &ClientOptions,
-) -> Result<(RemoteReader, RemoteWriter), Error> {
-    let unreachable = |status: Option<u16>, reason: String| Error::Unreachable {
+) -> Result<(RemoteReader, RemoteWriter), RemoteError> {
+    let unreachable = |status: Option<u16>, reason: String| RemoteError::Unreachable {
         url: url.to_owned(),
         status,
         reason,

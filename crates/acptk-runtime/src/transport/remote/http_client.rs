@@ -44,11 +44,11 @@ use tokio::task::AbortHandle;
 
 use super::CONNECTION_ID_HEADER;
 use super::client_options::ClientOptions;
+use super::error::RemoteError;
 use super::http::SESSION_ID_HEADER;
 use super::http_wire::{answered, chain, read_body};
 use super::peek::{Peek, may_have_id, session_in};
 use super::sse::EventReader;
-use crate::error::Error;
 use crate::lock::lock;
 use crate::log::{Level, Logger};
 use crate::transport::{Frame, MessageReader, MessageWriter};
@@ -71,7 +71,7 @@ const CONNECTION_FAILURES: [u16; 4] = [401, 403, 404, 410];
 /// The first refusal that ended a connection, for
 /// [`ClientBuilder::connect_url`](crate::client::ClientBuilder::connect_url) to report
 /// instead of a bare "connection closed".
-pub(crate) type Refusal = Arc<Mutex<Option<Error>>>;
+pub(crate) type Refusal = Arc<Mutex<Option<RemoteError>>>;
 
 #[derive(Default)]
 struct Routes {
@@ -314,8 +314,8 @@ pub(crate) struct HttpHalves {
 
 /// The two halves of a Streamable HTTP connection to `url`. Nothing is sent before the first
 /// write (which must be `initialize`).
-pub(crate) fn connect(url: &str, options: &ClientOptions) -> Result<HttpHalves, Error> {
-    let unreachable = |reason: String| Error::Unreachable {
+pub(crate) fn connect(url: &str, options: &ClientOptions) -> Result<HttpHalves, RemoteError> {
+    let unreachable = |reason: String| RemoteError::Unreachable {
         url: url.to_owned(),
         status: None,
         reason,
@@ -406,7 +406,7 @@ impl Shared {
     fn refuse(&self, status: Option<StatusCode>, reason: String) {
         let mut refusal = lock(&self.refusal);
         if refusal.is_none() {
-            *refusal = Some(Error::Unreachable {
+            *refusal = Some(RemoteError::Unreachable {
                 url: self.target().to_owned(),
                 status: status.map(|status| status.as_u16()),
                 reason,

@@ -244,10 +244,10 @@ impl Shared {
                 )
                 .data(serde_json::json!({"limit": "sessions per server", "max": max}))
             }
-            Refusal::IdInUse => crate::error::rpc::invalid_request(format!(
+            Refusal::IdInUse => crate::rpc::invalid_request(format!(
                 "request id {id} is already in use by a request that was not answered yet"
             )),
-            Refusal::InFlight => crate::error::rpc::internal(format!(
+            Refusal::InFlight => crate::rpc::internal(format!(
                 "{MAX_IN_FLIGHT} requests of this connection wait for their answers already; send it again once some are answered"
             )),
         };

@@ -17,7 +17,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use acptk_check::proxy::{self, Control, ProxyReport};
-use acptk_runtime::Error;
 use acptk_runtime::transport::remote::{ClientOptions, DEFAULT_MAX_MESSAGE_BYTES, connect};
 use acptk_runtime::transport::{Stdin, Stdout};
 
@@ -58,11 +57,8 @@ pub(super) async fn serve(args: &Args, url: &str) -> super::super::Outcome {
     let (reader, writer) = match connected {
         Ok(pair) => pair,
         Err(error) => {
-            let code = match &error {
-                Error::Unreachable {
-                    status: Some(401 | 403),
-                    ..
-                } => AUTH,
+            let code = match error.status() {
+                Some(401 | 403) => AUTH,
                 _ => AGENT_GONE,
             };
             eprintln!("acp proxy: {error}");

@@ -9,6 +9,7 @@ use acptk_runtime::Error;
 use acptk_runtime::client::{AuthKind, Client, ClientBuilder, ConfigKind, SessionOptions};
 use acptk_runtime::rpc::{AUTH_REQUIRED, RESOURCE_NOT_FOUND};
 use acptk_runtime::transport::remote::ClientOptions;
+use acptk_runtime::transport::remote::RemoteError;
 use acptk_runtime::transport::{AgentCommand, AgentProcess};
 
 use crate::commands::client::shared::exit::{Exit, Failure, say};
@@ -80,13 +81,13 @@ pub async fn launch(
                             Exit::AgentGone,
                             format!("the agent at {url} closed the connection before it answered `initialize`"),
                         ),
-                        Error::Unreachable { status: Some(401 | 403), .. } => {
+                        Error::Remote(RemoteError::Unreachable { status: Some(401 | 403), .. }) => {
                             Failure::new(
                                 Exit::Auth,
                                 format!("{error} (pass the server's token with --token or $ACP_TOKEN)"),
                             )
                         }
-                        Error::Unreachable { .. } => Failure::new(Exit::AgentGone, error.to_string()),
+                        Error::Remote(_) => Failure::new(Exit::AgentGone, error.to_string()),
                         other => Failure::of("the agent could not be initialized", &other, Exit::Failed),
                     })
             })

@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use acptk_runtime::Error;
 use acptk_runtime::client::AuthMethod;
 use acptk_runtime::rpc::AUTH_REQUIRED;
+use acptk_runtime::transport::remote::RemoteError;
 use acptk_schema::jsonrpc::ErrorObject;
 
 /// Why `acp client` ends, as an exit code.
@@ -107,11 +108,11 @@ impl Failure {
     /// follows from the error (the agent gone: 5; `-32000`: 3; otherwise `otherwise`).
     pub fn of(what: &str, error: &Error, otherwise: Exit) -> Self {
         let exit = match error {
-            Error::Unreachable {
+            Error::Remote(RemoteError::Unreachable {
                 status: Some(401 | 403),
                 ..
-            } => Exit::Auth,
-            Error::ConnectionClosed | Error::Io(_) | Error::Unreachable { .. } => Exit::AgentGone,
+            }) => Exit::Auth,
+            Error::ConnectionClosed | Error::Io(_) | Error::Remote(_) => Exit::AgentGone,
             Error::Rpc(object) if object.code == AUTH_REQUIRED => Exit::Auth,
             _ => otherwise,
         };
