@@ -155,3 +155,24 @@ fn a_message_streamed_in_pieces_is_one_line() {
         "the first message is not whole on its line:\n{out}"
     );
 }
+
+#[test]
+fn slash_help_lists_the_commands_and_sends_no_prompt() {
+    let run = Run::new("plain-help");
+    let mut command = run.client("ok", &["--plain"]);
+    command.stdin(Stdio::null());
+    let (out, err, ok) = plain(command, "/help\n/quit\n");
+    assert!(ok, "{out}\n{err}");
+    for line in [
+        "-- /quit: leave --",
+        "-- /mode ID: switch the session's mode --",
+        "-- /help: list the keys and the commands --",
+    ] {
+        assert!(
+            out.lines().any(|printed| printed == line),
+            "{line:?} missing:\n{out}"
+        );
+    }
+    assert!(!run.log().contains("session/prompt"), "{}", run.log());
+    assert!(run.nothing_left());
+}

@@ -742,3 +742,25 @@ fn ctrl_c_at_a_permission_dialog_cancels_the_turn_and_answers_cancelled() {
         "passed"
     );
 }
+
+#[test]
+fn slash_help_lists_the_keys_and_the_clients_commands_and_sends_nothing() {
+    let mut screen = Screen::start(Run::new("tui-help"), "ok");
+    screen.wait_until("opened the session", |_, run| {
+        count(run, r#""method":"session/new""#) == 1
+    });
+    screen.press(b"/help\r");
+    screen.wait_for("Ctrl-G: the agent pane");
+    screen.wait_for("/set CONFIG_ID VALUE: set one of the session's config options");
+    let run = screen.run.take().unwrap();
+    assert_eq!(
+        count(&run, r#""method":"session/prompt""#),
+        0,
+        "{}",
+        run.log()
+    );
+    screen.press(b"\x11");
+    let output = screen.end();
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(run.nothing_left());
+}

@@ -501,6 +501,12 @@ impl AppState {
             self.remember(&input);
             self.scroll = 0;
             return match command {
+                ClientCommand::Help => {
+                    for line in slash::help(&self.agent_commands(), true) {
+                        self.note(line);
+                    }
+                    None
+                }
                 ClientCommand::Mode(Some(id)) => Some(Command::SetMode(id)),
                 ClientCommand::Set(Some((id, value))) => Some(Command::SetOption(id, value)),
                 ClientCommand::Mode(None) => {

@@ -287,8 +287,11 @@ impl Session<'_> {
                 _ => {}
             }
             if let Some(command) = slash::parse(&prompt) {
-                let note = self.client_command(&id, command).await;
-                write(out, |lines| lines.note(&note)).map_err(|e| output_failed(&e))?;
+                let notes = self.client_command(&id, command).await;
+                write(out, |lines| {
+                    notes.iter().try_for_each(|note| lines.note(note))
+                })
+                .map_err(|e| output_failed(&e))?;
                 continue;
             }
             self.turn(&id, &prompt, out, &mut interrupted).await?;
@@ -469,9 +472,17 @@ impl Session<'_> {
         })
     }
 
-    /// `/mode ID` and `/set CONFIG_ID VALUE`, as a line saying how it went.
-    async fn client_command(&self, session: &str, command: ClientCommand) -> String {
-        match command {
+    /// `/help`, `/mode ID` and `/set CONFIG_ID VALUE`, as the lines saying how it went.
+    async fn client_command(&self, session: &str, command: ClientCommand) -> Vec<String> {
+        let line = match command {
+            ClientCommand::Help => {
+                let agent = self
+                    .client
+                    .session_transcript(session)
+                    .map(|transcript| transcript.commands)
+                    .unwrap_or_default();
+                return slash::help(&agent, false);
+            }
             ClientCommand::Mode(Some(mode)) => match self.client.set_mode(session, &mode).await {
                 Ok(()) => format!("mode: {mode}"),
                 Err(error) => format!("/mode {mode}: {error}"),
@@ -482,7 +493,8 @@ impl Session<'_> {
             }
             ClientCommand::Set(None) => setup::options_help(self.client, session),
             ClientCommand::Invalid(message) => message,
-        }
+        };
+        vec![line]
     }
 }
 

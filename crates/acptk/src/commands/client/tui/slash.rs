@@ -1,4 +1,4 @@
-//! Slash commands in the terminal UI's input line: the client's own (`/mode ID`,
+//! Slash commands in the terminal UI's input line: the client's own (`/help`, `/mode ID`,
 //! `/set CONFIG_ID VALUE`), which never reach the agent, and the agent's available commands,
 //! which are sent as prompts. Typing `/` offers the matching commands; Tab completes.
 
@@ -6,6 +6,7 @@ use acptk_runtime::client::transcript::Command as AgentCommand;
 
 /// The client's own commands: name, argument hint, what it does.
 pub const CLIENT_COMMANDS: &[(&str, &str, &str)] = &[
+    ("help", "", "list the keys and the commands"),
     ("mode", "ID", "switch the session's mode"),
     (
         "set",
@@ -21,6 +22,8 @@ pub const MAX_COMPLETIONS: usize = 8;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ClientCommand {
+    /// `/help`: the keys and the commands.
+    Help,
     /// `/mode ID`; `None` lists the modes.
     Mode(Option<String>),
     /// `/set CONFIG_ID VALUE`; `None` lists the options (a missing value is an error).
@@ -38,6 +41,7 @@ pub fn parse(input: &str) -> Option<ClientCommand> {
         .split_once(char::is_whitespace)
         .map_or((rest, ""), |(name, args)| (name, args.trim()));
     match name {
+        "help" => Some(ClientCommand::Help),
         "mode" if args.is_empty() => Some(ClientCommand::Mode(None)),
         "mode" => Some(ClientCommand::Mode(Some(args.to_owned()))),
         "set" if args.is_empty() => Some(ClientCommand::Set(None)),
@@ -82,7 +86,7 @@ pub fn completions(input: &str, agent: &[AgentCommand]) -> Vec<Completion> {
         .filter(|(name, _, _)| name.starts_with(typed))
         .map(|(name, hint, description)| Completion {
             name: (*name).to_owned(),
-            hint: Some((*hint).to_owned()),
+            hint: Some((*hint).to_owned()).filter(|hint| !hint.is_empty()),
             description: (*description).to_owned(),
             local: true,
         });
@@ -101,4 +105,57 @@ pub fn completions(input: &str, agent: &[AgentCommand]) -> Vec<Completion> {
             local: false,
         });
     local.chain(theirs).take(MAX_COMPLETIONS).collect()
+}
+
+/// The terminal UI's keys: key, what it does.
+const TUI_KEYS: &[(&str, &str)] = &[
+    ("Enter", "send the prompt"),
+    ("Alt-Enter, Ctrl-J", "a new line in the prompt"),
+    ("Up, Down", "the prompts sent before"),
+    ("Tab", "complete a / command"),
+    ("PgUp, PgDn, Ctrl-Home, Ctrl-End", "scroll the conversation"),
+    ("Ctrl-T", "fold or unfold the agent's thoughts"),
+    ("Ctrl-O", "fold or unfold tool output"),
+    ("Ctrl-G", "the agent pane (its standard error)"),
+    ("Ctrl-N", "the list of notices"),
+    ("Esc, Ctrl-D", "dismiss the first notice (Ctrl-X: all)"),
+    ("Ctrl-R", "start the agent again, once it has gone"),
+    ("Ctrl-C", "cancel the turn; when none runs, quit"),
+    ("Ctrl-Q", "quit"),
+];
+
+/// What `/help` says: the keys (in the terminal UI; `keys` false in plain mode, which reads
+/// lines), the client's commands, then the agent's.
+#[must_use]
+pub fn help(agent: &[AgentCommand], keys: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    if keys {
+        lines.push("keys:".to_owned());
+        lines.extend(TUI_KEYS.iter().map(|(key, what)| format!("{key}: {what}")));
+    } else {
+        lines.push(
+            "a line is a prompt; a line of \"\"\" starts and ends one of several lines".to_owned(),
+        );
+        lines.push("/notices: the session's notices".to_owned());
+        lines.push("/quit: leave".to_owned());
+    }
+    lines.push("the client's commands (never sent to the agent):".to_owned());
+    lines.extend(CLIENT_COMMANDS.iter().map(|(name, hint, what)| {
+        let name = [*name, *hint].join(" ");
+        format!("/{}: {what}", name.trim_end())
+    }));
+    if agent.is_empty() {
+        lines.push("the agent offers no commands".to_owned());
+    } else {
+        lines.push("the agent's commands (sent to it as a prompt):".to_owned());
+        lines.extend(agent.iter().map(|command| {
+            let hint = command
+                .hint
+                .as_deref()
+                .map(|hint| format!(" {hint}"))
+                .unwrap_or_default();
+            format!("/{}{hint}: {}", command.name, command.description)
+        }));
+    }
+    lines
 }
