@@ -21,7 +21,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, NoTls, Row};
 
-use super::encoding::{MetaRow, decode_entry, encode_rows};
+use super::encoding::{MetaRow, decode_entry, encode_rows, meta_values};
 use super::refusal::{self, Attempt, RowState, Verdict};
 use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
@@ -98,19 +98,7 @@ fn place(config: &Config) -> String {
 /// Reads one row of [`META_COLUMNS`].
 /// The values of `row`'s columns, in [`META_COLUMNS`] order (`$1` is the id).
 fn meta_params(row: &MetaRow) -> [&(dyn ToSql + Sync); 11] {
-    [
-        &row.id,
-        &row.protocol_version,
-        &row.cwd,
-        &row.additional_directories,
-        &row.title,
-        &row.created_at_ms,
-        &row.updated_at_ms,
-        &row.mode,
-        &row.config,
-        &row.archived,
-        &row.owner,
-    ]
+    meta_values!(row)
 }
 
 fn meta_row(row: &Row) -> Result<MetaRow, tokio_postgres::Error> {

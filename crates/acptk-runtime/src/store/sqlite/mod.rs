@@ -23,7 +23,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, ToSql, TransactionBehav
 
 pub use import::FileImport;
 
-use super::encoding::{MetaRow, decode_entry, encode_rows, millis};
+use super::encoding::{MetaRow, decode_entry, encode_rows, meta_values, millis};
 use super::refusal::{self, Attempt, RowState, Verdict};
 use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
@@ -335,19 +335,7 @@ impl Shared {
 
 /// The values of `row`'s columns, in [`META_COLUMNS`] order (`?1` is the id).
 fn meta_params(row: &MetaRow) -> [&dyn ToSql; 11] {
-    [
-        &row.id,
-        &row.protocol_version,
-        &row.cwd,
-        &row.additional_directories,
-        &row.title,
-        &row.created_at_ms,
-        &row.updated_at_ms,
-        &row.mode,
-        &row.config,
-        &row.archived,
-        &row.owner,
-    ]
+    meta_values!(row)
 }
 
 /// Reads one row of [`META_COLUMNS`].
