@@ -20,8 +20,7 @@ use acptk_runtime::transport::remote::ServerOptions;
 use acptk_schema::jsonrpc::ErrorObject;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -90,22 +89,10 @@ async fn http(
     headers: &[(&str, &str)],
     body: &str,
 ) -> (u16, String) {
-    let mut stream = TcpStream::connect(address).await.unwrap();
     let text = remote_support::http_request(address, method, path, headers, body);
-    stream.write_all(text.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
-        .await
-        .expect("an answer within 10 s")
-        .unwrap();
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    (status, body.to_owned())
+    let (status, _, body) =
+        remote_support::answer_parts(&remote_support::exchange(address, &text).await);
+    (status, body)
 }
 
 type Socket =

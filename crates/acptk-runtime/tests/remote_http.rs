@@ -47,28 +47,10 @@ impl Answer {
 }
 
 async fn send(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> Answer {
-    let mut stream = TcpStream::connect(address).await.unwrap();
-    stream
-        .write_all(request(address, method, headers, body).as_bytes())
-        .await
-        .unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
-        .await
-        .expect("an answer within 10 s")
-        .unwrap();
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    Answer {
-        status,
-        head: head.to_owned(),
-        body: body.to_owned(),
-    }
+    let text = request(address, method, headers, body);
+    let (status, head, body) =
+        remote_support::answer_parts(&remote_support::exchange(address, &text).await);
+    Answer { status, head, body }
 }
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");

@@ -301,6 +301,11 @@ async fn cookies_are_kept_for_each_connection() {
 }
 
 /// A logger that keeps what it is given.
+/// Whether a line of `lines` contains `text`.
+fn logged(lines: &Mutex<Vec<String>>, text: &str) -> bool {
+    lines.lock().unwrap().iter().any(|line| line.contains(text))
+}
+
 fn recording() -> (Logger, Arc<Mutex<Vec<String>>>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let kept = Arc::clone(&lines);
@@ -336,11 +341,7 @@ async fn https_with_a_trusted_certificate_speaks_http2() {
     assert_eq!(texts(&client, &id, Role::Agent), ["echo: hi"]);
     client.close().await;
     assert!(
-        lines
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|line| line.contains("HTTP/2")),
+        logged(&lines, "HTTP/2"),
         "h2 by ALPN: {:?}",
         lines.lock().unwrap()
     );
@@ -363,15 +364,7 @@ async fn cleartext_speaks_http1() {
         .await
         .unwrap();
     client.close().await;
-    assert!(
-        lines
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|line| line.contains("HTTP/1.1")),
-        "{:?}",
-        lines.lock().unwrap()
-    );
+    assert!(logged(&lines, "HTTP/1.1"), "{:?}", lines.lock().unwrap());
 }
 
 async fn client_error(url: &str, options: &ClientOptions) -> String {

@@ -34,6 +34,16 @@ async fn wait_for(events: &Arc<Mutex<Vec<String>>>, expected: &str) {
     panic!("`{expected}` never happened: {:?}", events.lock().unwrap());
 }
 
+/// Waits (a second at most) until `events` holds something.
+async fn wait_for_any(events: &Arc<Mutex<Vec<String>>>) {
+    for _ in 0..200 {
+        if !events.lock().unwrap().is_empty() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 #[tokio::test]
 async fn typed_calls_reach_an_agent_that_advertises_them() {
     for version in VERSIONS {
@@ -236,12 +246,7 @@ async fn the_handler_serves_mcp_messages_and_hears_auth_status_updates() {
         agent
             .send_json(json!({"jsonrpc": "2.0", "method": "auth/status_update", "params": {"state": "unauthenticated"}}))
             .await;
-        for _ in 0..200 {
-            if !updates.lock().unwrap().is_empty() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        wait_for_any(&updates).await;
         assert_eq!(*updates.lock().unwrap(), ["unauthenticated"], "v{version}");
     }
 }
@@ -297,12 +302,7 @@ async fn the_agent_reaches_the_acp_servers_the_client_offered_and_reports_auth_c
         assert!(refused, "{version}: {:?}", events.lock().unwrap());
         client.prompt(&session, "auth").await.unwrap();
         wait_for(&events, "auth ok").await;
-        for _ in 0..200 {
-            if !updates.lock().unwrap().is_empty() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        wait_for_any(&updates).await;
         assert_eq!(*updates.lock().unwrap(), ["unauthenticated"], "{version}");
     }
 }

@@ -27,8 +27,9 @@ pub(super) struct Options {
 
 /// Serves an [`Agent`] on connections. Cheap to clone; clones share the agent, the
 /// [`SessionStore`] and the open sessions, so sessions outlive connections (a client can
-/// reconnect and load them) and, with a [`FileStore`], restarts. Each connection acts for a
-/// [`Principal`] (stdio: the local user) and sees only that principal's sessions.
+/// reconnect and load them) and, with a [`FileStore`](crate::store::FileStore), restarts.
+/// Each connection acts for a [`Principal`] (stdio: the local user) and sees only that
+/// principal's sessions.
 ///
 /// A real agent serves standard input/output (`server.serve_stdio().await?`, see
 /// [`Self::serve_stdio`]); any pair of async byte streams works the same way. Here the client
@@ -119,7 +120,7 @@ impl<A: Agent> AgentServer<A> {
         }
     }
 
-    /// Keeps sessions in `store` (for example a [`FileStore`]).
+    /// Keeps sessions in `store` (for example a [`FileStore`](crate::store::FileStore)).
     #[must_use]
     pub fn store(self, store: impl SessionStore) -> Self {
         self.shared_store(Arc::new(store))

@@ -409,6 +409,26 @@ impl Session {
         }
     }
 
+    /// Whether `item` can be cancelled by the client after an update: not once it has `ended`;
+    /// else as the update's capabilities say (with a cancel capability, `cancel`), and as
+    /// before when the update leaves them as they were.
+    fn set_cancellable<C>(
+        &self,
+        item: Cancellable,
+        ended: bool,
+        capabilities: &acptk_schema::Patch<C>,
+        cancel: impl Fn(&C) -> bool,
+    ) {
+        match capabilities {
+            _ if ended => self.inner.state.set_cancellable(item, false),
+            acptk_schema::Patch::Set(capabilities) => {
+                self.inner.state.set_cancellable(item, cancel(capabilities));
+            }
+            acptk_schema::Patch::Clear => self.inner.state.set_cancellable(item, false),
+            _ => {}
+        }
+    }
+
     /// Keeps the set of client-cancellable tool calls and terminals up to date.
     fn track_cancellable(&self, update: &v2::SessionUpdate) {
         match update {
@@ -422,28 +442,16 @@ impl Session {
                             | v2::ToolCallStatus::Cancelled
                     )
                 );
-                match &call.capabilities {
-                    _ if finished => self.inner.state.set_cancellable(item, false),
-                    acptk_schema::Patch::Set(capabilities) => self
-                        .inner
-                        .state
-                        .set_cancellable(item, capabilities.cancel.is_some()),
-                    acptk_schema::Patch::Clear => self.inner.state.set_cancellable(item, false),
-                    _ => {}
-                }
+                self.set_cancellable(item, finished, &call.capabilities, |capabilities| {
+                    capabilities.cancel.is_some()
+                });
             }
             v2::SessionUpdate::TerminalUpdate(terminal) => {
                 let item = Cancellable::Terminal(terminal.terminal_id.to_string());
                 let exited = matches!(terminal.exit_status, acptk_schema::Patch::Set(_));
-                match &terminal.capabilities {
-                    _ if exited => self.inner.state.set_cancellable(item, false),
-                    acptk_schema::Patch::Set(capabilities) => self
-                        .inner
-                        .state
-                        .set_cancellable(item, capabilities.cancel.is_some()),
-                    acptk_schema::Patch::Clear => self.inner.state.set_cancellable(item, false),
-                    _ => {}
-                }
+                self.set_cancellable(item, exited, &terminal.capabilities, |capabilities| {
+                    capabilities.cancel.is_some()
+                });
             }
             _ => {}
         }

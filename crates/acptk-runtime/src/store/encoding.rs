@@ -163,6 +163,29 @@ pub(super) struct MetaRow {
     pub(super) owner: Option<String>,
 }
 
+/// References to the values of a [`MetaRow`]'s columns, in the order of the backends'
+/// column lists (`id` first), as an array of the backend's parameter type.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+macro_rules! meta_values {
+    ($row:expr) => {
+        [
+            &$row.id,
+            &$row.protocol_version,
+            &$row.cwd,
+            &$row.additional_directories,
+            &$row.title,
+            &$row.created_at_ms,
+            &$row.updated_at_ms,
+            &$row.mode,
+            &$row.config,
+            &$row.archived,
+            &$row.owner,
+        ]
+    };
+}
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(super) use meta_values;
+
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 impl MetaRow {
     /// The row of `meta`.

@@ -130,6 +130,20 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// [`StoreError::NewerSchema`] when the database at `place` declares a schema version
+    /// (`found`) newer than the newest this build knows (`supported`).
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
+    pub(crate) fn check_schema(place: &str, found: i64, supported: i64) -> Result<(), StoreError> {
+        if found > supported {
+            return Err(StoreError::NewerSchema {
+                place: place.to_owned(),
+                found,
+                supported,
+            });
+        }
+        Ok(())
+    }
+
     /// An I/O error of session `id`.
     pub fn io(
         id: impl Into<String>,

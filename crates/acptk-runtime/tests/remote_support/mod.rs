@@ -120,6 +120,12 @@ pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, 
     let mut all = vec![("Content-Type", "application/json")];
     all.extend_from_slice(headers);
     let text = http_request(address, "POST", "/acp", &all, body);
+    status_and_id(&exchange(address, &text).await)
+}
+
+/// Sends `text` (a whole HTTP/1.1 request) on a new connection to `address` and reads the
+/// answer to its end (within 10 s).
+pub async fn exchange(address: &str, text: &str) -> Vec<u8> {
     let mut stream = TcpStream::connect(address).await.unwrap();
     stream.write_all(text.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
@@ -127,7 +133,19 @@ pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, 
         .await
         .expect("an answer within 10 s")
         .unwrap();
-    status_and_id(&raw)
+    raw
+}
+
+/// A raw HTTP/1.1 answer as its status (0 when it has none), its head and its body.
+pub fn answer_parts(raw: &[u8]) -> (u16, String, String) {
+    let raw = String::from_utf8_lossy(raw);
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_owned(), body.to_owned())
 }
 
 /// The status of a raw HTTP/1.1 answer and its `Acp-Connection-Id`, if any.

@@ -112,6 +112,11 @@ async fn sessions_with(store: &Arc<dyn SessionStore>, ids: &[&str], history: &[H
 }
 
 /// The stores to read back from: the store itself and, when there is one, a second view.
+/// Whether the store under test has session `id` archived.
+async fn is_archived(fixture: &impl Fixture, id: &str) -> bool {
+    fixture.store().meta(id).await.unwrap().unwrap().archived
+}
+
 fn readers(fixture: &impl Fixture) -> Vec<Arc<dyn SessionStore>> {
     let mut readers = vec![fixture.store()];
     readers.extend(fixture.second());
@@ -492,15 +497,7 @@ pub async fn archive_is_stored(fixture: &impl Fixture) {
     other
         .ok("session/archive", json!({"sessionId": archived}))
         .await;
-    assert!(
-        fixture
-            .store()
-            .meta(&archived)
-            .await
-            .unwrap()
-            .unwrap()
-            .archived
-    );
+    assert!(is_archived(fixture, &archived).await);
     let listed = wire.ok("session/list", json!({})).await;
     let ids: Vec<&str> = listed["sessions"]
         .as_array()
@@ -511,15 +508,7 @@ pub async fn archive_is_stored(fixture: &impl Fixture) {
     assert_eq!(ids, [kept.as_str()]);
     // A prompt on the instance that still has it open does not bring it back.
     wire.prompt(&kept, "touch").await;
-    assert!(
-        fixture
-            .store()
-            .meta(&archived)
-            .await
-            .unwrap()
-            .unwrap()
-            .archived
-    );
+    assert!(is_archived(fixture, &archived).await);
 }
 
 /// Titles: the agent's own (`session_info_update`, recorded) and, with the feature, the

@@ -18,9 +18,10 @@ use std::time::Duration;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::config::Host;
 use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, NoTls, Row};
 
-use super::encoding::{MetaRow, decode_entry, encode_rows};
+use super::encoding::{MetaRow, decode_entry, encode_rows, meta_values};
 use super::refusal::{self, Attempt, RowState, Verdict};
 use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
@@ -95,6 +96,11 @@ fn place(config: &Config) -> String {
 }
 
 /// Reads one row of [`META_COLUMNS`].
+/// The values of `row`'s columns, in [`META_COLUMNS`] order (`$1` is the id).
+fn meta_params(row: &MetaRow) -> [&(dyn ToSql + Sync); 11] {
+    meta_values!(row)
+}
+
 fn meta_row(row: &Row) -> Result<MetaRow, tokio_postgres::Error> {
     Ok(MetaRow {
         id: row.try_get(0)?,
@@ -201,7 +207,7 @@ impl PostgresStore {
         id: &str,
         action: &'static str,
         sql: &str,
-        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+        params: &[&(dyn ToSql + Sync)],
     ) -> Result<Vec<Row>, StoreError> {
         let client = self.client(id).await?;
         let statement = client
@@ -319,24 +325,7 @@ impl SessionStore for PostgresStore {
                 ))
                 .await
                 .map_err(failed(&row.id, "creating the session"))?;
-            let inserted = client
-                .execute(
-                    &statement,
-                    &[
-                        &row.id,
-                        &row.protocol_version,
-                        &row.cwd,
-                        &row.additional_directories,
-                        &row.title,
-                        &row.created_at_ms,
-                        &row.updated_at_ms,
-                        &row.mode,
-                        &row.config,
-                        &row.archived,
-                        &row.owner,
-                    ],
-                )
-                .await;
+            let inserted = client.execute(&statement, &meta_params(&row)).await;
             match inserted {
                 Ok(_) => Ok(()),
                 Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
@@ -387,22 +376,7 @@ impl SessionStore for PostgresStore {
                 .await
                 .map_err(failed(&row.id, "saving the session"))?;
             let changed = client
-                .execute(
-                    &statement,
-                    &[
-                        &row.id,
-                        &row.protocol_version,
-                        &row.cwd,
-                        &row.additional_directories,
-                        &row.title,
-                        &row.created_at_ms,
-                        &row.updated_at_ms,
-                        &row.mode,
-                        &row.config,
-                        &row.archived,
-                        &row.owner,
-                    ],
-                )
+                .execute(&statement, &meta_params(&row))
                 .await
                 .map_err(failed(&row.id, "saving the session"))?;
             if changed == 0 {

@@ -85,13 +85,7 @@ pub(super) async fn migrate(client: &mut Client, place: &str) -> Result<(), Stor
         .await
         .and_then(|row| row.try_get(0))
         .map_err(failed("", "reading the schema version"))?;
-    if current > newest() {
-        return Err(StoreError::NewerSchema {
-            place: place.to_owned(),
-            found: current,
-            supported: newest(),
-        });
-    }
+    StoreError::check_schema(place, current, newest())?;
     for (version, sql) in MIGRATIONS.iter().filter(|(version, _)| *version > current) {
         transaction
             .batch_execute(sql)

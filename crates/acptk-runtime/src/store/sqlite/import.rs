@@ -9,12 +9,12 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use rusqlite::TransactionBehavior;
+use rusqlite::{ToSql, TransactionBehavior};
 
 use super::super::StoreError;
 use super::super::encoding::{MetaRow, encode_rows};
 use super::super::file::{FileStore, file_name_ok};
-use super::{META_COLUMNS, SqliteStore, failed};
+use super::{META_COLUMNS, SqliteStore, failed, meta_params};
 
 /// What [`SqliteStore::import_files`] found and did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -100,6 +100,10 @@ impl SqliteStore {
             };
             let row = MetaRow::of(&meta);
             let (entries, bytes) = encode_rows(id, history)?;
+            let next_seq = i64::try_from(entries.len()).unwrap_or(i64::MAX);
+            let history_bytes = i64::try_from(bytes).unwrap_or(i64::MAX);
+            let mut values = meta_params(&row).to_vec();
+            values.extend([&next_seq as &dyn ToSql, &history_bytes]);
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(failed(id, "importing the session"))?;
@@ -109,21 +113,7 @@ impl SqliteStore {
                         "INSERT OR IGNORE INTO acp_sessions ({META_COLUMNS}, next_seq, history_bytes) \
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
                     ),
-                    rusqlite::params![
-                        &row.id,
-                        row.protocol_version,
-                        &row.cwd,
-                        &row.additional_directories,
-                        &row.title,
-                        row.created_at_ms,
-                        row.updated_at_ms,
-                        &row.mode,
-                        &row.config,
-                        row.archived,
-                        &row.owner,
-                        i64::try_from(entries.len()).unwrap_or(i64::MAX),
-                        i64::try_from(bytes).unwrap_or(i64::MAX),
-                    ],
+                    values.as_slice(),
                 )
                 .map_err(failed(id, "importing the session"))?;
             if inserted == 0 {

@@ -19,11 +19,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, ToSql, TransactionBehavior};
 
 pub use import::FileImport;
 
-use super::encoding::{MetaRow, decode_entry, encode_rows, millis};
+use super::encoding::{MetaRow, decode_entry, encode_rows, meta_values, millis};
 use super::refusal::{self, Attempt, RowState, Verdict};
 use super::{
     DEFAULT_MAX_SESSION_BYTES, HistoryEntry, SessionMeta, SessionStore, StoreError, StoreFeatures,
@@ -333,6 +333,11 @@ impl Shared {
     }
 }
 
+/// The values of `row`'s columns, in [`META_COLUMNS`] order (`?1` is the id).
+fn meta_params(row: &MetaRow) -> [&dyn ToSql; 11] {
+    meta_values!(row)
+}
+
 /// Reads one row of [`META_COLUMNS`].
 fn meta_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MetaRow> {
     Ok(MetaRow {
@@ -391,19 +396,7 @@ impl SessionStore for SqliteStore {
                     "INSERT INTO acp_sessions ({META_COLUMNS}) \
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
                 ),
-                (
-                    &row.id,
-                    row.protocol_version,
-                    &row.cwd,
-                    &row.additional_directories,
-                    &row.title,
-                    row.created_at_ms,
-                    row.updated_at_ms,
-                    &row.mode,
-                    &row.config,
-                    row.archived,
-                    &row.owner,
-                ),
+                &meta_params(&row)[..],
             );
             match inserted {
                 Ok(_) => Ok(()),
@@ -445,21 +438,7 @@ impl SessionStore for SqliteStore {
                      updated_at_ms = ?7, mode = ?8, config = ?9, archived = ?10, owner = ?11 \
                      WHERE id = ?1",
                 )
-                .and_then(|mut statement| {
-                    statement.execute((
-                        &row.id,
-                        row.protocol_version,
-                        &row.cwd,
-                        &row.additional_directories,
-                        &row.title,
-                        row.created_at_ms,
-                        row.updated_at_ms,
-                        &row.mode,
-                        &row.config,
-                        row.archived,
-                        &row.owner,
-                    ))
-                })
+                .and_then(|mut statement| statement.execute(&meta_params(&row)[..]))
                 .map_err(failed(&row.id, "saving the session"))?;
             if changed == 0 {
                 return Err(StoreError::Unknown(row.id));

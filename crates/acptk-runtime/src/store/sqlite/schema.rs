@@ -70,13 +70,7 @@ pub(super) fn migrate(connection: &mut Connection, place: &str) -> Result<(), St
             |row| row.get(0),
         )
         .map_err(failed("", "reading the schema version"))?;
-    if current > newest() {
-        return Err(StoreError::NewerSchema {
-            place: place.to_owned(),
-            found: current,
-            supported: newest(),
-        });
-    }
+    StoreError::check_schema(place, current, newest())?;
     for (version, sql) in MIGRATIONS.iter().filter(|(version, _)| *version > current) {
         transaction
             .execute_batch(sql)

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use acptk_check::proxy::{self, Control};
+use acptk_check::proxy::Control;
 use acptk_runtime::agent::Principal;
 use acptk_runtime::log::{Level, Logger};
 use acptk_runtime::transport::remote::{DEFAULT_MAX_MESSAGE_BYTES, Service, ServiceHandle};
@@ -313,15 +313,7 @@ async fn connection<R: MessageReader, W: MessageWriter>(
     let (client_out, from_engine) = bridge::pipe();
     let inbound = tokio::spawn(bridge::messages_to_lines(reader, to_engine, say));
     let outbound = bridge::lines_to_messages(from_engine, writer, DEFAULT_MAX_MESSAGE_BYTES, say);
-    let forward = proxy::run_with(
-        client_in,
-        client_out,
-        agent_in,
-        agent_out,
-        run.options,
-        run.hooks,
-        control.clone(),
-    );
+    let forward = run.forward(client_in, client_out, agent_in, agent_out, control.clone());
     tokio::pin!(forward);
     let mut signals = Signals::none();
     let (ending, _) = tokio::join!(

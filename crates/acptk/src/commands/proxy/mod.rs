@@ -21,7 +21,8 @@ mod parts;
 mod record;
 mod url;
 
-use std::io::Write;
+use std::future::Future;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::{ExitCode, ExitStatus};
 use std::time::Duration;
@@ -31,6 +32,7 @@ use acptk_check::repair::Fallback;
 use acptk_check::report::{Format, text_finding};
 use acptk_check::transcript::Header;
 use acptk_runtime::transport::{AgentCommand, Stdin, Stdout};
+use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::commands::listen::ListenArgs;
 
@@ -156,13 +158,11 @@ async fn serve(args: Args) -> super::Outcome {
         return Err("the agent's standard streams are not available".into());
     };
     let control = Control::new();
-    let forward = proxy::run_with(
+    let forward = run.forward(
         Stdin::new(),
         Stdout::new(),
         agent_in,
         agent_out,
-        run.options,
-        run.hooks,
         control.clone(),
     );
     tokio::pin!(forward);
@@ -186,6 +186,33 @@ pub(super) struct Run {
 }
 
 impl Run {
+    /// Forwards between the client's streams and the agent's with this run's options and
+    /// hooks, steered by `control` (see [`proxy::run_with`]).
+    fn forward<CI, CO, AI, AO>(
+        self,
+        client_in: CI,
+        client_out: CO,
+        agent_in: AI,
+        agent_out: AO,
+        control: Control,
+    ) -> impl Future<Output = io::Result<ProxyReport>>
+    where
+        CI: AsyncRead + Unpin,
+        CO: AsyncWrite + Unpin,
+        AI: AsyncWrite + Unpin,
+        AO: AsyncRead + Unpin,
+    {
+        proxy::run_with(
+            client_in,
+            client_out,
+            agent_in,
+            agent_out,
+            self.options,
+            self.hooks,
+            control,
+        )
+    }
+
     /// A run with the flags of `args`; `agent` goes into the record's header.
     fn new(args: &Args, label: String, agent: Vec<String>) -> Self {
         let options = ProxyOptions::new()

@@ -16,7 +16,7 @@ use std::pin::Pin;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use acptk_check::proxy::{self, Control, ProxyReport};
+use acptk_check::proxy::{Control, ProxyReport};
 use acptk_runtime::transport::remote::{ClientOptions, DEFAULT_MAX_MESSAGE_BYTES, connect};
 use acptk_runtime::transport::{Stdin, Stdout};
 
@@ -87,13 +87,11 @@ pub(super) async fn serve(args: &Args, url: &str) -> super::super::Outcome {
         say,
     ));
     let control = Control::new();
-    let forward = proxy::run_with(
+    let forward = run.forward(
         Stdin::new(),
         Stdout::new(),
         agent_in,
         agent_out,
-        run.options,
-        run.hooks,
         control.clone(),
     );
     tokio::pin!(forward);

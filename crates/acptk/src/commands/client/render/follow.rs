@@ -15,17 +15,34 @@ use acptk_runtime::client::transcript::{Entry, Message, PlanItem, ToolCall};
 
 use crate::commands::client::shared::events::ClientEvent;
 
+/// More text of a message of the transcript, as a [`Sink`] gets it.
+#[derive(Debug, Clone, Copy)]
+pub struct Piece<'a> {
+    /// The message's position in the transcript (a number that tells messages apart).
+    pub key: usize,
+    /// The message.
+    pub message: &'a Message,
+    /// The new text; with `whole`, all of it.
+    pub text: &'a str,
+    /// Whether the message's text was replaced, so that `text` is all of it.
+    pub whole: bool,
+}
+
+impl<'a> Piece<'a> {
+    fn of(key: usize, message: &'a Message, text: &'a str, whole: bool) -> Self {
+        Self {
+            key,
+            message,
+            text,
+            whole,
+        }
+    }
+}
+
 /// Where a follower sends what is new. Each kind of news is dropped unless the sink takes it.
 pub trait Sink {
-    /// More text of the message at transcript position `key` (a number that tells messages
-    /// apart). With `whole`, the message's text was replaced and `text` is all of it.
-    fn message(
-        &mut self,
-        _key: usize,
-        _message: &Message,
-        _text: &str,
-        _whole: bool,
-    ) -> io::Result<()> {
+    /// More text of a message (see [`Piece`]).
+    fn message(&mut self, _piece: Piece<'_>) -> io::Result<()> {
         Ok(())
     }
     /// A tool call that is new (`first`) or whose title, status or content changed.
@@ -118,12 +135,12 @@ impl Follower {
                     };
                     let text = &message.text;
                     if text.len() > printed && text.is_char_boundary(printed) {
-                        out.message(index, message, &text[printed..], false)?;
+                        out.message(Piece::of(index, message, &text[printed..], false))?;
                     } else if text.len() < printed || !text.is_char_boundary(printed) {
                         // Replaced by another text: pass it on whole.
-                        out.message(index, message, text, true)?;
+                        out.message(Piece::of(index, message, text, true))?;
                     } else if seen.is_none() {
-                        out.message(index, message, "", false)?;
+                        out.message(Piece::of(index, message, "", false))?;
                     }
                     self.record(index, Seen::Message(text.len()));
                 }

@@ -23,10 +23,10 @@
 use std::io::{self, Write};
 
 use acptk_notice_center::Entry as NoticeEntry;
-use acptk_runtime::client::transcript::{Message, PlanItem, Role, ToolCall};
+use acptk_runtime::client::transcript::{PlanItem, Role, ToolCall};
 use serde_json::{Value, json};
 
-use super::follow::Sink;
+use super::follow::{Piece, Sink};
 use crate::commands::client::driver::turn_output::TerminalTails;
 use crate::commands::client::shared::events::ClientEvent;
 
@@ -107,22 +107,16 @@ impl<W: Write> JsonPrinter<W> {
 }
 
 impl<W: Write> Sink for JsonPrinter<W> {
-    fn message(
-        &mut self,
-        _key: usize,
-        message: &Message,
-        text: &str,
-        whole: bool,
-    ) -> io::Result<()> {
-        if text.is_empty() && !whole {
+    fn message(&mut self, piece: Piece<'_>) -> io::Result<()> {
+        if piece.text.is_empty() && !piece.whole {
             return Ok(());
         }
         self.write(&[
             ("type", json!("message")),
-            ("role", json!(role_word(message.role))),
-            ("text", json!(text)),
-            ("messageId", json!(message.id)),
-            ("replace", json!(whole)),
+            ("role", json!(role_word(piece.message.role))),
+            ("text", json!(piece.text)),
+            ("messageId", json!(piece.message.id)),
+            ("replace", json!(piece.whole)),
         ])
     }
 

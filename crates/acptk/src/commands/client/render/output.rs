@@ -11,12 +11,12 @@ use std::sync::{Arc, Mutex};
 
 use acptk_notice_center::Entry as NoticeEntry;
 use acptk_runtime::agent::StopReason;
-use acptk_runtime::client::transcript::{Message, PlanItem, Role, ToolCall};
+use acptk_runtime::client::transcript::{PlanItem, Role, ToolCall};
 use acptk_runtime::client::{AuthKind, Client};
 use acptk_runtime::rpc;
 use serde_json::{Value, json};
 
-use super::follow::{Follower, Sink};
+use super::follow::{Follower, Piece, Sink};
 use super::json::JsonPrinter;
 use super::plain::PlainPrinter;
 use crate::commands::client::driver::turn_output::{Renderer, TerminalTails, TurnOutput};
@@ -52,19 +52,15 @@ impl<W: Write> QuietPrinter<W> {
 }
 
 impl<W: Write> Sink for QuietPrinter<W> {
-    fn message(
-        &mut self,
-        key: usize,
-        message: &Message,
-        text: &str,
-        whole: bool,
-    ) -> io::Result<()> {
-        if message.role != Role::Agent {
+    fn message(&mut self, piece: Piece<'_>) -> io::Result<()> {
+        if piece.message.role != Role::Agent {
             return Ok(());
         }
         match &mut self.last {
-            Some((last, so_far)) if *last == key && !whole => so_far.push_str(text),
-            _ => self.last = Some((key, text.to_owned())),
+            Some((last, so_far)) if *last == piece.key && !piece.whole => {
+                so_far.push_str(piece.text);
+            }
+            _ => self.last = Some((piece.key, piece.text.to_owned())),
         }
         Ok(())
     }
@@ -254,17 +250,11 @@ impl<W: Write> Output<W> {
 }
 
 impl<W: Write> Sink for Output<W> {
-    fn message(
-        &mut self,
-        key: usize,
-        message: &Message,
-        text: &str,
-        whole: bool,
-    ) -> io::Result<()> {
+    fn message(&mut self, piece: Piece<'_>) -> io::Result<()> {
         match self {
-            Output::Text(p) => Sink::message(p, key, message, text, whole),
-            Output::Json(p) => p.message(key, message, text, whole),
-            Output::Quiet(p) => p.message(key, message, text, whole),
+            Output::Text(p) => Sink::message(p, piece),
+            Output::Json(p) => p.message(piece),
+            Output::Quiet(p) => p.message(piece),
         }
     }
     fn tool_call(&mut self, call: &ToolCall, first: bool) -> io::Result<()> {

@@ -23,9 +23,9 @@ use std::io::{self, Write};
 
 use acptk_notice_center::Entry as NoticeEntry;
 use acptk_notice_center::render::plain;
-use acptk_runtime::client::transcript::{Entry, Message, PlanItem, Role, ToolCall};
+use acptk_runtime::client::transcript::{Entry, PlanItem, Role, ToolCall};
 
-use super::follow::Sink;
+use super::follow::{Piece, Sink};
 use crate::commands::client::driver::turn_output::TerminalTails;
 use crate::commands::client::shared::events::ClientEvent;
 use crate::commands::client::shared::text::terminal_safe;
@@ -291,18 +291,12 @@ impl<W: Write> PlainPrinter<W> {
 }
 
 impl<W: Write> Sink for PlainPrinter<W> {
-    fn message(
-        &mut self,
-        key: usize,
-        message: &Message,
-        text: &str,
-        whole: bool,
-    ) -> io::Result<()> {
-        let label = role_label(message.role);
-        if whole {
-            self.line(&format!("{label}{}", terminal_safe(text)))
+    fn message(&mut self, piece: Piece<'_>) -> io::Result<()> {
+        let label = role_label(piece.message.role);
+        if piece.whole {
+            self.line(&format!("{label}{}", terminal_safe(piece.text)))
         } else {
-            PlainPrinter::message(self, key, label, text)
+            PlainPrinter::message(self, piece.key, label, piece.text)
         }
     }
 

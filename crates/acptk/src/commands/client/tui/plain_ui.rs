@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use acptk_notice_center::render::plain as notice_plain;
 use acptk_notice_center::{Entry as NoticeEntry, ListOnlyReason, ToastState};
-use acptk_runtime::client::transcript::{Message, PlanItem, ToolCall};
+use acptk_runtime::client::transcript::{PlanItem, ToolCall};
 use acptk_runtime::client::{Client, PermissionDecision};
 use tokio::sync::{mpsc, oneshot};
 
@@ -30,7 +30,7 @@ use crate::commands::client::driver::handler::{Answers, CliHandler, Question, ru
 use crate::commands::client::driver::peer_log::PeerLog;
 use crate::commands::client::driver::prompt::{CANCEL_WAIT, interruption, interrupts, signal_exit};
 use crate::commands::client::driver::setup::{self, Opened};
-use crate::commands::client::render::follow::Sink;
+use crate::commands::client::render::follow::{Piece, Sink};
 use crate::commands::client::render::output::{Printer, SharedOutput};
 use crate::commands::client::render::plain::{NOTICE_PREFIX, PlainPrinter, note_line};
 use crate::commands::client::shared::events::{ClientEvent, EventLog};
@@ -131,14 +131,8 @@ fn write<W: Write>(
 }
 
 impl<W: Write> Sink for Lines<W> {
-    fn message(
-        &mut self,
-        key: usize,
-        message: &Message,
-        text: &str,
-        whole: bool,
-    ) -> io::Result<()> {
-        Sink::message(&mut self.printer, key, message, text, whole)?;
+    fn message(&mut self, piece: Piece<'_>) -> io::Result<()> {
+        Sink::message(&mut self.printer, piece)?;
         self.printer.get_mut().flush()
     }
     fn tool_call(&mut self, call: &ToolCall, first: bool) -> io::Result<()> {

@@ -126,16 +126,7 @@ fn render_secret(frame: &mut Frame<'_>, app: &AppState, secret: &SecretInput, ar
         "Enter use it (restarts the agent) | Esc back to the methods",
         app.look.quiet(),
     ));
-    let height = u16::try_from(lines.len())
-        .unwrap_or(u16::MAX)
-        .saturating_add(2)
-        .min(area.height);
-    let rect = Rect::new(
-        area.x + (area.width.saturating_sub(width)) / 2,
-        area.y + (area.height.saturating_sub(height)) / 2,
-        width,
-        height,
-    );
+    let rect = centred(area, width, lines.len());
     frame.render_widget(Clear, rect);
     frame.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(" Sign in ")),
@@ -459,17 +450,23 @@ fn render_dialog(frame: &mut Frame<'_>, app: &AppState, area: Rect) {
         format!("Up/Down or 1-9 choose | Enter answer | {escape}"),
         app.look.quiet(),
     ));
-    let height = u16::try_from(lines.len())
+    let rect = centred(area, width, lines.len());
+    let block = Block::bordered().title(dialog.heading());
+    frame.render_widget(Clear, rect);
+    frame.render_widget(Paragraph::new(lines).block(block), rect);
+}
+
+/// A box `width` wide, tall enough for `lines` lines and its border (at most `area`'s
+/// height), centred in `area`.
+fn centred(area: Rect, width: u16, lines: usize) -> Rect {
+    let height = u16::try_from(lines)
         .unwrap_or(u16::MAX)
         .saturating_add(2)
         .min(area.height);
-    let rect = Rect::new(
+    Rect::new(
         area.x + (area.width.saturating_sub(width)) / 2,
         area.y + (area.height.saturating_sub(height)) / 2,
         width,
         height,
-    );
-    let block = Block::bordered().title(dialog.heading());
-    frame.render_widget(Clear, rect);
-    frame.render_widget(Paragraph::new(lines).block(block), rect);
+    )
 }
