@@ -7,20 +7,30 @@
 /// few types that have no `_meta`, `patch_meta` for the patch updates whose `_meta` is a
 /// [`crate::Patch`], and `encoded` (before `patch_meta`, if both) for the hot types whose
 /// `Serialize` impl `encode_struct!` writes.
+///
+/// A field may carry one of three shorthands for the serde stanza of a field that may be
+/// omitted (decoded with `default` and the given function of `crate::de`, left out when
+/// empty):
+///
+/// * `#[opt("crate::de::lenient_object")]`: an `Option`, left out when `None`;
+/// * `#[patch("crate::de::lenient_patch")]`: a [`crate::Patch`], left out when unchanged;
+/// * `#[list("crate::de::null_as_default")]`: a `Vec`, left out when empty.
 macro_rules! wire_struct {
     (
         encoded patch_meta
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @patch_meta [serde::Deserialize] $(#[$attr])* $vis struct $name { $($body)* } }
+        wire_struct! {
+            @fields [patch_meta [serde::Deserialize] $(#[$attr])* $vis struct $name] [] $($body)*
+        }
     };
     (
         encoded
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @meta [serde::Deserialize] $(#[$attr])* $vis struct $name { $($body)* } }
+        wire_struct! { @fields [meta [serde::Deserialize] $(#[$attr])* $vis struct $name] [] $($body)* }
     };
     (
         patch_meta
@@ -28,9 +38,47 @@ macro_rules! wire_struct {
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         wire_struct! {
-            @patch_meta [serde::Serialize, serde::Deserialize]
-            $(#[$attr])* $vis struct $name { $($body)* }
+            @fields [patch_meta [serde::Serialize, serde::Deserialize] $(#[$attr])* $vis struct $name]
+            [] $($body)*
         }
+    };
+    (
+        no_meta
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        wire_struct! { @fields [no_meta [] $(#[$attr])* $vis struct $name] [] $($body)* }
+    };
+    // The fields, one attribute or one field a step, with the shorthands spelt out.
+    (@fields [$mode:ident $($head:tt)*] [$($done:tt)*]) => {
+        wire_struct! { @$mode $($head)* { $($done)* } }
+    };
+    (@fields $head:tt [$($done:tt)*] #[opt($de:tt)] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "Option::is_none")]]
+            $($rest)*
+        }
+    };
+    (@fields $head:tt [$($done:tt)*] #[patch($de:tt)] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "crate::Patch::is_unchanged")]]
+            $($rest)*
+        }
+    };
+    (@fields $head:tt [$($done:tt)*] #[list($de:tt)] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "Vec::is_empty")]]
+            $($rest)*
+        }
+    };
+    (@fields $head:tt [$($done:tt)*] #[$($attr:tt)*] $($rest:tt)*) => {
+        wire_struct! { @fields $head [$($done)* #[$($attr)*]] $($rest)* }
+    };
+    (@fields $head:tt [$($done:tt)*] $fvis:vis $field:ident : $ty:ty, $($rest:tt)*) => {
+        wire_struct! { @fields $head [$($done)* $fvis $field: $ty,] $($rest)* }
     };
     (
         @meta [$($derive:path),+]
@@ -95,7 +143,7 @@ macro_rules! wire_struct {
         }
     };
     (
-        no_meta
+        @no_meta []
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
@@ -113,8 +161,8 @@ macro_rules! wire_struct {
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         wire_struct! {
-            @meta [serde::Serialize, serde::Deserialize]
-            $(#[$attr])* $vis struct $name { $($body)* }
+            @fields [meta [serde::Serialize, serde::Deserialize] $(#[$attr])* $vis struct $name]
+            [] $($body)*
         }
     };
 }

@@ -28,11 +28,7 @@ wire_struct! {
         /// The session the elicitation belongs to.
         pub session_id: SessionId,
         /// The tool call that needs the input, if any; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub tool_call_id: Option<ToolCallId>,
     }
 }

@@ -67,25 +67,13 @@ wire_struct! {
     #[derive(Default)]
     pub struct PromptSuggestionsCapabilities {
         /// Suggestions may include image blocks.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub image: Option<PromptSuggestionsImageCapabilities>,
         /// Suggestions may include audio blocks.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub audio: Option<PromptSuggestionsAudioCapabilities>,
         /// Suggestions may include embedded resources.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub embedded_context: Option<PromptSuggestionsEmbeddedContextCapabilities>,
     }
 }

@@ -38,18 +38,10 @@ wire_struct! {
         pub cwd: FsPath,
         /// Further directories the new session may work in, the complete list; absent or
         /// `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<FsPath>,
         /// MCP servers the agent should connect to; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
         /// System prompt text for the new session (only if the agent advertised
         /// `systemPrompt`, normally the one of the source session). Absent: the agent may keep
@@ -63,11 +55,7 @@ wire_struct! {
             feature = "schemars",
             schemars(extend("x-unstable" = "unstable_session_options"))
         )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub config_options: Vec<InitialSessionConfigOption>,
     }
 }

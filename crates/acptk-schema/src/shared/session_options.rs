@@ -24,11 +24,7 @@ wire_struct! {
         /// The working directory to resolve options for (an absolute path).
         pub cwd: FsPath,
         /// Further directories to resolve options for; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<FsPath>,
         /// An existing session: the answer is then what loading or resuming it here would
         /// give (only for agents that can load or resume; an unknown session is `-32002`).

@@ -27,11 +27,7 @@ macro_rules! setup_request {
                     feature = "schemars",
                     schemars(extend("x-unstable" = "unstable_session_options"))
                 )]
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::null_as_default",
-                    skip_serializing_if = "Vec::is_empty",
-                )]
+                #[list("crate::de::null_as_default")]
                 pub config_options: Vec<InitialSessionConfigOption>,
             }
         }

@@ -131,11 +131,7 @@ wire_struct! {
         /// The plan as Markdown text.
         pub content: String,
         /// A file the plan is stored in, if any. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub path: Option<String>,
     }
 }

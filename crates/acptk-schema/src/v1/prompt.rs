@@ -16,11 +16,7 @@ wire_struct! {
             feature = "schemars",
             schemars(extend("x-unstable" = "unstable_end_turn_token_usage"))
         )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub usage: Option<Usage>,
     }
 }

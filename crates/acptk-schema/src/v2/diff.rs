@@ -331,11 +331,7 @@ wire_struct! {
         #[serde(deserialize_with = "crate::de::items_skip_invalid")]
         pub changes: Vec<DiffChange>,
         /// The diff as patch text. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub patch: Option<DiffPatch>,
     }
 }

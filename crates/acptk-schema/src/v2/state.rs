@@ -14,11 +14,7 @@ wire_struct! {
     pub struct RunningStateUpdate {
         /// Work that keeps running in the background (terminals, tool calls, subagents).
         /// A malformed list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub background: Option<Vec<BackgroundWork>>,
     }
 }
@@ -168,11 +164,7 @@ wire_struct! {
     pub struct RequiresActionStateUpdate {
         /// Work that keeps running in the background (terminals, tool calls, subagents).
         /// A malformed list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub background: Option<Vec<BackgroundWork>>,
     }
 }
@@ -195,11 +187,7 @@ wire_struct! {
     pub struct UnknownStateUpdate {
         /// Work that keeps running in the background (terminals, tool calls, subagents).
         /// A malformed list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub background: Option<Vec<BackgroundWork>>,
     }
 }
