@@ -6,7 +6,8 @@
 /// The body must end with a trailing comma. Write `no_meta` before the attributes for the
 /// few types that have no `_meta`, `patch_meta` for the patch updates whose `_meta` is a
 /// [`crate::Patch`], and `encoded` (before `patch_meta`, if both) for the hot types whose
-/// `Serialize` impl `encode_struct!` writes.
+/// `Serialize` impl `encode_struct!` writes. `own_schema` leaves out the derived JSON
+/// Schema, for the types that implement `schemars::JsonSchema` by hand.
 ///
 /// A field may carry one of three shorthands for the serde stanza of a field that may be
 /// omitted (decoded with `default` and the given function of `crate::de`, left out when
@@ -22,7 +23,7 @@ macro_rules! wire_struct {
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         wire_struct! {
-            @fields [patch_meta [serde::Deserialize] $(#[$attr])* $vis struct $name] [] $($body)*
+            @fields [patch_meta [serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)*
         }
     };
     (
@@ -30,7 +31,7 @@ macro_rules! wire_struct {
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @fields [meta [serde::Deserialize] $(#[$attr])* $vis struct $name] [] $($body)* }
+        wire_struct! { @fields [meta [serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
     };
     (
         patch_meta
@@ -38,7 +39,17 @@ macro_rules! wire_struct {
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         wire_struct! {
-            @fields [patch_meta [serde::Serialize, serde::Deserialize] $(#[$attr])* $vis struct $name]
+            @fields [patch_meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
+            [] $($body)*
+        }
+    };
+    (
+        own_schema
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        wire_struct! {
+            @fields [meta [serde::Serialize, serde::Deserialize] [] $(#[$attr])* $vis struct $name]
             [] $($body)*
         }
     };
@@ -47,7 +58,7 @@ macro_rules! wire_struct {
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @fields [no_meta [] $(#[$attr])* $vis struct $name] [] $($body)* }
+        wire_struct! { @fields [no_meta [] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
     };
     // The fields, one attribute or one field a step, with the shorthands spelt out.
     (@fields [$mode:ident $($head:tt)*] [$($done:tt)*]) => {
@@ -81,12 +92,12 @@ macro_rules! wire_struct {
         wire_struct! { @fields $head [$($done)* $fvis $field: $ty,] $($rest)* }
     };
     (
-        @meta [$($derive:path),+]
+        @meta [$($derive:path),+] [$($schema:ident)?]
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         #[derive(Debug, Clone, PartialEq, $($derive),+)]
-        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        $(#[cfg_attr(feature = "schemars", derive(schemars::$schema))])?
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
         $(#[$attr])*
@@ -112,12 +123,12 @@ macro_rules! wire_struct {
         }
     };
     (
-        @patch_meta [$($derive:path),+]
+        @patch_meta [$($derive:path),+] [$($schema:ident)?]
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         #[derive(Debug, Clone, PartialEq, $($derive),+)]
-        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        $(#[cfg_attr(feature = "schemars", derive(schemars::$schema))])?
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
         $(#[$attr])*
@@ -143,12 +154,12 @@ macro_rules! wire_struct {
         }
     };
     (
-        @no_meta []
+        @no_meta [] [$($schema:ident)?]
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        $(#[cfg_attr(feature = "schemars", derive(schemars::$schema))])?
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
         $(#[$attr])*
@@ -161,7 +172,7 @@ macro_rules! wire_struct {
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         wire_struct! {
-            @fields [meta [serde::Serialize, serde::Deserialize] $(#[$attr])* $vis struct $name]
+            @fields [meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
             [] $($body)*
         }
     };

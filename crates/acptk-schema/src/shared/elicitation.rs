@@ -573,25 +573,18 @@ impl<'de> Deserialize<'de> for ElicitationAction {
     }
 }
 
-/// The client's answer to `elicitation/create`.
-///
-/// ```json
-/// {"action": "accept", "content": {"branch": "main"}}
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct CreateElicitationResponse {
-    /// What the user did, with the answers when accepted.
-    #[serde(flatten)]
-    pub action: ElicitationAction,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(
-        rename = "_meta",
-        default,
-        deserialize_with = "crate::de::meta",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub meta: Option<crate::Meta>,
+wire_struct! {
+    own_schema
+    /// The client's answer to `elicitation/create`.
+    ///
+    /// ```json
+    /// {"action": "accept", "content": {"branch": "main"}}
+    /// ```
+    pub struct CreateElicitationResponse {
+        /// What the user did, with the answers when accepted.
+        #[serde(flatten)]
+        pub action: ElicitationAction,
+    }
 }
 
 impl CreateElicitationResponse {
@@ -616,13 +609,6 @@ impl CreateElicitationResponse {
     /// The user cancelled.
     pub fn cancel() -> Self {
         Self::new(ElicitationAction::Cancel)
-    }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
     }
 }
 

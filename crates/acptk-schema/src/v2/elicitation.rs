@@ -134,25 +134,15 @@ impl StringMultiSelectItems {
     }
 }
 
-/// Multi-select choices with labels (`{"anyOf": [{"const": ..., "title": ...}]}`). It has no
-/// `type` property.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(extend("propertyNames" = { "not": { "const": "type" } })))]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct TitledMultiSelectItems {
-    /// The choices the user can pick from (at least one).
-    #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
-    pub any_of: Vec<EnumOption>,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(
-        rename = "_meta",
-        default,
-        deserialize_with = "crate::de::meta",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub meta: Option<crate::Meta>,
+wire_struct! {
+    /// Multi-select choices with labels (`{"anyOf": [{"const": ..., "title": ...}]}`). It has no
+    /// `type` property.
+    #[cfg_attr(feature = "schemars", schemars(extend("propertyNames" = { "not": { "const": "type" } })))]
+    pub struct TitledMultiSelectItems {
+        /// The choices the user can pick from (at least one).
+        #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
+        pub any_of: Vec<EnumOption>,
+    }
 }
 
 impl TitledMultiSelectItems {
@@ -162,13 +152,6 @@ impl TitledMultiSelectItems {
             any_of: any_of.into(),
             meta: None,
         }
-    }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
     }
 }
 
