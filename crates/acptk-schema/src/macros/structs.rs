@@ -16,6 +16,9 @@
 /// * `#[opt("crate::de::lenient_object")]`: an `Option`, left out when `None`;
 /// * `#[patch("crate::de::lenient_patch")]`: a [`crate::Patch`], left out when unchanged;
 /// * `#[list("crate::de::null_as_default")]`: a `Vec`, left out when empty.
+///
+/// A field that only an unstable feature has carries `#[unstable("unstable_...")]`: the field
+/// is built with that cargo feature only, and its schema is marked `x-unstable` with its name.
 macro_rules! wire_struct {
     (
         encoded patch_meta
@@ -58,7 +61,7 @@ macro_rules! wire_struct {
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @fields [no_meta [] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
+        wire_struct! { @fields [no_meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
     };
     // The fields, one attribute or one field a step, with the shorthands spelt out.
     (@fields [$mode:ident $($head:tt)*] [$($done:tt)*]) => {
@@ -85,14 +88,47 @@ macro_rules! wire_struct {
             $($rest)*
         }
     };
+    (@fields $head:tt [$($done:tt)*] #[unstable($feature:tt)] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)*
+                #[cfg(feature = $feature)]
+                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = $feature)))]]
+            $($rest)*
+        }
+    };
     (@fields $head:tt [$($done:tt)*] #[$($attr:tt)*] $($rest:tt)*) => {
         wire_struct! { @fields $head [$($done)* #[$($attr)*]] $($rest)* }
     };
     (@fields $head:tt [$($done:tt)*] $fvis:vis $field:ident : $ty:ty, $($rest:tt)*) => {
         wire_struct! { @fields $head [$($done)* $fvis $field: $ty,] $($rest)* }
     };
+    // The `_meta` field of each mode: its doc, type, decoder, emptiness test and wrapper.
+    (@meta $($rest:tt)*) => {
+        wire_struct! {
+            @emit [
+                " Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`]."
+                Option<crate::Meta>, "crate::de::meta", "Option::is_none", Some
+            ]
+            $($rest)*
+        }
+    };
+    (@patch_meta $($rest:tt)*) => {
+        wire_struct! {
+            @emit [
+                " Extension metadata (`_meta`): unchanged when absent, cleared by `null`."
+                crate::Patch<crate::Meta>, "crate::de::patch_meta", "crate::Patch::is_unchanged",
+                crate::Patch::Set
+            ]
+            $($rest)*
+        }
+    };
+    (@no_meta $($rest:tt)*) => {
+        wire_struct! { @emit [] $($rest)* }
+    };
     (
-        @meta [$($derive:path),+] [$($schema:ident)?]
+        @emit [$($meta_doc:literal $meta_ty:ty, $meta_de:tt, $meta_skip:tt, $meta_set:path)?]
+        [$($derive:path),+] [$($schema:ident)?]
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
@@ -103,69 +139,28 @@ macro_rules! wire_struct {
         $(#[$attr])*
         $vis struct $name {
             $($body)*
-            /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-            #[serde(
-                rename = "_meta",
-                default,
-                deserialize_with = "crate::de::meta",
-                skip_serializing_if = "Option::is_none"
-            )]
-            pub meta: Option<crate::Meta>,
+            $(
+                #[doc = $meta_doc]
+                #[serde(
+                    rename = "_meta",
+                    default,
+                    deserialize_with = $meta_de,
+                    skip_serializing_if = $meta_skip
+                )]
+                pub meta: $meta_ty,
+            )?
         }
 
-        impl $name {
-            /// Sets the `_meta` extension object.
-            #[must_use]
-            pub fn meta(mut self, meta: crate::Meta) -> Self {
-                self.meta = Some(meta);
-                self
+        $(
+            impl $name {
+                /// Sets the `_meta` extension object.
+                #[must_use]
+                pub fn meta(mut self, meta: crate::Meta) -> Self {
+                    self.meta = $meta_set(meta);
+                    self
+                }
             }
-        }
-    };
-    (
-        @patch_meta [$($derive:path),+] [$($schema:ident)?]
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        #[derive(Debug, Clone, PartialEq, $($derive),+)]
-        $(#[cfg_attr(feature = "schemars", derive(schemars::$schema))])?
-        #[serde(rename_all = "camelCase")]
-        #[non_exhaustive]
-        $(#[$attr])*
-        $vis struct $name {
-            $($body)*
-            /// Extension metadata (`_meta`): unchanged when absent, cleared by `null`.
-            #[serde(
-                rename = "_meta",
-                default,
-                deserialize_with = "crate::de::patch_meta",
-                skip_serializing_if = "crate::Patch::is_unchanged"
-            )]
-            pub meta: crate::Patch<crate::Meta>,
-        }
-
-        impl $name {
-            /// Sets the `_meta` extension object.
-            #[must_use]
-            pub fn meta(mut self, meta: crate::Meta) -> Self {
-                self.meta = crate::Patch::Set(meta);
-                self
-            }
-        }
-    };
-    (
-        @no_meta [] [$($schema:ident)?]
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-        $(#[cfg_attr(feature = "schemars", derive(schemars::$schema))])?
-        #[serde(rename_all = "camelCase")]
-        #[non_exhaustive]
-        $(#[$attr])*
-        $vis struct $name {
-            $($body)*
-        }
+        )?
     };
     (
         $(#[$attr:meta])*

@@ -157,30 +157,25 @@ macro_rules! session_capabilities {
             pub struct SessionCapabilities {
                 $($fields)*
                 /// `session/fork` is supported.
-                #[cfg(feature = "unstable_session_fork")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
+                #[unstable("unstable_session_fork")]
                 #[opt("crate::de::lenient_object")]
                 pub fork: Option<SessionForkCapabilities>,
                 /// `session/archive` and `session/unarchive` are supported, with the `archived` filter of
                 /// `session/list` and [`SessionInfo::archived`]. Requires `list` too.
-                #[cfg(feature = "unstable_session_archive")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_archive")))]
+                #[unstable("unstable_session_archive")]
                 #[opt("crate::de::lenient_object")]
                 pub archive: Option<SessionArchiveCapabilities>,
                 /// `session/status` is supported.
-                #[cfg(feature = "unstable_session_status")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_status")))]
+                #[unstable("unstable_session_status")]
                 #[opt("crate::de::lenient_object")]
                 pub status: Option<SessionStatusCapabilities>,
                 /// `session/options` is supported, and session setup accepts initial config option values.
-                #[cfg(feature = "unstable_session_options")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_options")))]
+                #[unstable("unstable_session_options")]
                 #[opt("crate::de::lenient_object")]
                 pub options: Option<SessionOptionsCapabilities>,
                 /// `session/set_title` is supported (clients may rename sessions; agents report titles
                 /// without it).
-                #[cfg(feature = "unstable_session_set_title")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_set_title")))]
+                #[unstable("unstable_session_set_title")]
                 #[opt("crate::de::lenient_object")]
                 pub title: Option<SessionTitleCapabilities>,
             }

@@ -64,8 +64,7 @@ wire_struct! {
     #[derive(Default)]
     pub struct CursorCapabilities {
         /// The session may be forked at this cursor with `session/fork`.
-        #[cfg(feature = "unstable_session_fork")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
+        #[unstable("unstable_session_fork")]
         #[opt("crate::de::lenient_object")]
         pub fork: Option<CursorForkCapabilities>,
     }

@@ -33,8 +33,7 @@ wire_struct! {
         pub auth: AgentAuthCapabilities,
         /// Present when the agent implements `providers/list`, `providers/set` and
         /// `providers/disable`.
-        #[cfg(feature = "unstable_llm_providers")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_llm_providers")))]
+        #[unstable("unstable_llm_providers")]
         #[opt("crate::de::lenient_object")]
         pub providers: Option<ProvidersCapabilities>,
     }
@@ -99,8 +98,7 @@ wire_struct! {
         /// MCP servers reached over the ACP connection itself (`"type": "acp"` servers,
         /// `mcp/message`) are supported. Default `false`; always written, like the other
         /// transport flags.
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_mcp_over_acp")))]
+        #[unstable("unstable_mcp_over_acp")]
         #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
         pub acp: bool,
     }
@@ -177,8 +175,7 @@ wire_struct! {
         #[opt("crate::de::lenient_object")]
         pub logout: Option<LogoutCapabilities>,
         /// Present when the agent answers `auth/status` (and may send `auth/status_update`).
-        #[cfg(feature = "unstable_auth_status")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_auth_status")))]
+        #[unstable("unstable_auth_status")]
         #[opt("crate::de::lenient_object")]
         pub status: Option<AuthStatusCapabilities>,
     }
@@ -299,13 +296,11 @@ wire_struct! {
         pub notices: Option<NoticeCapabilities>,
         /// Present when the client can offer prompt suggestions (`prompt_suggestions_update`);
         /// says which content kinds beyond text and resource links they may hold.
-        #[cfg(feature = "unstable_prompt_suggestions")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_prompt_suggestions")))]
+        #[unstable("unstable_prompt_suggestions")]
         #[opt("crate::de::lenient_object")]
         pub prompt_suggestions: Option<PromptSuggestionsCapabilities>,
         /// Present when the client understands session cursors (`cursor_update`).
-        #[cfg(feature = "unstable_session_cursors")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_cursors")))]
+        #[unstable("unstable_session_cursors")]
         #[opt("crate::de::lenient_object")]
         pub cursors: Option<SessionCursorsCapabilities>,
     }

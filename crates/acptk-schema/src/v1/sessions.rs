@@ -121,11 +121,7 @@ wire_struct! {
         /// Whether the session is archived. Absent: not reported (an agent that advertised
         /// `sessionCapabilities.archive` reports it for every session). A malformed value is
         /// treated as absent.
-        #[cfg(feature = "unstable_session_archive")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_archive"))
-        )]
+        #[unstable("unstable_session_archive")]
         #[opt("crate::de::lenient")]
         pub archived: Option<bool>,
     }

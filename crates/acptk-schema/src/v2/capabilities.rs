@@ -52,8 +52,7 @@ wire_struct! {
         pub auth: Option<AgentAuthCapabilities>,
         /// Present when the agent implements `providers/list`, `providers/set` and
         /// `providers/disable`.
-        #[cfg(feature = "unstable_llm_providers")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_llm_providers")))]
+        #[unstable("unstable_llm_providers")]
         #[opt("crate::de::lenient_object")]
         pub providers: Option<ProvidersCapabilities>,
     }
@@ -116,11 +115,7 @@ wire_struct! {
         pub embedded_context: Option<PromptEmbeddedContextCapabilities>,
         /// `skill` blocks are accepted (one leading block, or any number with `inline`). An
         /// agent that lists skills must advertise it.
-        #[cfg(feature = "unstable_agent_skills")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_agent_skills"))
-        )]
+        #[unstable("unstable_agent_skills")]
         #[opt("crate::de::lenient_object")]
         pub skill: Option<PromptSkillCapabilities>,
     }
@@ -170,8 +165,7 @@ wire_struct! {
         pub http: Option<McpHttpCapabilities>,
         /// MCP servers reached over the ACP connection itself (`"type": "acp"` servers,
         /// `mcp/message`).
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_mcp_over_acp")))]
+        #[unstable("unstable_mcp_over_acp")]
         #[opt("crate::de::lenient_object")]
         pub acp: Option<McpAcpCapabilities>,
     }
@@ -210,8 +204,7 @@ wire_struct! {
     #[derive(Default)]
     pub struct AgentAuthCapabilities {
         /// Present when the agent answers `auth/status` (and may send `auth/status_update`).
-        #[cfg(feature = "unstable_auth_status")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_auth_status")))]
+        #[unstable("unstable_auth_status")]
         #[opt("crate::de::lenient_object")]
         pub status: Option<AuthStatusCapabilities>,
     }
