@@ -310,6 +310,19 @@ macro_rules! empty_object {
     };
 }
 
+/// The `new()` of an object whose every field is optional: the object with none of them set
+/// (its `Default`), documented with the given sentence.
+macro_rules! default_new {
+    ($name:ident, $doc:literal) => {
+        impl $name {
+            #[doc = concat!(" ", $doc)]
+            pub fn new() -> Self {
+                Self::default()
+            }
+        }
+    };
+}
+
 /// Declares a capability object that has no fields besides `_meta`: sending it (normally as
 /// `{}`) advertises a feature, and omitting it (or sending `null`) does not.
 macro_rules! marker_capability {

@@ -32,15 +32,10 @@ wire_struct! {
     }
 }
 
-impl SessionSystemPromptCapabilities {
-    /// The capability with no extra modes.
-    pub fn new() -> Self {
-        Self {
-            mode: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    SessionSystemPromptCapabilities,
+    "The capability with no extra modes."
+);
 
 setters!(SessionSystemPromptCapabilities { opt mode: SessionSystemPromptModeCapabilities });
 
@@ -85,15 +80,7 @@ wire_struct! {
     }
 }
 
-impl SubagentSessionCapabilities {
-    /// No operations allowed.
-    pub fn new() -> Self {
-        Self {
-            cancel: None,
-            meta: None,
-        }
-    }
-}
+default_new!(SubagentSessionCapabilities, "No operations allowed.");
 
 setters!(SubagentSessionCapabilities { opt cancel: SessionCancelCapabilities });
 
@@ -117,16 +104,7 @@ wire_struct! {
     }
 }
 
-impl ElicitationCapabilities {
-    /// No kind of elicitation enabled.
-    pub fn new() -> Self {
-        Self {
-            form: None,
-            url: None,
-            meta: None,
-        }
-    }
-}
+default_new!(ElicitationCapabilities, "No kind of elicitation enabled.");
 
 setters!(ElicitationCapabilities {
     opt form: ElicitationFormCapabilities,

@@ -59,17 +59,7 @@ wire_struct! {
     }
 }
 
-impl Annotations {
-    /// Annotations with every hint absent.
-    pub fn new() -> Self {
-        Self {
-            audience: None,
-            last_modified: None,
-            priority: None,
-            meta: None,
-        }
-    }
-}
+default_new!(Annotations, "Annotations with every hint absent.");
 
 setters!(Annotations { opt audience: Vec<Role>, opt last_modified: String, opt priority: f64 });
 

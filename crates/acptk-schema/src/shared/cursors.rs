@@ -70,12 +70,7 @@ wire_struct! {
     }
 }
 
-impl CursorCapabilities {
-    /// No method accepts the cursor.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(CursorCapabilities, "No method accepts the cursor.");
 
 #[cfg(feature = "unstable_session_fork")]
 setters!(CursorCapabilities { opt fork: CursorForkCapabilities });

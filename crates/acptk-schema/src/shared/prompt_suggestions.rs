@@ -78,12 +78,10 @@ wire_struct! {
     }
 }
 
-impl PromptSuggestionsCapabilities {
-    /// Text and resource links only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    PromptSuggestionsCapabilities,
+    "Text and resource links only."
+);
 
 setters!(PromptSuggestionsCapabilities {
     opt image: PromptSuggestionsImageCapabilities,

@@ -39,12 +39,10 @@ wire_struct! {
     }
 }
 
-impl AgentCapabilities {
-    /// Capabilities with every optional feature unsupported.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    AgentCapabilities,
+    "Capabilities with every optional feature unsupported."
+);
 
 #[cfg(feature = "unstable_llm_providers")]
 setters!(AgentCapabilities { opt providers: ProvidersCapabilities });
@@ -75,12 +73,7 @@ wire_struct! {
     }
 }
 
-impl PromptCapabilities {
-    /// Text and resource links only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(PromptCapabilities, "Text and resource links only.");
 
 setters!(PromptCapabilities { set image: bool, set audio: bool, set embedded_context: bool });
 
@@ -104,12 +97,7 @@ wire_struct! {
     }
 }
 
-impl McpCapabilities {
-    /// Stdio only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(McpCapabilities, "Stdio only.");
 
 setters!(McpCapabilities { set http: bool, set sse: bool });
 
@@ -181,12 +169,7 @@ wire_struct! {
     }
 }
 
-impl AgentAuthCapabilities {
-    /// No authentication features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(AgentAuthCapabilities, "No authentication features.");
 
 setters!(AgentAuthCapabilities { opt logout: LogoutCapabilities });
 
@@ -235,12 +218,10 @@ wire_struct! {
     }
 }
 
-impl ClientCapabilities {
-    /// Capabilities with every optional feature unsupported.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    ClientCapabilities,
+    "Capabilities with every optional feature unsupported."
+);
 
 setters!(ClientCapabilities {
     set fs: FileSystemCapabilities,
@@ -266,12 +247,7 @@ wire_struct! {
     }
 }
 
-impl FileSystemCapabilities {
-    /// Neither method available.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(FileSystemCapabilities, "Neither method available.");
 
 setters!(FileSystemCapabilities { set read_text_file: bool, set write_text_file: bool });
 
@@ -380,15 +356,7 @@ wire_struct! {
     }
 }
 
-impl SessionConfigOptionsCapabilities {
-    /// Select options only.
-    pub fn new() -> Self {
-        Self {
-            boolean: None,
-            meta: None,
-        }
-    }
-}
+default_new!(SessionConfigOptionsCapabilities, "Select options only.");
 
 setters!(SessionConfigOptionsCapabilities { opt boolean: BooleanConfigOptionCapabilities });
 
@@ -418,11 +386,6 @@ wire_struct! {
     }
 }
 
-impl AuthCapabilities {
-    /// No authentication features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(AuthCapabilities, "No authentication features.");
 
 setters!(AuthCapabilities { set terminal: bool });

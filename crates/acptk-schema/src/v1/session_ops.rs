@@ -47,12 +47,10 @@ wire_struct! {
 }
 
 #[cfg(feature = "unstable_session_options")]
-impl SessionOptionsResponse {
-    /// A response with no modes and no options.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    SessionOptionsResponse,
+    "A response with no modes and no options."
+);
 
 #[cfg(feature = "unstable_session_options")]
 setters!(SessionOptionsResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });

@@ -228,12 +228,10 @@ wire_struct! {
     }
 }
 
-impl SessionInfoUpdate {
-    /// An update that changes nothing yet; add fields with the setters.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    SessionInfoUpdate,
+    "An update that changes nothing yet; add fields with the setters."
+);
 
 setters!(SessionInfoUpdate { patch title: String, patch updated_at: String });
 

@@ -61,16 +61,7 @@ session_state_response! {
     }
 }
 
-impl LoadSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self {
-            modes: None,
-            config_options: None,
-            meta: None,
-        }
-    }
-}
+default_new!(LoadSessionResponse, "An empty response.");
 
 wire_struct! {
     /// The agent's answer to `session/list`: one page of known sessions.
@@ -135,16 +126,7 @@ session_state_response! {
     }
 }
 
-impl ResumeSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self {
-            modes: None,
-            config_options: None,
-            meta: None,
-        }
-    }
-}
+default_new!(ResumeSessionResponse, "An empty response.");
 
 setup_request! {
     /// `session/new` parameters: the client starts a new conversation with the agent.

@@ -194,16 +194,10 @@ wire_struct! {
     }
 }
 
-impl TerminalExitStatus {
-    /// An exit status with neither code nor signal.
-    pub fn new() -> Self {
-        Self {
-            exit_code: None,
-            signal: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    TerminalExitStatus,
+    "An exit status with neither code nor signal."
+);
 
 setters!(TerminalExitStatus { opt exit_code: u32, opt signal: String });
 
@@ -226,16 +220,10 @@ wire_struct! {
     }
 }
 
-impl WaitForTerminalExitResponse {
-    /// An answer with neither code nor signal.
-    pub fn new() -> Self {
-        Self {
-            exit_code: None,
-            signal: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    WaitForTerminalExitResponse,
+    "An answer with neither code nor signal."
+);
 
 setters!(WaitForTerminalExitResponse { opt exit_code: u32, opt signal: String });
 

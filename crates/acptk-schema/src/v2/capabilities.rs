@@ -18,15 +18,7 @@ wire_struct! {
     }
 }
 
-impl ToolCallCapabilities {
-    /// No operations allowed.
-    pub fn new() -> Self {
-        Self {
-            cancel: None,
-            meta: None,
-        }
-    }
-}
+default_new!(ToolCallCapabilities, "No operations allowed.");
 
 setters!(ToolCallCapabilities { opt cancel: ToolCallCancelCapabilities });
 
@@ -58,12 +50,10 @@ wire_struct! {
     }
 }
 
-impl AgentCapabilities {
-    /// Capabilities with every optional feature unsupported.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    AgentCapabilities,
+    "Capabilities with every optional feature unsupported."
+);
 
 #[cfg(feature = "unstable_llm_providers")]
 setters!(AgentCapabilities { opt providers: ProvidersCapabilities });
@@ -121,12 +111,7 @@ wire_struct! {
     }
 }
 
-impl PromptCapabilities {
-    /// Text and resource links only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(PromptCapabilities, "Text and resource links only.");
 
 setters!(PromptCapabilities {
     opt image: PromptImageCapabilities,
@@ -171,12 +156,7 @@ wire_struct! {
     }
 }
 
-impl McpCapabilities {
-    /// No transports advertised.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(McpCapabilities, "No transports advertised.");
 
 setters!(McpCapabilities { opt stdio: McpStdioCapabilities, opt http: McpHttpCapabilities });
 
@@ -210,12 +190,7 @@ wire_struct! {
     }
 }
 
-impl AgentAuthCapabilities {
-    /// No authentication features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(AgentAuthCapabilities, "No authentication features.");
 
 #[cfg(feature = "unstable_auth_status")]
 setters!(AgentAuthCapabilities { opt status: AuthStatusCapabilities });
@@ -230,15 +205,7 @@ wire_struct! {
     }
 }
 
-impl TerminalCapabilities {
-    /// No operations allowed.
-    pub fn new() -> Self {
-        Self {
-            cancel: None,
-            meta: None,
-        }
-    }
-}
+default_new!(TerminalCapabilities, "No operations allowed.");
 
 setters!(TerminalCapabilities { opt cancel: TerminalCancelCapabilities });
 
@@ -274,12 +241,10 @@ wire_struct! {
     }
 }
 
-impl ClientCapabilities {
-    /// Capabilities with every optional feature unsupported.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    ClientCapabilities,
+    "Capabilities with every optional feature unsupported."
+);
 
 setters!(ClientCapabilities {
     opt auth: ClientAuthCapabilities,
@@ -319,12 +284,7 @@ wire_struct! {
     feature = "unstable_prompt_suggestions",
     feature = "unstable_agent_skills"
 ))]
-impl ClientSessionCapabilities {
-    /// No session-level features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(ClientSessionCapabilities, "No session-level features.");
 
 #[cfg(feature = "unstable_prompt_suggestions")]
 setters!(ClientSessionCapabilities { opt prompt_suggestions: PromptSuggestionsCapabilities });
@@ -343,15 +303,7 @@ wire_struct! {
     }
 }
 
-impl ClientAuthCapabilities {
-    /// No authentication features.
-    pub fn new() -> Self {
-        Self {
-            terminal: None,
-            meta: None,
-        }
-    }
-}
+default_new!(ClientAuthCapabilities, "No authentication features.");
 
 setters!(ClientAuthCapabilities { opt terminal: TerminalAuthCapabilities });
 

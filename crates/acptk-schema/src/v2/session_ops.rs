@@ -47,12 +47,10 @@ wire_struct! {
 }
 
 #[cfg(feature = "unstable_session_options")]
-impl SessionOptionsResponse {
-    /// A response with no options and no commands.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    SessionOptionsResponse,
+    "A response with no options and no commands."
+);
 
 #[cfg(feature = "unstable_session_options")]
 setters!(SessionOptionsResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });

@@ -335,12 +335,10 @@ wire_struct! {
     }
 }
 
-impl SessionInfoUpdate {
-    /// An update that changes nothing yet; add fields with the setters.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    SessionInfoUpdate,
+    "An update that changes nothing yet; add fields with the setters."
+);
 
 setters!(SessionInfoUpdate { patch title: String, patch updated_at: String });
 
@@ -357,12 +355,7 @@ wire_struct! {
     }
 }
 
-impl ReplayComplete {
-    /// The marker (`{}` besides its tag).
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(ReplayComplete, "The marker (`{}` besides its tag).");
 
 encode_union!(SessionUpdate {
     UserMessageChunk,

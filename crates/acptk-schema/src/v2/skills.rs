@@ -95,15 +95,10 @@ wire_struct! {
     }
 }
 
-impl PromptSkillCapabilities {
-    /// One leading skill block per prompt.
-    pub fn new() -> Self {
-        Self {
-            inline: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    PromptSkillCapabilities,
+    "One leading skill block per prompt."
+);
 
 setters!(PromptSkillCapabilities { opt inline: PromptSkillInlineCapabilities });
 
@@ -125,15 +120,7 @@ wire_struct! {
     }
 }
 
-impl CommandsCapabilities {
-    /// No extra entry kinds.
-    pub fn new() -> Self {
-        Self {
-            skill: None,
-            meta: None,
-        }
-    }
-}
+default_new!(CommandsCapabilities, "No extra entry kinds.");
 
 setters!(CommandsCapabilities { opt skill: CommandsSkillCapabilities });
 

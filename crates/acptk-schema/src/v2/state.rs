@@ -19,15 +19,10 @@ wire_struct! {
     }
 }
 
-impl RunningStateUpdate {
-    /// A running state without background work.
-    pub fn new() -> Self {
-        Self {
-            background: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    RunningStateUpdate,
+    "A running state without background work."
+);
 
 setters!(RunningStateUpdate { opt background: Vec<BackgroundWork> });
 
@@ -169,15 +164,10 @@ wire_struct! {
     }
 }
 
-impl RequiresActionStateUpdate {
-    /// A requires-action state without background work.
-    pub fn new() -> Self {
-        Self {
-            background: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    RequiresActionStateUpdate,
+    "A requires-action state without background work."
+);
 
 setters!(RequiresActionStateUpdate { opt background: Vec<BackgroundWork> });
 
@@ -192,14 +182,9 @@ wire_struct! {
     }
 }
 
-impl UnknownStateUpdate {
-    /// An unknown state without background work.
-    pub fn new() -> Self {
-        Self {
-            background: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    UnknownStateUpdate,
+    "An unknown state without background work."
+);
 
 setters!(UnknownStateUpdate { opt background: Vec<BackgroundWork> });

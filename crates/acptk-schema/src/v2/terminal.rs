@@ -41,16 +41,10 @@ wire_struct! {
     }
 }
 
-impl TerminalExitStatus {
-    /// An exit status with neither code nor signal.
-    pub fn new() -> Self {
-        Self {
-            exit_code: None,
-            signal: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    TerminalExitStatus,
+    "An exit status with neither code nor signal."
+);
 
 setters!(TerminalExitStatus { opt exit_code: i64, opt signal: String });
 
