@@ -151,16 +151,7 @@ macro_rules! wire_struct {
             )?
         }
 
-        $(
-            impl $name {
-                /// Sets the `_meta` extension object.
-                #[must_use]
-                pub fn meta(mut self, meta: crate::Meta) -> Self {
-                    self.meta = $meta_set(meta);
-                    self
-                }
-            }
-        )?
+        $(meta_setter!($name, $meta_set);)?
     };
     (
         $(#[$attr:meta])*
@@ -169,6 +160,24 @@ macro_rules! wire_struct {
         wire_struct! {
             @fields [meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
             [] $($body)*
+        }
+    };
+}
+
+/// The `meta()` setter of an object's `_meta` field. `wrap` (`Some` when not given) turns the
+/// metadata into the field's value (`crate::Patch::Set` for a patch's `_meta`).
+macro_rules! meta_setter {
+    ($name:ident) => {
+        meta_setter!($name, Some);
+    };
+    ($name:ident, $wrap:path) => {
+        impl $name {
+            /// Sets the `_meta` extension object.
+            #[must_use]
+            pub fn meta(mut self, meta: crate::Meta) -> Self {
+                self.meta = $wrap(meta);
+                self
+            }
         }
     };
 }

@@ -401,14 +401,9 @@ impl CreateElicitationRequest {
     ) -> Self {
         Self::new(message, ElicitationUrlMode::new(scope, elicitation_id, url))
     }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
 }
+
+meta_setter!(CreateElicitationRequest);
 
 impl<'de> Deserialize<'de> for CreateElicitationRequest {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

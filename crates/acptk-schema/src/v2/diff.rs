@@ -52,14 +52,9 @@ impl DiffChange {
             meta: None,
         }
     }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
 }
+
+meta_setter!(DiffChange);
 
 setters!(DiffChange { opt file_type: DiffFileType, opt mime_type: MediaType });
 
