@@ -499,41 +499,6 @@ mod v1 {
     #[cfg(feature = "schemars")]
     #[test]
     fn schemas_match_the_reference() {
-        check_schemas(
-            "acp-v1.schema.json",
-            vec![
-                ("CreateElicitationRequest", |g| {
-                    drop(g.subschema_for::<CreateElicitationRequest>())
-                }),
-                ("ElicitationFormMode", |g| {
-                    drop(g.subschema_for::<ElicitationFormMode>())
-                }),
-                ("ElicitationUrlMode", |g| {
-                    drop(g.subschema_for::<ElicitationUrlMode>())
-                }),
-                ("ElicitationContentValue", |g| {
-                    drop(g.subschema_for::<ElicitationContentValue>())
-                }),
-                ("MultiSelectItems", |g| {
-                    drop(g.subschema_for::<MultiSelectItems>())
-                }),
-                ("CreateElicitationResponse", |g| {
-                    drop(g.subschema_for::<CreateElicitationResponse>())
-                }),
-                ("SessionConfigOption", |g| {
-                    drop(g.subschema_for::<SessionConfigOption>())
-                }),
-                ("SessionConfigSelectOptions", |g| {
-                    drop(g.subschema_for::<SessionConfigSelectOptions>())
-                }),
-                ("SetSessionConfigOptionRequest", |g| {
-                    drop(g.subschema_for::<SetSessionConfigOptionRequest>())
-                }),
-                ("McpServer", |g| drop(g.subschema_for::<McpServer>())),
-                ("RequestPermissionOutcome", |g| {
-                    drop(g.subschema_for::<RequestPermissionOutcome>())
-                }),
-            ],
-        );
+        check_schemas("acp-v1.schema.json", method_schema_checks![]);
     }
 }

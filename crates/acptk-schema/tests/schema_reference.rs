@@ -11,52 +11,15 @@
 //! Which reference: `reference/acp-v{1,2}.schema.json` when none of the official crate's
 //! fourteen unstable features is on, `reference/acp-v{1,2}.unstable.schema.json` when all of
 //! them are. A build with only some of them (as `scripts/test.sh` makes, one feature at a
-//! time) matches neither reference, so the test is left out of it by the `cfg` below; the
-//! method tables of such builds are still checked against both lists (`methods.rs`), and every
+//! time) matches neither reference, so there the test says so and checks nothing; the method
+//! tables of such builds are still checked against both lists (`methods.rs`), and every
 //! feature's types against the unstable reference in the all-features build.
 //!
 //! Session notices are stable ACP, and the official crate 1.20.0 has them without any feature:
 //! its stable reference holds `Notice`, `NoticeSeverity`, the `notice` update of both versions
 //! and the v1 `NoticeCapabilities`, so our stable schema is compared with them like any other
 //! stable type.
-#![cfg(all(
-    feature = "schemars",
-    feature = "unstable_protocol_v2",
-    any(
-        all(
-            feature = "unstable_agent_skills",
-            feature = "unstable_auth_status",
-            feature = "unstable_end_turn_token_usage",
-            feature = "unstable_llm_providers",
-            feature = "unstable_mcp_over_acp",
-            feature = "unstable_prompt_suggestions",
-            feature = "unstable_proxy_chains",
-            feature = "unstable_session_archive",
-            feature = "unstable_session_cursors",
-            feature = "unstable_session_fork",
-            feature = "unstable_session_options",
-            feature = "unstable_session_set_title",
-            feature = "unstable_session_status",
-            feature = "unstable_speed_config_category",
-        ),
-        not(any(
-            feature = "unstable_agent_skills",
-            feature = "unstable_auth_status",
-            feature = "unstable_end_turn_token_usage",
-            feature = "unstable_llm_providers",
-            feature = "unstable_mcp_over_acp",
-            feature = "unstable_prompt_suggestions",
-            feature = "unstable_proxy_chains",
-            feature = "unstable_session_archive",
-            feature = "unstable_session_cursors",
-            feature = "unstable_session_fork",
-            feature = "unstable_session_options",
-            feature = "unstable_session_set_title",
-            feature = "unstable_session_status",
-            feature = "unstable_speed_config_category",
-        )),
-    ),
-))]
+#![cfg(all(feature = "schemars", feature = "unstable_protocol_v2"))]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
@@ -70,6 +33,10 @@ use acptk_schema::schema::{Protocol, generate};
 
 #[test]
 fn every_reference_type_exists_with_the_same_shape() {
+    if reference_files::SURFACE == reference_files::Surface::Partial {
+        println!("some unstable features only: no reference schema to compare with");
+        return;
+    }
     let table = include_str!("schema_reference_differences.md");
     let mut failures = Vec::new();
     let mut stale = Vec::new();

@@ -2,6 +2,8 @@
 //!
 //! * [`wire_struct!`]: the derive and serde stanza of an ACP object, plus its `_meta` field.
 //! * [`setters!`]: `#[must_use]` builder setters for optional fields.
+//! * [`meta_setter!`]: the `meta()` setter of an object's `_meta` field.
+//! * [`default_new!`]: the `new()` of an object whose fields are all optional.
 //! * [`empty_object!`]: an object with no fields but `_meta` (sent as `{}`), and its `new()`.
 //! * [`marker_capability!`]: a capability object with no fields but `_meta` (sent as `{}`).
 //! * [`string_newtype!`]: a string identifier (`SessionId`, `ToolCallId`, ...).

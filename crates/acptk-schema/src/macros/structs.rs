@@ -6,21 +6,35 @@
 /// The body must end with a trailing comma. Write `no_meta` before the attributes for the
 /// few types that have no `_meta`, `patch_meta` for the patch updates whose `_meta` is a
 /// [`crate::Patch`], and `encoded` (before `patch_meta`, if both) for the hot types whose
-/// `Serialize` impl `encode_struct!` writes.
+/// `Serialize` impl `encode_struct!` writes. `own_schema` leaves out the derived JSON
+/// Schema, for the types that implement `schemars::JsonSchema` by hand.
+///
+/// A field may carry one of three shorthands for the serde stanza of a field that may be
+/// omitted (decoded with `default` and the given function of `crate::de`, left out when
+/// empty):
+///
+/// * `#[opt("crate::de::lenient_object")]`: an `Option`, left out when `None`;
+/// * `#[patch("crate::de::lenient_patch")]`: a [`crate::Patch`], left out when unchanged;
+/// * `#[list("crate::de::null_as_default")]`: a `Vec`, left out when empty.
+///
+/// A field that only an unstable feature has carries `#[unstable("unstable_...")]`: the field
+/// is built with that cargo feature only, and its schema is marked `x-unstable` with its name.
 macro_rules! wire_struct {
     (
         encoded patch_meta
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @patch_meta [serde::Deserialize] $(#[$attr])* $vis struct $name { $($body)* } }
+        wire_struct! {
+            @fields [patch_meta [serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)*
+        }
     };
     (
         encoded
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @meta [serde::Deserialize] $(#[$attr])* $vis struct $name { $($body)* } }
+        wire_struct! { @fields [meta [serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
     };
     (
         patch_meta
@@ -28,70 +42,18 @@ macro_rules! wire_struct {
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         wire_struct! {
-            @patch_meta [serde::Serialize, serde::Deserialize]
-            $(#[$attr])* $vis struct $name { $($body)* }
+            @fields [patch_meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
+            [] $($body)*
         }
     };
     (
-        @meta [$($derive:path),+]
+        own_schema
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        #[derive(Debug, Clone, PartialEq, $($derive),+)]
-        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-        #[serde(rename_all = "camelCase")]
-        #[non_exhaustive]
-        $(#[$attr])*
-        $vis struct $name {
-            $($body)*
-            /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-            #[serde(
-                rename = "_meta",
-                default,
-                deserialize_with = "crate::de::meta",
-                skip_serializing_if = "Option::is_none"
-            )]
-            pub meta: Option<crate::Meta>,
-        }
-
-        impl $name {
-            /// Sets the `_meta` extension object.
-            #[must_use]
-            pub fn meta(mut self, meta: crate::Meta) -> Self {
-                self.meta = Some(meta);
-                self
-            }
-        }
-    };
-    (
-        @patch_meta [$($derive:path),+]
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        #[derive(Debug, Clone, PartialEq, $($derive),+)]
-        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-        #[serde(rename_all = "camelCase")]
-        #[non_exhaustive]
-        $(#[$attr])*
-        $vis struct $name {
-            $($body)*
-            /// Extension metadata (`_meta`): unchanged when absent, cleared by `null`.
-            #[serde(
-                rename = "_meta",
-                default,
-                deserialize_with = "crate::de::patch_meta",
-                skip_serializing_if = "crate::Patch::is_unchanged"
-            )]
-            pub meta: crate::Patch<crate::Meta>,
-        }
-
-        impl $name {
-            /// Sets the `_meta` extension object.
-            #[must_use]
-            pub fn meta(mut self, meta: crate::Meta) -> Self {
-                self.meta = crate::Patch::Set(meta);
-                self
-            }
+        wire_struct! {
+            @fields [meta [serde::Serialize, serde::Deserialize] [] $(#[$attr])* $vis struct $name]
+            [] $($body)*
         }
     };
     (
@@ -99,22 +61,123 @@ macro_rules! wire_struct {
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        wire_struct! { @fields [no_meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
+    };
+    // The fields, one attribute or one field a step, with the shorthands spelt out.
+    (@fields [$mode:ident $($head:tt)*] [$($done:tt)*]) => {
+        wire_struct! { @$mode $($head)* { $($done)* } }
+    };
+    (@fields $head:tt [$($done:tt)*] #[opt($de:tt)] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "Option::is_none")]]
+            $($rest)*
+        }
+    };
+    (@fields $head:tt [$($done:tt)*] #[patch($de:tt)] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "crate::Patch::is_unchanged")]]
+            $($rest)*
+        }
+    };
+    (@fields $head:tt [$($done:tt)*] #[list($de:tt)] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "Vec::is_empty")]]
+            $($rest)*
+        }
+    };
+    (@fields $head:tt [$($done:tt)*] #[unstable($feature:tt)] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)*
+                #[cfg(feature = $feature)]
+                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = $feature)))]]
+            $($rest)*
+        }
+    };
+    (@fields $head:tt [$($done:tt)*] #[$($attr:tt)*] $($rest:tt)*) => {
+        wire_struct! { @fields $head [$($done)* #[$($attr)*]] $($rest)* }
+    };
+    (@fields $head:tt [$($done:tt)*] $fvis:vis $field:ident : $ty:ty, $($rest:tt)*) => {
+        wire_struct! { @fields $head [$($done)* $fvis $field: $ty,] $($rest)* }
+    };
+    // The `_meta` field of each mode: its doc, type, decoder, emptiness test and wrapper.
+    (@meta $($rest:tt)*) => {
+        wire_struct! {
+            @emit [
+                " Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`]."
+                Option<crate::Meta>, "crate::de::meta", "Option::is_none", Some
+            ]
+            $($rest)*
+        }
+    };
+    (@patch_meta $($rest:tt)*) => {
+        wire_struct! {
+            @emit [
+                " Extension metadata (`_meta`): unchanged when absent, cleared by `null`."
+                crate::Patch<crate::Meta>, "crate::de::patch_meta", "crate::Patch::is_unchanged",
+                crate::Patch::Set
+            ]
+            $($rest)*
+        }
+    };
+    (@no_meta $($rest:tt)*) => {
+        wire_struct! { @emit [] $($rest)* }
+    };
+    (
+        @emit [$($meta_doc:literal $meta_ty:ty, $meta_de:tt, $meta_skip:tt, $meta_set:path)?]
+        [$($derive:path),+] [$($schema:ident)?]
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        #[derive(Debug, Clone, PartialEq, $($derive),+)]
+        $(#[cfg_attr(feature = "schemars", derive(schemars::$schema))])?
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
         $(#[$attr])*
         $vis struct $name {
             $($body)*
+            $(
+                #[doc = $meta_doc]
+                #[serde(
+                    rename = "_meta",
+                    default,
+                    deserialize_with = $meta_de,
+                    skip_serializing_if = $meta_skip
+                )]
+                pub meta: $meta_ty,
+            )?
         }
+
+        $(meta_setter!($name, $meta_set);)?
     };
     (
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
         wire_struct! {
-            @meta [serde::Serialize, serde::Deserialize]
-            $(#[$attr])* $vis struct $name { $($body)* }
+            @fields [meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
+            [] $($body)*
+        }
+    };
+}
+
+/// The `meta()` setter of an object's `_meta` field. `wrap` (`Some` when not given) turns the
+/// metadata into the field's value (`crate::Patch::Set` for a patch's `_meta`).
+macro_rules! meta_setter {
+    ($name:ident) => {
+        meta_setter!($name, Some);
+    };
+    ($name:ident, $wrap:path) => {
+        impl $name {
+            /// Sets the `_meta` extension object.
+            #[must_use]
+            pub fn meta(mut self, meta: crate::Meta) -> Self {
+                self.meta = $wrap(meta);
+                self
+            }
         }
     };
 }
@@ -251,6 +314,19 @@ macro_rules! empty_object {
             #[doc = concat!(" ", $new_doc)]
             pub fn new() -> Self {
                 Self { meta: None }
+            }
+        }
+    };
+}
+
+/// The `new()` of an object whose every field is optional: the object with none of them set
+/// (its `Default`), documented with the given sentence.
+macro_rules! default_new {
+    ($name:ident, $doc:literal) => {
+        impl $name {
+            #[doc = concat!(" ", $doc)]
+            pub fn new() -> Self {
+                Self::default()
             }
         }
     };

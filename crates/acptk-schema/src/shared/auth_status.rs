@@ -49,11 +49,7 @@ macro_rules! auth_status_message {
                     /// The accounts the agent has configured, for display; absent means none
                     /// reported. A malformed value decodes as empty and accounts that do not
                     /// decode are dropped.
-                    #[serde(
-                        default,
-                        deserialize_with = "crate::de::lenient_items",
-                        skip_serializing_if = "Vec::is_empty",
-                    )]
+                    #[list("crate::de::lenient_items")]
                     pub accounts: Vec<AuthAccount>,
                 }
             }
@@ -97,40 +93,20 @@ wire_struct! {
         pub label: String,
         /// A short text shown with the label, such as where the credential comes from; never
         /// the credential itself.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Whether the agent uses this account by default now (several may be, for example
         /// one per provider). Absent: not said.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub active: Option<bool>,
         /// The user's display name.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub name: Option<String>,
         /// The user's email address.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub email: Option<String>,
         /// The organization, team or workspace the account uses.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub organization: Option<String>,
     }
 }

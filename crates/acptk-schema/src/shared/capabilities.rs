@@ -27,24 +27,15 @@ wire_struct! {
     #[derive(Default)]
     pub struct SessionSystemPromptCapabilities {
         /// Extra ways of applying the client's system prompt. Absent: append only.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub mode: Option<SessionSystemPromptModeCapabilities>,
     }
 }
 
-impl SessionSystemPromptCapabilities {
-    /// The capability with no extra modes.
-    pub fn new() -> Self {
-        Self {
-            mode: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    SessionSystemPromptCapabilities,
+    "The capability with no extra modes."
+);
 
 setters!(SessionSystemPromptCapabilities { opt mode: SessionSystemPromptModeCapabilities });
 
@@ -54,11 +45,7 @@ wire_struct! {
     pub struct SessionSystemPromptModeCapabilities {
         /// Present when the client's prompt may replace the agent's own system prompt
         /// entirely (mode `override`).
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub r#override: Option<SessionSystemPromptOverrideCapabilities>,
     }
 }
@@ -88,24 +75,12 @@ wire_struct! {
     pub struct SubagentSessionCapabilities {
         /// Present when the client may cancel the subagent session's ongoing work. Absent: it
         /// may not.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub cancel: Option<SessionCancelCapabilities>,
     }
 }
 
-impl SubagentSessionCapabilities {
-    /// No operations allowed.
-    pub fn new() -> Self {
-        Self {
-            cancel: None,
-            meta: None,
-        }
-    }
-}
+default_new!(SubagentSessionCapabilities, "No operations allowed.");
 
 setters!(SubagentSessionCapabilities { opt cancel: SessionCancelCapabilities });
 
@@ -120,33 +95,16 @@ wire_struct! {
     #[derive(Default)]
     pub struct ElicitationCapabilities {
         /// Present when the client can show a form built from a schema of fields.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub form: Option<ElicitationFormCapabilities>,
         /// Present when the client can send the user to a URL (for example to sign in) and
         /// report back when that is done.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub url: Option<ElicitationUrlCapabilities>,
     }
 }
 
-impl ElicitationCapabilities {
-    /// No kind of elicitation enabled.
-    pub fn new() -> Self {
-        Self {
-            form: None,
-            url: None,
-            meta: None,
-        }
-    }
-}
+default_new!(ElicitationCapabilities, "No kind of elicitation enabled.");
 
 setters!(ElicitationCapabilities {
     opt form: ElicitationFormCapabilities,
@@ -177,51 +135,26 @@ macro_rules! session_capabilities {
             pub struct SessionCapabilities {
                 $($fields)*
                 /// `session/fork` is supported.
-                #[cfg(feature = "unstable_session_fork")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_object",
-                    skip_serializing_if = "Option::is_none",
-                )]
+                #[unstable("unstable_session_fork")]
+                #[opt("crate::de::lenient_object")]
                 pub fork: Option<SessionForkCapabilities>,
                 /// `session/archive` and `session/unarchive` are supported, with the `archived` filter of
                 /// `session/list` and [`SessionInfo::archived`]. Requires `list` too.
-                #[cfg(feature = "unstable_session_archive")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_archive")))]
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_object",
-                    skip_serializing_if = "Option::is_none",
-                )]
+                #[unstable("unstable_session_archive")]
+                #[opt("crate::de::lenient_object")]
                 pub archive: Option<SessionArchiveCapabilities>,
                 /// `session/status` is supported.
-                #[cfg(feature = "unstable_session_status")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_status")))]
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_object",
-                    skip_serializing_if = "Option::is_none",
-                )]
+                #[unstable("unstable_session_status")]
+                #[opt("crate::de::lenient_object")]
                 pub status: Option<SessionStatusCapabilities>,
                 /// `session/options` is supported, and session setup accepts initial config option values.
-                #[cfg(feature = "unstable_session_options")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_options")))]
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_object",
-                    skip_serializing_if = "Option::is_none",
-                )]
+                #[unstable("unstable_session_options")]
+                #[opt("crate::de::lenient_object")]
                 pub options: Option<SessionOptionsCapabilities>,
                 /// `session/set_title` is supported (clients may rename sessions; agents report titles
                 /// without it).
-                #[cfg(feature = "unstable_session_set_title")]
-                #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_set_title")))]
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_object",
-                    skip_serializing_if = "Option::is_none",
-                )]
+                #[unstable("unstable_session_set_title")]
+                #[opt("crate::de::lenient_object")]
                 pub title: Option<SessionTitleCapabilities>,
             }
         }

@@ -46,11 +46,7 @@ wire_struct! {
         /// Label shown to the user.
         pub name: String,
         /// Longer explanation of the value; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
     }
 }
@@ -134,43 +130,27 @@ macro_rules! session_config_option {
         $(#[doc = $doc:expr])*
         id_field: $id:ident = $id_key:literal,
     ) => {
-        $(#[doc = $doc])*
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        #[non_exhaustive]
-        pub struct SessionConfigOption {
-            /// Identifies the option in `session/set_config_option`.
-            #[serde(rename = $id_key)]
-            pub $id: SessionConfigId,
-            /// Label shown to the user.
-            pub name: String,
-            /// Longer explanation of what the option controls; a malformed value is treated as
-            /// absent.
-            #[serde(
-                default,
-                deserialize_with = "crate::de::lenient_string",
-                skip_serializing_if = "Option::is_none"
-            )]
-            pub description: Option<String>,
-            /// What the option is about, as a presentation hint; a malformed value is treated as
-            /// absent.
-            #[serde(
-                default,
-                deserialize_with = "crate::de::lenient",
-                skip_serializing_if = "Option::is_none"
-            )]
-            pub category: Option<SessionConfigOptionCategory>,
-            /// The kind of control and its current value (`type`, `currentValue`, ...).
-            #[serde(flatten)]
-            pub kind: SessionConfigKind,
-            /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-            #[serde(
-                rename = "_meta",
-                default,
-                deserialize_with = "crate::de::meta",
-                skip_serializing_if = "Option::is_none"
-            )]
-            pub meta: Option<crate::Meta>,
+        wire_struct! {
+            own_schema
+            $(#[doc = $doc])*
+            pub struct SessionConfigOption {
+                /// Identifies the option in `session/set_config_option`.
+                #[serde(rename = $id_key)]
+                pub $id: SessionConfigId,
+                /// Label shown to the user.
+                pub name: String,
+                /// Longer explanation of what the option controls; a malformed value is treated as
+                /// absent.
+                #[opt("crate::de::lenient_string")]
+                pub description: Option<String>,
+                /// What the option is about, as a presentation hint; a malformed value is treated as
+                /// absent.
+                #[opt("crate::de::lenient")]
+                pub category: Option<SessionConfigOptionCategory>,
+                /// The kind of control and its current value (`type`, `currentValue`, ...).
+                #[serde(flatten)]
+                pub kind: SessionConfigKind,
+            }
         }
 
         impl SessionConfigOption {
@@ -207,13 +187,6 @@ macro_rules! session_config_option {
                 current_value: bool,
             ) -> Self {
                 Self::new($id, name, SessionConfigBoolean::new(current_value))
-            }
-
-            /// Sets the `_meta` extension object.
-            #[must_use]
-            pub fn meta(mut self, meta: crate::Meta) -> Self {
-                self.meta = Some(meta);
-                self
             }
         }
 
@@ -444,33 +417,25 @@ impl ConfigOptionUpdate {
     }
 }
 
-/// `session/set_config_option` parameters: the client changes one config option.
-///
-/// The fields of the new value sit directly in the request object. Turning a boolean option
-/// on is written the same way in every version:
-///
-/// ```json
-/// {"sessionId": "sess_1", "configId": "thinking", "type": "boolean", "value": true}
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SetSessionConfigOptionRequest {
-    /// The session whose option changes.
-    pub session_id: SessionId,
-    /// The option to change: the id of one of the session's [`SessionConfigOption`]s.
-    pub config_id: SessionConfigId,
-    /// The new value (`value`, with its `type` where the version writes one).
-    #[serde(flatten)]
-    pub value: SessionConfigOptionValue,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(
-        rename = "_meta",
-        default,
-        deserialize_with = "crate::de::meta",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub meta: Option<crate::Meta>,
+wire_struct! {
+    own_schema
+    /// `session/set_config_option` parameters: the client changes one config option.
+    ///
+    /// The fields of the new value sit directly in the request object. Turning a boolean option
+    /// on is written the same way in every version:
+    ///
+    /// ```json
+    /// {"sessionId": "sess_1", "configId": "thinking", "type": "boolean", "value": true}
+    /// ```
+    pub struct SetSessionConfigOptionRequest {
+        /// The session whose option changes.
+        pub session_id: SessionId,
+        /// The option to change: the id of one of the session's [`SessionConfigOption`]s.
+        pub config_id: SessionConfigId,
+        /// The new value (`value`, with its `type` where the version writes one).
+        #[serde(flatten)]
+        pub value: SessionConfigOptionValue,
+    }
 }
 
 impl SetSessionConfigOptionRequest {
@@ -486,13 +451,6 @@ impl SetSessionConfigOptionRequest {
             value: value.into(),
             meta: None,
         }
-    }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
     }
 }
 

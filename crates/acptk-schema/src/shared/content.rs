@@ -15,11 +15,7 @@ wire_struct! {
     pub struct TextContent {
         /// Display hints (audience, priority, last change). Absent when there are none; a
         /// malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub annotations: Option<Box<Annotations>>,
         /// The text itself.
         pub text: String,
@@ -51,41 +47,19 @@ wire_struct! {
     pub struct Annotations {
         /// Who the content is meant for (the user, the model, or both). Absent means no
         /// preference; entries that do not decode as a [`Role`] are skipped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_items_opt")]
         pub audience: Option<Vec<Role>>,
         /// When the underlying resource last changed, as an ISO 8601 timestamp.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub last_modified: Option<String>,
         /// Importance from 0.0 (least) to 1.0 (most important).
         #[cfg_attr(feature = "schemars", schemars(transform = priority_schema))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub priority: Option<f64>,
     }
 }
 
-impl Annotations {
-    /// Annotations with every hint absent.
-    pub fn new() -> Self {
-        Self {
-            audience: None,
-            last_modified: None,
-            priority: None,
-            meta: None,
-        }
-    }
-}
+default_new!(Annotations, "Annotations with every hint absent.");
 
 setters!(Annotations { opt audience: Vec<Role>, opt last_modified: String, opt priority: f64 });
 
@@ -197,11 +171,7 @@ wire_struct! {
     pub struct EmbeddedResource {
         /// Display hints for the resource. Absent when there are none; a malformed value is
         /// treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub annotations: Option<Box<Annotations>>,
         /// The resource's URI and its text or binary contents.
         pub resource: EmbeddedResourceResource,

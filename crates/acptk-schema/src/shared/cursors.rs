@@ -34,11 +34,7 @@ wire_struct! {
         pub cursor_id: CursorId,
         /// The methods that accept the cursor now (a new cursor starts with none). A malformed
         /// value leaves it unchanged.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub capabilities: crate::Patch<CursorCapabilities>,
         /// Where the cursor is. Required in the first update for a cursor; later updates omit
         /// it or repeat it unchanged (absent and `null` both keep the stored anchor).
@@ -68,23 +64,13 @@ wire_struct! {
     #[derive(Default)]
     pub struct CursorCapabilities {
         /// The session may be forked at this cursor with `session/fork`.
-        #[cfg(feature = "unstable_session_fork")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_fork")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_session_fork")]
+        #[opt("crate::de::lenient_object")]
         pub fork: Option<CursorForkCapabilities>,
     }
 }
 
-impl CursorCapabilities {
-    /// No method accepts the cursor.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(CursorCapabilities, "No method accepts the cursor.");
 
 #[cfg(feature = "unstable_session_fork")]
 setters!(CursorCapabilities { opt fork: CursorForkCapabilities });

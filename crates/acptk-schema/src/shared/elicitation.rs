@@ -28,11 +28,7 @@ wire_struct! {
         /// The session the elicitation belongs to.
         pub session_id: SessionId,
         /// The tool call that needs the input, if any; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub tool_call_id: Option<ToolCallId>,
     }
 }
@@ -405,14 +401,9 @@ impl CreateElicitationRequest {
     ) -> Self {
         Self::new(message, ElicitationUrlMode::new(scope, elicitation_id, url))
     }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
 }
+
+meta_setter!(CreateElicitationRequest);
 
 impl<'de> Deserialize<'de> for CreateElicitationRequest {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -577,25 +568,18 @@ impl<'de> Deserialize<'de> for ElicitationAction {
     }
 }
 
-/// The client's answer to `elicitation/create`.
-///
-/// ```json
-/// {"action": "accept", "content": {"branch": "main"}}
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct CreateElicitationResponse {
-    /// What the user did, with the answers when accepted.
-    #[serde(flatten)]
-    pub action: ElicitationAction,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(
-        rename = "_meta",
-        default,
-        deserialize_with = "crate::de::meta",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub meta: Option<crate::Meta>,
+wire_struct! {
+    own_schema
+    /// The client's answer to `elicitation/create`.
+    ///
+    /// ```json
+    /// {"action": "accept", "content": {"branch": "main"}}
+    /// ```
+    pub struct CreateElicitationResponse {
+        /// What the user did, with the answers when accepted.
+        #[serde(flatten)]
+        pub action: ElicitationAction,
+    }
 }
 
 impl CreateElicitationResponse {
@@ -620,13 +604,6 @@ impl CreateElicitationResponse {
     /// The user cancelled.
     pub fn cancel() -> Self {
         Self::new(ElicitationAction::Cancel)
-    }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
     }
 }
 

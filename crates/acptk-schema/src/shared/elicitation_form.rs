@@ -69,11 +69,7 @@ wire_struct! {
         /// The label shown to the user.
         pub title: String,
         /// Optional longer explanation of the choice.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
     }
 }
@@ -97,18 +93,10 @@ wire_struct! {
     #[derive(Default)]
     pub struct NumberPropertySchema {
         /// Label shown for the field.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// Help text shown for the field.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Smallest accepted value (inclusive); no lower bound when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -117,11 +105,7 @@ wire_struct! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub maximum: Option<f64>,
         /// Value to prefill; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub default: Option<f64>,
     }
 }
@@ -140,18 +124,10 @@ wire_struct! {
     #[derive(Default)]
     pub struct IntegerPropertySchema {
         /// Label shown for the field.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// Help text shown for the field.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Smallest accepted value (inclusive); no lower bound when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -160,11 +136,7 @@ wire_struct! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub maximum: Option<i64>,
         /// Value to prefill; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub default: Option<i64>,
     }
 }
@@ -183,25 +155,13 @@ wire_struct! {
     #[derive(Default)]
     pub struct BooleanPropertySchema {
         /// Label shown for the field.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// Help text shown for the field.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Value to prefill; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub default: Option<bool>,
     }
 }
@@ -327,18 +287,10 @@ wire_struct! {
     /// (`"type": "array"`).
     pub struct MultiSelectPropertySchema {
         /// Label shown for the field.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// Help text shown for the field.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Fewest choices the user must pick; no lower bound when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -350,11 +302,7 @@ wire_struct! {
         pub items: MultiSelectItems,
         /// Choices to preselect. A malformed list is treated as absent and non-string
         /// entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_items_opt")]
         pub default: Option<Vec<String>>,
     }
 }

@@ -88,11 +88,7 @@ wire_struct! {
         /// A stable, machine-oriented name. Shown to users when `title` is absent.
         pub name: String,
         /// A human-readable name for user interfaces. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// The implementation's version, free-form (for example `"1.0.0"`).
         pub version: String,

@@ -161,14 +161,9 @@ impl MessageMcpResponse {
             meta: None,
         }
     }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
 }
+
+meta_setter!(MessageMcpResponse);
 
 impl Serialize for MessageMcpResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

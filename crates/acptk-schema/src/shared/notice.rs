@@ -169,11 +169,7 @@ wire_struct! {
         /// A short plain-text line that makes sense on its own.
         pub title: NoticeTitle,
         /// Optional plain-text detail or guidance.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none"
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
     }
 }

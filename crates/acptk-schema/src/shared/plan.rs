@@ -83,3 +83,71 @@ impl PlanRemoved {
         }
     }
 }
+
+impl From<PlanItems> for PlanUpdateContent {
+    fn from(value: PlanItems) -> Self {
+        Self::Items(value)
+    }
+}
+
+impl From<PlanMarkdown> for PlanUpdateContent {
+    fn from(value: PlanMarkdown) -> Self {
+        Self::Markdown(value)
+    }
+}
+
+wire_struct! {
+    encoded
+    /// Plan contents as a list of entries: `{"type": "items", "planId": ..., "entries": [...]}`.
+    pub struct PlanItems {
+        /// The plan these entries belong to.
+        pub plan_id: PlanId,
+        /// Every entry of the plan, in order. Required; entries that do not decode are skipped
+        /// (what a value that is not a list means is the version's: see `plan_entries`).
+        #[serde(deserialize_with = "plan_entries")]
+        pub entries: Vec<PlanEntry>,
+    }
+}
+
+encode_struct!(PlanItems { req plan_id, req entries, opt meta = "_meta" });
+
+impl PlanItems {
+    /// The entries of plan `plan_id`.
+    pub fn new(plan_id: impl Into<PlanId>, entries: impl Into<Vec<PlanEntry>>) -> Self {
+        Self {
+            plan_id: plan_id.into(),
+            entries: entries.into(),
+            meta: None,
+        }
+    }
+}
+
+wire_struct! {
+    encoded
+    /// Plan contents as Markdown: `{"type": "markdown", "planId": ..., "content": "..."}`.
+    pub struct PlanMarkdown {
+        /// The plan this document belongs to.
+        pub plan_id: PlanId,
+        /// The plan as Markdown text.
+        pub content: String,
+        /// The file the plan is stored in, if any. A malformed value is treated as absent.
+        #[opt("crate::de::lenient_string")]
+        pub path: Option<FsPath>,
+    }
+}
+
+encode_struct!(PlanMarkdown { req plan_id, req content, opt path, opt meta = "_meta" });
+
+impl PlanMarkdown {
+    /// The Markdown `content` of plan `plan_id`.
+    pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
+        Self {
+            plan_id: plan_id.into(),
+            content: content.into(),
+            path: None,
+            meta: None,
+        }
+    }
+}
+
+setters!(PlanMarkdown { opt path: FsPath });

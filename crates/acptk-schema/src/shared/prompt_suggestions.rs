@@ -67,35 +67,21 @@ wire_struct! {
     #[derive(Default)]
     pub struct PromptSuggestionsCapabilities {
         /// Suggestions may include image blocks.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub image: Option<PromptSuggestionsImageCapabilities>,
         /// Suggestions may include audio blocks.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub audio: Option<PromptSuggestionsAudioCapabilities>,
         /// Suggestions may include embedded resources.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub embedded_context: Option<PromptSuggestionsEmbeddedContextCapabilities>,
     }
 }
 
-impl PromptSuggestionsCapabilities {
-    /// Text and resource links only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    PromptSuggestionsCapabilities,
+    "Text and resource links only."
+);
 
 setters!(PromptSuggestionsCapabilities {
     opt image: PromptSuggestionsImageCapabilities,

@@ -27,29 +27,17 @@ wire_struct! {
         /// `null` forks the whole session. Only the id of a cursor the agent announced on the
         /// source session, and that currently allows forking, is valid; any other is refused
         /// with invalid params (never a fork of the whole session instead).
-        #[cfg(feature = "unstable_session_cursors")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_cursors"))
-        )]
+        #[unstable("unstable_session_cursors")]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub cursor_id: Option<CursorId>,
         /// Working directory of the new session (an absolute path).
         pub cwd: FsPath,
         /// Further directories the new session may work in, the complete list; absent or
         /// `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<FsPath>,
         /// MCP servers the agent should connect to; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
         /// System prompt text for the new session (only if the agent advertised
         /// `systemPrompt`, normally the one of the source session). Absent: the agent may keep
@@ -58,16 +46,8 @@ wire_struct! {
         pub system_prompt: Option<SystemPrompt>,
         /// Initial config option values, applied in order on top of the configuration the fork
         /// starts with (only if the agent advertised `options`); absent or `null` means none.
-        #[cfg(feature = "unstable_session_options")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_options"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[unstable("unstable_session_options")]
+        #[list("crate::de::null_as_default")]
         pub config_options: Vec<InitialSessionConfigOption>,
     }
 }

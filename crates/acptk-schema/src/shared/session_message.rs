@@ -20,40 +20,20 @@ wire_struct! {
         /// Identifies the message within this session's transcript.
         pub message_id: MessageId,
         /// The session that sent the message.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub sender_session_id: crate::Patch<SessionId>,
         /// The session the message is addressed to.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub recipient_session_id: crate::Patch<SessionId>,
         /// On the receiving side, the id the same message has in the sender's transcript.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub sender_message_id: crate::Patch<MessageId>,
         /// On the sending side, the id the same message has in the recipient's transcript.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub recipient_message_id: crate::Patch<MessageId>,
         /// The whole message content, replacing any content shown so far. Blocks that do not
         /// decode are skipped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch_items",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch_items")]
         pub content: crate::Patch<Vec<ContentBlock>>,
     }
 }

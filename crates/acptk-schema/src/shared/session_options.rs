@@ -10,8 +10,6 @@
 #[allow(unused_imports)]
 use super::*;
 
-use serde::{Deserialize, Serialize};
-
 marker_capability! {
     /// Agent capability (`sessionCapabilities.options`): `session/options` is supported and
     /// session setup accepts initial config option values. Sent as `{}`.
@@ -24,11 +22,7 @@ wire_struct! {
         /// The working directory to resolve options for (an absolute path).
         pub cwd: FsPath,
         /// Further directories to resolve options for; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<FsPath>,
         /// An existing session: the answer is then what loading or resuming it here would
         /// give (only for agents that can load or resume; an unknown session is `-32002`).
@@ -55,33 +49,25 @@ setters!(SessionOptionsRequest {
     opt session_id: SessionId,
 });
 
-/// An initial value for one config option, in the `configOptions` of a session setup request:
-/// the shape of `session/set_config_option` without `sessionId`.
-///
-/// ```json
-/// {"configId": "thinking", "type": "boolean", "value": true}
-/// ```
-///
-/// The agent applies the list in order, as if the client had set each value after setup. A
-/// malformed entry or a repeated `configId` fails the request with invalid params; an unknown
-/// option, a `type` that does not fit the option or a value it does not allow is ignored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct InitialSessionConfigOption {
-    /// The option to set: the id of one of the session's [`SessionConfigOption`]s.
-    pub config_id: SessionConfigId,
-    /// The value (`value`, with its `type` where the version writes one).
-    #[serde(flatten)]
-    pub value: SessionConfigOptionValue,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(
-        rename = "_meta",
-        default,
-        deserialize_with = "crate::de::meta",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub meta: Option<crate::Meta>,
+wire_struct! {
+    own_schema
+    /// An initial value for one config option, in the `configOptions` of a session setup request:
+    /// the shape of `session/set_config_option` without `sessionId`.
+    ///
+    /// ```json
+    /// {"configId": "thinking", "type": "boolean", "value": true}
+    /// ```
+    ///
+    /// The agent applies the list in order, as if the client had set each value after setup. A
+    /// malformed entry or a repeated `configId` fails the request with invalid params; an unknown
+    /// option, a `type` that does not fit the option or a value it does not allow is ignored.
+    pub struct InitialSessionConfigOption {
+        /// The option to set: the id of one of the session's [`SessionConfigOption`]s.
+        pub config_id: SessionConfigId,
+        /// The value (`value`, with its `type` where the version writes one).
+        #[serde(flatten)]
+        pub value: SessionConfigOptionValue,
+    }
 }
 
 impl InitialSessionConfigOption {
@@ -95,13 +81,6 @@ impl InitialSessionConfigOption {
             value: value.into(),
             meta: None,
         }
-    }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
     }
 }
 

@@ -22,16 +22,8 @@ macro_rules! setup_request {
                 pub system_prompt: Option<SystemPrompt>,
                 /// Initial config option values, applied in order after setup (only if the agent
                 /// advertised `sessionCapabilities.options`); absent or `null` means none.
-                #[cfg(feature = "unstable_session_options")]
-                #[cfg_attr(
-                    feature = "schemars",
-                    schemars(extend("x-unstable" = "unstable_session_options"))
-                )]
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::null_as_default",
-                    skip_serializing_if = "Vec::is_empty",
-                )]
+                #[unstable("unstable_session_options")]
+                #[list("crate::de::null_as_default")]
                 pub config_options: Vec<InitialSessionConfigOption>,
             }
         }

@@ -33,11 +33,7 @@ wire_struct! {
         /// Which sessions to list by archive state (only if the agent advertised
         /// `sessionCapabilities.archive`); absent or `null` means `exclude`. It applies with
         /// `cwd`, before paging; keep it when following `nextCursor`.
-        #[cfg(feature = "unstable_session_archive")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_archive"))
-        )]
+        #[unstable("unstable_session_archive")]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub archived: Option<SessionArchiveFilter>,
     }

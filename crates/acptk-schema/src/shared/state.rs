@@ -35,11 +35,7 @@ wire_struct! {
     #[derive(Default)]
     pub struct ErrorStopReason {
         /// What went wrong, if the agent says. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub error: Option<Error>,
     }
 }

@@ -47,34 +47,18 @@ wire_struct! {
         /// The child session.
         pub session_id: SessionId,
         /// A short title for the child session. Malformed: treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub title: crate::Patch<String>,
         /// What the child session is doing, in a sentence. Malformed: treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub description: crate::Patch<String>,
         /// What the client may do with the child session (such as cancel it). Malformed:
         /// treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub capabilities: crate::Patch<SubagentSessionCapabilities>,
         /// The child's current activity state (running, idle, waiting for the user, ...).
         /// Malformed: treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub state: crate::Patch<StateUpdate>,
         /// The child's working directory (any string in v1, an absolute path in v2).
         #[serde(default, skip_serializing_if = "crate::Patch::is_unchanged")]

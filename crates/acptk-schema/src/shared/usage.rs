@@ -46,11 +46,7 @@ wire_struct! {
         pub size: u64,
         /// What the whole session has cost so far. Absent: not reported. A malformed value is
         /// treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub cost: Option<Cost>,
     }
 }
@@ -89,27 +85,15 @@ wire_struct! {
         /// Output tokens.
         pub output_tokens: u64,
         /// Reasoning tokens, if reported. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub thought_tokens: Option<u64>,
         /// Tokens read from the prompt cache, if reported. A malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub cached_read_tokens: Option<u64>,
         /// Tokens written to the prompt cache, if reported. A malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub cached_write_tokens: Option<u64>,
     }
 }

@@ -128,18 +128,10 @@ wire_struct! {
         /// A short name to show to the user.
         pub name: String,
         /// A longer explanation for the user. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Extra command-line arguments for the login run. `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub args: Vec<String>,
         /// Extra environment variables for the login run, by name. `null` means none.
         #[serde(
@@ -180,11 +172,7 @@ wire_struct! {
         /// A short name to show to the user.
         pub name: String,
         /// A longer explanation for the user. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
     }
 }

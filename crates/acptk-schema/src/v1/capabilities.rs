@@ -33,23 +33,16 @@ wire_struct! {
         pub auth: AgentAuthCapabilities,
         /// Present when the agent implements `providers/list`, `providers/set` and
         /// `providers/disable`.
-        #[cfg(feature = "unstable_llm_providers")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_llm_providers")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_llm_providers")]
+        #[opt("crate::de::lenient_object")]
         pub providers: Option<ProvidersCapabilities>,
     }
 }
 
-impl AgentCapabilities {
-    /// Capabilities with every optional feature unsupported.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    AgentCapabilities,
+    "Capabilities with every optional feature unsupported."
+);
 
 #[cfg(feature = "unstable_llm_providers")]
 setters!(AgentCapabilities { opt providers: ProvidersCapabilities });
@@ -80,12 +73,7 @@ wire_struct! {
     }
 }
 
-impl PromptCapabilities {
-    /// Text and resource links only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(PromptCapabilities, "Text and resource links only.");
 
 setters!(PromptCapabilities { set image: bool, set audio: bool, set embedded_context: bool });
 
@@ -103,19 +91,13 @@ wire_struct! {
         /// MCP servers reached over the ACP connection itself (`"type": "acp"` servers,
         /// `mcp/message`) are supported. Default `false`; always written, like the other
         /// transport flags.
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_mcp_over_acp")))]
+        #[unstable("unstable_mcp_over_acp")]
         #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
         pub acp: bool,
     }
 }
 
-impl McpCapabilities {
-    /// Stdio only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(McpCapabilities, "Stdio only.");
 
 setters!(McpCapabilities { set http: bool, set sse: bool });
 
@@ -127,47 +109,23 @@ session_capabilities! {
     /// (normally `{}`) when supported and absent otherwise.
     pub struct SessionCapabilities {
         /// `session/list` is supported.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub list: Option<SessionListCapabilities>,
         /// `session/delete` is supported.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub delete: Option<SessionDeleteCapabilities>,
         /// Session setup accepts `additionalDirectories`.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub additional_directories: Option<SessionAdditionalDirectoriesCapabilities>,
         /// Session setup accepts a client-supplied system prompt.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub system_prompt: Option<SessionSystemPromptCapabilities>,
         /// `session/resume` is supported (reattaching to a session without replaying its
         /// history).
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub resume: Option<SessionResumeCapabilities>,
         /// `session/close` is supported.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub close: Option<SessionCloseCapabilities>,
     }
 }
@@ -202,30 +160,16 @@ wire_struct! {
     pub struct AgentAuthCapabilities {
         /// The agent implements `logout`, ending the current authentication. Absent: it does
         /// not.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub logout: Option<LogoutCapabilities>,
         /// Present when the agent answers `auth/status` (and may send `auth/status_update`).
-        #[cfg(feature = "unstable_auth_status")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_auth_status")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_auth_status")]
+        #[opt("crate::de::lenient_object")]
         pub status: Option<AuthStatusCapabilities>,
     }
 }
 
-impl AgentAuthCapabilities {
-    /// No authentication features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(AgentAuthCapabilities, "No authentication features.");
 
 setters!(AgentAuthCapabilities { opt logout: LogoutCapabilities });
 
@@ -255,47 +199,29 @@ wire_struct! {
         #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
         pub terminal: bool,
         /// Session-level extensions the client understands. Absent: none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub session: Option<ClientSessionCapabilities>,
         /// Present when the client can show subagent sessions (subagent updates and messages
         /// between sessions).
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub subagents: Option<SubagentCapabilities>,
         /// Present when the client understands plan operations (`plan_update` and
         /// `plan_removed` updates), in addition to the whole-plan `plan` update.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub plan: Option<PlanCapabilities>,
         /// Authentication features of the client.
         #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
         pub auth: AuthCapabilities,
         /// Present when the client can answer `elicitation/create`; says which kinds.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub elicitation: Option<ElicitationCapabilities>,
     }
 }
 
-impl ClientCapabilities {
-    /// Capabilities with every optional feature unsupported.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    ClientCapabilities,
+    "Capabilities with every optional feature unsupported."
+);
 
 setters!(ClientCapabilities {
     set fs: FileSystemCapabilities,
@@ -321,12 +247,7 @@ wire_struct! {
     }
 }
 
-impl FileSystemCapabilities {
-    /// Neither method available.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(FileSystemCapabilities, "Neither method available.");
 
 setters!(FileSystemCapabilities { set read_text_file: bool, set write_text_file: bool });
 
@@ -339,46 +260,24 @@ wire_struct! {
     pub struct ClientSessionCapabilities {
         /// Present when the client understands context compaction updates
         /// (`compaction_update`, `compaction_summary_chunk`).
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub compaction: Option<CompactionCapabilities>,
         /// Which extra kinds of session config options the client can show.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub config_options: Option<SessionConfigOptionsCapabilities>,
         /// Set when the client can present session notices (an object, normally `{}`).
         /// Absent, `null` or a value that is not an object all mean "not advertised".
         /// See [`ClientCapabilities::advertises_notices`].
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub notices: Option<NoticeCapabilities>,
         /// Present when the client can offer prompt suggestions (`prompt_suggestions_update`);
         /// says which content kinds beyond text and resource links they may hold.
-        #[cfg(feature = "unstable_prompt_suggestions")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_prompt_suggestions")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_prompt_suggestions")]
+        #[opt("crate::de::lenient_object")]
         pub prompt_suggestions: Option<PromptSuggestionsCapabilities>,
         /// Present when the client understands session cursors (`cursor_update`).
-        #[cfg(feature = "unstable_session_cursors")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_session_cursors")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_session_cursors")]
+        #[opt("crate::de::lenient_object")]
         pub cursors: Option<SessionCursorsCapabilities>,
     }
 }
@@ -452,24 +351,12 @@ wire_struct! {
     #[derive(Default)]
     pub struct SessionConfigOptionsCapabilities {
         /// Present when the client can show boolean (on/off) options.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub boolean: Option<BooleanConfigOptionCapabilities>,
     }
 }
 
-impl SessionConfigOptionsCapabilities {
-    /// Select options only.
-    pub fn new() -> Self {
-        Self {
-            boolean: None,
-            meta: None,
-        }
-    }
-}
+default_new!(SessionConfigOptionsCapabilities, "Select options only.");
 
 setters!(SessionConfigOptionsCapabilities { opt boolean: BooleanConfigOptionCapabilities });
 
@@ -499,11 +386,6 @@ wire_struct! {
     }
 }
 
-impl AuthCapabilities {
-    /// No authentication features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(AuthCapabilities, "No authentication features.");
 
 setters!(AuthCapabilities { set terminal: bool });

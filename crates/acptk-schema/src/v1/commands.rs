@@ -16,11 +16,7 @@ wire_struct! {
         pub description: String,
         /// How the command takes input, if it takes any. A malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub input: Option<AvailableCommandInput>,
     }
 }

@@ -22,18 +22,10 @@ wire_struct! {
         /// The whole summary that replaces the compacted history, usually sent once the run
         /// has completed. Absent: not given in this update. Blocks that do not decode are
         /// skipped; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch_items",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch_items")]
         pub summary: crate::Patch<Vec<ContentBlock>>,
         /// What went wrong, for a failed run. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub error: crate::Patch<String>,
     }
 }

@@ -67,22 +67,14 @@ wire_struct! {
     /// capabilities.
     pub struct ImageContent {
         /// Display hints. Absent when there are none; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub annotations: Option<Box<Annotations>>,
         /// The image bytes, base64-encoded.
         pub data: String,
         /// The image's MIME type, such as `image/png`.
         pub mime_type: String,
         /// Where the image came from, if known. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub uri: Option<String>,
     }
 }
@@ -110,11 +102,7 @@ wire_struct! {
     /// capabilities.
     pub struct AudioContent {
         /// Display hints. Absent when there are none; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub annotations: Option<Box<Annotations>>,
         /// The audio bytes, base64-encoded.
         pub data: String,
@@ -146,41 +134,21 @@ wire_struct! {
     /// treated as absent.
     pub struct ResourceLink {
         /// Display hints. Absent when there are none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub annotations: Option<Box<Annotations>>,
         /// What the resource is, for people and models.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// The resource's MIME type, if known.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub mime_type: Option<String>,
         /// A short name for the resource, such as a file name.
         pub name: String,
         /// The resource's size in bytes, if known.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub size: Option<i64>,
         /// A human-friendly title to show instead of `name`.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// Where the resource lives.
         pub uri: String,
@@ -215,11 +183,7 @@ wire_struct! {
     /// The text contents of a resource, with its URI: `{"uri": ..., "text": ...}`.
     pub struct TextResourceContents {
         /// The MIME type of the text, if known. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub mime_type: Option<String>,
         /// The text.
         pub text: String,
@@ -248,11 +212,7 @@ wire_struct! {
         /// The bytes, base64-encoded.
         pub blob: String,
         /// The MIME type of the data, if known. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub mime_type: Option<String>,
         /// Which resource this is.
         pub uri: String,

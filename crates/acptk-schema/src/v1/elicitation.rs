@@ -31,11 +31,7 @@ wire_struct! {
         #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
         pub r#type: ElicitationSchemaType,
         /// Title of the form; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// The form fields by property name (in name order). Missing means no fields; always
         /// written.
@@ -45,11 +41,7 @@ wire_struct! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub required: Option<Vec<String>>,
         /// Explanation of the form; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
     }
 }
@@ -84,18 +76,10 @@ wire_struct! {
     #[derive(Default)]
     pub struct StringPropertySchema {
         /// Label shown for the field; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// Help text shown for the field; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Shortest accepted length in characters.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,11 +94,7 @@ wire_struct! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub format: Option<StringFormat>,
         /// Value to prefill; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub default: Option<String>,
         /// The only accepted values, without labels (a single-select field).
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -27,11 +27,7 @@ wire_struct! {
         #[serde(default, deserialize_with = "crate::de::lenient_items")]
         pub auth_methods: Vec<AuthMethod>,
         /// The agent's name and version. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub agent_info: Option<Implementation>,
     }
 }
@@ -69,11 +65,7 @@ wire_struct! {
         #[serde(default, deserialize_with = "crate::de::lenient_or_default")]
         pub client_capabilities: ClientCapabilities,
         /// The client's name and version. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub client_info: Option<Implementation>,
     }
 }

@@ -40,11 +40,7 @@ wire_struct! {
         /// Label shown to the user.
         pub name: String,
         /// Longer explanation of the mode; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
     }
 }

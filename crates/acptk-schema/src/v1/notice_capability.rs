@@ -21,19 +21,12 @@ pub struct NoticeCapabilities {
     pub meta: Option<crate::Meta>,
 }
 
-impl NoticeCapabilities {
-    /// The capability with no metadata (`{}` on the wire).
-    pub fn new() -> Self {
-        Self::default()
-    }
+default_new!(
+    NoticeCapabilities,
+    "The capability with no metadata (`{}` on the wire)."
+);
 
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
-}
+meta_setter!(NoticeCapabilities);
 
 impl<'de> serde::Deserialize<'de> for NoticeCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

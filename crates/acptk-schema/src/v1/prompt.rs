@@ -11,16 +11,8 @@ wire_struct! {
         /// Why the turn ended.
         pub stop_reason: StopReason,
         /// Token counts of the turn, if reported. A malformed value is treated as absent.
-        #[cfg(feature = "unstable_end_turn_token_usage")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_end_turn_token_usage"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_end_turn_token_usage")]
+        #[opt("crate::de::lenient_object")]
         pub usage: Option<Usage>,
     }
 }

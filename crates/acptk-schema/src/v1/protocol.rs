@@ -27,11 +27,7 @@ wire_struct! {
         pub message: String,
         /// Any extra information about the error, in a shape that depends on the code. A
         /// `null` is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_none",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::null_as_none")]
         pub data: Option<serde_json::Value>,
     }
 }

@@ -36,31 +36,21 @@ wire_struct! {
     pub struct SessionOptionsResponse {
         /// The modes the session would have; absent if the agent has no modes. A malformed
         /// value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub modes: Option<SessionModeState>,
         /// The config options the session would start with (as in the `session/new`
         /// answer); absent, `null` or empty means none. A malformed list is treated as absent
         /// and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_items_opt")]
         pub config_options: Option<Vec<SessionConfigOption>>,
     }
 }
 
 #[cfg(feature = "unstable_session_options")]
-impl SessionOptionsResponse {
-    /// A response with no modes and no options.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    SessionOptionsResponse,
+    "A response with no modes and no options."
+);
 
 #[cfg(feature = "unstable_session_options")]
 setters!(SessionOptionsResponse { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });

@@ -186,11 +186,7 @@ wire_struct! {
         /// The message this piece belongs to, so that pieces of different messages can be
         /// told apart. Absent: the current message of that kind. A malformed value is treated
         /// as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub message_id: Option<MessageId>,
     }
 }
@@ -224,28 +220,18 @@ wire_struct! {
     #[derive(Default)]
     pub struct SessionInfoUpdate {
         /// The session's new human-readable title.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub title: crate::Patch<String>,
         /// When the session was last active, as an ISO 8601 timestamp.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub updated_at: crate::Patch<String>,
     }
 }
 
-impl SessionInfoUpdate {
-    /// An update that changes nothing yet; add fields with the setters.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    SessionInfoUpdate,
+    "An update that changes nothing yet; add fields with the setters."
+);
 
 setters!(SessionInfoUpdate { patch title: String, patch updated_at: String });
 

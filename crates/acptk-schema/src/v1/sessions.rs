@@ -19,19 +19,11 @@ macro_rules! session_state_response {
                 $($fields)*
                 /// The session modes and the current one; absent if the agent has no modes. A malformed
                 /// value is treated as absent.
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_object",
-                    skip_serializing_if = "Option::is_none",
-                )]
+                #[opt("crate::de::lenient_object")]
                 pub modes: Option<SessionModeState>,
                 /// The session's config options, in display order; absent if the agent offers none. A
                 /// malformed list is treated as absent and malformed entries are dropped.
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_items_opt",
-                    skip_serializing_if = "Option::is_none",
-                )]
+                #[opt("crate::de::lenient_items_opt")]
                 pub config_options: Option<Vec<SessionConfigOption>>,
             }
         }
@@ -69,16 +61,7 @@ session_state_response! {
     }
 }
 
-impl LoadSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self {
-            modes: None,
-            config_options: None,
-            meta: None,
-        }
-    }
-}
+default_new!(LoadSessionResponse, "An empty response.");
 
 wire_struct! {
     /// The agent's answer to `session/list`: one page of known sessions.
@@ -89,11 +72,7 @@ wire_struct! {
         pub sessions: Vec<SessionInfo>,
         /// Opaque cursor for the next page; absent on the last page. A malformed value is
         /// treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub next_cursor: Option<String>,
     }
 }
@@ -121,40 +100,20 @@ wire_struct! {
         pub cwd: String,
         /// Further directories the session may work in. A malformed list decodes as empty and
         /// malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::lenient_items")]
         pub additional_directories: Vec<String>,
         /// Human-readable title; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// When the session last changed (an ISO 8601 timestamp); a malformed value is treated
         /// as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub updated_at: Option<String>,
         /// Whether the session is archived. Absent: not reported (an agent that advertised
         /// `sessionCapabilities.archive` reports it for every session). A malformed value is
         /// treated as absent.
-        #[cfg(feature = "unstable_session_archive")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_archive"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_session_archive")]
+        #[opt("crate::de::lenient")]
         pub archived: Option<bool>,
     }
 }
@@ -167,16 +126,7 @@ session_state_response! {
     }
 }
 
-impl ResumeSessionResponse {
-    /// An empty response.
-    pub fn new() -> Self {
-        Self {
-            modes: None,
-            config_options: None,
-            meta: None,
-        }
-    }
-}
+default_new!(ResumeSessionResponse, "An empty response.");
 
 setup_request! {
     /// `session/new` parameters: the client starts a new conversation with the agent.
@@ -185,11 +135,7 @@ setup_request! {
         /// to it.
         pub cwd: String,
         /// Further directories the session may work in; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<String>,
         /// MCP servers the agent should connect to for this session. Required; `null` means
         /// none.
@@ -247,11 +193,7 @@ setup_request! {
         /// Working directory of the session (an absolute path).
         pub cwd: String,
         /// Further directories the session may work in; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<String>,
         /// The session to load.
         pub session_id: SessionId,
@@ -289,18 +231,10 @@ setup_request! {
         /// Working directory of the session (an absolute path).
         pub cwd: String,
         /// Further directories the session may work in; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<String>,
         /// MCP servers the agent should connect to; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
     }
 }

@@ -61,19 +61,9 @@ pub struct IdleStateUpdate {
 #[cfg(feature = "unstable_end_turn_token_usage")]
 setters!(IdleStateUpdate { boxed usage: Usage });
 
-impl IdleStateUpdate {
-    /// An idle state without a stop reason.
-    pub fn new() -> Self {
-        Self::default()
-    }
+default_new!(IdleStateUpdate, "An idle state without a stop reason.");
 
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
-}
+meta_setter!(IdleStateUpdate);
 
 setters!(IdleStateUpdate { opt stop_reason: IdleStopReason });
 

@@ -17,18 +17,10 @@ wire_struct! {
         /// The program to run.
         pub command: String,
         /// Its arguments. `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub args: Vec<String>,
         /// Extra environment variables. `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub env: Vec<EnvVariable>,
         /// The absolute working directory; the client chooses one when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -169,11 +161,7 @@ wire_struct! {
         /// Whether older output was dropped because of the byte limit.
         pub truncated: bool,
         /// How the command exited, if it has. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub exit_status: Option<TerminalExitStatus>,
     }
 }
@@ -197,33 +185,19 @@ wire_struct! {
     #[derive(Default)]
     pub struct TerminalExitStatus {
         /// The exit code, if the command exited normally. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub exit_code: Option<u32>,
         /// The name of the signal that ended the command, if any. A non-string value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub signal: Option<String>,
     }
 }
 
-impl TerminalExitStatus {
-    /// An exit status with neither code nor signal.
-    pub fn new() -> Self {
-        Self {
-            exit_code: None,
-            signal: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    TerminalExitStatus,
+    "An exit status with neither code nor signal."
+);
 
 setters!(TerminalExitStatus { opt exit_code: u32, opt signal: String });
 
@@ -237,33 +211,19 @@ wire_struct! {
     #[derive(Default)]
     pub struct WaitForTerminalExitResponse {
         /// The exit code, if the command exited normally. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub exit_code: Option<u32>,
         /// The name of the signal that ended the command, if any. A non-string value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub signal: Option<String>,
     }
 }
 
-impl WaitForTerminalExitResponse {
-    /// An answer with neither code nor signal.
-    pub fn new() -> Self {
-        Self {
-            exit_code: None,
-            signal: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    WaitForTerminalExitResponse,
+    "An answer with neither code nor signal."
+);
 
 setters!(WaitForTerminalExitResponse { opt exit_code: u32, opt signal: String });
 

@@ -17,62 +17,30 @@ wire_struct! {
         /// The tool call this update is about.
         pub tool_call_id: ToolCallId,
         /// The new kind. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub kind: Option<ToolKind>,
         /// The new status. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub status: Option<ToolCallStatus>,
         /// The new human-readable description. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// The new tool name. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub name: Option<String>,
         /// The new content list. Items that do not decode are skipped; a value that is not a list
         /// is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_items_opt")]
         pub content: Option<Vec<ToolCallContent>>,
         /// The new list of locations. Items that do not decode are skipped; a value that is not a
         /// list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_items_opt")]
         pub locations: Option<Vec<ToolCallLocation>>,
         /// The raw input sent to the tool. A `null` is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_none",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::null_as_none")]
         pub raw_input: Option<serde_json::Value>,
         /// The raw output returned by the tool. A `null` is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_none",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::null_as_none")]
         pub raw_output: Option<serde_json::Value>,
     }
 }
@@ -171,11 +139,7 @@ wire_struct! {
         pub path: String,
         /// The text before the change; absent for a new file. A non-string value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub old_text: Option<String>,
         /// The text after the change.
         pub new_text: String,
@@ -205,11 +169,7 @@ wire_struct! {
         /// The absolute path of the file.
         pub path: String,
         /// The line in the file. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub line: Option<u32>,
     }
 }
@@ -242,55 +202,27 @@ wire_struct! {
         /// A human-readable description of what the call does.
         pub title: String,
         /// The name of the tool being called. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub name: Option<String>,
         /// The kind of tool. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub kind: Option<ToolKind>,
         /// The execution status. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub status: Option<ToolCallStatus>,
         /// What the call produced so far. Items that do not decode are skipped; a value that is not
         /// a list is treated as empty.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::lenient_items")]
         pub content: Vec<ToolCallContent>,
         /// The files the call works on. Items that do not decode are skipped; a value that is not a
         /// list is treated as empty.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::lenient_items")]
         pub locations: Vec<ToolCallLocation>,
         /// The raw input sent to the tool. A `null` is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_none",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::null_as_none")]
         pub raw_input: Option<serde_json::Value>,
         /// The raw output returned by the tool. A `null` is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_none",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::null_as_none")]
         pub raw_output: Option<serde_json::Value>,
     }
 }

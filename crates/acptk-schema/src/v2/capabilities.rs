@@ -13,24 +13,12 @@ wire_struct! {
     #[derive(Default)]
     pub struct ToolCallCapabilities {
         /// Present when the client may cancel this tool call with `tool_call/cancel`.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub cancel: Option<ToolCallCancelCapabilities>,
     }
 }
 
-impl ToolCallCapabilities {
-    /// No operations allowed.
-    pub fn new() -> Self {
-        Self {
-            cancel: None,
-            meta: None,
-        }
-    }
-}
+default_new!(ToolCallCapabilities, "No operations allowed.");
 
 setters!(ToolCallCapabilities { opt cancel: ToolCallCancelCapabilities });
 
@@ -49,38 +37,23 @@ wire_struct! {
     pub struct AgentCapabilities {
         /// Session features: prompt content kinds, MCP transports, optional methods. Absent:
         /// baseline only.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub session: Option<SessionCapabilities>,
         /// Authentication features of the agent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub auth: Option<AgentAuthCapabilities>,
         /// Present when the agent implements `providers/list`, `providers/set` and
         /// `providers/disable`.
-        #[cfg(feature = "unstable_llm_providers")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_llm_providers")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_llm_providers")]
+        #[opt("crate::de::lenient_object")]
         pub providers: Option<ProvidersCapabilities>,
     }
 }
 
-impl AgentCapabilities {
-    /// Capabilities with every optional feature unsupported.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    AgentCapabilities,
+    "Capabilities with every optional feature unsupported."
+);
 
 #[cfg(feature = "unstable_llm_providers")]
 setters!(AgentCapabilities { opt providers: ProvidersCapabilities });
@@ -91,39 +64,19 @@ session_capabilities! {
     /// Session features an agent supports beyond the baseline.
     pub struct SessionCapabilities {
         /// Which content kinds, beyond text and resource links, prompts may contain.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub prompt: Option<PromptCapabilities>,
         /// Which MCP server transports the agent can connect to.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub mcp: Option<McpCapabilities>,
         /// `session/delete` is supported.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub delete: Option<SessionDeleteCapabilities>,
         /// Session setup accepts `additionalDirectories`.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub additional_directories: Option<SessionAdditionalDirectoriesCapabilities>,
         /// Session setup accepts a client-supplied system prompt.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub system_prompt: Option<SessionSystemPromptCapabilities>,
     }
 }
@@ -142,48 +95,23 @@ wire_struct! {
     #[derive(Default)]
     pub struct PromptCapabilities {
         /// Image blocks are accepted.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub image: Option<PromptImageCapabilities>,
         /// Audio blocks are accepted.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub audio: Option<PromptAudioCapabilities>,
         /// Embedded resource blocks (`type: "resource"`, contents inline) are accepted.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub embedded_context: Option<PromptEmbeddedContextCapabilities>,
         /// `skill` blocks are accepted (one leading block, or any number with `inline`). An
         /// agent that lists skills must advertise it.
-        #[cfg(feature = "unstable_agent_skills")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_agent_skills"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_agent_skills")]
+        #[opt("crate::de::lenient_object")]
         pub skill: Option<PromptSkillCapabilities>,
     }
 }
 
-impl PromptCapabilities {
-    /// Text and resource links only.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(PromptCapabilities, "Text and resource links only.");
 
 setters!(PromptCapabilities {
     opt image: PromptImageCapabilities,
@@ -215,38 +143,20 @@ wire_struct! {
     #[derive(Default)]
     pub struct McpCapabilities {
         /// Servers started as local processes speaking over stdio.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub stdio: Option<McpStdioCapabilities>,
         /// Servers reached over streamable HTTP.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub http: Option<McpHttpCapabilities>,
         /// MCP servers reached over the ACP connection itself (`"type": "acp"` servers,
         /// `mcp/message`).
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_mcp_over_acp")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_mcp_over_acp")]
+        #[opt("crate::de::lenient_object")]
         pub acp: Option<McpAcpCapabilities>,
     }
 }
 
-impl McpCapabilities {
-    /// No transports advertised.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(McpCapabilities, "No transports advertised.");
 
 setters!(McpCapabilities { opt stdio: McpStdioCapabilities, opt http: McpHttpCapabilities });
 
@@ -274,23 +184,13 @@ wire_struct! {
     #[derive(Default)]
     pub struct AgentAuthCapabilities {
         /// Present when the agent answers `auth/status` (and may send `auth/status_update`).
-        #[cfg(feature = "unstable_auth_status")]
-        #[cfg_attr(feature = "schemars", schemars(extend("x-unstable" = "unstable_auth_status")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_auth_status")]
+        #[opt("crate::de::lenient_object")]
         pub status: Option<AuthStatusCapabilities>,
     }
 }
 
-impl AgentAuthCapabilities {
-    /// No authentication features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(AgentAuthCapabilities, "No authentication features.");
 
 #[cfg(feature = "unstable_auth_status")]
 setters!(AgentAuthCapabilities { opt status: AuthStatusCapabilities });
@@ -300,24 +200,12 @@ wire_struct! {
     #[derive(Default)]
     pub struct TerminalCapabilities {
         /// Present when the client may stop the terminal's command with `terminal/cancel`.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub cancel: Option<TerminalCancelCapabilities>,
     }
 }
 
-impl TerminalCapabilities {
-    /// No operations allowed.
-    pub fn new() -> Self {
-        Self {
-            cancel: None,
-            meta: None,
-        }
-    }
-}
+default_new!(TerminalCapabilities, "No operations allowed.");
 
 setters!(TerminalCapabilities { opt cancel: TerminalCancelCapabilities });
 
@@ -335,18 +223,10 @@ wire_struct! {
     #[derive(Default)]
     pub struct ClientCapabilities {
         /// Authentication features of the client.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub auth: Option<ClientAuthCapabilities>,
         /// Present when the client can answer `elicitation/create`; says which kinds.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub elicitation: Option<ElicitationCapabilities>,
         /// Session-level features of the client (prompt suggestions, extra command kinds).
         #[cfg(any(feature = "unstable_prompt_suggestions", feature = "unstable_agent_skills"))]
@@ -356,21 +236,15 @@ wire_struct! {
                 "x-unstable" = "unstable_prompt_suggestions,unstable_agent_skills"
             ))
         )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub session: Option<ClientSessionCapabilities>,
     }
 }
 
-impl ClientCapabilities {
-    /// Capabilities with every optional feature unsupported.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    ClientCapabilities,
+    "Capabilities with every optional feature unsupported."
+);
 
 setters!(ClientCapabilities {
     opt auth: ClientAuthCapabilities,
@@ -396,20 +270,12 @@ wire_struct! {
         /// (`prompt_suggestions_update`); says which content kinds beyond text and resource
         /// links they may hold. A malformed value is treated as absent.
         #[cfg(feature = "unstable_prompt_suggestions")]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub prompt_suggestions: Option<PromptSuggestionsCapabilities>,
         /// The command entry kinds, beyond slash commands, that the client can show. A
         /// malformed value is treated as absent.
         #[cfg(feature = "unstable_agent_skills")]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub commands: Option<CommandsCapabilities>,
     }
 }
@@ -418,12 +284,7 @@ wire_struct! {
     feature = "unstable_prompt_suggestions",
     feature = "unstable_agent_skills"
 ))]
-impl ClientSessionCapabilities {
-    /// No session-level features.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(ClientSessionCapabilities, "No session-level features.");
 
 #[cfg(feature = "unstable_prompt_suggestions")]
 setters!(ClientSessionCapabilities { opt prompt_suggestions: PromptSuggestionsCapabilities });
@@ -437,24 +298,12 @@ wire_struct! {
     pub struct ClientAuthCapabilities {
         /// Present when the client can run terminal-based authentication methods (starting
         /// the agent's login command in a terminal for the user).
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub terminal: Option<TerminalAuthCapabilities>,
     }
 }
 
-impl ClientAuthCapabilities {
-    /// No authentication features.
-    pub fn new() -> Self {
-        Self {
-            terminal: None,
-            meta: None,
-        }
-    }
-}
+default_new!(ClientAuthCapabilities, "No authentication features.");
 
 setters!(ClientAuthCapabilities { opt terminal: TerminalAuthCapabilities });
 

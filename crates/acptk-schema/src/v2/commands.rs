@@ -16,19 +16,11 @@ wire_struct! {
         /// The absolute directory it would run in.
         pub cwd: AbsolutePath,
         /// The tool call that wants to run it, if any. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub tool_call_id: Option<ToolCallId>,
         /// The terminal it would run in, if one exists already. A malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub terminal_id: Option<TerminalId>,
     }
 }
@@ -133,11 +125,7 @@ wire_struct! {
         pub description: String,
         /// How the command takes input, if it takes any. A malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub input: Option<AvailableCommandInput>,
     }
 }

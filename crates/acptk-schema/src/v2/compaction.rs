@@ -18,26 +18,14 @@ wire_struct! {
         /// The compaction run this update is about.
         pub compaction_id: CompactionId,
         /// Where the run stands now. Absent: unchanged. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub status: crate::Patch<CompactionStatus>,
         /// The whole summary that replaces the compacted history. Absent: unchanged. Blocks
         /// that do not decode are skipped; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch_items",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch_items")]
         pub summary: crate::Patch<Vec<ContentBlock>>,
         /// What went wrong, for a failed run. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub error: crate::Patch<String>,
     }
 }

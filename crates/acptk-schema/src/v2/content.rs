@@ -74,18 +74,10 @@ wire_struct! {
         pub mime_type: MediaType,
         /// Where the image came from, if known. A malformed value is treated as absent.
         #[cfg_attr(feature = "schemars", schemars(extend("format" = "uri")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub uri: Option<String>,
         /// Display hints. Absent when there are none; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub annotations: Option<Box<Annotations>>,
     }
 }
@@ -118,11 +110,7 @@ wire_struct! {
         /// The audio's MIME type, such as `audio/wav`.
         pub mime_type: MediaType,
         /// Display hints. Absent when there are none; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub annotations: Option<Box<Annotations>>,
     }
 }
@@ -150,26 +138,14 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("format" = "uri")))]
         pub src: String,
         /// The icon's MIME type, if the URI does not make it clear.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub mime_type: Option<MediaType>,
         /// The sizes the icon is available in, such as `"48x48"` or `"any"` for scalable
         /// formats. Entries that are not strings are skipped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_items_opt")]
         pub sizes: Option<Vec<String>>,
         /// The background the icon is designed for. Absent means any.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub theme: Option<IconTheme>,
     }
 }
@@ -213,46 +189,22 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("format" = "uri")))]
         pub uri: String,
         /// A human-friendly title to show instead of `name`.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// What the resource is, for people and models.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Icons to show for the resource. Entries that are not valid icons are skipped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items_opt",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_items_opt")]
         pub icons: Option<Vec<Icon>>,
         /// The resource's MIME type, if known.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub mime_type: Option<MediaType>,
         /// The resource's size in bytes, if known.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub size: Option<u64>,
         /// Display hints. Absent when there are none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub annotations: Option<Box<Annotations>>,
     }
 }
@@ -292,11 +244,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("format" = "uri")))]
         pub uri: String,
         /// The MIME type of the text, if known. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub mime_type: Option<MediaType>,
     }
 }
@@ -325,11 +273,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(extend("format" = "uri")))]
         pub uri: String,
         /// The MIME type of the data, if known. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub mime_type: Option<MediaType>,
     }
 }

@@ -52,14 +52,9 @@ impl DiffChange {
             meta: None,
         }
     }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
 }
+
+meta_setter!(DiffChange);
 
 setters!(DiffChange { opt file_type: DiffFileType, opt mime_type: MediaType });
 
@@ -331,11 +326,7 @@ wire_struct! {
         #[serde(deserialize_with = "crate::de::items_skip_invalid")]
         pub changes: Vec<DiffChange>,
         /// The diff as patch text. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub patch: Option<DiffPatch>,
     }
 }

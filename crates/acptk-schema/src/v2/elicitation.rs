@@ -29,11 +29,7 @@ wire_struct! {
         /// Always `"object"`; required on the wire.
         pub r#type: ElicitationSchemaType,
         /// Title of the form; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// The form fields by property name (in name order); required on the wire.
         pub properties: std::collections::BTreeMap<String, ElicitationPropertySchema>,
@@ -41,11 +37,7 @@ wire_struct! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub required: Option<Vec<String>>,
         /// Explanation of the form; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
     }
 }
@@ -86,18 +78,10 @@ wire_struct! {
     #[derive(Default)]
     pub struct StringPropertySchema {
         /// Label shown for the field; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// Help text shown for the field; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Shortest accepted length in characters.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,11 +93,7 @@ wire_struct! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub format: Option<StringFormat>,
         /// Value to prefill; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub default: Option<String>,
         /// The only accepted values, without labels (a single-select field).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -154,25 +134,15 @@ impl StringMultiSelectItems {
     }
 }
 
-/// Multi-select choices with labels (`{"anyOf": [{"const": ..., "title": ...}]}`). It has no
-/// `type` property.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(extend("propertyNames" = { "not": { "const": "type" } })))]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct TitledMultiSelectItems {
-    /// The choices the user can pick from (at least one).
-    #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
-    pub any_of: Vec<EnumOption>,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(
-        rename = "_meta",
-        default,
-        deserialize_with = "crate::de::meta",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub meta: Option<crate::Meta>,
+wire_struct! {
+    /// Multi-select choices with labels (`{"anyOf": [{"const": ..., "title": ...}]}`). It has no
+    /// `type` property.
+    #[cfg_attr(feature = "schemars", schemars(extend("propertyNames" = { "not": { "const": "type" } })))]
+    pub struct TitledMultiSelectItems {
+        /// The choices the user can pick from (at least one).
+        #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
+        pub any_of: Vec<EnumOption>,
+    }
 }
 
 impl TitledMultiSelectItems {
@@ -182,13 +152,6 @@ impl TitledMultiSelectItems {
             any_of: any_of.into(),
             meta: None,
         }
-    }
-
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
     }
 }
 

@@ -27,11 +27,7 @@ wire_struct! {
         pub capabilities: AgentCapabilities,
         /// The ways a user can authenticate with the agent; absent when none is needed.
         /// Entries that do not decode are skipped; a malformed list is treated as empty.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::lenient_items")]
         pub auth_methods: Vec<AuthMethod>,
     }
 }

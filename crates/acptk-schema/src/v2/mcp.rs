@@ -34,11 +34,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(url))]
         pub url: String,
         /// HTTP headers to send with every request; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub headers: Vec<HttpHeader>,
     }
 }
@@ -65,18 +61,10 @@ wire_struct! {
         /// Absolute path of the program to run.
         pub command: AbsolutePath,
         /// Command-line arguments; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub args: Vec<String>,
         /// Environment variables to set for the process; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub env: Vec<EnvVariable>,
     }
 }

@@ -13,11 +13,7 @@ wire_struct! {
         /// Short question or summary shown to the user.
         pub title: String,
         /// Longer explanation; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// What the permission is for (a tool call, a shell command, ...); absent when the
         /// request stands on its own.

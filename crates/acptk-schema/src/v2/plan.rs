@@ -31,18 +31,6 @@ impl PlanUpdateContent {
     }
 }
 
-impl From<PlanItems> for PlanUpdateContent {
-    fn from(value: PlanItems) -> Self {
-        Self::Items(value)
-    }
-}
-
-impl From<PlanMarkdown> for PlanUpdateContent {
-    fn from(value: PlanMarkdown) -> Self {
-        Self::Markdown(value)
-    }
-}
-
 open_enum! {
     /// How important a plan entry is. Open: other strings are kept.
     pub enum PlanEntryPriority {
@@ -69,64 +57,8 @@ open_enum! {
     }
 }
 
-wire_struct! {
-    encoded
-    /// Plan contents as a list of entries: `{"type": "items", "planId": ..., "entries": [...]}`.
-    pub struct PlanItems {
-        /// The plan these entries belong to.
-        pub plan_id: PlanId,
-        /// Every entry of the plan, in order. Must be a list; entries that do not decode are
-        /// skipped.
-        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
-        pub entries: Vec<PlanEntry>,
-    }
-}
-
-encode_struct!(PlanItems { req plan_id, req entries, opt meta = "_meta" });
-
-impl PlanItems {
-    /// The entries of plan `plan_id`.
-    pub fn new(plan_id: impl Into<PlanId>, entries: impl Into<Vec<PlanEntry>>) -> Self {
-        Self {
-            plan_id: plan_id.into(),
-            entries: entries.into(),
-            meta: None,
-        }
-    }
-}
-
-wire_struct! {
-    encoded
-    /// Plan contents as Markdown: `{"type": "markdown", "planId": ..., "content": "..."}`.
-    pub struct PlanMarkdown {
-        /// The plan this document belongs to.
-        pub plan_id: PlanId,
-        /// The plan as Markdown text.
-        pub content: String,
-        /// The file the plan is stored in, if any. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
-        pub path: Option<AbsolutePath>,
-    }
-}
-
-encode_struct!(PlanMarkdown { req plan_id, req content, opt path, opt meta = "_meta" });
-
-impl PlanMarkdown {
-    /// The Markdown `content` of plan `plan_id`.
-    pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
-        Self {
-            plan_id: plan_id.into(),
-            content: content.into(),
-            path: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(PlanMarkdown { opt path: AbsolutePath });
+/// How v2 reads the entry list of a plan: it must be a list; entries that do not decode are
+/// skipped.
+pub(crate) use crate::de::items_skip_invalid as plan_entries;
 
 encode_union!(PlanUpdateContent { Items, Markdown });

@@ -26,11 +26,7 @@ wire_struct! {
         pub message: String,
         /// Extra information about the error, in a shape that depends on the code. A `null` is
         /// treated as absent, and so is data that claims a known shape but does not fit it.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub data: Option<ErrorData>,
     }
 }

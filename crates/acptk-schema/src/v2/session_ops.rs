@@ -37,30 +37,20 @@ wire_struct! {
     pub struct SessionOptionsResponse {
         /// The config options the session would start with; absent means none. A malformed
         /// list decodes as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::lenient_items")]
         pub config_options: Vec<SessionConfigOption>,
         /// The commands the session would offer; absent means none. A malformed list decodes
         /// as empty and malformed entries are dropped.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_items",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::lenient_items")]
         pub available_commands: Vec<AvailableCommand>,
     }
 }
 
 #[cfg(feature = "unstable_session_options")]
-impl SessionOptionsResponse {
-    /// A response with no options and no commands.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    SessionOptionsResponse,
+    "A response with no options and no commands."
+);
 
 #[cfg(feature = "unstable_session_options")]
 setters!(SessionOptionsResponse { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
@@ -76,11 +66,7 @@ wire_struct! {
         /// include it for an `open` session). Absent: not reported, which a client must not
         /// read as idle; an idle snapshot is not a new end of turn. A malformed value is
         /// treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub state: Option<StateUpdate>,
     }
 }

@@ -237,11 +237,7 @@ wire_struct! {
         /// The whole message content, replacing any content stored so far. Absent:
         /// unchanged. Blocks that do not decode are skipped; a malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch_items",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch_items")]
         pub content: crate::Patch<Vec<ContentBlock>>,
     }
 }
@@ -269,11 +265,7 @@ wire_struct! {
         /// The whole message content, replacing any content stored so far. Absent:
         /// unchanged. Blocks that do not decode are skipped; a malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch_items",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch_items")]
         pub content: crate::Patch<Vec<ContentBlock>>,
     }
 }
@@ -301,11 +293,7 @@ wire_struct! {
         /// The whole thought content, replacing any content stored so far. Absent:
         /// unchanged. Blocks that do not decode are skipped; a malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch_items",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch_items")]
         pub content: crate::Patch<Vec<ContentBlock>>,
     }
 }
@@ -338,29 +326,19 @@ wire_struct! {
     #[derive(Default)]
     pub struct SessionInfoUpdate {
         /// The session's new human-readable title.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub title: crate::Patch<String>,
         /// When the session was last active, as an RFC 3339 timestamp.
         #[cfg_attr(feature = "schemars", schemars(extend("format" = "date-time")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub updated_at: crate::Patch<String>,
     }
 }
 
-impl SessionInfoUpdate {
-    /// An update that changes nothing yet; add fields with the setters.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(
+    SessionInfoUpdate,
+    "An update that changes nothing yet; add fields with the setters."
+);
 
 setters!(SessionInfoUpdate { patch title: String, patch updated_at: String });
 
@@ -377,12 +355,7 @@ wire_struct! {
     }
 }
 
-impl ReplayComplete {
-    /// The marker (`{}` besides its tag).
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
+default_new!(ReplayComplete, "The marker (`{}` besides its tag).");
 
 encode_union!(SessionUpdate {
     UserMessageChunk,

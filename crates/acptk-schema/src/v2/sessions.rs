@@ -20,19 +20,11 @@ macro_rules! session_state_response {
                 $($fields)*
                 /// The session's config options, in display order; absent means none. A malformed
                 /// list decodes as empty and malformed entries are dropped.
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_items",
-                    skip_serializing_if = "Vec::is_empty",
-                )]
+                #[list("crate::de::lenient_items")]
                 pub config_options: Vec<SessionConfigOption>,
                 /// Slash commands available in the session; absent means none. A malformed list
                 /// decodes as empty and malformed entries are dropped.
-                #[serde(
-                    default,
-                    deserialize_with = "crate::de::lenient_items",
-                    skip_serializing_if = "Vec::is_empty",
-                )]
+                #[list("crate::de::lenient_items")]
                 pub available_commands: Vec<AvailableCommand>,
             }
         }
@@ -97,41 +89,21 @@ wire_struct! {
         /// The session's working directory.
         pub cwd: AbsolutePath,
         /// Further directories the session may work in; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<AbsolutePath>,
         /// Human-readable title; a malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub title: Option<String>,
         /// When the session last changed (an RFC 3339 date-time); a malformed value is treated
         /// as absent.
         #[cfg_attr(feature = "schemars", schemars(extend("format" = "date-time")))]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub updated_at: Option<String>,
         /// Whether the session is archived. Absent: not reported (an agent that advertised
         /// `sessionCapabilities.archive` reports it for every session). A malformed value is
         /// treated as absent.
-        #[cfg(feature = "unstable_session_archive")]
-        #[cfg_attr(
-            feature = "schemars",
-            schemars(extend("x-unstable" = "unstable_session_archive"))
-        )]
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[unstable("unstable_session_archive")]
+        #[opt("crate::de::lenient")]
         pub archived: Option<bool>,
     }
 }
@@ -161,18 +133,10 @@ setup_request! {
         /// Working directory of the session.
         pub cwd: AbsolutePath,
         /// Further directories the session may work in; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<AbsolutePath>,
         /// MCP servers the agent should connect to; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
     }
 }
@@ -225,18 +189,10 @@ setup_request! {
         /// Working directory of the session.
         pub cwd: AbsolutePath,
         /// Further directories the session may work in; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub additional_directories: Vec<AbsolutePath>,
         /// MCP servers the agent should connect to; absent or `null` means none.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::null_as_default",
-            skip_serializing_if = "Vec::is_empty",
-        )]
+        #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
         /// Where to start replaying the history; absent means no replay.
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -28,11 +28,7 @@ wire_struct! {
         /// The absolute path, on the agent's machine, of the file that defines the skill
         /// (usually its `SKILL.md`). Absent for a skill with no such file (built into the agent
         /// or served by an MCP server). A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub path: Option<AbsolutePath>,
     }
 }
@@ -94,24 +90,15 @@ wire_struct! {
     pub struct PromptSkillCapabilities {
         /// Present when skill blocks may appear any number of times, at any position. A
         /// malformed value is treated as absent (the first level stays).
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub inline: Option<PromptSkillInlineCapabilities>,
     }
 }
 
-impl PromptSkillCapabilities {
-    /// One leading skill block per prompt.
-    pub fn new() -> Self {
-        Self {
-            inline: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    PromptSkillCapabilities,
+    "One leading skill block per prompt."
+);
 
 setters!(PromptSkillCapabilities { opt inline: PromptSkillInlineCapabilities });
 
@@ -128,24 +115,12 @@ wire_struct! {
     pub struct CommandsCapabilities {
         /// Present when the agent may list [`Skill`] entries. A malformed value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub skill: Option<CommandsSkillCapabilities>,
     }
 }
 
-impl CommandsCapabilities {
-    /// No extra entry kinds.
-    pub fn new() -> Self {
-        Self {
-            skill: None,
-            meta: None,
-        }
-    }
-}
+default_new!(CommandsCapabilities, "No extra entry kinds.");
 
 setters!(CommandsCapabilities { opt skill: CommandsSkillCapabilities });
 

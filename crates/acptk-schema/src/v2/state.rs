@@ -14,24 +14,15 @@ wire_struct! {
     pub struct RunningStateUpdate {
         /// Work that keeps running in the background (terminals, tool calls, subagents).
         /// A malformed list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub background: Option<Vec<BackgroundWork>>,
     }
 }
 
-impl RunningStateUpdate {
-    /// A running state without background work.
-    pub fn new() -> Self {
-        Self {
-            background: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    RunningStateUpdate,
+    "A running state without background work."
+);
 
 setters!(RunningStateUpdate { opt background: Vec<BackgroundWork> });
 
@@ -67,19 +58,12 @@ pub struct IdleStateUpdate {
 #[cfg(feature = "unstable_end_turn_token_usage")]
 setters!(IdleStateUpdate { boxed usage: Usage });
 
-impl IdleStateUpdate {
-    /// An idle state without a stop reason or background work.
-    pub fn new() -> Self {
-        Self::default()
-    }
+default_new!(
+    IdleStateUpdate,
+    "An idle state without a stop reason or background work."
+);
 
-    /// Sets the `_meta` extension object.
-    #[must_use]
-    pub fn meta(mut self, meta: crate::Meta) -> Self {
-        self.meta = Some(meta);
-        self
-    }
-}
+meta_setter!(IdleStateUpdate);
 
 setters!(IdleStateUpdate { opt stop_reason: IdleStopReason, opt background: Vec<BackgroundWork> });
 
@@ -168,24 +152,15 @@ wire_struct! {
     pub struct RequiresActionStateUpdate {
         /// Work that keeps running in the background (terminals, tool calls, subagents).
         /// A malformed list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub background: Option<Vec<BackgroundWork>>,
     }
 }
 
-impl RequiresActionStateUpdate {
-    /// A requires-action state without background work.
-    pub fn new() -> Self {
-        Self {
-            background: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    RequiresActionStateUpdate,
+    "A requires-action state without background work."
+);
 
 setters!(RequiresActionStateUpdate { opt background: Vec<BackgroundWork> });
 
@@ -195,23 +170,14 @@ wire_struct! {
     pub struct UnknownStateUpdate {
         /// Work that keeps running in the background (terminals, tool calls, subagents).
         /// A malformed list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_object",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_object")]
         pub background: Option<Vec<BackgroundWork>>,
     }
 }
 
-impl UnknownStateUpdate {
-    /// An unknown state without background work.
-    pub fn new() -> Self {
-        Self {
-            background: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    UnknownStateUpdate,
+    "An unknown state without background work."
+);
 
 setters!(UnknownStateUpdate { opt background: Vec<BackgroundWork> });

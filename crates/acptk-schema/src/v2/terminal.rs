@@ -32,33 +32,19 @@ wire_struct! {
     #[derive(Default)]
     pub struct TerminalExitStatus {
         /// The exit code, if the command exited normally. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient")]
         pub exit_code: Option<i64>,
         /// The name of the signal that ended the command, if any. A non-string value is treated as
         /// absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_string",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_string")]
         pub signal: Option<String>,
     }
 }
 
-impl TerminalExitStatus {
-    /// An exit status with neither code nor signal.
-    pub fn new() -> Self {
-        Self {
-            exit_code: None,
-            signal: None,
-            meta: None,
-        }
-    }
-}
+default_new!(
+    TerminalExitStatus,
+    "An exit status with neither code nor signal."
+);
 
 setters!(TerminalExitStatus { opt exit_code: i64, opt signal: String });
 
@@ -97,47 +83,23 @@ wire_struct! {
         /// The terminal this update is about; unique within the session.
         pub terminal_id: TerminalId,
         /// The command line the terminal runs. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub command: crate::Patch<String>,
         /// The absolute working directory. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub cwd: crate::Patch<AbsolutePath>,
         /// Output that replaces what was shown so far. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub output: crate::Patch<TerminalOutput>,
         /// How the command exited, once it has. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub exit_status: crate::Patch<TerminalExitStatus>,
         /// The terminal's size. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub size: crate::Patch<TerminalSize>,
         /// What the client may do with this terminal (for example cancel it). A malformed value is
         /// treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub capabilities: crate::Patch<TerminalCapabilities>,
     }
 }

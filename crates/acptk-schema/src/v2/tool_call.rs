@@ -22,71 +22,35 @@ wire_struct! {
         /// The tool call this update is about; unique within the session.
         pub tool_call_id: ToolCallId,
         /// The name of the tool being called. A non-string value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub name: crate::Patch<String>,
         /// A human-readable description of what the call does. A non-string value is treated
         /// as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub title: crate::Patch<String>,
         /// The kind of tool. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub kind: crate::Patch<ToolKind>,
         /// The execution status. A malformed value is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub status: crate::Patch<ToolCallStatus>,
         /// What the call produced so far (text, diffs, terminals, sessions). Items that do not
         /// decode are skipped; a value that is not a list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch_items",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch_items")]
         pub content: crate::Patch<Vec<ToolCallContent>>,
         /// The files the call works on, for "follow along" views. Items that do not decode are
         /// skipped; a value that is not a list is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch_items",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch_items")]
         pub locations: crate::Patch<Vec<ToolCallLocation>>,
         /// The raw input sent to the tool. A `null` is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::patch_value",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::patch_value")]
         pub raw_input: crate::Patch<serde_json::Value>,
         /// The raw output returned by the tool. A `null` is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::patch_value",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::patch_value")]
         pub raw_output: crate::Patch<serde_json::Value>,
         /// What the client may do with this call (for example cancel it). A malformed value is
         /// treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_patch",
-            skip_serializing_if = "crate::Patch::is_unchanged",
-        )]
+        #[patch("crate::de::lenient_patch")]
         pub capabilities: crate::Patch<ToolCallCapabilities>,
     }
 }
@@ -313,11 +277,7 @@ wire_struct! {
         pub path: AbsolutePath,
         /// The line in the file, counted from 1. A malformed value (including 0, which is
         /// below the minimum) is treated as absent.
-        #[serde(
-            default,
-            deserialize_with = "crate::de::lenient_line",
-            skip_serializing_if = "Option::is_none",
-        )]
+        #[opt("crate::de::lenient_line")]
         pub line: Option<u32>,
     }
 }

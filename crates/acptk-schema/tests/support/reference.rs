@@ -42,43 +42,41 @@ pub enum Surface {
     Partial,
 }
 
+/// Whether each of the official crate's fourteen unstable features is on in this build.
+const UNSTABLE_FEATURES: [bool; 14] = [
+    cfg!(feature = "unstable_agent_skills"),
+    cfg!(feature = "unstable_auth_status"),
+    cfg!(feature = "unstable_end_turn_token_usage"),
+    cfg!(feature = "unstable_llm_providers"),
+    cfg!(feature = "unstable_mcp_over_acp"),
+    cfg!(feature = "unstable_prompt_suggestions"),
+    cfg!(feature = "unstable_proxy_chains"),
+    cfg!(feature = "unstable_session_archive"),
+    cfg!(feature = "unstable_session_cursors"),
+    cfg!(feature = "unstable_session_fork"),
+    cfg!(feature = "unstable_session_options"),
+    cfg!(feature = "unstable_session_set_title"),
+    cfg!(feature = "unstable_session_status"),
+    cfg!(feature = "unstable_speed_config_category"),
+];
+
 /// The surface of this build.
-pub const SURFACE: Surface = if cfg!(all(
-    feature = "unstable_agent_skills",
-    feature = "unstable_auth_status",
-    feature = "unstable_end_turn_token_usage",
-    feature = "unstable_llm_providers",
-    feature = "unstable_mcp_over_acp",
-    feature = "unstable_prompt_suggestions",
-    feature = "unstable_proxy_chains",
-    feature = "unstable_session_archive",
-    feature = "unstable_session_cursors",
-    feature = "unstable_session_fork",
-    feature = "unstable_session_options",
-    feature = "unstable_session_set_title",
-    feature = "unstable_session_status",
-    feature = "unstable_speed_config_category",
-)) {
-    Surface::Unstable
-} else if cfg!(not(any(
-    feature = "unstable_agent_skills",
-    feature = "unstable_auth_status",
-    feature = "unstable_end_turn_token_usage",
-    feature = "unstable_llm_providers",
-    feature = "unstable_mcp_over_acp",
-    feature = "unstable_prompt_suggestions",
-    feature = "unstable_proxy_chains",
-    feature = "unstable_session_archive",
-    feature = "unstable_session_cursors",
-    feature = "unstable_session_fork",
-    feature = "unstable_session_options",
-    feature = "unstable_session_set_title",
-    feature = "unstable_session_status",
-    feature = "unstable_speed_config_category",
-))) {
-    Surface::Stable
-} else {
-    Surface::Partial
+pub const SURFACE: Surface = {
+    let mut on = 0;
+    let mut i = 0;
+    while i < UNSTABLE_FEATURES.len() {
+        if UNSTABLE_FEATURES[i] {
+            on += 1;
+        }
+        i += 1;
+    }
+    if on == UNSTABLE_FEATURES.len() {
+        Surface::Unstable
+    } else if on == 0 {
+        Surface::Stable
+    } else {
+        Surface::Partial
+    }
 };
 
 /// The name of the reference file for this build's surface: `acp-v1.schema.json` stays as it

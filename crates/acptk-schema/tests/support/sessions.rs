@@ -85,6 +85,43 @@ pub fn form_schema() -> Value {
 #[cfg(feature = "schemars")]
 pub type SchemaCheck = (&'static str, fn(&mut schemars::SchemaGenerator));
 
+/// The [`SchemaCheck`]s of these types, each under its own name:
+/// `schema_checks![McpServer, IdempotencyKey]`.
+#[cfg(feature = "schemars")]
+macro_rules! schema_checks {
+    ($($ty:ident),* $(,)?) => {
+        vec![$(
+            (stringify!($ty), (|g| drop(g.subschema_for::<$ty>())) as fn(&mut schemars::SchemaGenerator)),
+        )*]
+    };
+}
+#[cfg(feature = "schemars")]
+pub(crate) use schema_checks;
+
+/// The [`SchemaCheck`]s of the method-surface types both versions have (in the version module
+/// the macro is used in), then of the `extra` ones.
+#[cfg(feature = "schemars")]
+macro_rules! method_schema_checks {
+    ($($extra:ident),* $(,)?) => {
+        schema_checks![
+            CreateElicitationRequest,
+            ElicitationFormMode,
+            ElicitationUrlMode,
+            ElicitationContentValue,
+            MultiSelectItems,
+            CreateElicitationResponse,
+            SessionConfigOption,
+            SessionConfigSelectOptions,
+            SetSessionConfigOptionRequest,
+            McpServer,
+            RequestPermissionOutcome,
+            $($extra,)*
+        ]
+    };
+}
+#[cfg(feature = "schemars")]
+pub(crate) use method_schema_checks;
+
 /// Checks that the generated JSON Schema of each type equals its `$defs` entry in the reference.
 #[cfg(feature = "schemars")]
 pub fn check_schemas(reference: &str, checks: Vec<SchemaCheck>) {
