@@ -89,16 +89,25 @@ fn our_client_passes_every_requirement_it_exercises_in_both_versions() {
             !report["to_look_at"].as_array().unwrap().is_empty(),
             "{report}"
         );
-        // The conformance agent does not advertise `loadSession`: in v1 no `--load` is
-        // offered; v2 agents always resume.
+        // The conformance agent advertises `loadSession` (v1; v2 agents always resume), so
+        // `--load` is offered on leaving.
         let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--load conform-session-1"), "{stderr}");
         if version == "1" {
-            assert!(
-                stderr.contains("ends with this run") && !stderr.contains("--load"),
-                "{stderr}"
+            for id in [
+                "client.fs.read.answer",
+                "client.fs.write.answer",
+                "client.terminal.answers",
+                "client.terminal.released-id",
+                "client.tool-content.survives",
+            ] {
+                assert_eq!(outcome(&report, id), "passed", "v1 {id}: {report}");
+            }
+            assert_eq!(
+                outcome(&report, "client.load.replay.survives"),
+                "not exercised",
+                "{report}"
             );
-        } else {
-            assert!(stderr.contains("--load conform-session-1"), "{stderr}");
         }
     }
 }
@@ -116,5 +125,43 @@ fn a_refused_permission_still_passes_and_is_answered_with_an_offered_option() {
         outcome(&report, "client.permission.answer"),
         "passed",
         "{report}"
+    );
+}
+
+#[test]
+fn reopening_the_session_with_load_replays_history_with_a_notice_and_is_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    let flags = [
+        "--protocol",
+        "1",
+        "--approve-all",
+        "--prompt",
+        "Run the scenarios.",
+    ];
+    let (output, _) = run(&dir, &flags);
+    assert!(output.status.success());
+    let mut again = vec!["--load", "conform-session-1"];
+    again.extend(flags);
+    let (output, report) = run(&dir, &again);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        outcome(&report, "client.load.replay.survives"),
+        "passed",
+        "{report}\n{stderr}"
+    );
+    let look = report["to_look_at"].to_string();
+    assert!(look.contains("not as part of the history"), "{look}");
+    // The replayed history is shown, and the notice that came during it is not part of it.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let history = stdout
+        .split_once("history of the session")
+        .and_then(|(_, rest)| rest.split_once("end of history"))
+        .map(|(history, _)| history)
+        .unwrap_or_else(|| panic!("no replayed history:\n{stdout}"));
+    assert!(history.contains("a replayed answer"), "{stdout}");
+    assert!(
+        !history.contains("a notice during the replay"),
+        "the notice shows as history:\n{stdout}"
     );
 }
