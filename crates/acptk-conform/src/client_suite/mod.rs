@@ -129,7 +129,7 @@ where
     }
     judge::responses(&wire, &mut client.outcomes);
     let version = client.version.unwrap_or(1);
-    if version == 1 && !client.loaded {
+    if version == 1 && client.prompts > 0 && !client.loaded {
         client.to_look_at.push(
             "not exercised: a notice during a session's replay (the client loaded no session; reopen one, e.g. `acp client --load conform-session-1`, to see it)".to_owned(),
         );
