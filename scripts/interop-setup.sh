@@ -4,7 +4,7 @@
 #
 #   $ACP_INTEROP_DIR/node/node_modules/...   npm packages of scripts/interop/package.json: the
 #                                            official TypeScript SDK, real agents (codex-acp,
-#                                            claude-agent-acp, gemini-cli) and `ws` (the
+#                                            claude-agent-acp, gemini-cli), a client (acpx) and `ws` (the
 #                                            WebSocket package the SDK's Node transports use)
 #   $ACP_INTEROP_DIR/venv/                   a Python virtual environment with the official
 #                                            Python SDK and its `http` extra (the WebSocket

@@ -74,6 +74,11 @@ const BROKEN: &[(u16, &str, &str)] = &[
     ),
     (2, "bad-permission", "client.permission.answer"),
     (1, "bad-read", "client.fs.read.answer"),
+    (1, "bad-write", "client.fs.write.answer"),
+    (1, "bad-terminal", "client.terminal.answers"),
+    (1, "reuses-released", "client.terminal.released-id"),
+    (1, "dies-on-diff", "client.tool-content.survives"),
+    (1, "dies-on-replayed-notice", "client.load.replay.survives"),
     (1, "cancel-as-request", "client.cancel.notification"),
 ];
 
@@ -125,6 +130,31 @@ fn the_unbroken_client_passes_what_it_exercises_in_both_versions() {
             outcome(&report, "client.permission.answer"),
             &Outcome::Passed
         );
+        if version == 1 {
+            for id in [
+                "client.fs.read.answer",
+                "client.fs.write.answer",
+                "client.terminal.answers",
+                "client.terminal.released-id",
+                "client.tool-content.survives",
+            ] {
+                assert_eq!(outcome(&report, id), &Outcome::Passed, "{id}:\n{text}");
+            }
+            assert!(
+                matches!(
+                    outcome(&report, "client.load.replay.survives"),
+                    Outcome::NotExercised { .. }
+                ),
+                "a client that never loads leaves the replay not exercised:\n{text}"
+            );
+            assert!(
+                report
+                    .to_look_at
+                    .iter()
+                    .any(|l| l.starts_with("not exercised: a notice during")),
+                "{text}"
+            );
+        }
         assert!(
             matches!(
                 outcome(&report, "client.cancel.notification"),
@@ -156,4 +186,31 @@ fn a_client_that_cancels_passes_the_cancel_requirement_and_the_turn_ends_cancell
         "{transcript}"
     );
     assert!(!report.failed(), "{}", report::text(&report));
+}
+
+#[test]
+fn a_client_that_loads_a_session_passes_the_replay_requirement_and_is_told_to_check_the_notice() {
+    let Some(python) = support::python() else {
+        return;
+    };
+    let report = run(python, 1, "load");
+    let text = report::text(&report);
+    assert_eq!(
+        outcome(&report, "client.load.replay.survives"),
+        &Outcome::Passed,
+        "{text}"
+    );
+    assert!(!report.failed(), "{text}");
+    assert!(
+        text.contains("shown as a notice of now, not as part of the history"),
+        "{text}"
+    );
+    let transcript = report.runs[0].transcript.join("\n");
+    let notice = transcript
+        .find("a notice during the replay")
+        .expect("the notice is sent");
+    let answer = transcript
+        .find("a replayed answer")
+        .expect("history replayed");
+    assert!(notice < answer, "the notice is interleaved in the replay");
 }

@@ -696,11 +696,17 @@ fn the_terminal_ui_passes_the_conform_client_suite() {
     screen.wait_for("Permission requested");
     // "Allow once" is highlighted.
     screen.press(b"\r");
+    // The terminal probe: "Do not run it" is highlighted; Up chooses "Run it".
+    screen.wait_for("Run a command?");
+    screen.press(b"\x1b[A\r");
     screen.wait_for("the scenarios are over");
     screen.press(b"\x11");
     let output = screen.end();
     assert!(output.status.success(), "{:?}", output.status);
     for id in [
+        "client.terminal.answers",
+        "client.terminal.released-id",
+        "client.tool-content.survives",
         "client.notice.survives",
         "client.permission.answer",
         "client.rpc.response-ids",

@@ -89,16 +89,25 @@ fn our_client_passes_every_requirement_it_exercises_in_both_versions() {
             !report["to_look_at"].as_array().unwrap().is_empty(),
             "{report}"
         );
-        // The conformance agent does not advertise `loadSession`: in v1 no `--load` is
-        // offered; v2 agents always resume.
+        // The conformance agent advertises `loadSession` (v1; v2 agents always resume), so
+        // `--load` is offered on leaving.
         let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--load conform-session-1"), "{stderr}");
         if version == "1" {
-            assert!(
-                stderr.contains("ends with this run") && !stderr.contains("--load"),
-                "{stderr}"
+            for id in [
+                "client.fs.read.answer",
+                "client.fs.write.answer",
+                "client.terminal.answers",
+                "client.terminal.released-id",
+                "client.tool-content.survives",
+            ] {
+                assert_eq!(outcome(&report, id), "passed", "v1 {id}: {report}");
+            }
+            assert_eq!(
+                outcome(&report, "client.load.replay.survives"),
+                "not exercised",
+                "{report}"
             );
-        } else {
-            assert!(stderr.contains("--load conform-session-1"), "{stderr}");
         }
     }
 }
@@ -117,4 +126,148 @@ fn a_refused_permission_still_passes_and_is_answered_with_an_offered_option() {
         "passed",
         "{report}"
     );
+}
+
+#[test]
+fn reopening_the_session_with_load_replays_history_with_a_notice_and_is_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    let flags = [
+        "--protocol",
+        "1",
+        "--approve-all",
+        "--prompt",
+        "Run the scenarios.",
+    ];
+    let (output, _) = run(&dir, &flags);
+    assert!(output.status.success());
+    let mut again = vec!["--load", "conform-session-1"];
+    again.extend(flags);
+    let (output, report) = run(&dir, &again);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        outcome(&report, "client.load.replay.survives"),
+        "passed",
+        "{report}\n{stderr}"
+    );
+    let look = report["to_look_at"].to_string();
+    assert!(look.contains("not as part of the history"), "{look}");
+    // The replayed history is shown, and the notice that came during it is not part of it.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let history = stdout
+        .split_once("history of the session")
+        .and_then(|(_, rest)| rest.split_once("end of history"))
+        .map(|(history, _)| history)
+        .unwrap_or_else(|| panic!("no replayed history:\n{stdout}"));
+    assert!(history.contains("a replayed answer"), "{stdout}");
+    assert!(
+        !history.contains("a notice during the replay"),
+        "the notice shows as history:\n{stdout}"
+    );
+}
+
+/// `acp conform client --listen 127.0.0.1:0` started with its reports in `dir`; returns the
+/// process and the URL it printed on standard error.
+fn listening(dir: &tempfile::TempDir) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = Command::new(ACP)
+        .args([
+            "conform",
+            "client",
+            "--timeout",
+            "10",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .arg("--report")
+        .arg(dir.path().join("report.txt"))
+        .arg("--json")
+        .arg(dir.path().join("report.json"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    while let Some(Ok(line)) = lines.next() {
+        if let Some(at) = line.find("ws://") {
+            // The rest of its standard error is read, so that its last words find a reader.
+            std::thread::spawn(move || lines.for_each(drop));
+            return (child, line[at..].trim().to_owned());
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("no URL printed by acp conform client --listen");
+}
+
+#[test]
+fn over_the_network_the_first_client_is_judged_and_the_report_written_when_it_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, url) = listening(&dir);
+    let output = Command::new(ACP)
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .args([
+            "client",
+            "--url",
+            &url,
+            "--approve-all",
+            "--prompt",
+            "Run the scenarios.",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The server ends by itself once the client has gone.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(std::time::Instant::now() < deadline, "still serving");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["failed"], 0, "{report}");
+    for id in [
+        "client.init.first",
+        "client.notice.survives",
+        "client.permission.answer",
+        "client.tool-content.survives",
+    ] {
+        assert_eq!(outcome(&report, id), "passed", "{id}: {report}");
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("acp conform: a repeated notice"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_busy_or_bad_listen_address_is_a_clear_error() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = busy.local_addr().unwrap().to_string();
+    let output = Command::new(ACP)
+        .args(["conform", "client", "--listen", &address])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot listen on {address}")),
+        "{stderr}"
+    );
+    let output = Command::new(ACP)
+        .args(["conform", "client", "--listen", "no-such-address"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is not PORT, IP:PORT"), "{stderr}");
 }

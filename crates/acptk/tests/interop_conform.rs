@@ -1,6 +1,6 @@
 //! `acp conform` against real software (the table of docs/src/conformance.md): the official
 //! SDKs' example agents of our interop tests, codex-acp from both publishers, claude-agent-acp
-//! and gemini-cli as agents (no credentials), and the SDKs' clients launching
+//! and gemini-cli as agents (no credentials), and the SDKs' clients and acpx launching
 //! `acp conform client`. The SDK peers are pinned by `scripts/interop/`, so what each fails
 //! is asserted exactly: a change in a peer or in the suite shows here and in the guide's
 //! table together. Without the peers the tests skip (fail with `ACP_INTEROP_REQUIRED=1`).
@@ -225,4 +225,65 @@ fn the_sdk_clients_pass_the_client_suite_in_both_versions() {
             }
         }
     }
+}
+
+/// acpx (a headless CLI client, pinned in `scripts/interop/package.json`) launching
+/// `acp conform client` through its raw `--agent` command, one-shot (`exec`). It speaks v1
+/// only. Skipped when acpx is not among the installed peers (an older install); a failure when
+/// it is installed and the run breaks.
+#[test]
+fn acpx_passes_the_client_suite() {
+    let Some(peers) = interop::peers("acpx_passes_the_client_suite") else {
+        return;
+    };
+    let acpx = peers.node_modules().join("acpx/dist/cli.js");
+    if !acpx.exists() {
+        eprintln!(
+            "skipping acpx_passes_the_client_suite: acpx is not installed in {} (run scripts/interop-setup.sh)",
+            peers.dir().display()
+        );
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let json = home.path().join("report.json");
+    let agent = format!(
+        "{ACP} conform client --timeout 15 --json {}",
+        json.to_string_lossy()
+    );
+    let output = command(&peers, &home, "node")
+        .arg(&acpx)
+        .arg("--agent")
+        .arg(&agent)
+        .args(["--approve-all", "--cwd"])
+        .arg(home.path())
+        .args(["exec", "Run the scenarios."])
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| {
+        panic!(
+            "acpx: no report ({e}): {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let report: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["failed"], 0, "acpx: {report}");
+    let passed = ids_with(&report, "passed");
+    for id in [
+        "client.init.first",
+        "client.permission.answer",
+        "client.rpc.response-ids",
+        "client.fs.read.answer",
+        "client.fs.write.answer",
+        "client.terminal.answers",
+        "client.terminal.released-id",
+        "client.tool-content.survives",
+    ] {
+        assert!(passed.contains(id), "acpx {id}: {report}");
+    }
+    // acpx does not advertise `session.notices`: the agent-message fallback stands in.
+    assert!(
+        ids_with(&report, "not exercised").contains("client.notice.survives"),
+        "{report}"
+    );
 }

@@ -164,6 +164,9 @@ pub(super) fn collect(version: u16, client: &Client) -> Vec<Verdict> {
                 Outcome::not_exercised(match (client.version, client.prompts, requirement.id) {
                     (None, _, _) => "the client never initialized the connection",
                     (_, 0, _) => "the client sent no prompt, so no scenario ran",
+                    (_, _, "client.load.replay.survives") => {
+                        "the client loaded no session (reopen one with `session/load` to exercise it)"
+                    }
                     (_, _, "client.cancel.notification") => {
                         "the client did not cancel a turn (cancel one during the scenarios to exercise it)"
                     }

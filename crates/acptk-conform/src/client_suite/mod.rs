@@ -21,6 +21,8 @@
 
 mod judge;
 mod scenarios;
+mod services;
+mod turn;
 mod wire;
 
 use std::future::Future;
@@ -78,6 +80,8 @@ struct Client {
     sessions: Vec<String>,
     /// How many prompts came.
     prompts: u32,
+    /// Whether the client loaded a session (v1 `session/load`).
+    loaded: bool,
     outcomes: Outcomes,
     to_look_at: Vec<String>,
 }
@@ -101,6 +105,7 @@ where
         capabilities: Value::Null,
         sessions: Vec::new(),
         prompts: 0,
+        loaded: false,
         outcomes: Vec::new(),
         to_look_at: Vec::new(),
     };
@@ -124,6 +129,11 @@ where
     }
     judge::responses(&wire, &mut client.outcomes);
     let version = client.version.unwrap_or(1);
+    if version == 1 && client.prompts > 0 && !client.loaded {
+        client.to_look_at.push(
+            "not exercised: a notice during a session's replay (the client loaded no session; reopen one, e.g. `acp client --load conform-session-1`, to see it)".to_owned(),
+        );
+    }
     let verdicts = judge::collect(version, &client);
     let transcript = wire.into_transcript();
     Report {
@@ -173,6 +183,9 @@ async fn handle<W: AsyncWrite + Unpin>(wire: &mut Wire<W>, client: &mut Client, 
             let session = format!("conform-session-{}", client.sessions.len() + 1);
             client.sessions.push(session.clone());
             wire.respond(&id, json!({"sessionId": session})).await;
+        }
+        "session/load" if client.version == Some(1) => {
+            load(wire, client, &id, &params).await;
         }
         "session/prompt" => {
             client.prompts += 1;
@@ -227,7 +240,7 @@ async fn initialize<W: AsyncWrite + Unpin>(
     let result = if version == 1 {
         json!({
             "protocolVersion": 1,
-            "agentCapabilities": {"loadSession": false},
+            "agentCapabilities": {"loadSession": true},
             "authMethods": [],
             "agentInfo": info,
         })
@@ -235,4 +248,56 @@ async fn initialize<W: AsyncWrite + Unpin>(
         json!({"protocolVersion": 2, "info": info, "capabilities": {}, "authMethods": []})
     };
     wire.respond(id, result).await;
+}
+
+/// Answers a v1 `session/load` of any session: replays a short history with a notice
+/// interleaved (where the client advertised notices), then probes.
+async fn load<W: AsyncWrite + Unpin>(
+    wire: &mut Wire<W>,
+    client: &mut Client,
+    id: &Value,
+    params: &Value,
+) {
+    let Some(session) = params.get("sessionId").and_then(Value::as_str) else {
+        wire.respond_error(id, -32602, "session/load needs a string `sessionId`")
+            .await;
+        return;
+    };
+    client.loaded = true;
+    if !client.sessions.iter().any(|s| s == session) {
+        client.sessions.push(session.to_owned());
+    }
+    let turn = turn::Turn {
+        session: session.to_owned(),
+        version: 1,
+    };
+    let text = |text: &str| json!({"type": "text", "text": text});
+    turn.update(
+        wire,
+        json!({"sessionUpdate": "user_message_chunk", "content": text("acp conform: a replayed prompt\n")}),
+    )
+    .await;
+    let notices = client
+        .capabilities
+        .pointer("/session/notices")
+        .is_some_and(Value::is_object);
+    if notices {
+        turn.update(
+            wire,
+            json!({"sessionUpdate": "notice", "severity": "info", "title": "acp conform: a notice during the replay"}),
+        )
+        .await;
+    }
+    turn.update(
+        wire,
+        json!({"sessionUpdate": "agent_message_chunk", "content": text("acp conform: a replayed answer\n")}),
+    )
+    .await;
+    wire.respond(id, json!({})).await;
+    client.to_look_at.push(if notices {
+        "the reopened session's history `acp conform: a replayed prompt` and `a replayed answer`, with the notice `acp conform: a notice during the replay` shown as a notice of now, not as part of the history".to_owned()
+    } else {
+        "the reopened session's history `acp conform: a replayed prompt` and `a replayed answer` (no notice was replayed: the client did not advertise `session.notices`)".to_owned()
+    });
+    turn::probe(wire, client, "client.load.replay.survives").await;
 }

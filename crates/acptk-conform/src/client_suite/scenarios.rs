@@ -1,14 +1,15 @@
 //! The scenarios played in the client's first prompt turn, in order: notices of every kind
 //! (v1 only when the client advertised `session.notices`, else the agent-message fallback), an
-//! unknown session-update kind (v2), a line that is not JSON, a permission request, a file
-//! read where advertised; after each odd input an unknown request checks that the client
+//! unknown session-update kind (v2), a line that is not JSON, a permission request, and in v1
+//! a file read and a file write where advertised, a terminal's life where advertised and a
+//! tool call with diff (and terminal) content ([`super::services`]); after each odd input an unknown request checks that the client
 //! still answers. A `session/cancel` from the client ends the turn early with `cancelled`.
-
-use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use tokio::io::AsyncWrite;
 
+use super::services;
+use super::turn::{Turn, probe, probe_path};
 use super::wire::Wire;
 use super::{Client, RUN_NAME};
 use crate::outcome::Outcome;
@@ -117,33 +118,6 @@ pub(super) async fn turn<W: AsyncWrite + Unpin>(
     }
 }
 
-/// The session a turn runs in and the protocol version.
-struct Turn {
-    session: String,
-    version: u16,
-}
-
-impl Turn {
-    async fn update<W: AsyncWrite + Unpin>(&self, wire: &mut Wire<W>, update: Value) {
-        wire.notify(
-            "session/update",
-            json!({"sessionId": self.session, "update": update}),
-        )
-        .await;
-    }
-
-    async fn message<W: AsyncWrite + Unpin>(&self, wire: &mut Wire<W>, text: &str) {
-        let mut update = json!({
-            "sessionUpdate": "agent_message_chunk",
-            "content": {"type": "text", "text": format!("{text}\n")},
-        });
-        if self.version == 2 {
-            update["messageId"] = json!("conform-agent-message");
-        }
-        self.update(wire, update).await;
-    }
-}
-
 /// Plays the scenarios; returns whether the client cancelled the turn.
 async fn play<W: AsyncWrite + Unpin>(
     wire: &mut Wire<W>,
@@ -175,6 +149,13 @@ async fn play<W: AsyncWrite + Unpin>(
         return true;
     }
     read_file(wire, client, turn).await;
+    if turn.version == 1 {
+        services::write_file(wire, client, turn).await;
+        if cancelled(wire, turn) {
+            return true;
+        }
+        services::terminal(wire, client, turn).await;
+    }
     turn.message(
         wire,
         "acp conform: the scenarios are over; disconnect to get the report.",
@@ -228,43 +209,6 @@ async fn notices<W: AsyncWrite + Unpin>(wire: &mut Wire<W>, client: &mut Client,
         "none of the notices in the conversation history, and none again when the session is reopened".to_owned(),
     ]);
     probe(wire, client, "client.notice.survives").await;
-}
-
-/// An unknown extension request: answered -32601, and proof the client still answers.
-async fn probe<W: AsyncWrite + Unpin>(
-    wire: &mut Wire<W>,
-    client: &mut Client,
-    survives: &'static str,
-) {
-    let id = wire.fresh_id();
-    let reply = wire
-        .call(id, "_acp_conform/probe", json!({"after": survives}))
-        .await;
-    let Some(response) = reply.response else {
-        let note =
-            format!("`_acp_conform/probe` (after the input of `{survives}`) got no response");
-        client.outcomes.push((
-            survives,
-            Outcome::failed(RUN_NAME, reply.request_line, note),
-        ));
-        return;
-    };
-    client.outcomes.push((survives, Outcome::Passed));
-    client.outcomes.push((
-        "client.rpc.method-not-found",
-        if response.error_code() == Some(-32601) {
-            Outcome::Passed
-        } else {
-            Outcome::failed(
-                RUN_NAME,
-                response.line,
-                format!(
-                    "expected error -32601, got {}",
-                    brief(response.value.as_ref())
-                ),
-            )
-        },
-    ));
 }
 
 /// A permission request with a string id; the answer must select an offered option or be
@@ -342,14 +286,6 @@ async fn permission<W: AsyncWrite + Unpin>(wire: &mut Wire<W>, client: &mut Clie
     }
 }
 
-/// Where the probe file is written: a folder of this process's own under the temporary
-/// directory.
-fn probe_path() -> PathBuf {
-    std::env::temp_dir()
-        .join(format!("acp-conform-{}", std::process::id()))
-        .join("probe.txt")
-}
-
 /// `fs/read_text_file` of the probe file, where the client advertised `fs.readTextFile`.
 async fn read_file<W: AsyncWrite + Unpin>(wire: &mut Wire<W>, client: &mut Client, turn: &Turn) {
     let advertised = turn.version == 1
@@ -367,7 +303,7 @@ async fn read_file<W: AsyncWrite + Unpin>(wire: &mut Wire<W>, client: &mut Clien
         }
         return;
     }
-    let path = probe_path();
+    let path = probe_path("probe.txt");
     let written = path
         .parent()
         .map_or(Ok(()), std::fs::create_dir_all)

@@ -30,11 +30,12 @@ enum Target {
     /// `acp client -- acp conform client`): it plays notices, a permission request and odd
     /// input, judges the client's answers, and writes the report when the client disconnects
     /// (exit 1 when a MUST failed).
-    Client(ClientArgs),
+    Client(Box<ClientArgs>),
 }
 
 /// Arguments of `acp conform client`.
 #[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("remote").args(["listen"]).multiple(true))]
 struct ClientArgs {
     /// Write the text report to FILE (default: standard error, as standard output carries
     /// the protocol).
@@ -50,6 +51,11 @@ struct ClientArgs {
     /// decide a permission request).
     #[arg(long, value_name = "SECONDS", default_value_t = 120.0, value_parser = seconds)]
     timeout: f64,
+    /// `--listen ADDR`: serve the scenarios over WebSocket and Streamable HTTP to the first
+    /// client that connects (the URL is printed on standard error); the report is written when
+    /// it disconnects.
+    #[command(flatten, next_help_heading = super::listen::HELP_HEADING)]
+    remote: super::listen::ListenArgs,
 }
 
 /// Arguments of `acp conform agent`.
@@ -92,7 +98,7 @@ fn seconds(text: &str) -> Result<f64, String> {
 pub fn run(args: Args) -> super::Outcome {
     match args.target {
         Target::Agent(args) => run_agent(args),
-        Target::Client(args) => run_client(args),
+        Target::Client(args) => run_client(*args),
     }
 }
 
@@ -181,15 +187,20 @@ async fn asked_to_end() {
 fn run_client(args: ClientArgs) -> super::Outcome {
     let options = acptk_conform::client_suite::ClientOptions::new()
         .timeout(Duration::from_secs_f64(args.timeout));
+    // Read before anything is opened: a bad token is a usage error.
+    let listen = args.remote.listen()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let report = runtime.block_on(acptk_conform::client_suite::run_client_suite(
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        &options,
-        asked_to_end(),
-    ));
+    let report = match listen {
+        Some(listen) => runtime.block_on(super::conform_listen::serve(options, listen))?,
+        None => runtime.block_on(acptk_conform::client_suite::run_client_suite(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+            &options,
+            asked_to_end(),
+        )),
+    };
     record(args.record.as_deref(), &report)?;
     let text = report::text(&report);
     match &args.report {

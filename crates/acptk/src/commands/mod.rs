@@ -6,6 +6,7 @@ pub mod check;
 pub mod client;
 pub mod completions;
 pub mod conform;
+pub mod conform_listen;
 pub mod demo;
 pub mod inspect;
 pub mod listen;
