@@ -75,9 +75,21 @@ fn our_agent_passes_every_requirement_it_exercises_in_both_versions() {
     let report = json_report(&output);
     assert_eq!(output.status.code(), Some(0), "{report:#}");
     let requirements = report["requirements"].as_array().unwrap();
+    // A `/notice` prompt opens no tool call and asks no permission: the turn requirements
+    // are left to the test below; v2 has no session method to leave unadvertised.
+    let unexercised = [
+        "turn.permission",
+        "turn.cancel",
+        "turn.cancel.tools-closed",
+        "turn.tool-call-ids.unique",
+        "session.methods.unadvertised",
+    ];
     for r in requirements {
         assert!(
-            r["outcome"] == "passed" || r["outcome"] == "not applicable",
+            r["outcome"] == "passed"
+                || r["outcome"] == "not applicable"
+                || (r["outcome"] == "not exercised"
+                    && unexercised.contains(&r["id"].as_str().unwrap())),
             "{r:#}"
         );
     }
@@ -101,6 +113,48 @@ fn our_agent_passes_every_requirement_it_exercises_in_both_versions() {
         "{report:#}"
     );
     assert!(report["elapsed_ms"].as_u64().is_some());
+}
+
+#[test]
+fn our_agent_passes_the_turn_requirements_with_the_default_prompt() {
+    let state = tempfile::tempdir().unwrap();
+    // The default prompt makes our agent open a tool call and ask permission for it: allowed
+    // in the main run, rejected, answered `cancelled` and cancelled in the runs beside it.
+    let output = conform(&["--format", "json"], &our_agent(&state));
+    let report = json_report(&output);
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    let requirements = report["requirements"].as_array().unwrap();
+    let passed = |id: &str, version: u64| {
+        requirements
+            .iter()
+            .any(|r| r["id"] == id && r["version"] == version && r["outcome"] == "passed")
+    };
+    for version in [1, 2] {
+        for id in [
+            "turn.permission",
+            "turn.cancel",
+            "turn.cancel.tools-closed",
+            "requests.advertised-only",
+            "session.methods.advertised",
+            "session.list",
+            "session.close",
+            "session.delete",
+        ] {
+            assert!(passed(id, version), "{id} v{version}: {report:#}");
+        }
+    }
+    // With a state directory our agent advertises every session method (v1 `loadSession`
+    // too): `session.methods.unadvertised` is not exercised.
+    for id in ["turn.stop-reason", "turn.tool-call-ids.unique"] {
+        assert!(passed(id, 1), "{id} v1: {report:#}");
+    }
+    let runs: Vec<&str> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(runs.contains(&"v2-cancel.jsonl"), "{runs:?}");
 }
 
 #[test]

@@ -4,17 +4,23 @@
 //!
 //! * `vN-newer.jsonl`, `vN-older.jsonl`: `initialize` proposing 99 and 0 (`init`);
 //! * `vN-main.jsonl`: a client that advertises nothing (no notices): `initialize`, the JSON-RPC
-//!   hygiene probes (`rpc`), a session with one prompt, unknown session ids and a replay
-//!   (`sessions`), and the notice rules over the whole run (`notices`);
+//!   hygiene probes (`rpc`), a session with one prompt (its permission request allowed),
+//!   unknown session ids, a replay, list, delete and close (`sessions`), every session method
+//!   against the capabilities (`methods`), and the notice rules over the whole run (`notices`);
 //! * `v1-notices.jsonl` (v1 only): a client that advertises `session.notices`, one session and
-//!   one prompt, and the notices it got.
+//!   one prompt, and the notices it got;
+//! * `vN-reject.jsonl`, `vN-dismiss.jsonl`, `vN-cancel.jsonl`, side by side with the main run:
+//!   one prompt each, its permission request rejected, answered `cancelled`, or cancelled with
+//!   `session/cancel` (`turns`).
 //!
 //! Every run is also checked with `acp check`'s rules ([`acptk_check::check_bytes`]).
 
 pub(crate) mod init;
+mod methods;
 mod notices;
 mod rpc;
 mod sessions;
+mod turns;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -157,16 +163,19 @@ pub async fn run_agent_suite(
         let mut peer = start(format!("v{version}-main.jsonl"))?;
         let answered = init::initialize(&mut peer, version, false, &mut outcomes).await;
         if answered == Some(version) {
-            rpc::check(&mut peer, &mut outcomes).await;
-            sessions::check(&mut peer, version, options, &mut outcomes).await;
-            notices::check_main_run(&peer, version, &mut outcomes);
-            runs.push(finish(peer).await);
-            if version == 1 {
-                let mut peer = start("v1-notices.jsonl".to_owned())?;
-                if init::initialize(&mut peer, version, true, &mut Vec::new()).await == Some(1) {
-                    sessions::one_turn(&mut peer, version, options).await;
-                    notices::check_notices_run(&peer, &mut outcomes);
-                }
+            // Once the agent answered, the permission runs go side by side with the rest of
+            // the main run: the suite's time is that of the longest.
+            let (main, turns) = tokio::join!(
+                main_runs(peer, &start, version, options),
+                turns::permission_runs(&start, version, options)
+            );
+            let (more, main_runs) = main?;
+            let (turn_outcomes, turn_peers) = turns?;
+            outcomes.extend(more);
+            outcomes.extend(turn_outcomes);
+            runs.extend(main_runs);
+            for peer in turn_peers {
+                turns::requests(&peer, &mut outcomes);
                 runs.push(finish(peer).await);
             }
         } else {
@@ -181,6 +190,33 @@ pub async fn run_agent_suite(
         subject: "agent",
         to_look_at: Vec::new(),
     })
+}
+
+/// The rest of the main run of `version` (initialized) and, in v1, the notices run: the
+/// outcomes and the finished runs.
+async fn main_runs(
+    mut peer: RawPeer,
+    start: &impl Fn(String) -> Result<RawPeer, ConformError>,
+    version: u16,
+    options: &Options,
+) -> Result<(Outcomes, Vec<Run>), ConformError> {
+    let mut outcomes = Vec::new();
+    let mut runs = Vec::new();
+    rpc::check(&mut peer, &mut outcomes).await;
+    sessions::check(&mut peer, version, options, &mut outcomes).await;
+    notices::check_main_run(&peer, version, &mut outcomes);
+    turns::requests(&peer, &mut outcomes);
+    runs.push(finish(peer).await);
+    if version == 1 {
+        let mut peer = start("v1-notices.jsonl".to_owned())?;
+        if init::initialize(&mut peer, version, true, &mut Vec::new()).await == Some(1) {
+            sessions::one_turn(&mut peer, version, options).await;
+            notices::check_notices_run(&peer, &mut outcomes);
+            turns::requests(&peer, &mut outcomes);
+        }
+        runs.push(finish(peer).await);
+    }
+    Ok((outcomes, runs))
 }
 
 /// Ends a run's agent and checks its transcript with `acp check`'s rules.
