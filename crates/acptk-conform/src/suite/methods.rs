@@ -7,10 +7,24 @@
 
 use serde_json::{Value, json};
 
-use super::sessions::{UNKNOWN_SESSION, session_capability};
 use super::{Outcomes, brief};
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::RawPeer;
+
+/// An id no agent gave out.
+pub(super) const UNKNOWN_SESSION: &str = "conform-no-such-session";
+
+/// Whether a session capability (`resume`, `close`) is advertised: an object.
+pub(super) fn session_capability(caps: &Value, version: u16, name: &str) -> bool {
+    let group = if version == 1 {
+        "sessionCapabilities"
+    } else {
+        "session"
+    };
+    caps.get(group)
+        .and_then(|g| g.get(name))
+        .is_some_and(Value::is_object)
+}
 
 /// The most pages of `session/list` read looking for the run's session.
 const LIST_PAGES: usize = 20;

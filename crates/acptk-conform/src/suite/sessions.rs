@@ -4,15 +4,13 @@
 
 use serde_json::{Value, json};
 
-use super::{Options, Outcomes, brief, methods};
+use super::methods::{self, UNKNOWN_SESSION, session_capability};
+use super::{Options, Outcomes, brief};
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::{RawPeer, Received};
 
 /// The error an agent answers while the client has not signed in.
 const AUTH_REQUIRED: i64 = -32000;
-
-/// An id no agent gave out.
-pub(super) const UNKNOWN_SESSION: &str = "conform-no-such-session";
 
 /// The agent's capabilities as answered to `initialize` in this run.
 fn capabilities(peer: &RawPeer, version: u16) -> Value {
@@ -25,18 +23,6 @@ fn capabilities(peer: &RawPeer, version: u16) -> Value {
         .iter()
         .find_map(|r| r.result().and_then(|result| result.get(key)).cloned())
         .unwrap_or(Value::Null)
-}
-
-/// Whether a session capability (`resume`, `close`) is advertised: an object.
-pub(super) fn session_capability(caps: &Value, version: u16, name: &str) -> bool {
-    let group = if version == 1 {
-        "sessionCapabilities"
-    } else {
-        "session"
-    };
-    caps.get(group)
-        .and_then(|g| g.get(name))
-        .is_some_and(Value::is_object)
 }
 
 fn prompt_params(session: &str, options: &Options) -> Value {
