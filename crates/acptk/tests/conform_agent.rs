@@ -8,6 +8,8 @@
 
 #[path = "support/interop.rs"]
 mod interop;
+#[path = "support/listening.rs"]
+mod listening;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -338,4 +340,59 @@ fn the_junit_report_is_read_by_xml_etree_and_by_junitparser() {
         String::from_utf8_lossy(&parsed.stdout).trim(),
         "session.unknown-id [SHOULD] session.unknown-id [SHOULD]"
     );
+}
+
+#[test]
+fn a_remote_agent_is_judged_over_its_url_and_a_refused_token_names_the_url() {
+    // `acp agent --listen 0` with a token; ended when `agent` is dropped.
+    let agent = listening::Listening::start(&["--ephemeral", "--token", "open-sesame"], &[]);
+    let output = Command::new(ACP)
+        .args(["conform", "agent", "--format", "json", "--url", &agent.url])
+        .args(["--token", "open-sesame"])
+        .output()
+        .unwrap();
+    let report = json_report(&output);
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    let requirements = report["requirements"].as_array().unwrap();
+    for version in [1, 2] {
+        for id in ["session.prompt", "turn.cancel", "rpc.parse-error.code"] {
+            assert!(
+                requirements
+                    .iter()
+                    .any(|r| r["id"] == id && r["version"] == version && r["outcome"] == "passed"),
+                "{id} v{version}: {report:#}"
+            );
+        }
+    }
+    for token in [None, Some("wrong")] {
+        let mut command = Command::new(ACP);
+        command.args(["conform", "agent", "--url", &agent.url]);
+        if let Some(token) = token {
+            command.args(["--token", token]);
+        }
+        let output = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{token:?}: {stderr}");
+        assert!(
+            stderr.contains(&agent.url) && stderr.contains("401"),
+            "{token:?}: {stderr}"
+        );
+    }
+    // Nothing listens on a port that was just free: the URL is named too.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}/acp", free.local_addr().unwrap());
+    drop(free);
+    let output = Command::new(ACP)
+        .args(["conform", "agent", "--url", &url])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&url), "{stderr}");
+    // An agent command and --url together are a usage error.
+    let output = Command::new(ACP)
+        .args(["conform", "agent", "--url", &url, "--", ACP, "agent"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
 }

@@ -141,33 +141,79 @@ impl Report {
 /// The outcomes one version's runs produced, by requirement id.
 pub(crate) type Outcomes = Vec<(&'static str, Outcome)>;
 
+/// How each run reaches the agent: a fresh process, or a fresh connection.
+pub(crate) enum Launch<'a> {
+    Command(&'a AgentCommand),
+    #[cfg(feature = "remote")]
+    Url {
+        url: &'a str,
+        token: Option<&'a str>,
+    },
+}
+
+impl Launch<'_> {
+    /// The peer of the run `name`.
+    pub(crate) async fn start(
+        &self,
+        name: String,
+        options: &Options,
+    ) -> Result<RawPeer, ConformError> {
+        match self {
+            Launch::Command(command) => RawPeer::spawn(command, name, options.timeout),
+            #[cfg(feature = "remote")]
+            Launch::Url { url, token } => {
+                RawPeer::connect(url, *token, name, options.timeout).await
+            }
+        }
+    }
+}
+
 /// Runs the agent suite against `command`, starting the agent afresh for each run.
 pub async fn run_agent_suite(
     command: &AgentCommand,
     options: &Options,
 ) -> Result<Report, ConformError> {
+    run_suite(&Launch::Command(command), options).await
+}
+
+/// Runs the agent suite against the remote agent at `url` (`ws://`, `wss://`; `http://`,
+/// `https://` for Streamable HTTP), with a fresh connection for each run, `token` as the
+/// bearer token. Fails with [`ConformError::Connect`] naming the URL when it cannot connect.
+#[cfg(feature = "remote")]
+pub async fn run_remote_agent_suite(
+    url: &str,
+    token: Option<&str>,
+    options: &Options,
+) -> Result<Report, ConformError> {
+    run_suite(&Launch::Url { url, token }, options).await
+}
+
+async fn run_suite(launch: &Launch<'_>, options: &Options) -> Result<Report, ConformError> {
     let started = Instant::now();
     let mut verdicts = Vec::new();
     let mut runs = Vec::new();
     for &version in &options.versions {
         let mut outcomes: Outcomes = Vec::new();
-        let start = |name: String| RawPeer::spawn(command, name, options.timeout);
         for (proposal, id, label) in [
             (99, "init.version.newer", "newer"),
             (0, "init.version.older", "older"),
         ] {
-            let mut peer = start(format!("v{version}-{label}.jsonl"))?;
+            let mut peer = launch
+                .start(format!("v{version}-{label}.jsonl"), options)
+                .await?;
             outcomes.push((id, init::probe_version(&mut peer, version, proposal).await));
             runs.push(finish(peer).await);
         }
-        let mut peer = start(format!("v{version}-main.jsonl"))?;
+        let mut peer = launch
+            .start(format!("v{version}-main.jsonl"), options)
+            .await?;
         let answered = init::initialize(&mut peer, version, false, &mut outcomes).await;
         if answered == Some(version) {
             // Once the agent answered, the permission runs go side by side with the rest of
             // the main run: the suite's time is that of the longest.
             let (main, turns) = tokio::join!(
-                main_runs(peer, &start, version, options),
-                turns::permission_runs(&start, version, options)
+                main_runs(peer, launch, version, options),
+                turns::permission_runs(launch, version, options)
             );
             let (more, main_runs) = main?;
             let (turn_outcomes, turn_peers) = turns?;
@@ -196,7 +242,7 @@ pub async fn run_agent_suite(
 /// outcomes and the finished runs.
 async fn main_runs(
     mut peer: RawPeer,
-    start: &impl Fn(String) -> Result<RawPeer, ConformError>,
+    launch: &Launch<'_>,
     version: u16,
     options: &Options,
 ) -> Result<(Outcomes, Vec<Run>), ConformError> {
@@ -208,7 +254,7 @@ async fn main_runs(
     turns::requests(&peer, &mut outcomes);
     runs.push(finish(peer).await);
     if version == 1 {
-        let mut peer = start("v1-notices.jsonl".to_owned())?;
+        let mut peer = launch.start("v1-notices.jsonl".to_owned(), options).await?;
         if init::initialize(&mut peer, version, true, &mut Vec::new()).await == Some(1) {
             sessions::one_turn(&mut peer, version, options).await;
             notices::check_notices_run(&peer, &mut outcomes);

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
-use super::{Options, Outcomes, brief, init};
+use super::{Launch, Options, Outcomes, brief, init};
 use crate::error::ConformError;
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::{RawPeer, Received};
@@ -156,21 +156,14 @@ fn option_of<'a>(request: &'a Received, prefix: &str) -> Option<&'a Value> {
 
 /// The three permission runs of `version`, side by side.
 pub(super) async fn permission_runs(
-    start: &impl Fn(String) -> Result<RawPeer, ConformError>,
+    launch: &Launch<'_>,
     version: u16,
     options: &Options,
 ) -> Result<(Outcomes, Vec<RawPeer>), ConformError> {
-    let mut peers = Vec::new();
-    for answer in [Answer::Reject, Answer::Dismiss, Answer::Cancel] {
-        peers.push((
-            start(format!("v{version}-{}.jsonl", answer.label()))?,
-            answer,
-        ));
-    }
-    let mut iter = peers.into_iter();
-    let (Some((a, _)), Some((b, _)), Some((c, _))) = (iter.next(), iter.next(), iter.next()) else {
-        return Ok((Vec::new(), Vec::new()));
-    };
+    let name = |answer: Answer| format!("v{version}-{}.jsonl", answer.label());
+    let a = launch.start(name(Answer::Reject), options).await?;
+    let b = launch.start(name(Answer::Dismiss), options).await?;
+    let c = launch.start(name(Answer::Cancel), options).await?;
     let (a, b, c) = tokio::join!(
         permission_run(a, version, options, Answer::Reject),
         permission_run(b, version, options, Answer::Dismiss),
