@@ -9,4 +9,8 @@ pub enum ConformError {
     /// The agent command could not be started.
     #[error("{0}")]
     Spawn(std::io::Error),
+    /// The remote agent could not be reached (the message names the URL and why: the
+    /// server's status, 401 when the token was refused).
+    #[error("{0}")]
+    Connect(String),
 }

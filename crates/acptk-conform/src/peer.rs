@@ -133,12 +133,50 @@ pub struct Reply {
     pub during: Vec<Received>,
 }
 
-/// One recorded run against a freshly started agent.
+/// Where the peer's messages go: the agent's standard input, or a remote connection.
+enum Writer {
+    Child(ChildStdin),
+    #[cfg(feature = "remote")]
+    Remote(acptk_runtime::transport::remote::RemoteWriter),
+}
+
+impl Writer {
+    /// Writes one message (a line on a pipe, a frame on a connection); false when it failed.
+    async fn send(&mut self, line: &str) -> bool {
+        match self {
+            Writer::Child(stdin) => {
+                let mut bytes = Vec::with_capacity(line.len() + 1);
+                bytes.extend_from_slice(line.as_bytes());
+                bytes.push(b'\n');
+                stdin.write_all(&bytes).await.is_ok() && stdin.flush().await.is_ok()
+            }
+            #[cfg(feature = "remote")]
+            Writer::Remote(remote) => {
+                use acptk_runtime::transport::MessageWriter;
+                remote.write(line.as_bytes()).await.is_ok() && remote.flush().await.is_ok()
+            }
+        }
+    }
+
+    async fn close(self) {
+        match self {
+            Writer::Child(stdin) => drop(stdin),
+            #[cfg(feature = "remote")]
+            Writer::Remote(mut remote) => {
+                use acptk_runtime::transport::MessageWriter;
+                // The connection ends either way; a failed close changes nothing for the run.
+                let _ = remote.close().await;
+            }
+        }
+    }
+}
+
+/// One recorded run against a freshly started agent (or a fresh connection to a remote one).
 pub struct RawPeer {
     name: String,
-    process: AgentProcess,
+    process: Option<AgentProcess>,
     lines: mpsc::Receiver<Frame>,
-    writer: Option<ChildStdin>,
+    writer: Option<Writer>,
     transcript: Vec<String>,
     received: Vec<Received>,
     timeout: Duration,
@@ -162,9 +200,51 @@ impl RawPeer {
         };
         Ok(RawPeer {
             name: name.into(),
-            process,
+            process: Some(process),
             lines: read_lines(stdout),
-            writer: Some(stdin),
+            writer: Some(Writer::Child(stdin)),
+            transcript: Vec::new(),
+            received: Vec::new(),
+            timeout,
+            next_id: 0,
+            closed: false,
+        })
+    }
+
+    /// Connects to the remote agent at `url` (`ws://`, `wss://`; `http://`, `https://` for
+    /// Streamable HTTP) with `token` as its bearer token, for the run `name`. Fails with the URL
+    /// and the reason (the server's status, 401 for a refused token) when it cannot connect.
+    #[cfg(feature = "remote")]
+    pub async fn connect(
+        url: &str,
+        token: Option<&str>,
+        name: impl Into<String>,
+        timeout: Duration,
+    ) -> Result<Self, ConformError> {
+        use acptk_runtime::transport::MessageReader;
+        use acptk_runtime::transport::remote::{ClientOptions, connect};
+        let mut options = ClientOptions::new().connect_timeout(timeout);
+        if let Some(token) = token {
+            options = options.token(token);
+        }
+        let (mut reader, writer) = connect(url, &options)
+            .await
+            .map_err(|e| ConformError::Connect(e.to_string()))?;
+        let (sender, lines) = mpsc::channel(QUEUED_LINES);
+        tokio::spawn(async move {
+            loop {
+                let frame = reader.read().await.unwrap_or(Frame::End);
+                let end = matches!(frame, Frame::End);
+                if sender.send(frame).await.is_err() || end {
+                    break;
+                }
+            }
+        });
+        Ok(RawPeer {
+            name: name.into(),
+            process: None,
+            lines,
+            writer: Some(Writer::Remote(writer)),
             transcript: Vec::new(),
             received: Vec::new(),
             timeout,
@@ -201,10 +281,7 @@ impl RawPeer {
         let Some(writer) = self.writer.as_mut() else {
             return at;
         };
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        if writer.write_all(&bytes).await.is_err() || writer.flush().await.is_err() {
+        if !writer.send(line).await {
             self.writer = None;
         }
         at
@@ -317,14 +394,18 @@ impl RawPeer {
     /// Ends the agent (input closed, grace period, `SIGTERM`, `SIGKILL` to its group) and
     /// returns the transcript.
     pub async fn finish(mut self) -> Vec<String> {
-        drop(self.writer.take());
+        if let Some(writer) = self.writer.take() {
+            writer.close().await;
+        }
         // Whatever the agent writes as it leaves belongs to the record too.
         // Bounded: an agent that never stops writing cannot hold the run.
         let drain = Duration::from_millis(200);
         let until = tokio::time::Instant::now() + DRAIN_AT_MOST;
         while tokio::time::Instant::now() < until && self.next(drain).await.is_some() {}
         // The exit status does not matter to the suite; the group is gone either way.
-        let _ = self.process.shutdown().await;
+        if let Some(mut process) = self.process.take() {
+            let _ = process.shutdown().await;
+        }
         std::mem::take(&mut self.transcript)
     }
 }

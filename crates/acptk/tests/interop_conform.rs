@@ -107,25 +107,41 @@ fn the_sdk_agents_fail_what_the_guide_says() {
             "--notices",
         ])
     };
-    let cases: [(&str, Vec<String>, &str, &[&str]); 4] = [
-        ("1", ts("1"), "TypeScript v1", &["session.unknown-id"]),
-        ("2", ts("2"), "TypeScript v2", &["session.unknown-id"]),
+    // The example agents list one canned session (never the one just made), and in v2 answer
+    // `session/close` with -32601 though v2 has no capability for it (every v2 agent has it).
+    let v2_sessions = [
+        "session.unknown-id",
+        "session.methods.advertised",
+        "session.list",
+        "session.close",
+    ];
+    let cases: [(&str, Vec<String>, &str, Vec<&str>); 4] = [
+        (
+            "1",
+            ts("1"),
+            "TypeScript v1",
+            vec!["session.unknown-id", "session.list"],
+        ),
+        ("2", ts("2"), "TypeScript v2", v2_sessions.to_vec()),
         (
             "1",
             py("1"),
             "Python v1",
-            &["rpc.parse-error.code", "session.unknown-id"],
+            vec!["rpc.parse-error.code", "session.unknown-id", "session.list"],
         ),
         (
             "2",
             py("2"),
             "Python v2",
-            &[
-                "init.version.newer",
-                "init.version.older",
-                "rpc.parse-error.code",
-                "session.unknown-id",
-            ],
+            [
+                &[
+                    "init.version.newer",
+                    "init.version.older",
+                    "rpc.parse-error.code",
+                ][..],
+                &v2_sessions[..],
+            ]
+            .concat(),
         ),
     ];
     for (protocol, agent, name, failing) in cases {

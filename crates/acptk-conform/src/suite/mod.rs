@@ -4,17 +4,23 @@
 //!
 //! * `vN-newer.jsonl`, `vN-older.jsonl`: `initialize` proposing 99 and 0 (`init`);
 //! * `vN-main.jsonl`: a client that advertises nothing (no notices): `initialize`, the JSON-RPC
-//!   hygiene probes (`rpc`), a session with one prompt, unknown session ids and a replay
-//!   (`sessions`), and the notice rules over the whole run (`notices`);
+//!   hygiene probes (`rpc`), a session with one prompt (its permission request allowed),
+//!   unknown session ids, a replay, list, delete and close (`sessions`), every session method
+//!   against the capabilities (`methods`), and the notice rules over the whole run (`notices`);
 //! * `v1-notices.jsonl` (v1 only): a client that advertises `session.notices`, one session and
-//!   one prompt, and the notices it got.
+//!   one prompt, and the notices it got;
+//! * `vN-reject.jsonl`, `vN-dismiss.jsonl`, `vN-cancel.jsonl`, side by side with the main run:
+//!   one prompt each, its permission request rejected, answered `cancelled`, or cancelled with
+//!   `session/cancel` (`turns`).
 //!
 //! Every run is also checked with `acp check`'s rules ([`acptk_check::check_bytes`]).
 
 pub(crate) mod init;
+mod methods;
 mod notices;
 mod rpc;
 mod sessions;
+mod turns;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -135,38 +141,87 @@ impl Report {
 /// The outcomes one version's runs produced, by requirement id.
 pub(crate) type Outcomes = Vec<(&'static str, Outcome)>;
 
+/// How each run reaches the agent: a fresh process, or a fresh connection.
+pub(crate) enum Launch<'a> {
+    Command(&'a AgentCommand),
+    #[cfg(feature = "remote")]
+    Url {
+        url: &'a str,
+        token: Option<&'a str>,
+    },
+}
+
+impl Launch<'_> {
+    /// The peer of the run `name`.
+    pub(crate) async fn start(
+        &self,
+        name: String,
+        options: &Options,
+    ) -> Result<RawPeer, ConformError> {
+        match self {
+            Launch::Command(command) => RawPeer::spawn(command, name, options.timeout),
+            #[cfg(feature = "remote")]
+            Launch::Url { url, token } => {
+                RawPeer::connect(url, *token, name, options.timeout).await
+            }
+        }
+    }
+}
+
 /// Runs the agent suite against `command`, starting the agent afresh for each run.
 pub async fn run_agent_suite(
     command: &AgentCommand,
     options: &Options,
 ) -> Result<Report, ConformError> {
+    run_suite(&Launch::Command(command), options).await
+}
+
+/// Runs the agent suite against the remote agent at `url` (`ws://`, `wss://`; `http://`,
+/// `https://` for Streamable HTTP), with a fresh connection for each run, `token` as the
+/// bearer token. Fails with [`ConformError::Connect`] naming the URL when it cannot connect.
+#[cfg(feature = "remote")]
+pub async fn run_remote_agent_suite(
+    url: &str,
+    token: Option<&str>,
+    options: &Options,
+) -> Result<Report, ConformError> {
+    run_suite(&Launch::Url { url, token }, options).await
+}
+
+async fn run_suite(launch: &Launch<'_>, options: &Options) -> Result<Report, ConformError> {
     let started = Instant::now();
     let mut verdicts = Vec::new();
     let mut runs = Vec::new();
     for &version in &options.versions {
         let mut outcomes: Outcomes = Vec::new();
-        let start = |name: String| RawPeer::spawn(command, name, options.timeout);
         for (proposal, id, label) in [
             (99, "init.version.newer", "newer"),
             (0, "init.version.older", "older"),
         ] {
-            let mut peer = start(format!("v{version}-{label}.jsonl"))?;
+            let mut peer = launch
+                .start(format!("v{version}-{label}.jsonl"), options)
+                .await?;
             outcomes.push((id, init::probe_version(&mut peer, version, proposal).await));
             runs.push(finish(peer).await);
         }
-        let mut peer = start(format!("v{version}-main.jsonl"))?;
+        let mut peer = launch
+            .start(format!("v{version}-main.jsonl"), options)
+            .await?;
         let answered = init::initialize(&mut peer, version, false, &mut outcomes).await;
         if answered == Some(version) {
-            rpc::check(&mut peer, &mut outcomes).await;
-            sessions::check(&mut peer, version, options, &mut outcomes).await;
-            notices::check_main_run(&peer, version, &mut outcomes);
-            runs.push(finish(peer).await);
-            if version == 1 {
-                let mut peer = start("v1-notices.jsonl".to_owned())?;
-                if init::initialize(&mut peer, version, true, &mut Vec::new()).await == Some(1) {
-                    sessions::one_turn(&mut peer, version, options).await;
-                    notices::check_notices_run(&peer, &mut outcomes);
-                }
+            // Once the agent answered, the permission runs go side by side with the rest of
+            // the main run: the suite's time is that of the longest.
+            let (main, turns) = tokio::join!(
+                main_runs(peer, launch, version, options),
+                turns::permission_runs(launch, version, options)
+            );
+            let (more, main_runs) = main?;
+            let (turn_outcomes, turn_peers) = turns?;
+            outcomes.extend(more);
+            outcomes.extend(turn_outcomes);
+            runs.extend(main_runs);
+            for peer in turn_peers {
+                turns::requests(&peer, &mut outcomes);
                 runs.push(finish(peer).await);
             }
         } else {
@@ -181,6 +236,33 @@ pub async fn run_agent_suite(
         subject: "agent",
         to_look_at: Vec::new(),
     })
+}
+
+/// The rest of the main run of `version` (initialized) and, in v1, the notices run: the
+/// outcomes and the finished runs.
+async fn main_runs(
+    mut peer: RawPeer,
+    launch: &Launch<'_>,
+    version: u16,
+    options: &Options,
+) -> Result<(Outcomes, Vec<Run>), ConformError> {
+    let mut outcomes = Vec::new();
+    let mut runs = Vec::new();
+    rpc::check(&mut peer, &mut outcomes).await;
+    sessions::check(&mut peer, version, options, &mut outcomes).await;
+    notices::check_main_run(&peer, version, &mut outcomes);
+    turns::requests(&peer, &mut outcomes);
+    runs.push(finish(peer).await);
+    if version == 1 {
+        let mut peer = launch.start("v1-notices.jsonl".to_owned(), options).await?;
+        if init::initialize(&mut peer, version, true, &mut Vec::new()).await == Some(1) {
+            sessions::one_turn(&mut peer, version, options).await;
+            notices::check_notices_run(&peer, &mut outcomes);
+            turns::requests(&peer, &mut outcomes);
+        }
+        runs.push(finish(peer).await);
+    }
+    Ok((outcomes, runs))
 }
 
 /// Ends a run's agent and checks its transcript with `acp check`'s rules.

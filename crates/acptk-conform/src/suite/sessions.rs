@@ -4,15 +4,13 @@
 
 use serde_json::{Value, json};
 
+use super::methods::{self, UNKNOWN_SESSION, session_capability};
 use super::{Options, Outcomes, brief};
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::{RawPeer, Received};
 
 /// The error an agent answers while the client has not signed in.
 const AUTH_REQUIRED: i64 = -32000;
-
-/// An id no agent gave out.
-const UNKNOWN_SESSION: &str = "conform-no-such-session";
 
 /// The agent's capabilities as answered to `initialize` in this run.
 fn capabilities(peer: &RawPeer, version: u16) -> Value {
@@ -25,18 +23,6 @@ fn capabilities(peer: &RawPeer, version: u16) -> Value {
         .iter()
         .find_map(|r| r.result().and_then(|result| result.get(key)).cloned())
         .unwrap_or(Value::Null)
-}
-
-/// Whether a session capability (`resume`, `close`) is advertised: an object.
-fn session_capability(caps: &Value, version: u16, name: &str) -> bool {
-    let group = if version == 1 {
-        "sessionCapabilities"
-    } else {
-        "session"
-    };
-    caps.get(group)
-        .and_then(|g| g.get(name))
-        .is_some_and(Value::is_object)
 }
 
 fn prompt_params(session: &str, options: &Options) -> Value {
@@ -116,10 +102,10 @@ pub(super) async fn check(
     };
     outcomes.push(("session.new", Outcome::Passed));
 
-    outcomes.push((
-        "session.prompt",
-        turn(peer, version, &session, options).await,
-    ));
+    let prompted = turn(peer, version, &session, options).await;
+    // The turn answered the agent's permission request (if any) with allow.
+    super::turns::after_allowed_turn(peer, version, &prompted, outcomes);
+    outcomes.push(("session.prompt", prompted));
 
     let caps = capabilities(peer, version);
     outcomes.push((
@@ -129,6 +115,29 @@ pub(super) async fn check(
     outcomes.push((
         "session.replay.no-notice",
         replay(peer, version, &caps, &session, &cwd).await,
+    ));
+    methods::truth(peer, version, &caps, &cwd, outcomes).await;
+    outcomes.push((
+        "session.list",
+        methods::list(peer, version, &caps, &session, &cwd).await,
+    ));
+    let doomed = peer
+        .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
+        .await
+        .response
+        .and_then(|r| r.result()?.get("sessionId")?.as_str().map(str::to_owned));
+    outcomes.push((
+        "session.delete",
+        match doomed {
+            Some(doomed) => {
+                methods::close_or_delete(peer, version, &caps, "session/delete", &doomed).await
+            }
+            None => Outcome::not_exercised("a second `session/new` gave no session to delete"),
+        },
+    ));
+    outcomes.push((
+        "session.close",
+        methods::close_or_delete(peer, version, &caps, "session/close", &session).await,
     ));
 }
 
@@ -228,14 +237,25 @@ async fn unknown_id(peer: &mut RawPeer, version: u16, caps: &Value, cwd: &str) -
             json!({"sessionId": UNKNOWN_SESSION, "cwd": cwd, "mcpServers": []}),
         ));
     }
-    // `session/close` is left out: its documentation speaks of active sessions only, and an
-    // agent may well answer the close of a session it does not have as done.
+    // `session/close` and `session/delete` may well answer a session the agent does not have
+    // as done (their documentation speaks of active sessions): an error from them must be the
+    // same code, a result is no failure.
+    let lenient = ["session/close", "session/delete"];
+    for method in lenient {
+        if methods::session_methods(caps, version)
+            .iter()
+            .any(|(m, offered)| *m == method && *offered)
+        {
+            tries.push((method, json!({"sessionId": UNKNOWN_SESSION})));
+        }
+    }
     let mut answers: Vec<(&str, Received)> = Vec::new();
     let mut evidence = Vec::new();
     for (method, params) in tries {
         let reply = peer.call(method, params).await;
         match reply.response {
             Some(response) if response.error_code().is_some() => answers.push((method, response)),
+            Some(_) if lenient.contains(&method) => {}
             Some(response) => evidence.push(Evidence::new(
                 &name,
                 response.line,

@@ -26,6 +26,17 @@ BREAKS = {
     "replay-notice",       # a notice inside the replay of load/resume
     "notice-gate",         # notices to a v1 client that did not ask for them
     "notice-malformed",    # a notice with an empty title
+    "caps-lie",            # session/list (advertised in v1, baseline in v2) answers -32601
+    "unadvertised-answered",  # v2 session/delete, not advertised, answered as done
+    "list-missing",        # session/list leaves out the sessions made
+    "close-error",         # session/close of a session made answers -32603
+    "delete-error",        # session/delete of a session made answers -32603
+    "stop-reason",         # v1 stop reason "done"
+    "cancel-ignored",      # a cancelled turn ends with end_turn
+    "cancel-tools-open",   # a cancelled turn leaves its tool call pending
+    "tool-id-reuse",       # two tool_call updates with the same id in one turn
+    "reject-error",        # a rejected permission: v1 an error response, v2 no idle update
+    "fs-request",          # fs/read_text_file to a client that did not advertise fs
     "needs-auth",          # not a break: session/new answers -32000 (authentication required)
 }
 
@@ -33,7 +44,7 @@ BREAK = sys.argv[1] if len(sys.argv) > 1 else "none"
 if BREAK not in BREAKS:
     sys.exit("unknown break " + BREAK)
 
-state = {"version": 1, "notices": False, "sessions": set()}
+state = {"version": 1, "notices": False, "sessions": set(), "made": 0, "calls": 0}
 
 
 def send(message):
@@ -93,7 +104,7 @@ def initialize(id_, params):
                 "loadSession": "yes" if BREAK == "caps-types" else True,
                 "promptCapabilities": {"image": False, "audio": False, "embeddedContext": False},
                 "mcpCapabilities": {"http": False, "sse": False},
-                "sessionCapabilities": {"resume": {}},
+                "sessionCapabilities": {"resume": {}, "list": {}, "close": {}, "delete": {}},
             },
             "authMethods": [{"id": "token", "name": 5 if BREAK == "auth-methods" else "Token"}],
         }
@@ -107,19 +118,95 @@ def initialize(id_, params):
     reply(id_, result)
 
 
+def tool(session, call, status, first=False):
+    kind = "tool_call" if first and state["version"] == 1 else "tool_call_update"
+    body = {"sessionUpdate": kind, "toolCallId": call, "status": status}
+    if first:
+        body["title"] = "Count the words"
+    update(session, body)
+
+
+def read_message():
+    """The next JSON object from the client, or None at the end of the input."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except ValueError:
+            send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}})
+            continue
+        if isinstance(message, dict):
+            return message
+
+
+def ask_permission(session, call):
+    """Asks permission for `call`; returns the outcome ("allow", "reject", "cancelled")."""
+    state["calls"] += 1
+    request = "perm-%d" % state["calls"]
+    send({"jsonrpc": "2.0", "id": request, "method": "session/request_permission", "params": {
+        "sessionId": session,
+        "toolCall": {"toolCallId": call},
+        "title": "Count the words",
+        "options": [
+            {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+            {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+        ],
+    }})
+    cancelled = False
+    while True:
+        message = read_message()
+        if message is None:
+            sys.exit(0)
+        if message.get("id") == request and "method" not in message:
+            outcome = (message.get("result") or {}).get("outcome") or {}
+            if cancelled or outcome.get("outcome") != "selected":
+                return "cancelled"
+            return "allow" if outcome.get("optionId") == "yes" else "reject"
+        if message.get("method") == "session/cancel" and (message.get("params") or {}).get("sessionId") == session:
+            cancelled = True
+            continue
+        handle(message)
+
+
+def end_turn(id_, session, stop):
+    if state["version"] == 1:
+        reply(id_, {} if BREAK == "prompt-stop" else {"stopReason": stop})
+    elif BREAK != "prompt-stop":
+        update(session, {"sessionUpdate": "state_update", "state": "idle", "stopReason": stop})
+
+
 def prompt(id_, params):
     session = params.get("sessionId")
     if session not in state["sessions"]:
         return reply(id_, error=-32002)
+    if state["version"] == 2:
+        reply(id_, {"messageId": "m1"})
     if may_send_notices():
         notice(session, "" if BREAK == "notice-malformed" else "Index is stale")
     chunk(session)
-    if state["version"] == 1:
-        reply(id_, {} if BREAK == "prompt-stop" else {"stopReason": "end_turn"})
-    else:
-        reply(id_, {"messageId": "m1"})
-        if BREAK != "prompt-stop":
-            update(session, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
+    state["calls"] += 1
+    call = "call-%d" % state["calls"]
+    tool(session, call, "pending", first=True)
+    if BREAK == "tool-id-reuse":
+        tool(session, call, "pending", first=True)
+    if BREAK == "fs-request":
+        send({"jsonrpc": "2.0", "id": "fs-1", "method": "fs/read_text_file", "params": {"sessionId": session, "path": "/etc/hostname"}})
+    outcome = ask_permission(session, call)
+    if outcome == "cancelled":
+        if BREAK != "cancel-tools-open":
+            tool(session, call, "failed")
+        return end_turn(id_, session, "end_turn" if BREAK == "cancel-ignored" else "cancelled")
+    if outcome == "reject":
+        tool(session, call, "failed")
+        if BREAK == "reject-error":
+            return reply(id_, error=-32603) if state["version"] == 1 else None
+        return end_turn(id_, session, "end_turn")
+    tool(session, call, "completed")
+    end_turn(id_, session, "done" if BREAK == "stop-reason" else "end_turn")
 
 
 def replay(id_, params):
@@ -132,9 +219,24 @@ def replay(id_, params):
     reply(id_, {})
 
 
+def close_or_delete(id_, params, broken, forget):
+    session = params.get("sessionId")
+    if session not in state["sessions"]:
+        if BREAK == "unadvertised-answered":
+            return reply(id_, {})
+        return reply(id_, error=-32002)
+    if broken:
+        return reply(id_, error=-32603)
+    if forget:
+        state["sessions"].discard(session)
+    reply(id_, {})
+
+
 def handle(message):
     method = message.get("method")
     params = message.get("params") or {}
+    if method is None:
+        return  # a response to one of our requests
     if "id" not in message:
         if BREAK == "answer-notifications":
             send({"jsonrpc": "2.0", "id": None, "error": {"code": -32601, "message": "answered"}})
@@ -147,17 +249,28 @@ def handle(message):
             return reply(id_, error=-32603 if BREAK == "invalid-params" else -32602)
         if BREAK == "needs-auth":
             return reply(id_, error=-32000)
-        session = "s%d" % (len(state["sessions"]) + 1)
+        state["made"] += 1
+        session = "s%d" % state["made"]
         state["sessions"].add(session)
         return reply(id_, {"id": session} if BREAK == "session-new" else {"sessionId": session})
     if method == "session/prompt":
         return prompt(id_, params)
     if method in ("session/load", "session/resume"):
         return replay(id_, params)
+    if method == "session/list" and BREAK != "caps-lie":
+        listed = [] if BREAK == "list-missing" else sorted(state["sessions"])
+        return reply(id_, {"sessions": [{"sessionId": s, "cwd": "/"} for s in listed]})
+    if method == "session/delete" and (state["version"] == 1 or BREAK == "unadvertised-answered"):
+        return close_or_delete(id_, params, BREAK == "delete-error", forget=True)
+    if method == "session/close":
+        return close_or_delete(id_, params, BREAK == "close-error", forget=False)
     reply(id_, error=-32603 if BREAK == "method-not-found" else -32601)
 
 
-for line in sys.stdin:
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
     if not line.strip():
         continue
     try:

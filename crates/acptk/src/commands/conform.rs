@@ -79,8 +79,20 @@ struct AgentArgs {
     /// The text of the prompt sent in each session.
     #[arg(long, value_name = "TEXT", default_value = "Hello from acp conform.")]
     prompt: String,
+    /// Test the remote agent at URL instead of launching one (`ws://`, `wss://`; `http://`,
+    /// `https://` for Streamable HTTP), with a fresh connection for each run (for example
+    /// `acp agent --listen PORT`).
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    url: Option<String>,
+    /// The bearer token for --url (sent as `Authorization: Bearer TOKEN`).
+    #[arg(long, value_name = "TOKEN", requires = "url")]
+    token: Option<String>,
     /// The agent to launch, and its arguments (after `--`).
-    #[arg(last = true, required = true, value_name = "AGENT_COMMAND")]
+    #[arg(
+        last = true,
+        required_unless_present = "url",
+        value_name = "AGENT_COMMAND"
+    )]
     command: Vec<String>,
 }
 
@@ -115,14 +127,6 @@ fn run_agent(args: AgentArgs) -> super::Outcome {
         "2" => vec![2],
         _ => vec![1, 2],
     };
-    let Some((program, rest)) = args.command.split_first() else {
-        return Err(Box::new(UsageError(
-            "expected an agent command after `--`".to_owned(),
-        )));
-    };
-    let command = AgentCommand::new(program)
-        .args(rest)
-        .grace_period(Duration::from_secs(1));
     let options = suite::Options::new()
         .versions(versions)
         .timeout(Duration::from_secs_f64(args.timeout))
@@ -130,7 +134,20 @@ fn run_agent(args: AgentArgs) -> super::Outcome {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let mut report = runtime.block_on(suite::run_agent_suite(&command, &options))?;
+    let mut report = if let Some(url) = &args.url {
+        let token = args.token.as_deref();
+        runtime.block_on(suite::run_remote_agent_suite(url, token, &options))?
+    } else {
+        let Some((program, rest)) = args.command.split_first() else {
+            return Err(Box::new(UsageError(
+                "expected an agent command after `--`, or --url".to_owned(),
+            )));
+        };
+        let command = AgentCommand::new(program)
+            .args(rest)
+            .grace_period(Duration::from_secs(1));
+        runtime.block_on(suite::run_agent_suite(&command, &options))?
+    };
     report.retain_ids(&args.only);
     record(args.record.as_deref(), &report)?;
     let text = match args.format.as_str() {

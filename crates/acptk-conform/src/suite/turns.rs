@@ -1,0 +1,431 @@
+//! Prompt turns: stop reasons, tool call ids, permission answers of every kind, cancellation,
+//! and requests only for what the client advertised.
+//!
+//! Besides the main run (whose turn answers the agent's permission request with allow), three
+//! runs are made side by side, each with one session and one prompt: `vN-reject.jsonl`
+//! answers the permission request with a reject option, `vN-dismiss.jsonl` with the
+//! `cancelled` outcome, and `vN-cancel.jsonl` sends `session/cancel` while the request is
+//! pending and then answers it `cancelled`. An agent that asks no permission leaves those
+//! requirements *not exercised*: without a pending request the suite cannot know that its
+//! cancel landed inside the turn.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use super::{Launch, Options, Outcomes, brief, init};
+use crate::error::ConformError;
+use crate::outcome::{Evidence, Outcome};
+use crate::peer::{RawPeer, Received};
+
+/// The stop reasons of v1.
+const STOP_REASONS: [&str; 5] = [
+    "end_turn",
+    "max_tokens",
+    "max_turn_requests",
+    "refusal",
+    "cancelled",
+];
+
+/// How the permission request of a run's turn is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Reject,
+    Dismiss,
+    Cancel,
+}
+
+impl Answer {
+    fn label(self) -> &'static str {
+        match self {
+            Answer::Reject => "reject",
+            Answer::Dismiss => "dismiss",
+            Answer::Cancel => "cancel",
+        }
+    }
+}
+
+/// What came next in a turn.
+enum Step {
+    /// The agent asks permission.
+    Permission(Received),
+    /// The turn ended, with this stop reason if it is a string.
+    Ended { stop: Option<String>, line: u64 },
+    /// The prompt was answered with an error (or a result that is no object).
+    Refused(Received),
+    /// Nothing more came before the timeout.
+    Silent,
+}
+
+fn session_of(received: &Received) -> Option<&str> {
+    received
+        .value
+        .as_ref()?
+        .pointer("/params/sessionId")?
+        .as_str()
+}
+
+fn is_permission(received: &Received, session: &str) -> bool {
+    received.method() == Some("session/request_permission")
+        && received
+            .value
+            .as_ref()
+            .is_some_and(|v| v.get("id").is_some())
+        && session_of(received) == Some(session)
+}
+
+fn update_of<'a>(received: &'a Received, session: &str) -> Option<&'a Value> {
+    if received.method() != Some("session/update") || session_of(received) != Some(session) {
+        return None;
+    }
+    received.value.as_ref()?.pointer("/params/update")
+}
+
+fn is_idle(received: &Received, session: &str) -> bool {
+    update_of(received, session).is_some_and(|u| {
+        u.get("sessionUpdate").and_then(Value::as_str) == Some("state_update")
+            && u.get("state").and_then(Value::as_str) == Some("idle")
+    })
+}
+
+/// Reads the turn of the prompt `id` until its end or a permission request of `session`.
+async fn step(peer: &mut RawPeer, version: u16, session: &str, id: &Value) -> Step {
+    loop {
+        let (found, _) = peer
+            .read_until(|r| {
+                r.response_id() == Some(id)
+                    || is_permission(r, session)
+                    || (version == 2 && is_idle(r, session))
+            })
+            .await;
+        let Some(received) = found else {
+            return Step::Silent;
+        };
+        if is_permission(&received, session) {
+            return Step::Permission(received);
+        }
+        if received.response_id() == Some(id) {
+            if !received.result().is_some_and(Value::is_object) {
+                return Step::Refused(received);
+            }
+            if version == 2 {
+                continue; // the acknowledgement; the end is an `idle` update
+            }
+            let stop = received.result().and_then(|r| r.get("stopReason"));
+            return Step::Ended {
+                stop: stop.and_then(Value::as_str).map(str::to_owned),
+                line: received.line,
+            };
+        }
+        let stop = update_of(&received, session).and_then(|u| u.get("stopReason"));
+        return Step::Ended {
+            stop: stop.and_then(Value::as_str).map(str::to_owned),
+            line: received.line,
+        };
+    }
+}
+
+/// Answers a permission request: `option` selected, or the `cancelled` outcome.
+async fn answer_permission(peer: &mut RawPeer, request: &Received, option: Option<&Value>) {
+    let Some(id) = request.value.as_ref().and_then(|v| v.get("id")) else {
+        return;
+    };
+    let outcome = match option {
+        Some(option) => json!({"outcome": "selected", "optionId": option}),
+        None => json!({"outcome": "cancelled"}),
+    };
+    let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"outcome": outcome}});
+    peer.send_raw(&answer.to_string()).await;
+}
+
+/// The first option of the request whose kind begins with `prefix` (`reject`, `allow`).
+fn option_of<'a>(request: &'a Received, prefix: &str) -> Option<&'a Value> {
+    request
+        .value
+        .as_ref()?
+        .pointer("/params/options")?
+        .as_array()?
+        .iter()
+        .find(|o| {
+            o.get("kind")
+                .and_then(Value::as_str)
+                .is_some_and(|k| k.starts_with(prefix))
+        })?
+        .get("optionId")
+}
+
+/// The three permission runs of `version`, side by side.
+pub(super) async fn permission_runs(
+    launch: &Launch<'_>,
+    version: u16,
+    options: &Options,
+) -> Result<(Outcomes, Vec<RawPeer>), ConformError> {
+    let name = |answer: Answer| format!("v{version}-{}.jsonl", answer.label());
+    let a = launch.start(name(Answer::Reject), options).await?;
+    let b = launch.start(name(Answer::Dismiss), options).await?;
+    let c = launch.start(name(Answer::Cancel), options).await?;
+    let (a, b, c) = tokio::join!(
+        permission_run(a, version, options, Answer::Reject),
+        permission_run(b, version, options, Answer::Dismiss),
+        permission_run(c, version, options, Answer::Cancel),
+    );
+    let mut outcomes = Vec::new();
+    let mut done = Vec::new();
+    for (more, peer) in [a, b, c] {
+        outcomes.extend(more);
+        done.push(peer);
+    }
+    Ok((outcomes, done))
+}
+
+/// One session, one prompt, its permission request answered as `answer`.
+async fn permission_run(
+    mut peer: RawPeer,
+    version: u16,
+    options: &Options,
+    answer: Answer,
+) -> (Outcomes, RawPeer) {
+    let mut outcomes: Outcomes = Vec::new();
+    if init::initialize(&mut peer, version, false, &mut Vec::new()).await != Some(version) {
+        return (outcomes, peer);
+    }
+    let cwd = options.cwd.to_string_lossy().into_owned();
+    let session = peer
+        .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
+        .await
+        .response
+        .and_then(|r| r.result()?.get("sessionId")?.as_str().map(str::to_owned));
+    let Some(session) = session else {
+        return (outcomes, peer);
+    };
+    let id = peer.fresh_id();
+    let prompt = json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": {"sessionId": session, "prompt": [{"type": "text", "text": options.prompt}]}});
+    let prompt_line = peer.send_raw(&prompt.to_string()).await;
+    let id_judged = match answer {
+        Answer::Cancel => "turn.cancel",
+        _ => "turn.permission",
+    };
+    let Step::Permission(request) = step(&mut peer, version, &session, &id).await else {
+        let why = format!(
+            "the agent asked no permission in the turn of {} (line {prompt_line})",
+            peer.name()
+        );
+        outcomes.push((id_judged, Outcome::not_exercised(why)));
+        return (outcomes, peer);
+    };
+    match answer {
+        Answer::Reject => {
+            let reject = option_of(&request, "reject").cloned();
+            answer_permission(&mut peer, &request, reject.as_ref()).await;
+        }
+        Answer::Dismiss => answer_permission(&mut peer, &request, None).await,
+        Answer::Cancel => {
+            let cancel = json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": session}});
+            peer.send_raw(&cancel.to_string()).await;
+            answer_permission(&mut peer, &request, None).await;
+        }
+    }
+    let end = loop {
+        match step(&mut peer, version, &session, &id).await {
+            Step::Permission(more) => answer_permission(&mut peer, &more, None).await,
+            other => break other,
+        }
+    };
+    let name = peer.name().to_owned();
+    let what = match answer {
+        Answer::Reject => "a rejected permission request",
+        Answer::Dismiss => "a permission request answered `cancelled`",
+        Answer::Cancel => "`session/cancel` (the permission request answered `cancelled`)",
+    };
+    let outcome = match (&end, answer) {
+        (
+            Step::Ended {
+                stop: Some(stop), ..
+            },
+            Answer::Cancel,
+        ) if stop == "cancelled" => Outcome::Passed,
+        (Step::Ended { stop: Some(_), .. }, Answer::Reject | Answer::Dismiss) => Outcome::Passed,
+        (Step::Ended { stop, line }, _) => Outcome::failed(
+            &name,
+            *line,
+            format!("after {what} the turn ended with stop reason {stop:?}"),
+        ),
+        (Step::Refused(response), _) => Outcome::failed(
+            &name,
+            response.line,
+            format!(
+                "after {what} the prompt was answered {}",
+                brief(response.value.as_ref())
+            ),
+        ),
+        (Step::Silent | Step::Permission(_), _) => Outcome::failed(
+            &name,
+            request.line,
+            format!("after {what} the turn did not end within the response timeout"),
+        ),
+    };
+    outcomes.push((id_judged, outcome));
+    if answer == Answer::Cancel
+        && let Step::Ended { line, .. } = end
+    {
+        let closed = tools_closed(&peer, version, &session, prompt_line, line);
+        outcomes.push(("turn.cancel.tools-closed", closed));
+    }
+    scan_turns(&peer, version, &mut outcomes);
+    (outcomes, peer)
+}
+
+/// Every tool call of `session` reported between lines `from` and `to` was last reported
+/// with a final status.
+fn tools_closed(peer: &RawPeer, version: u16, session: &str, from: u64, to: u64) -> Outcome {
+    let mut last: BTreeMap<String, (String, u64)> = BTreeMap::new();
+    for received in peer.received() {
+        if received.line < from || received.line > to {
+            continue;
+        }
+        let Some(update) = update_of(received, session) else {
+            continue;
+        };
+        let kind = update.get("sessionUpdate").and_then(Value::as_str);
+        if !matches!(kind, Some("tool_call" | "tool_call_update")) {
+            continue;
+        }
+        let Some(call) = update.get("toolCallId").and_then(Value::as_str) else {
+            continue;
+        };
+        let status = update.get("status").and_then(Value::as_str);
+        let entry = last
+            .entry(call.to_owned())
+            .or_insert_with(|| ("pending".to_owned(), received.line));
+        if let Some(status) = status {
+            *entry = (status.to_owned(), received.line);
+        }
+    }
+    if last.is_empty() {
+        return Outcome::not_exercised(format!(
+            "no tool call was opened in the cancelled turn of {}",
+            peer.name()
+        ));
+    }
+    let final_status =
+        |s: &str| matches!(s, "completed" | "failed") || (version == 2 && s == "cancelled");
+    let evidence: Vec<Evidence> = last
+        .iter()
+        .filter(|(_, (status, _))| !final_status(status))
+        .map(|(call, (status, line))| {
+            Evidence::new(
+                peer.name(),
+                *line,
+                format!("tool call {call} was last reported `{status}` and the turn was cancelled"),
+            )
+        })
+        .collect();
+    if evidence.is_empty() {
+        Outcome::Passed
+    } else {
+        Outcome::Failed { evidence }
+    }
+}
+
+/// The main run's turn, its permission request (if any) answered with allow: judged like the
+/// other answers. Also scans the turn's stop reason and tool call ids.
+pub(super) fn after_allowed_turn(
+    peer: &RawPeer,
+    version: u16,
+    prompted: &Outcome,
+    outcomes: &mut Outcomes,
+) {
+    let asked = peer
+        .received()
+        .iter()
+        .any(|r| r.method() == Some("session/request_permission"));
+    if asked {
+        outcomes.push(("turn.permission", prompted.clone()));
+    }
+    scan_turns(peer, version, outcomes);
+}
+
+/// v1: the stop reasons answered so far are known ones, and no session reused a tool call id.
+fn scan_turns(peer: &RawPeer, version: u16, outcomes: &mut Outcomes) {
+    if version != 1 {
+        return;
+    }
+    let mut stops = Vec::new();
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut reused = Vec::new();
+    for received in peer.received() {
+        if let Some(stop) = received
+            .result()
+            .and_then(|r| r.get("stopReason"))
+            .filter(|_| received.response_id().is_some())
+        {
+            let known = stop.as_str().is_some_and(|s| STOP_REASONS.contains(&s));
+            stops.push((!known).then(|| {
+                Evidence::new(
+                    peer.name(),
+                    received.line,
+                    format!("stop reason {stop} is none of {}", STOP_REASONS.join(", ")),
+                )
+            }));
+        }
+        let Some(session) = session_of(received) else {
+            continue;
+        };
+        let Some(update) = update_of(received, session) else {
+            continue;
+        };
+        if update.get("sessionUpdate").and_then(Value::as_str) != Some("tool_call") {
+            continue;
+        }
+        let call = update
+            .get("toolCallId")
+            .map(Value::to_string)
+            .unwrap_or_default();
+        if !seen.insert((session.to_owned(), call.clone())) {
+            reused.push(Evidence::new(
+                peer.name(),
+                received.line,
+                format!("tool call id {call} was already used in session {session}"),
+            ));
+        }
+    }
+    if !stops.is_empty() {
+        let evidence: Vec<Evidence> = stops.into_iter().flatten().collect();
+        outcomes.push(("turn.stop-reason", judged(evidence)));
+    }
+    if !seen.is_empty() {
+        outcomes.push(("turn.tool-call-ids.unique", judged(reused)));
+    }
+}
+
+fn judged(evidence: Vec<Evidence>) -> Outcome {
+    if evidence.is_empty() {
+        Outcome::Passed
+    } else {
+        Outcome::Failed { evidence }
+    }
+}
+
+/// No `fs/*` or `terminal/*` request in the run: the suite's clients advertise neither.
+pub(super) fn requests(peer: &RawPeer, outcomes: &mut Outcomes) {
+    let evidence: Vec<Evidence> = peer
+        .received()
+        .iter()
+        .filter(|r| {
+            r.value.as_ref().is_some_and(|v| v.get("id").is_some())
+                && r.method()
+                    .is_some_and(|m| m.starts_with("fs/") || m.starts_with("terminal/"))
+        })
+        .map(|r| {
+            Evidence::new(
+                peer.name(),
+                r.line,
+                format!(
+                    "a `{}` request, but this client advertised no such capability",
+                    r.method().unwrap_or_default()
+                ),
+            )
+        })
+        .collect();
+    outcomes.push(("requests.advertised-only", judged(evidence)));
+}
