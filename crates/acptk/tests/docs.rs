@@ -235,14 +235,29 @@ fn run(scratch: &Scratch, command: &str) -> Result<(), String> {
             break Some(status);
         }
         if started.elapsed() > COMMAND_TIMEOUT {
+            // `--`: procps' kill reads `-KILL -PGID` as two signals and kills nothing.
             let _ = Command::new("kill")
-                .args(["-KILL", &format!("-{}", child.id())])
+                .args(["-s", "KILL", "--", &format!("-{}", child.id())])
                 .status();
             let _ = child.wait();
             break None;
         }
         std::thread::sleep(Duration::from_millis(20));
     };
+    // A command that left a process behind (`... &`) would hold the output pipes open, and
+    // the readers would wait for it forever: it is ended, and the block fails.
+    let group = format!("-{}", child.id());
+    let left_behind = status.is_some()
+        && Command::new("kill")
+            .args(["-s", "0", "--", &group])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+    if left_behind {
+        let _ = Command::new("kill")
+            .args(["-s", "KILL", "--", &group])
+            .status();
+    }
     let output = |reader: Option<std::thread::JoinHandle<String>>| {
         reader
             .and_then(|handle| handle.join().ok())
@@ -250,6 +265,11 @@ fn run(scratch: &Scratch, command: &str) -> Result<(), String> {
     };
     let (stdout, stderr) = (output(stdout), output(stderr));
     match status {
+        Some(_) if left_behind => Err(format!(
+            "left a process running after it ended (mark the block `not run`, or end what it \
+             starts)\n--- stderr ---\n{}",
+            tail(&stderr)
+        )),
         Some(status) if status.success() => Ok(()),
         Some(status) => Err(format!(
             "exited with {status}\n--- stdout ---\n{}\n--- stderr ---\n{}",
@@ -354,6 +374,15 @@ fn a_failing_command_is_named_with_its_file_and_line() {
     assert_eq!(run(&scratch, &commands[0].1), Ok(()));
     let failure = run(&scratch, &commands[1].1).expect_err("an unknown subcommand fails");
     assert!(failure.starts_with("exited with"), "{failure}");
+    // A command that leaves a process behind fails at once, and the process is ended.
+    let started = Instant::now();
+    let failure = run(&scratch, "sleep 300 &").expect_err("a process left behind fails");
+    assert!(failure.starts_with("left a process running"), "{failure}");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
     // A marker needs a reason, and a cargo build must be exempted.
     let text = "<!-- not run: -->\n```sh\nacp demo\n```\n```sh\ncargo build\n```\n";
     let mut problems = Vec::new();
