@@ -235,6 +235,14 @@ pub const ALL: &[Requirement] = &[
         source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs and src/v2/agent.rs, SessionCapabilities::delete, DeleteSessionResponse",
     },
     Requirement {
+        id: "session.fork",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "where `session/fork` is advertised (v1 `sessionCapabilities.fork`, v2 `session.fork`; unstable), forking a session that has had a turn answers a new string `sessionId` that answers a prompt, and the original session still answers one",
+        sentence: "An agent that advertises forking creates, on request, a new session with the original's context, active as soon as it answers, without changing the original's history.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs and src/v2/agent.rs, SessionCapabilities::fork, ForkSessionRequest, ForkSessionResponse::session_id (unstable_session_fork)",
+    },
+    Requirement {
         id: "turn.stop-reason",
         level: Level::Must,
         versions: &[1],
@@ -251,6 +259,14 @@ pub const ALL: &[Requirement] = &[
         source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs (CancelNotification, StopReason::Cancelled) and src/v1/client.rs (RequestPermissionOutcome::Cancelled), the same in src/v2",
     },
     Requirement {
+        id: "turn.cancel.streaming",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "`session/cancel` sent once the turn's first content update (a message or thought chunk, a tool call, a plan) came, while no permission request waits, ends the turn with stop reason `cancelled` within the response timeout; not exercised when the turn ends or asks permission first",
+        sentence: "The cancelled stop reason must be returned when the client sends session/cancel, even when the cancellation makes underlying operations fail.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/agent.rs (CancelNotification, StopReason::Cancelled), the same in src/v2",
+    },
+    Requirement {
         id: "turn.cancel.tools-closed",
         level: Level::Should,
         versions: &[1, 2],
@@ -265,6 +281,14 @@ pub const ALL: &[Requirement] = &[
         summary: "no two `tool_call` updates of a session (outside a replay) carry the same `toolCallId`",
         sentence: "The tool call id is unique within the session.",
         source: "agent-client-protocol-schema 1.20.0, src/v1/tool_call.rs, ToolCall::tool_call_id",
+    },
+    Requirement {
+        id: "turn.tool-call-ids.reload",
+        level: Level::Must,
+        versions: &[1, 2],
+        summary: "after a session is reloaded (v1 `session/load` when `loadSession` is advertised, v2 `session/resume`), the tool calls of the next turn carry none of the ids of the turn before the reload; not exercised when either turn makes no tool call",
+        sentence: "The tool call id is unique within the session; a reloaded session is the same session.",
+        source: "agent-client-protocol-schema 1.20.0, src/v1/tool_call.rs and src/v2/tool_call.rs, ToolCall::tool_call_id and ToolCallUpdate::tool_call_id",
     },
     Requirement {
         id: "turn.permission",

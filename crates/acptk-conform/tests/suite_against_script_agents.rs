@@ -141,6 +141,12 @@ const CASES: &[(&str, Fails)] = &[
         &[("turn.cancel.tools-closed", &[1, 2])],
     ),
     ("tool-id-reuse", &[("turn.tool-call-ids.unique", &[1])]),
+    ("tool-id-reload", &[("turn.tool-call-ids.reload", &[1, 2])]),
+    (
+        "cancel-streaming-ignored",
+        &[("turn.cancel.streaming", &[1, 2])],
+    ),
+    ("fork-same-id", &[("session.fork", &[1, 2])]),
     ("reject-error", &[("turn.permission", &[1, 2])]),
     ("fs-request", &[("requests.advertised-only", &[1, 2])]),
     ("notice-malformed", &[("notice.well-formed", &[1, 2])]),

@@ -41,13 +41,19 @@ fn conform(flags: &[&str], agent: &[String]) -> Output {
 }
 
 fn our_agent(state: &tempfile::TempDir) -> Vec<String> {
+    let mut agent = streaming_agent(state);
+    agent.extend(["--delay-ms".to_owned(), "0".to_owned()]);
+    agent
+}
+
+/// Our agent streaming its answers at the default pace (40 ms between chunks), which leaves
+/// the suite time to cancel a turn while it streams.
+fn streaming_agent(state: &tempfile::TempDir) -> Vec<String> {
     vec![
         ACP.to_owned(),
         "agent".to_owned(),
         "--state-dir".to_owned(),
         state.path().to_string_lossy().into_owned(),
-        "--delay-ms".to_owned(),
-        "0".to_owned(),
     ]
 }
 
@@ -82,8 +88,10 @@ fn our_agent_passes_every_requirement_it_exercises_in_both_versions() {
     let unexercised = [
         "turn.permission",
         "turn.cancel",
+        "turn.cancel.streaming",
         "turn.cancel.tools-closed",
         "turn.tool-call-ids.unique",
+        "turn.tool-call-ids.reload",
         "session.methods.unadvertised",
     ];
     for r in requirements {
@@ -121,8 +129,10 @@ fn our_agent_passes_every_requirement_it_exercises_in_both_versions() {
 fn our_agent_passes_the_turn_requirements_with_the_default_prompt() {
     let state = tempfile::tempdir().unwrap();
     // The default prompt makes our agent open a tool call and ask permission for it: allowed
-    // in the main run, rejected, answered `cancelled` and cancelled in the runs beside it.
-    let output = conform(&["--format", "json"], &our_agent(&state));
+    // in the main run (twice, around a reload of its session), rejected, answered `cancelled`
+    // and cancelled in the runs beside it; at its default pace it is still streaming when the
+    // interrupting run cancels its turn.
+    let output = conform(&["--format", "json"], &streaming_agent(&state));
     let report = json_report(&output);
     assert_eq!(output.status.code(), Some(0), "{report:#}");
     let requirements = report["requirements"].as_array().unwrap();
@@ -135,7 +145,9 @@ fn our_agent_passes_the_turn_requirements_with_the_default_prompt() {
         for id in [
             "turn.permission",
             "turn.cancel",
+            "turn.cancel.streaming",
             "turn.cancel.tools-closed",
+            "turn.tool-call-ids.reload",
             "requests.advertised-only",
             "session.methods.advertised",
             "session.list",

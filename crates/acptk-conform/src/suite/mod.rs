@@ -11,10 +11,17 @@
 //!   one prompt, and the notices it got;
 //! * `vN-reject.jsonl`, `vN-dismiss.jsonl`, `vN-cancel.jsonl`, side by side with the main run:
 //!   one prompt each, its permission request rejected, answered `cancelled`, or cancelled with
-//!   `session/cancel` (`turns`).
+//!   `session/cancel` (`turns`);
+//! * `vN-interrupt.jsonl`, beside them: one prompt, cancelled as soon as its answer streams
+//!   (`turns`); `vN-fork.jsonl`: a turn, `session/fork` where advertised, and a turn in the
+//!   fork and in the original (`fork`).
+//!
+//! The main run also reloads its session and runs a second turn, whose tool call ids are
+//! compared with the first's.
 //!
 //! Every run is also checked with `acp check`'s rules ([`acptk_check::check_bytes`]).
 
+mod fork;
 pub(crate) mod init;
 mod methods;
 mod notices;
@@ -213,7 +220,7 @@ async fn run_suite(launch: &Launch<'_>, options: &Options) -> Result<Report, Con
             // the main run: the suite's time is that of the longest.
             let (main, turns) = tokio::join!(
                 main_runs(peer, launch, version, options),
-                turns::permission_runs(launch, version, options)
+                side_runs(launch, version, options)
             );
             let (more, main_runs) = main?;
             let (turn_outcomes, turn_peers) = turns?;
@@ -236,6 +243,32 @@ async fn run_suite(launch: &Launch<'_>, options: &Options) -> Result<Report, Con
         subject: "agent",
         to_look_at: Vec::new(),
     })
+}
+
+/// The runs beside the main run of `version`: the permission runs, the interrupting run and
+/// the fork run.
+async fn side_runs(
+    launch: &Launch<'_>,
+    version: u16,
+    options: &Options,
+) -> Result<(Outcomes, Vec<RawPeer>), ConformError> {
+    let interrupt = launch
+        .start(format!("v{version}-interrupt.jsonl"), options)
+        .await?;
+    let forking = launch
+        .start(format!("v{version}-fork.jsonl"), options)
+        .await?;
+    let (permission, interrupted, forked) = tokio::join!(
+        turns::permission_runs(launch, version, options),
+        turns::interrupt_run(interrupt, version, options),
+        fork::fork_run(forking, version, options),
+    );
+    let (mut outcomes, mut peers) = permission?;
+    for (more, peer) in [interrupted, forked] {
+        outcomes.extend(more);
+        peers.push(peer);
+    }
+    Ok((outcomes, peers))
 }
 
 /// The rest of the main run of `version` (initialized) and, in v1, the notices run: the

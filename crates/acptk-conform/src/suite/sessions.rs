@@ -13,7 +13,7 @@ use crate::peer::{RawPeer, Received};
 const AUTH_REQUIRED: i64 = -32000;
 
 /// The agent's capabilities as answered to `initialize` in this run.
-fn capabilities(peer: &RawPeer, version: u16) -> Value {
+pub(super) fn capabilities(peer: &RawPeer, version: u16) -> Value {
     let key = if version == 1 {
         "agentCapabilities"
     } else {
@@ -102,7 +102,9 @@ pub(super) async fn check(
     };
     outcomes.push(("session.new", Outcome::Passed));
 
+    let before = peer.transcript().len();
     let prompted = turn(peer, version, &session, options).await;
+    let first_turn = (before, peer.transcript().len());
     // The turn answered the agent's permission request (if any) with allow.
     super::turns::after_allowed_turn(peer, version, &prompted, outcomes);
     outcomes.push(("session.prompt", prompted));
@@ -112,9 +114,15 @@ pub(super) async fn check(
         "session.unknown-id",
         unknown_id(peer, version, &caps, &cwd).await,
     ));
+    let (replayed, reloaded) = replay(peer, version, &caps, &session, &cwd).await;
+    outcomes.push(("session.replay.no-notice", replayed));
     outcomes.push((
-        "session.replay.no-notice",
-        replay(peer, version, &caps, &session, &cwd).await,
+        "turn.tool-call-ids.reload",
+        if reloaded {
+            after_reload(peer, version, &session, options, first_turn).await
+        } else {
+            Outcome::not_exercised("the run's session could not be reloaded")
+        },
     ));
     methods::truth(peer, version, &caps, &cwd, outcomes).await;
     outcomes.push((
@@ -141,9 +149,34 @@ pub(super) async fn check(
     ));
 }
 
+/// After the run's session was reloaded: one more turn, whose tool call ids must be none of
+/// those of the turn before the reload (transcript lines `first`, after `.0` up to `.1`).
+async fn after_reload(
+    peer: &mut RawPeer,
+    version: u16,
+    session: &str,
+    options: &Options,
+    first: (usize, usize),
+) -> Outcome {
+    let before = peer.transcript().len();
+    if turn(peer, version, session, options).await != Outcome::Passed {
+        return Outcome::not_exercised(format!(
+            "the turn after the reload of {} did not end with a stop reason",
+            peer.name()
+        ));
+    }
+    let second = (before, peer.transcript().len());
+    super::turns::reload_ids(peer, session, first, second)
+}
+
 /// Runs one prompt turn to its end and judges its stop reason: v1 in the response; v2 a
 /// response with a `messageId`, then an `idle` state update with the stop reason.
-async fn turn(peer: &mut RawPeer, version: u16, session: &str, options: &Options) -> Outcome {
+pub(super) async fn turn(
+    peer: &mut RawPeer,
+    version: u16,
+    session: &str,
+    options: &Options,
+) -> Outcome {
     let name = peer.name().to_owned();
     let reply = peer
         .call("session/prompt", prompt_params(session, options))
@@ -294,18 +327,20 @@ async fn unknown_id(peer: &mut RawPeer, version: u16, caps: &Value, cwd: &str) -
     }
 }
 
-/// Replays the session the run used and looks for `notice` updates among what came.
+/// Replays the session the run used and looks for `notice` updates among what came; also
+/// tells whether the session was reloaded (the method answered a result).
 async fn replay(
     peer: &mut RawPeer,
     version: u16,
     caps: &Value,
     session: &str,
     cwd: &str,
-) -> Outcome {
+) -> (Outcome, bool) {
     let name = peer.name().to_owned();
     let (method, params) = if version == 1 {
         if caps.get("loadSession") != Some(&Value::Bool(true)) {
-            return Outcome::not_applicable("the agent does not advertise `loadSession`");
+            let why = "the agent does not advertise `loadSession`";
+            return (Outcome::not_applicable(why), false);
         }
         (
             "session/load",
@@ -319,17 +354,16 @@ async fn replay(
     };
     let reply = peer.call(method, params).await;
     let Some(response) = &reply.response else {
-        return Outcome::not_exercised(format!(
-            "`{method}` got no response (line {})",
-            reply.request_line
-        ));
+        let why = format!("`{method}` got no response (line {})", reply.request_line);
+        return (Outcome::not_exercised(why), false);
     };
     if response.result().is_none() {
-        return Outcome::not_exercised(format!(
+        let why = format!(
             "`{method}` of the run's own session was refused (line {}): {}",
             response.line,
             brief(response.value.as_ref())
-        ));
+        );
+        return (Outcome::not_exercised(why), false);
     }
     let notices: Vec<Evidence> = reply
         .during
@@ -343,11 +377,12 @@ async fn replay(
             )
         })
         .collect();
-    if reply.during.is_empty() {
+    let outcome = if reply.during.is_empty() {
         Outcome::not_exercised(format!("`{method}` replayed nothing"))
     } else if notices.is_empty() {
         Outcome::Passed
     } else {
         Outcome::Failed { evidence: notices }
-    }
+    };
+    (outcome, true)
 }

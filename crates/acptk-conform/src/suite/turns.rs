@@ -189,13 +189,7 @@ async fn permission_run(
     if init::initialize(&mut peer, version, false, &mut Vec::new()).await != Some(version) {
         return (outcomes, peer);
     }
-    let cwd = options.cwd.to_string_lossy().into_owned();
-    let session = peer
-        .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
-        .await
-        .response
-        .and_then(|r| r.result()?.get("sessionId")?.as_str().map(str::to_owned));
-    let Some(session) = session else {
+    let Some(session) = open_session(&mut peer, options).await else {
         return (outcomes, peer);
     };
     let id = peer.fresh_id();
@@ -428,4 +422,202 @@ pub(super) fn requests(peer: &RawPeer, outcomes: &mut Outcomes) {
         })
         .collect();
     outcomes.push(("requests.advertised-only", judged(evidence)));
+}
+
+/// The tool call ids reported for `session` on transcript lines after `from` up to `to`, each
+/// with the line it first came on.
+fn tool_ids(peer: &RawPeer, session: &str, from: usize, to: usize) -> Vec<(String, u64)> {
+    let mut ids: Vec<(String, u64)> = Vec::new();
+    for received in peer.received() {
+        let at = usize::try_from(received.line).unwrap_or(usize::MAX);
+        if at <= from || at > to {
+            continue;
+        }
+        let Some(update) = update_of(received, session) else {
+            continue;
+        };
+        let kind = update.get("sessionUpdate").and_then(Value::as_str);
+        if !matches!(kind, Some("tool_call" | "tool_call_update")) {
+            continue;
+        }
+        let Some(call) = update.get("toolCallId") else {
+            continue;
+        };
+        let call = call.to_string();
+        if !ids.iter().any(|(known, _)| *known == call) {
+            ids.push((call, received.line));
+        }
+    }
+    ids
+}
+
+/// The tool calls of the turn after a reload (transcript lines after `later.0` up to
+/// `later.1`) must carry none of the ids of the turn before it (lines `earlier`).
+pub(super) fn reload_ids(
+    peer: &RawPeer,
+    session: &str,
+    earlier: (usize, usize),
+    later: (usize, usize),
+) -> Outcome {
+    let earlier = tool_ids(peer, session, earlier.0, earlier.1);
+    let later = tool_ids(peer, session, later.0, later.1);
+    if earlier.is_empty() || later.is_empty() {
+        return Outcome::not_exercised(format!(
+            "the turns before and after the reload of {} did not both make a tool call",
+            peer.name()
+        ));
+    }
+    let evidence: Vec<Evidence> = later
+        .iter()
+        .filter_map(|(call, line)| {
+            let (_, old) = earlier.iter().find(|(known, _)| known == call)?;
+            Some(Evidence::new(
+                peer.name(),
+                *line,
+                format!(
+                    "tool call id {call} after the reload was already used before it (line {old})"
+                ),
+            ))
+        })
+        .collect();
+    judged(evidence)
+}
+
+/// How long the turn must stay quiet after its first content update before the interrupting
+/// run sends `session/cancel`: what came meanwhile shows whether the turn is still running.
+const QUIET: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// An update that is content of the turn (not the session's own bookkeeping, such as its
+/// commands or title, which an agent may send at any time).
+fn is_content(received: &Received, session: &str) -> bool {
+    update_of(received, session).is_some_and(|u| {
+        matches!(
+            u.get("sessionUpdate").and_then(Value::as_str),
+            Some(
+                "agent_message_chunk"
+                    | "agent_thought_chunk"
+                    | "tool_call"
+                    | "tool_call_update"
+                    | "plan"
+            )
+        )
+    })
+}
+
+/// Whether `received` ends the turn of the prompt `id` (v1 its response, v2 a refusal or the
+/// `idle` update).
+fn ends_turn(received: &Received, version: u16, session: &str, id: &Value) -> bool {
+    if received.response_id() == Some(id) {
+        return version == 1 || !received.result().is_some_and(Value::is_object);
+    }
+    version == 2 && is_idle(received, session)
+}
+
+/// Opens a session in the run's directory.
+async fn open_session(peer: &mut RawPeer, options: &Options) -> Option<String> {
+    let cwd = options.cwd.to_string_lossy().into_owned();
+    peer.call("session/new", json!({"cwd": cwd, "mcpServers": []}))
+        .await
+        .response
+        .and_then(|r| r.result()?.get("sessionId")?.as_str().map(str::to_owned))
+}
+
+/// One session, one prompt, and `session/cancel` as soon as the turn's first content update
+/// came and the turn stayed quiet a moment (no permission request waiting): the turn must end
+/// `cancelled`. Permission requests that come after the cancel are answered `cancelled`.
+pub(super) async fn interrupt_run(
+    mut peer: RawPeer,
+    version: u16,
+    options: &Options,
+) -> (Outcomes, RawPeer) {
+    let mut outcomes: Outcomes = Vec::new();
+    if init::initialize(&mut peer, version, false, &mut Vec::new()).await != Some(version) {
+        return (outcomes, peer);
+    }
+    let Some(session) = open_session(&mut peer, options).await else {
+        return (outcomes, peer);
+    };
+    let id = peer.fresh_id();
+    let prompt = json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": {"sessionId": session, "prompt": [{"type": "text", "text": options.prompt}]}});
+    let prompt_line = peer.send_raw(&prompt.to_string()).await;
+    if let Some(why) = running(&mut peer, version, &session, &id, options.timeout).await {
+        let why = format!("{why} (the turn of {}, line {prompt_line})", peer.name());
+        outcomes.push(("turn.cancel.streaming", Outcome::not_exercised(why)));
+        return (outcomes, peer);
+    }
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": session}});
+    let cancel_line = peer.send_raw(&cancel.to_string()).await;
+    let end = loop {
+        match step(&mut peer, version, &session, &id).await {
+            Step::Permission(more) => answer_permission(&mut peer, &more, None).await,
+            other => break other,
+        }
+    };
+    let name = peer.name().to_owned();
+    let outcome = match end {
+        Step::Ended {
+            stop: Some(stop), ..
+        } if stop == "cancelled" => Outcome::Passed,
+        Step::Ended { stop, line } => Outcome::failed(
+            &name,
+            line,
+            format!(
+                "after `session/cancel` (line {cancel_line}) the turn ended with stop reason {stop:?}"
+            ),
+        ),
+        Step::Refused(response) => Outcome::failed(
+            &name,
+            response.line,
+            format!(
+                "after `session/cancel` (line {cancel_line}) the prompt was answered {}",
+                brief(response.value.as_ref())
+            ),
+        ),
+        Step::Silent | Step::Permission(_) => Outcome::failed(
+            &name,
+            cancel_line,
+            "after this `session/cancel` the turn did not end within the response timeout",
+        ),
+    };
+    outcomes.push(("turn.cancel.streaming", outcome));
+    (outcomes, peer)
+}
+
+/// Reads the turn of the prompt `id` until its first content update and a quiet moment after
+/// it; `None` then (the turn runs, no permission request waits), else why the cancel cannot be
+/// sent as this run wants.
+async fn running(
+    peer: &mut RawPeer,
+    version: u16,
+    session: &str,
+    id: &Value,
+    timeout: std::time::Duration,
+) -> Option<String> {
+    let (first, _) = peer
+        .read_until(|r| {
+            is_content(r, session)
+                || is_permission(r, session)
+                || ends_turn(r, version, session, id)
+        })
+        .await;
+    let Some(first) = first else {
+        return Some("no content update came".to_owned());
+    };
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut next = Some(first);
+    while let Some(received) = next {
+        if is_permission(&received, session) {
+            answer_permission(peer, &received, None).await;
+            return Some("a permission request came before a quiet moment of the turn".to_owned());
+        }
+        if ends_turn(&received, version, session, id) {
+            return Some("the turn ended before a quiet moment".to_owned());
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Some("the turn never stayed quiet".to_owned());
+        }
+        next = peer.next(QUIET).await;
+    }
+    None
 }

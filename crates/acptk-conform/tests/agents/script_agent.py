@@ -5,6 +5,7 @@
 It speaks line-delimited JSON-RPC on standard input/output and needs only the standard library.
 """
 import json
+import select
 import sys
 
 BREAKS = {
@@ -35,6 +36,9 @@ BREAKS = {
     "cancel-ignored",      # a cancelled turn ends with end_turn
     "cancel-tools-open",   # a cancelled turn leaves its tool call pending
     "tool-id-reuse",       # two tool_call updates with the same id in one turn
+    "tool-id-reload",      # the tool call counter starts again when a session is reloaded
+    "cancel-streaming-ignored",  # a cancel while the answer streams ends the turn end_turn
+    "fork-same-id",        # session/fork answers the id of the session it forks
     "reject-error",        # a rejected permission: v1 an error response, v2 no idle update
     "fs-request",          # fs/read_text_file to a client that did not advertise fs
     "needs-auth",          # not a break: session/new answers -32000 (authentication required)
@@ -44,7 +48,7 @@ BREAK = sys.argv[1] if len(sys.argv) > 1 else "none"
 if BREAK not in BREAKS:
     sys.exit("unknown break " + BREAK)
 
-state = {"version": 1, "notices": False, "sessions": set(), "made": 0, "calls": 0}
+state = {"version": 1, "notices": False, "sessions": set(), "made": 0, "calls": 0, "tools": 0}
 
 
 def send(message):
@@ -104,7 +108,7 @@ def initialize(id_, params):
                 "loadSession": "yes" if BREAK == "caps-types" else True,
                 "promptCapabilities": {"image": False, "audio": False, "embeddedContext": False},
                 "mcpCapabilities": {"http": False, "sse": False},
-                "sessionCapabilities": {"resume": {}, "list": {}, "close": {}, "delete": {}},
+                "sessionCapabilities": {"resume": {}, "list": {}, "close": {}, "delete": {}, "fork": {}},
             },
             "authMethods": [{"id": "token", "name": 5 if BREAK == "auth-methods" else "Token"}],
         }
@@ -112,7 +116,7 @@ def initialize(id_, params):
         result = {
             "protocolVersion": answered,
             "info": {"name": "script-agent", "version": "1.0.0"},
-            "capabilities": {"session": "yes" if BREAK == "caps-types" else {}},
+            "capabilities": {"session": "yes" if BREAK == "caps-types" else {"fork": {}}},
             "authMethods": [{"type": "agent", "methodId": "token", "name": 5 if BREAK == "auth-methods" else "Token"}],
         }
     reply(id_, result)
@@ -172,6 +176,21 @@ def ask_permission(session, call):
         handle(message)
 
 
+def interrupted(session):
+    """Whether a session/cancel of `session` comes within a short wait (as if the answer were
+    still streaming); anything else that comes is handled."""
+    readable, _, _ = select.select([sys.stdin], [], [], 0.08)
+    if not readable:
+        return False
+    message = read_message()
+    if message is None:
+        sys.exit(0)
+    if message.get("method") == "session/cancel" and (message.get("params") or {}).get("sessionId") == session:
+        return True
+    handle(message)
+    return False
+
+
 def end_turn(id_, session, stop):
     if state["version"] == 1:
         reply(id_, {} if BREAK == "prompt-stop" else {"stopReason": stop})
@@ -188,8 +207,10 @@ def prompt(id_, params):
     if may_send_notices():
         notice(session, "" if BREAK == "notice-malformed" else "Index is stale")
     chunk(session)
-    state["calls"] += 1
-    call = "call-%d" % state["calls"]
+    if interrupted(session):
+        return end_turn(id_, session, "end_turn" if BREAK == "cancel-streaming-ignored" else "cancelled")
+    state["tools"] += 1
+    call = "call-%d" % state["tools"]
     tool(session, call, "pending", first=True)
     if BREAK == "tool-id-reuse":
         tool(session, call, "pending", first=True)
@@ -213,6 +234,8 @@ def replay(id_, params):
     session = params.get("sessionId")
     if session not in state["sessions"]:
         return reply(id_, error=-32603 if BREAK == "unknown-id" else -32002)
+    if BREAK == "tool-id-reload":
+        state["tools"] = 0
     if BREAK == "replay-notice":
         notice(session, "Replayed notice")
     chunk(session)
@@ -255,6 +278,16 @@ def handle(message):
         return reply(id_, {"id": session} if BREAK == "session-new" else {"sessionId": session})
     if method == "session/prompt":
         return prompt(id_, params)
+    if method == "session/fork":
+        source = params.get("sessionId")
+        if source not in state["sessions"]:
+            return reply(id_, error=-32002)
+        if BREAK == "fork-same-id":
+            return reply(id_, {"sessionId": source})
+        state["made"] += 1
+        forked = "s%d" % state["made"]
+        state["sessions"].add(forked)
+        return reply(id_, {"sessionId": forked})
     if method in ("session/load", "session/resume"):
         return replay(id_, params)
     if method == "session/list" and BREAK != "caps-lie":
