@@ -1,5 +1,5 @@
-//! Prompt turns: stop reasons, tool call ids, permission answers of every kind, cancellation,
-//! and requests only for what the client advertised.
+//! Prompt turns: stop reasons, tool call ids (also across a reload), permission answers of
+//! every kind, cancellation, and requests only for what the client advertised.
 //!
 //! Besides the main run (whose turn answers the agent's permission request with allow), three
 //! runs are made side by side, each with one session and one prompt: `vN-reject.jsonl`
@@ -8,6 +8,10 @@
 //! pending and then answers it `cancelled`. An agent that asks no permission leaves those
 //! requirements *not exercised*: without a pending request the suite cannot know that its
 //! cancel landed inside the turn.
+//!
+//! A fourth run, `vN-interrupt.jsonl`, cancels its turn while no permission request waits:
+//! once a content update came and the turn stayed quiet a moment, so that the turn is known
+//! to be running when the cancel is sent.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -535,6 +539,8 @@ pub(super) async fn interrupt_run(
         return (outcomes, peer);
     }
     let Some(session) = open_session(&mut peer, options).await else {
+        let why = format!("`session/new` gave no session in {}", peer.name());
+        outcomes.push(("turn.cancel.streaming", Outcome::not_exercised(why)));
         return (outcomes, peer);
     };
     let id = peer.fresh_id();

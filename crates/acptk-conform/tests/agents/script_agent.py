@@ -179,7 +179,7 @@ def ask_permission(session, call):
 def interrupted(session):
     """Whether a session/cancel of `session` comes within a short wait (as if the answer were
     still streaming); anything else that comes is handled."""
-    readable, _, _ = select.select([sys.stdin], [], [], 0.08)
+    readable, _, _ = select.select([sys.stdin], [], [], 0.15)
     if not readable:
         return False
     message = read_message()
