@@ -5,7 +5,8 @@
 use serde_json::{Value, json};
 
 use super::methods::session_capability;
-use super::{Options, Outcomes, brief, init, sessions};
+use super::turns::side_run_initialized;
+use super::{Options, Outcomes, brief, sessions};
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::RawPeer;
 
@@ -15,13 +16,11 @@ pub(super) async fn fork_run(
     version: u16,
     options: &Options,
 ) -> (Outcomes, RawPeer) {
-    let mut outcomes: Outcomes = Vec::new();
-    if init::initialize(&mut peer, version, false, &mut Vec::new()).await != Some(version) {
-        return (outcomes, peer);
+    if !side_run_initialized(&mut peer, version).await {
+        return (Vec::new(), peer);
     }
     let outcome = fork(&mut peer, version, options).await;
-    outcomes.push(("session.fork", outcome));
-    (outcomes, peer)
+    (vec![("session.fork", outcome)], peer)
 }
 
 async fn fork(peer: &mut RawPeer, version: u16, options: &Options) -> Outcome {

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::methods::{self, UNKNOWN_SESSION, session_capability};
 use super::{Options, Outcomes, brief};
 use crate::outcome::{Evidence, Outcome};
-use crate::peer::{RawPeer, Received};
+use crate::peer::{RawPeer, Received, Reply};
 
 /// The error an agent answers while the client has not signed in.
 const AUTH_REQUIRED: i64 = -32000;
@@ -29,6 +29,22 @@ fn prompt_params(session: &str, options: &Options) -> Value {
     json!({"sessionId": session, "prompt": [{"type": "text", "text": options.prompt}]})
 }
 
+/// `session/new` in the run's directory: the reply, and the session id it gave if any.
+pub(super) async fn new_session(peer: &mut RawPeer, options: &Options) -> (Reply, Option<String>) {
+    let cwd = options.cwd.to_string_lossy().into_owned();
+    let reply = peer
+        .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
+        .await;
+    let session = reply
+        .response
+        .as_ref()
+        .and_then(|r| r.result())
+        .and_then(|r| r.get("sessionId"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    (reply, session)
+}
+
 /// Opens a session and runs one prompt; returns the session id. Used by runs whose outcomes
 /// are judged over the whole transcript (the notices run).
 pub(super) async fn one_turn(
@@ -36,17 +52,8 @@ pub(super) async fn one_turn(
     version: u16,
     options: &Options,
 ) -> Option<String> {
-    let cwd = options.cwd.to_string_lossy().into_owned();
-    let reply = peer
-        .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
-        .await;
-    let session = reply
-        .response
-        .as_ref()?
-        .result()?
-        .get("sessionId")?
-        .as_str()?
-        .to_owned();
+    let (_, session) = new_session(peer, options).await;
+    let session = session?;
     turn(peer, version, &session, options).await;
     Some(session)
 }
@@ -60,16 +67,7 @@ pub(super) async fn check(
 ) {
     let name = peer.name().to_owned();
     let cwd = options.cwd.to_string_lossy().into_owned();
-    let reply = peer
-        .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
-        .await;
-    let session = reply
-        .response
-        .as_ref()
-        .and_then(|r| r.result())
-        .and_then(|r| r.get("sessionId"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let (reply, session) = new_session(peer, options).await;
     let Some(session) = session else {
         let line = reply
             .response

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
-use super::{Launch, Options, Outcomes, brief, init};
+use super::{Launch, Options, Outcomes, brief, init, sessions};
 use crate::error::ConformError;
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::{RawPeer, Received};
@@ -190,15 +190,10 @@ async fn permission_run(
     answer: Answer,
 ) -> (Outcomes, RawPeer) {
     let mut outcomes: Outcomes = Vec::new();
-    if init::initialize(&mut peer, version, false, &mut Vec::new()).await != Some(version) {
-        return (outcomes, peer);
-    }
-    let Some(session) = open_session(&mut peer, options).await else {
+    let Opened::Session(session) = open_side_run(&mut peer, version, options).await else {
         return (outcomes, peer);
     };
-    let id = peer.fresh_id();
-    let prompt = json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": {"sessionId": session, "prompt": [{"type": "text", "text": options.prompt}]}});
-    let prompt_line = peer.send_raw(&prompt.to_string()).await;
+    let (id, prompt_line) = send_prompt(&mut peer, &session, options).await;
     let id_judged = match answer {
         Answer::Cancel => "turn.cancel",
         _ => "turn.permission",
@@ -223,12 +218,7 @@ async fn permission_run(
             answer_permission(&mut peer, &request, None).await;
         }
     }
-    let end = loop {
-        match step(&mut peer, version, &session, &id).await {
-            Step::Permission(more) => answer_permission(&mut peer, &more, None).await,
-            other => break other,
-        }
-    };
+    let end = end_of_turn(&mut peer, version, &session, &id).await;
     let name = peer.name().to_owned();
     let what = match answer {
         Answer::Reject => "a rejected permission request",
@@ -273,22 +263,32 @@ async fn permission_run(
     (outcomes, peer)
 }
 
+/// The tool call updates of `session` received on the transcript lines `lines`: each message,
+/// its update, and its `toolCallId`.
+fn tool_updates<'a>(
+    peer: &'a RawPeer,
+    session: &'a str,
+    lines: std::ops::RangeInclusive<u64>,
+) -> impl Iterator<Item = (&'a Received, &'a Value, &'a Value)> {
+    peer.received()
+        .iter()
+        .filter(move |received| lines.contains(&received.line))
+        .filter_map(move |received| {
+            let update = update_of(received, session)?;
+            let kind = update.get("sessionUpdate").and_then(Value::as_str);
+            if !matches!(kind, Some("tool_call" | "tool_call_update")) {
+                return None;
+            }
+            Some((received, update, update.get("toolCallId")?))
+        })
+}
+
 /// Every tool call of `session` reported between lines `from` and `to` was last reported
 /// with a final status.
 fn tools_closed(peer: &RawPeer, version: u16, session: &str, from: u64, to: u64) -> Outcome {
     let mut last: BTreeMap<String, (String, u64)> = BTreeMap::new();
-    for received in peer.received() {
-        if received.line < from || received.line > to {
-            continue;
-        }
-        let Some(update) = update_of(received, session) else {
-            continue;
-        };
-        let kind = update.get("sessionUpdate").and_then(Value::as_str);
-        if !matches!(kind, Some("tool_call" | "tool_call_update")) {
-            continue;
-        }
-        let Some(call) = update.get("toolCallId").and_then(Value::as_str) else {
+    for (received, update, call) in tool_updates(peer, session, from..=to) {
+        let Some(call) = call.as_str() else {
             continue;
         };
         let status = update.get("status").and_then(Value::as_str);
@@ -432,21 +432,9 @@ pub(super) fn requests(peer: &RawPeer, outcomes: &mut Outcomes) {
 /// with the line it first came on.
 fn tool_ids(peer: &RawPeer, session: &str, from: usize, to: usize) -> Vec<(String, u64)> {
     let mut ids: Vec<(String, u64)> = Vec::new();
-    for received in peer.received() {
-        let at = usize::try_from(received.line).unwrap_or(usize::MAX);
-        if at <= from || at > to {
-            continue;
-        }
-        let Some(update) = update_of(received, session) else {
-            continue;
-        };
-        let kind = update.get("sessionUpdate").and_then(Value::as_str);
-        if !matches!(kind, Some("tool_call" | "tool_call_update")) {
-            continue;
-        }
-        let Some(call) = update.get("toolCallId") else {
-            continue;
-        };
+    let line = |at: usize| u64::try_from(at).unwrap_or(u64::MAX);
+    for (received, _, call) in tool_updates(peer, session, line(from).saturating_add(1)..=line(to))
+    {
         let call = call.to_string();
         if !ids.iter().any(|(known, _)| *known == call) {
             ids.push((call, received.line));
@@ -517,13 +505,48 @@ fn ends_turn(received: &Received, version: u16, session: &str, id: &Value) -> bo
     version == 2 && is_idle(received, session)
 }
 
-/// Opens a session in the run's directory.
-async fn open_session(peer: &mut RawPeer, options: &Options) -> Option<String> {
-    let cwd = options.cwd.to_string_lossy().into_owned();
-    peer.call("session/new", json!({"cwd": cwd, "mcpServers": []}))
-        .await
-        .response
-        .and_then(|r| r.result()?.get("sessionId")?.as_str().map(str::to_owned))
+/// How the opening of a side run went.
+pub(super) enum Opened {
+    /// `initialize` did not settle on the run's version: the run has nothing to judge.
+    Unspoken,
+    /// `session/new` gave no session.
+    NoSession,
+    /// The session the run goes on in.
+    Session(String),
+}
+
+/// The opening of a side run: `initialize` at `version`; true when the agent speaks it.
+pub(super) async fn side_run_initialized(peer: &mut RawPeer, version: u16) -> bool {
+    init::initialize(peer, version, false, &mut Vec::new()).await == Some(version)
+}
+
+/// The opening of a side run with a session: `initialize` at `version`, then `session/new`
+/// in the run's directory.
+pub(super) async fn open_side_run(peer: &mut RawPeer, version: u16, options: &Options) -> Opened {
+    if !side_run_initialized(peer, version).await {
+        return Opened::Unspoken;
+    }
+    let (_, session) = sessions::new_session(peer, options).await;
+    session.map_or(Opened::NoSession, Opened::Session)
+}
+
+/// Sends the run's prompt to `session`: its request id and its line in the transcript.
+async fn send_prompt(peer: &mut RawPeer, session: &str, options: &Options) -> (Value, u64) {
+    let id = peer.fresh_id();
+    let prompt = json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": {"sessionId": session, "prompt": [{"type": "text", "text": options.prompt}]}});
+    let line = peer.send_raw(&prompt.to_string()).await;
+    (id, line)
+}
+
+/// Reads the turn of the prompt `id` to its end, answering every permission request that
+/// comes meanwhile `cancelled`: the first step that is not a permission request.
+async fn end_of_turn(peer: &mut RawPeer, version: u16, session: &str, id: &Value) -> Step {
+    loop {
+        match step(peer, version, session, id).await {
+            Step::Permission(more) => answer_permission(peer, &more, None).await,
+            other => break other,
+        }
+    }
 }
 
 /// One session, one prompt, and `session/cancel` as soon as the turn's first content update
@@ -535,17 +558,16 @@ pub(super) async fn interrupt_run(
     options: &Options,
 ) -> (Outcomes, RawPeer) {
     let mut outcomes: Outcomes = Vec::new();
-    if init::initialize(&mut peer, version, false, &mut Vec::new()).await != Some(version) {
-        return (outcomes, peer);
-    }
-    let Some(session) = open_session(&mut peer, options).await else {
-        let why = format!("`session/new` gave no session in {}", peer.name());
-        outcomes.push(("turn.cancel.streaming", Outcome::not_exercised(why)));
-        return (outcomes, peer);
+    let session = match open_side_run(&mut peer, version, options).await {
+        Opened::Session(session) => session,
+        Opened::NoSession => {
+            let why = format!("`session/new` gave no session in {}", peer.name());
+            outcomes.push(("turn.cancel.streaming", Outcome::not_exercised(why)));
+            return (outcomes, peer);
+        }
+        Opened::Unspoken => return (outcomes, peer),
     };
-    let id = peer.fresh_id();
-    let prompt = json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": {"sessionId": session, "prompt": [{"type": "text", "text": options.prompt}]}});
-    let prompt_line = peer.send_raw(&prompt.to_string()).await;
+    let (id, prompt_line) = send_prompt(&mut peer, &session, options).await;
     if let Some(why) = running(&mut peer, version, &session, &id, options.timeout).await {
         let why = format!("{why} (the turn of {}, line {prompt_line})", peer.name());
         outcomes.push(("turn.cancel.streaming", Outcome::not_exercised(why)));
@@ -554,12 +576,7 @@ pub(super) async fn interrupt_run(
     let cancel =
         json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": session}});
     let cancel_line = peer.send_raw(&cancel.to_string()).await;
-    let end = loop {
-        match step(&mut peer, version, &session, &id).await {
-            Step::Permission(more) => answer_permission(&mut peer, &more, None).await,
-            other => break other,
-        }
-    };
+    let end = end_of_turn(&mut peer, version, &session, &id).await;
     let name = peer.name().to_owned();
     let outcome = match end {
         Step::Ended {
