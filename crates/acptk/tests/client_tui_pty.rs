@@ -756,7 +756,7 @@ fn slash_help_lists_the_keys_and_the_clients_commands_and_sends_nothing() {
         count(run, r#""method":"session/new""#) == 1
     });
     screen.press(b"/help\r");
-    screen.wait_for("Ctrl-G: the agent pane");
+    screen.wait_for("Ctrl-G: open or close the agent pane");
     screen.wait_for("/set CONFIG_ID VALUE: set one of the session's config options");
     let run = screen.run.take().unwrap();
     assert_eq!(

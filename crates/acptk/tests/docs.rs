@@ -495,3 +495,37 @@ fn the_links_between_pages_lead_somewhere_and_the_summary_lists_every_page() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The rows of the key table of `page` (the table headed `| keys | what they do |`), as
+/// `/help` words them: `KEYS: WHAT`, the guide's code marks left out.
+fn key_table(page: &str) -> Vec<String> {
+    let text = read(Path::new(page));
+    let mut lines = text.lines().skip_while(|l| *l != "| keys | what they do |");
+    assert!(lines.next().is_some(), "{page} has no key table");
+    lines
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|row| {
+            let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+            assert_eq!(cells.len(), 2, "{page}: a key row of two cells: {row}");
+            format!("{}: {}", cells[0], cells[1].replace('`', ""))
+        })
+        .collect()
+}
+
+#[test]
+fn the_help_of_the_terminal_ui_lists_the_keys_of_the_guide() {
+    let guide = key_table("docs/src/client-chat.md");
+    let help = acptk::commands::client::tui::slash::help(&[], true);
+    assert_eq!(help.first().map(String::as_str), Some("keys:"));
+    let keys: Vec<&String> = help
+        .iter()
+        .skip(1)
+        .take_while(|l| !l.starts_with("the client's commands"))
+        .collect();
+    let guide: Vec<&String> = guide.iter().collect();
+    assert_eq!(
+        keys, guide,
+        "/help's keys (TUI_KEYS in tui/slash.rs) and the key table of docs/src/client-chat.md disagree"
+    );
+}

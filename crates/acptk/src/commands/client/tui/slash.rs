@@ -109,19 +109,56 @@ pub fn completions(input: &str, agent: &[AgentCommand]) -> Vec<Completion> {
 
 /// The terminal UI's keys: key, what it does.
 const TUI_KEYS: &[(&str, &str)] = &[
-    ("Enter", "send the prompt"),
-    ("Alt-Enter, Ctrl-J", "a new line in the prompt"),
-    ("Up, Down", "the prompts sent before"),
+    (
+        "Enter",
+        "send the prompt (while a turn runs, only /mode and /set go through)",
+    ),
+    (
+        "Alt-Enter, Ctrl-J, Shift-Enter",
+        "a new line in the prompt (Shift-Enter only where the terminal reports it: the client turns on the kitty keyboard protocol when the terminal has it)",
+    ),
+    ("Left, Right, Ctrl-B, Ctrl-F", "a character back, forward"),
+    (
+        "Ctrl-Left, Ctrl-Right, Alt-B, Alt-F",
+        "a word back, forward",
+    ),
+    ("Home, End, Ctrl-A, Ctrl-E", "start, end of the line"),
+    ("Backspace, Delete", "delete a character"),
+    (
+        "Ctrl-W, Alt-Backspace, Alt-D",
+        "delete the word before, after the cursor",
+    ),
+    (
+        "Ctrl-U, Ctrl-K",
+        "delete to the start, to the end of the line",
+    ),
+    ("Ctrl-Z, Ctrl-Y", "undo, redo"),
+    (
+        "Up, Down",
+        "a line up or down; from the first or last line, the earlier prompts",
+    ),
     ("Tab", "complete a / command"),
-    ("PgUp, PgDn, Ctrl-Home, Ctrl-End", "scroll the conversation"),
+    (
+        "PgUp, PgDn, Ctrl-Home, Ctrl-End",
+        "scroll the conversation; its top; back to its end",
+    ),
     ("Ctrl-T", "fold or unfold the agent's thoughts"),
-    ("Ctrl-O", "fold or unfold tool output"),
-    ("Ctrl-G", "the agent pane (its standard error)"),
-    ("Ctrl-N", "the list of notices"),
-    ("Esc, Ctrl-D", "dismiss the first notice (Ctrl-X: all)"),
-    ("Ctrl-R", "start the agent again, once it has gone"),
-    ("Ctrl-C", "cancel the turn; when none runs, quit"),
-    ("Ctrl-Q", "quit"),
+    ("Ctrl-O", "show tool output whole, or only its last lines"),
+    ("Ctrl-N", "open or close the notice list"),
+    (
+        "Ctrl-G",
+        "open or close the agent pane: its standard error and the protocol problems (Esc also closes it)",
+    ),
+    (
+        "Ctrl-R",
+        "when the agent has gone: start it again and continue the session",
+    ),
+    (
+        "Esc, Ctrl-D, Ctrl-X",
+        "dismiss the oldest toast, all toasts (Esc also closes the list)",
+    ),
+    ("Ctrl-C", "cancel the running turn; when none runs, leave"),
+    ("Ctrl-Q", "leave"),
 ];
 
 /// What `/help` says: the keys (in the terminal UI; `keys` false in plain mode, which reads
