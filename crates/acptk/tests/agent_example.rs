@@ -5,8 +5,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
 mod agent_peer;
+#[path = "support/json.rs"]
+mod json;
 
 use agent_peer::AgentPeer;
+use json::json_strings;
 use serde_json::{Value, json};
 
 /// The requests the agent sent to the client, by method.
@@ -201,12 +204,7 @@ fn modes_and_the_option_change_how_it_answers() {
                 json!({"sessionId": id, "modeId": "ask"}),
             );
         } else {
-            let ids: Vec<&str> = created["configOptions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|o| o["configId"].as_str().unwrap())
-                .collect();
+            let ids: Vec<&str> = json_strings(&created["configOptions"], "configId");
             assert_eq!(ids, ["mode", "shout"], "{created}");
             peer.ok(
                 "session/set_config_option",

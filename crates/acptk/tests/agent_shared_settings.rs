@@ -5,10 +5,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
 mod agent_peer;
+#[path = "support/json.rs"]
+mod json;
 #[path = "support/scratch.rs"]
 mod scratch;
 
 use agent_peer::AgentPeer;
+use json::option;
 use scratch::scratch;
 use serde_json::{Value, json};
 
@@ -22,17 +25,6 @@ fn reopen(peer: &mut AgentPeer, id: &str) -> Value {
     } else {
         peer.ok("session/resume", json!({"sessionId": id, "cwd": "/work"}))
     }
-}
-
-/// The current value of option `name` in a session response or a `set_config_option` result
-/// (v1 `id`, v2 `configId`).
-fn option(result: &Value, name: &str) -> Value {
-    result["configOptions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|option| option["id"] == name || option["configId"] == name)
-        .map_or(Value::Null, |option| option["currentValue"].clone())
 }
 
 /// The current mode in a session response: v1 `modes`, v2 the `mode` option.

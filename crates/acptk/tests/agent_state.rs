@@ -12,6 +12,8 @@ mod sessions_db;
 
 #[path = "support/scratch.rs"]
 mod scratch;
+#[path = "support/spawn.rs"]
+mod spawn;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -20,6 +22,7 @@ use std::process::Command;
 use agent_peer::AgentPeer;
 use scratch::scratch;
 use serde_json::{Value, json};
+use spawn::Spawn;
 
 /// The files in `dir` (recursively), sorted.
 fn files(dir: &Path) -> Vec<PathBuf> {
@@ -218,19 +221,8 @@ fn the_default_state_directory_follows_xdg_then_home() {
             r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}"#,
             "\n"
         );
-        let mut child = command
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
+        let child = command.spawn_with_input(std::process::Stdio::inherit(), input.as_bytes());
+        let output = child.unwrap().wait_with_output().unwrap();
         assert!(output.status.success());
         let dir = scratch.path().join(expected);
         assert_eq!(sessions_db::sessions(&dir), 1, "{}", dir.display());

@@ -2,9 +2,13 @@
 //! files (tokio's blocking-thread streams): the same answers either way.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+
+use spawn::Spawn;
+
+#[path = "support/spawn.rs"]
+mod spawn;
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
 
@@ -32,18 +36,10 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn pipes() {
-    let mut child = Command::new(ACP)
+    let child = Command::new(ACP)
         .args(["agent", "--ephemeral"])
         .env("ACP_AGENT_DELAY_MS", "0")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(INPUT.as_bytes())
+        .spawn_with_input(Stdio::inherit(), INPUT.as_bytes())
         .unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success());

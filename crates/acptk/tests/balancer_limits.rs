@@ -20,7 +20,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cluster::{free_port, haproxy, http_status, missing, wait_until};
-use listening::Listening;
+use listening::{Listening, runtime};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpSocket;
 
@@ -95,13 +95,6 @@ impl Balancer {
     }
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
 /// A POST of `body` to `/acp` at `address` from the loopback address `source`, with
 /// `connection` as its `Acp-Connection-Id`: the status and the connection id of the answer.
 async fn post(
@@ -129,19 +122,7 @@ async fn post(
         .await
         .expect("an answer within 10 s")
         .unwrap();
-    let raw = String::from_utf8_lossy(&raw);
-    let status = raw
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    let id = raw.lines().find_map(|line| {
-        let (key, value) = line.split_once(':')?;
-        key.trim()
-            .eq_ignore_ascii_case("acp-connection-id")
-            .then(|| value.trim().to_owned())
-    });
-    (status, id)
+    listening::status_and_connection(&String::from_utf8_lossy(&raw))
 }
 
 #[test]

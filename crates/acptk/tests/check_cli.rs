@@ -3,6 +3,10 @@
 //! binary on a few.)
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/spawn.rs"]
+mod spawn;
+
+use spawn::Spawn;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -16,10 +20,7 @@ fn acptk_check(args: &[&str], stdin: Option<&[u8]>) -> (String, i32) {
         .arg("check")
         .args(args)
         .current_dir(transcripts())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
+        .spawn_piped(Stdio::inherit())
         .unwrap();
     let mut input = child.stdin.take().unwrap();
     if let Some(bytes) = stdin {

@@ -4,9 +4,16 @@
 //! of `acp client --help`, whose first group holds the flags most runs use.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/client_sections.rs"]
+mod client_sections;
+#[path = "support/spawn.rs"]
+mod spawn;
+
+use client_sections::CLIENT_SECTIONS;
+use spawn::Spawn;
 use std::io::{Read, Write};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Every subcommand of `acp` (without `help`).
 const SUBCOMMANDS: [&str; 11] = [
@@ -32,10 +39,7 @@ fn acp_path() -> &'static str {
 /// shell or `man` that waits for a terminal is killed and fails the test).
 fn run(command: &mut Command, input: &[u8]) -> Output {
     let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .spawn_piped(Stdio::piped())
         .unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_vec();
@@ -55,17 +59,10 @@ fn run(command: &mut Command, input: &[u8]) -> Output {
         stderr.read_to_end(&mut bytes).unwrap();
         bytes
     });
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{command:?} did not finish within a minute");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let Some(status) = spawn::exited_within(&mut child, Duration::from_secs(60)) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("{command:?} did not finish within a minute");
     };
     writer.join().unwrap();
     Output {
@@ -175,11 +172,7 @@ fn bash_loads_the_script_and_completes_subcommands_and_flags() {
         b"",
     );
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    spawn::assert_succeeded(&output, &text);
     let registered = text.lines().next().unwrap_or_default();
     assert!(
         registered.starts_with("complete ") && registered.ends_with(" -F _acp acp"),
@@ -219,11 +212,7 @@ fn zsh_loads_the_script_as_the_completion_of_acp() {
         b"",
     );
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    spawn::assert_succeeded(&output, &text);
     assert!(text.contains("registered: _acp\n"), "{text}");
     assert!(text.contains("_acp: function"), "{text}");
 }
@@ -249,11 +238,7 @@ fn fish_loads_the_script_and_completes_subcommands_and_flags() {
         b"",
     );
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    spawn::assert_succeeded(&output, &text);
     // Each candidate is `WORD<TAB>description`.
     let mut words: Vec<&str> = text
         .lines()
@@ -286,11 +271,7 @@ fn render(page: &str) -> String {
             .env("PAGER", "cat"),
         page.as_bytes(),
     );
-    assert!(
-        output.status.success(),
-        "man -l failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    spawn::assert_succeeded(&output, "man -l failed: ");
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
@@ -405,20 +386,7 @@ fn client_help_lists_the_ten_common_flags_first_then_the_named_groups() {
         let help = acp(&["client", help_flag]);
         let sections = help_sections(&help);
         let headings: Vec<&str> = sections.iter().map(|(name, _)| name.as_str()).collect();
-        assert_eq!(
-            headings,
-            [
-                "Arguments",
-                "Options",
-                "Prompt and output",
-                "Session",
-                "Permissions (one-shot mode)",
-                "Remote agent (--url)",
-                "Agent and configuration",
-                "Terminal UI",
-            ],
-            "acp client {help_flag}:\n{help}"
-        );
+        assert_eq!(headings, CLIENT_SECTIONS, "acp client {help_flag}:\n{help}");
         let options = &sections[1].1;
         let mut expected: Vec<&str> = common.to_vec();
         expected.extend(["--help", "--version"]);

@@ -4,6 +4,10 @@
 //! page instead.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/client_sections.rs"]
+mod client_sections;
+
+use client_sections::CLIENT_SECTIONS;
 use std::path::PathBuf;
 
 use acptk::reference::{PAGE, markdown};
@@ -109,19 +113,7 @@ fn client_options_come_first_and_each_group_keeps_its_flags() {
         .lines()
         .filter_map(|line| line.strip_prefix("### "))
         .collect();
-    assert_eq!(
-        headings,
-        [
-            "Arguments",
-            "Options",
-            "Prompt and output",
-            "Session",
-            "Permissions (one-shot mode)",
-            "Remote agent (--url)",
-            "Agent and configuration",
-            "Terminal UI",
-        ]
-    );
+    assert_eq!(headings, CLIENT_SECTIONS);
     let options = &client[client.find("### Options").unwrap()..client.find("### Prompt").unwrap()];
     assert!(
         options.contains("- `--prompt <TEXT>`: Run one turn with this prompt"),

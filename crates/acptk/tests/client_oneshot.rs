@@ -15,8 +15,11 @@ mod acp_agent;
 mod interop;
 #[path = "support/scripted.rs"]
 mod scripted;
+#[path = "support/spawn.rs"]
+mod spawn;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use spawn::Spawn;
+use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -113,10 +116,7 @@ fn signals_with_sdk_agents_cancel_and_leave_nothing() {
                     peers.node_modules().join("@agentclientprotocol/sdk"),
                 )
                 .env("ACP_TEST_LOG", run.dir.join("agent.log"))
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
+                .spawn_reading(Stdio::piped())
                 .unwrap();
             let mut rest = read_until(&mut child, |event| streaming(event) && event["text"] == ".");
             let pid: u32 = run
@@ -254,20 +254,13 @@ fn quiet_prints_the_final_message_only() {
 
 /// `acp client FLAGS -- scripted ok` with `input` on standard input.
 fn with_input(run: &Run, flags: &[&str], input: &str) -> std::process::Output {
-    let mut child = run
-        .client("ok", flags)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    finish(child, LIMIT)
+    let mut child = run.client("ok", flags);
+    finish(
+        child
+            .spawn_with_input(Stdio::piped(), input.as_bytes())
+            .unwrap(),
+        LIMIT,
+    )
 }
 
 fn prompt_sent(run: &Run) -> Value {

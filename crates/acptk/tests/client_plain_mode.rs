@@ -5,8 +5,10 @@
 
 #[path = "support/scripted.rs"]
 mod scripted;
+#[path = "support/spawn.rs"]
+mod spawn;
 
-use std::io::Write;
+use spawn::Spawn;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -15,19 +17,8 @@ use scripted::{ACP, Run, finish, text};
 /// Runs `acp client --plain` with `input` on its standard input; returns stdout, stderr and
 /// whether it succeeded.
 fn plain(mut command: Command, input: &str) -> (String, String, bool) {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = finish(child, Duration::from_secs(20));
+    let child = command.spawn_with_input(Stdio::piped(), input.as_bytes());
+    let output = finish(child.unwrap(), Duration::from_secs(20));
     (
         text(&output.stdout),
         text(&output.stderr),

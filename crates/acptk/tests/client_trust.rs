@@ -11,7 +11,10 @@
 mod listening;
 #[path = "support/scripted.rs"]
 mod scripted;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -134,10 +137,7 @@ fn over_url_no_terminal_is_offered_unless_the_flag_says_so() {
             .args(["client", "--url", &server.url, "--prompt", "go", "--cwd"])
             .arg(&run.dir)
             .args(flags)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+            .spawn_reading(Stdio::piped())
             .unwrap();
         finish(output, LIMIT)
     };

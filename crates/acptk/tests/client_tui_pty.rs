@@ -6,6 +6,8 @@
 #![cfg(target_os = "linux")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "support/conform_report.rs"]
+mod conform_report;
 #[path = "support/scripted.rs"]
 mod scripted;
 #[path = "support/vt.rs"]
@@ -665,24 +667,10 @@ fn conform_screen(run: Run, report: &std::path::Path) -> Screen {
         .arg("--cwd")
         .arg(&run.dir)
         .arg("--")
-        .arg(scripted::ACP)
-        .args(["conform", "client", "--timeout", "20", "--json"])
-        .arg(report)
+        .args(conform_report::conform_client("20", report))
         .env("XDG_STATE_HOME", &run.dir)
         .env("NO_COLOR", "1");
     Screen::spawn(run, command)
-}
-
-fn conform_outcome(report: &std::path::Path, id: &str) -> String {
-    let text = std::fs::read_to_string(report).unwrap();
-    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
-    report["requirements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .map(|r| r["outcome"].as_str().unwrap().to_owned())
-        .unwrap_or_else(|| panic!("no {id} in {report}"))
 }
 
 #[test]
@@ -703,6 +691,7 @@ fn the_terminal_ui_passes_the_conform_client_suite() {
     screen.press(b"\x11");
     let output = screen.end();
     assert!(output.status.success(), "{:?}", output.status);
+    let report = conform_report::read_report(&report, "the terminal UI", &output);
     for id in [
         "client.terminal.answers",
         "client.terminal.released-id",
@@ -712,10 +701,10 @@ fn the_terminal_ui_passes_the_conform_client_suite() {
         "client.rpc.response-ids",
         "client.rpc.parse-error.survives",
     ] {
-        assert_eq!(conform_outcome(&report, id), "passed", "{id}");
+        assert_eq!(conform_report::outcome(&report, id), "passed", "{id}");
     }
     assert_eq!(
-        conform_outcome(&report, "client.cancel.notification"),
+        conform_report::outcome(&report, "client.cancel.notification"),
         "not exercised"
     );
 }
@@ -734,17 +723,18 @@ fn ctrl_c_at_a_permission_dialog_cancels_the_turn_and_answers_cancelled() {
     screen.press(b"\x11");
     let output = screen.end();
     assert!(output.status.success(), "{:?}", output.status);
+    let report = conform_report::read_report(&report, "the terminal UI", &output);
     // The permission request was answered (cancelled) and the cancel was a notification.
     assert_eq!(
-        conform_outcome(&report, "client.permission.answer"),
+        conform_report::outcome(&report, "client.permission.answer"),
         "passed"
     );
     assert_eq!(
-        conform_outcome(&report, "client.rpc.response-ids"),
+        conform_report::outcome(&report, "client.rpc.response-ids"),
         "passed"
     );
     assert_eq!(
-        conform_outcome(&report, "client.cancel.notification"),
+        conform_report::outcome(&report, "client.cancel.notification"),
         "passed"
     );
 }

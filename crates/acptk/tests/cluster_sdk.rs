@@ -17,7 +17,10 @@ mod cluster;
 mod interop;
 #[path = "support/remote_peer.rs"]
 mod remote_peer;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -62,10 +65,7 @@ fn failover(test: &str, scheme: &str, version: u16) {
             peers.node_modules().join("@agentclientprotocol/sdk"),
         )
         .env("ACP_NODE_MODULES", peers.node_modules())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
+        .spawn_reading(Stdio::inherit())
         .unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, events) = mpsc::channel::<Value>();

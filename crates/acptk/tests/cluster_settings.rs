@@ -11,10 +11,13 @@
 
 #[path = "support/cluster.rs"]
 mod cluster;
+#[path = "support/json.rs"]
+mod json;
 #[path = "support/remote_peer.rs"]
 mod remote_peer;
 
 use cluster::Cluster;
+use json::option;
 use remote_peer::Peer;
 use serde_json::{Value, json};
 
@@ -26,16 +29,6 @@ fn runtime() -> tokio::runtime::Runtime {
         .enable_all()
         .build()
         .unwrap()
-}
-
-/// The current value of option `name` in a session response (v1 `id`, v2 `configId`).
-fn option(result: &Value, name: &str) -> Value {
-    result["configOptions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|option| option["id"] == name || option["configId"] == name)
-        .map_or(Value::Null, |option| option["currentValue"].clone())
 }
 
 /// The current mode and `shout` value in a session response.

@@ -8,9 +8,15 @@
 
 #[path = "support/interop.rs"]
 mod interop;
+#[path = "support/json.rs"]
+mod json;
 #[path = "support/listening.rs"]
 mod listening;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use json::json_strings;
+use spawn::Spawn;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -242,12 +248,7 @@ fn only_keeps_the_named_requirements_and_an_unknown_id_is_a_usage_error() {
         &script_agent("none"),
     );
     let report = json_report(&output);
-    let ids: Vec<&str> = report["requirements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = json_strings(&report["requirements"], "id");
     assert_eq!(
         ids,
         [
@@ -297,11 +298,7 @@ fn the_junit_report_is_read_by_xml_etree_and_by_junitparser() {
             child.wait_with_output()
         })
         .unwrap();
-    assert!(
-        checked.status.success(),
-        "{}",
-        String::from_utf8_lossy(&checked.stderr)
-    );
+    spawn::assert_succeeded(&checked, "");
     assert_eq!(
         String::from_utf8_lossy(&checked.stdout).trim(),
         "2",
@@ -341,13 +338,7 @@ fn the_junit_report_is_read_by_xml_etree_and_by_junitparser() {
              print(' '.join(sorted(failed)))",
         ])
         .arg(file.path())
-        .output()
-        .unwrap();
-    assert!(
-        parsed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&parsed.stderr)
-    );
+        .succeeds();
     assert_eq!(
         String::from_utf8_lossy(&parsed.stdout).trim(),
         "session.unknown-id [SHOULD] session.unknown-id [SHOULD]"

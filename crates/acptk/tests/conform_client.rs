@@ -4,49 +4,42 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "support/conform_report.rs"]
+mod conform_report;
+#[path = "support/spawn.rs"]
+mod spawn;
+
+use spawn::Spawn;
 use std::process::{Command, Output};
 
+use conform_report::{ACP, outcome, read_report};
 use serde_json::Value;
 
-const ACP: &str = env!("CARGO_BIN_EXE_acp");
+/// `acp client` with its state in `dir`.
+fn client(dir: &tempfile::TempDir) -> Command {
+    let mut command = Command::new(ACP);
+    command.env("XDG_STATE_HOME", dir.path().join("state"));
+    command.arg("client");
+    command
+}
 
 /// Runs `acp client` with `client_flags` against `acp conform client`, whose reports go into
 /// `dir`; returns the client's output and the JSON report.
 fn run(dir: &tempfile::TempDir, client_flags: &[&str]) -> (Output, Value) {
     let text = dir.path().join("report.txt");
     let json = dir.path().join("report.json");
-    let output = Command::new(ACP)
-        .env("XDG_STATE_HOME", dir.path().join("state"))
-        .arg("client")
+    let output = client(dir)
         .args(client_flags)
         .arg("--")
-        .arg(ACP)
-        .args(["conform", "client", "--timeout", "10", "--report"])
+        .args(conform_report::conform_client("10", &json))
+        .arg("--report")
         .arg(&text)
-        .arg("--json")
-        .arg(&json)
         .output()
         .unwrap();
-    let report = std::fs::read_to_string(&json).unwrap_or_else(|e| {
-        panic!(
-            "no JSON report ({e}); client stderr:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
+    let report = read_report(&json, "acp client", &output);
     let text = std::fs::read_to_string(&text).unwrap();
     assert!(text.contains("passed"), "{text}");
-    (output, serde_json::from_str(&report).unwrap())
-}
-
-fn outcome<'a>(report: &'a Value, id: &str) -> &'a str {
-    report["requirements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {report}"))["outcome"]
-        .as_str()
-        .unwrap()
+    (output, report)
 }
 
 #[test]
@@ -63,11 +56,7 @@ fn our_client_passes_every_requirement_it_exercises_in_both_versions() {
                 "Run the scenarios.",
             ],
         );
-        assert!(
-            output.status.success(),
-            "v{version}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        spawn::assert_succeeded(&output, &format!("v{version}: "));
         assert_eq!(report["ok"], true, "v{version}: {report}");
         assert_eq!(report["failed"], 0, "v{version}: {report}");
         assert_eq!(report["subject"], "client");
@@ -116,11 +105,7 @@ fn our_client_passes_every_requirement_it_exercises_in_both_versions() {
 fn a_refused_permission_still_passes_and_is_answered_with_an_offered_option() {
     let dir = tempfile::tempdir().unwrap();
     let (output, report) = run(&dir, &["--deny-all", "--prompt", "Run the scenarios."]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    spawn::assert_succeeded(&output, "");
     assert_eq!(
         outcome(&report, "client.permission.answer"),
         "passed",
@@ -203,36 +188,20 @@ fn listening(dir: &tempfile::TempDir) -> (std::process::Child, String) {
 fn over_the_network_the_first_client_is_judged_and_the_report_written_when_it_leaves() {
     let dir = tempfile::tempdir().unwrap();
     let (mut server, url) = listening(&dir);
-    let output = Command::new(ACP)
-        .env("XDG_STATE_HOME", dir.path().join("state"))
+    let output = client(&dir)
         .args([
-            "client",
             "--url",
             &url,
             "--approve-all",
             "--prompt",
             "Run the scenarios.",
         ])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+        .succeeds();
     // The server ends by itself once the client has gone.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = server.try_wait().unwrap() {
-            break status;
-        }
-        assert!(std::time::Instant::now() < deadline, "still serving");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let status = spawn::exited_within(&mut server, std::time::Duration::from_secs(30));
+    let status = status.expect("still serving");
     assert!(status.success(), "{status:?}");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
-            .unwrap();
+    let report = read_report(&dir.path().join("report.json"), "acp client --url", &output);
     assert_eq!(report["failed"], 0, "{report}");
     for id in [
         "client.init.first",

@@ -10,7 +10,12 @@ mod listening;
 
 #[path = "support/scratch.rs"]
 mod scratch;
+#[path = "support/shell_agents.rs"]
+mod shell_agents;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -18,17 +23,9 @@ use std::time::{Duration, Instant};
 
 use acptk_inspect::{Outcome, Store};
 use scratch::scratch;
+use shell_agents::{NOTICING_AGENT, streaming_proxy};
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
-
-/// An agent that writes its pid and a grandchild's pid to `$1`, then streams numbered
-/// `agent_message_chunk` updates forever.
-const STREAMING_AGENT: &str = r#"echo $$ > "$1"; sleep 300 & echo $! >> "$1"
-i=0
-while :; do
-  i=$((i+1))
-  printf '%s%d%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"' "$i" '"}}}}'
-done"#;
 
 /// An agent that streams `$1` numbered chunks and exits.
 const FINITE_AGENT: &str = r#"i=0
@@ -74,24 +71,7 @@ fn a_proxy_killed_mid_stream_lost_no_forwarded_frame() {
     let scratch = scratch("capture-kill");
     let db = scratch.path().join("captures.db");
     let pids = scratch.path().join("pids");
-    let mut proxy = Command::new(ACP)
-        .arg("proxy")
-        .arg(format!("--capture={}", db.display()))
-        .args([
-            "--grace-period",
-            "0.3",
-            "--",
-            "sh",
-            "-c",
-            STREAMING_AGENT,
-            "sh",
-        ])
-        .arg(&pids)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut proxy = streaming_proxy(&format!("--capture={}", db.display()), &pids);
     let mut out = BufReader::new(proxy.stdout.take().unwrap());
     let mut received = Vec::new();
     let mut line = String::new();
@@ -169,10 +149,7 @@ fn several_proxies_capture_into_one_database_at_once() {
                 .arg("proxy")
                 .arg(format!("--capture={}", db.display()))
                 .args(["--", "sh", "-c", FINITE_AGENT, "sh", &EACH.to_string()])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
+                .spawn_piped(Stdio::piped())
                 .unwrap()
         })
         .collect();
@@ -225,10 +202,7 @@ cat > /dev/null"#;
     let mut proxy = Command::new(ACP)
         .args(["proxy", "--capture", "--", "sh", "-c", agent])
         .env("XDG_DATA_HOME", scratch.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .spawn_piped(Stdio::piped())
         .unwrap();
     let mut stdin = proxy.stdin.take().unwrap();
     stdin
@@ -265,18 +239,6 @@ cat > /dev/null"#;
         Some("noisy")
     );
 }
-
-/// A v1 agent that sends a notice in every turn, whatever the client advertised.
-const NOTICING_AGENT: &str = r#"while IFS= read -r line; do
-  id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
-  case "$line" in
-    *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":1,"agentInfo":{"name":"noticing","version":"0"}}}\n' "$id" ;;
-    *'"method":"session/new"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"s1"}}\n' "$id" ;;
-    *'"method":"session/prompt"'*)
-      printf '%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"warning","title":"Disk almost full"}}}'
-      printf '{"jsonrpc":"2.0","id":%s,"result":{"stopReason":"end_turn"}}\n' "$id" ;;
-  esac
-done"#;
 
 #[test]
 fn listen_captures_each_connection_on_its_own() {

@@ -5,7 +5,12 @@
 
 #[path = "support/interop.rs"]
 mod interop;
+#[path = "support/json.rs"]
+mod json;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use json::json_strings;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -80,18 +85,9 @@ fn the_python_sdk_lists_and_calls_every_tool() {
         .output()
         .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        output.status.success(),
-        "the MCP client failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    spawn::assert_succeeded(&output, "the MCP client failed: ");
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let names: Vec<&str> = report["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = json_strings(&report["tools"], "name");
     assert_eq!(
         names,
         [
@@ -139,12 +135,7 @@ fn the_python_sdk_lists_and_calls_every_tool() {
         json!({})
     );
     let findings = answer(2);
-    let rules: Vec<&str> = findings["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap())
-        .collect();
+    let rules: Vec<&str> = json_strings(&findings["items"], "rule");
     assert!(rules.contains(&"notice-without-capability"), "{rules:?}");
     let notices = answer(3);
     assert_eq!(notices["items"][0]["title"], "MCP server unavailable");

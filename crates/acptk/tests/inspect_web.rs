@@ -10,7 +10,10 @@ mod webdriver;
 
 #[path = "support/scratch.rs"]
 mod scratch;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -95,10 +98,7 @@ fn proxy(db: &Path, chunks: usize) -> (Child, std::process::ChildStdin) {
         .arg("proxy")
         .arg(format!("--capture={}", db.display()))
         .args(["--", "sh", "-c", NOTICE_AGENT, "sh", &chunks.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+        .spawn_piped(Stdio::null())
         .unwrap();
     let mut stdin = proxy.stdin.take().unwrap();
     stdin

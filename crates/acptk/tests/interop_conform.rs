@@ -7,6 +7,8 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "support/conform_report.rs"]
+mod conform_report;
 #[path = "support/interop.rs"]
 mod interop;
 
@@ -14,10 +16,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use conform_report::{ACP, ids_with, read_report};
 use interop::Peers;
 use serde_json::Value;
-
-const ACP: &str = env!("CARGO_BIN_EXE_acp");
 
 fn script(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -48,16 +49,6 @@ fn report(output: &Output) -> Value {
             String::from_utf8_lossy(&output.stderr)
         )
     })
-}
-
-fn ids_with(report: &Value, outcome: &str) -> BTreeSet<String> {
-    report["requirements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["outcome"] == outcome)
-        .map(|r| r["id"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// Runs `acp conform agent` against `agent` in `protocol`; checks the exit code agrees with
@@ -216,17 +207,10 @@ fn the_sdk_clients_pass_the_client_suite_in_both_versions() {
                     "Run the scenarios.",
                     "--",
                 ])
-                .args([ACP, "conform", "client", "--timeout", "15", "--json"])
-                .arg(&json)
+                .args(conform_report::conform_client("15", &json))
                 .output()
                 .unwrap();
-            let text = std::fs::read_to_string(&json).unwrap_or_else(|e| {
-                panic!(
-                    "{client_script} v{version}: no report ({e}): {}",
-                    String::from_utf8_lossy(&output.stderr)
-                )
-            });
-            let report: Value = serde_json::from_str(&text).unwrap();
+            let report = read_report(&json, &format!("{client_script} v{version}"), &output);
             assert_eq!(report["failed"], 0, "{client_script} v{version}: {report}");
             for id in [
                 "client.init.first",
@@ -262,10 +246,11 @@ fn acpx_passes_the_client_suite() {
     }
     let home = tempfile::tempdir().unwrap();
     let json = home.path().join("report.json");
-    let agent = format!(
-        "{ACP} conform client --timeout 15 --json {}",
-        json.to_string_lossy()
-    );
+    let agent = conform_report::conform_client("15", &json)
+        .iter()
+        .map(|part| part.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join(" ");
     let output = command(&peers, &home, "node")
         .arg(&acpx)
         .arg("--agent")
@@ -275,14 +260,7 @@ fn acpx_passes_the_client_suite() {
         .args(["exec", "Run the scenarios."])
         .output()
         .unwrap();
-    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| {
-        panic!(
-            "acpx: no report ({e}): {}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
-    let report: Value = serde_json::from_str(&text).unwrap();
+    let report = read_report(&json, "acpx", &output);
     assert_eq!(report["failed"], 0, "acpx: {report}");
     let passed = ids_with(&report, "passed");
     for id in [

@@ -18,7 +18,10 @@ mod listening;
 mod peer_client;
 #[path = "support/scripted.rs"]
 mod scripted;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -27,7 +30,6 @@ use std::time::Duration;
 use interop::Peers;
 use listening::Listening;
 use peer_client::{CASES, OUR_CASES, run_json};
-use scripted::{ACP, finish, text};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(90);
@@ -81,10 +83,7 @@ impl TsAgent {
     fn with_args(peers: &Peers, args: &[&str]) -> Self {
         let mut child = node(peers, "ts_ws_agent.mjs")
             .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
+            .spawn_reading(Stdio::inherit())
             .unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
@@ -111,35 +110,7 @@ impl Drop for TsAgent {
 }
 
 fn our_client(url: &str, flags: &[&str]) -> Vec<Value> {
-    let child = Command::new(ACP)
-        .args([
-            "client",
-            "--url",
-            url,
-            "--format",
-            "json",
-            "--timeout",
-            "60",
-        ])
-        .args(flags)
-        .env_remove("ACP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let output = finish(child, LIMIT);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "acp client {flags:?}: {}\n{}",
-        text(&output.stdout),
-        text(&output.stderr)
-    );
-    text(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
+    peer_client::acp_client(url, flags, LIMIT)
 }
 
 #[test]

@@ -19,7 +19,10 @@ mod listening;
 mod peer_client;
 #[path = "support/scripted.rs"]
 mod scripted;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -99,10 +102,7 @@ impl PyAgent {
     fn start(peers: &Peers) -> Self {
         let mut child = Command::new(peers.python())
             .arg(script("py_remote_agent.py"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
+            .spawn_reading(Stdio::inherit())
             .unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();

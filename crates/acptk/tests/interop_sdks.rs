@@ -10,7 +10,10 @@
 mod interop;
 #[path = "support/scripted.rs"]
 mod scripted;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -71,10 +74,7 @@ fn client(
         )
         .env("ACP_TEST_LOG", run.dir.join("agent.log"))
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .spawn_reading(Stdio::piped())
         .unwrap();
     let output = finish(child, LIMIT);
     (
@@ -332,10 +332,7 @@ fn their_client(peers: &Peers, script: &str, flags: &[&str]) -> Value {
             peers.node_modules().join("@agentclientprotocol/sdk"),
         )
         .env("ACP_AGENT_DELAY_MS", "0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .spawn_reading(Stdio::piped())
         .unwrap();
     let output = finish(child, LIMIT);
     let out = text(&output.stdout);

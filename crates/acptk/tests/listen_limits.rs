@@ -12,19 +12,12 @@ use std::time::{Duration, Instant};
 
 use acptk_runtime::transport::remote::{ClientOptions, SESSION_LIMIT_CODE, connect};
 use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
-use listening::Listening;
+use listening::{Listening, runtime};
 use serde_json::{Value, json};
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}"#;
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// A client that sends any text and reads answers by id.
 struct Peer<R, W> {

@@ -12,7 +12,10 @@
 
 #[path = "support/listening.rs"]
 mod listening;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -20,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use acptk_runtime::transport::remote::{ClientOptions, connect};
 use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
-use listening::{Listening, lines_of, wait_for_line};
+use listening::{Listening, lines_of, runtime, wait_for_line};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -167,13 +170,6 @@ fn check(transport: &str, idle: usize, peak: usize, after: Option<(Duration, usi
     );
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
 /// `acp agent --listen 0` with the flags above.
 fn listening() -> Listening {
     let args = agent_args(&[]);
@@ -275,19 +271,7 @@ async fn post(address: &str, id: Option<&str>, body: &str) -> (u16, Option<Strin
     }
     let mut raw = Vec::new();
     let _ = stream.read_to_end(&mut raw).await;
-    let raw = String::from_utf8_lossy(&raw);
-    let status = raw
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    let connection = raw.lines().find_map(|line| {
-        let (key, value) = line.split_once(':')?;
-        key.trim()
-            .eq_ignore_ascii_case("acp-connection-id")
-            .then(|| value.trim().to_owned())
-    });
-    (status, connection)
+    listening::status_and_connection(&String::from_utf8_lossy(&raw))
 }
 
 #[test]
@@ -339,10 +323,7 @@ fn a_stdio_client_that_reads_nothing() {
         .arg("agent")
         .args(agent_args(&[]))
         .env("ACP_AGENT_DELAY_MS", "0")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .spawn_piped(Stdio::piped())
         .unwrap();
     let pid = child.id();
     let lines = lines_of(child.stderr.take().unwrap());

@@ -10,6 +10,8 @@
 
 #[path = "support/listening.rs"]
 mod listening;
+#[path = "support/scratch.rs"]
+mod scratch;
 #[path = "support/sessions_db.rs"]
 mod sessions_db;
 
@@ -19,7 +21,7 @@ use std::process::{Command, Stdio};
 use acptk_runtime::client::{Client, ClientBuilder};
 use acptk_runtime::transport::remote::ClientOptions;
 use acptk_runtime::{Error, ProtocolVersion};
-use listening::Listening;
+use listening::{Listening, runtime};
 use serde_json::{Value, json};
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
@@ -31,11 +33,7 @@ const LOG_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A fresh directory under the target's scratch space.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("principals-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch::fresh_dir(&format!("principals-{name}"))
 }
 
 /// A token file for alice and bob in `dir`.
@@ -168,13 +166,6 @@ async fn lists_secret(client: &Client, session: &str) -> bool {
         .any(|summary| summary.id == session && summary.title.as_deref() == Some(SECRET))
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
 #[test]
 fn agent_listen_keeps_each_principal_to_its_sessions_across_a_restart() {
     let dir = scratch("agent");
@@ -183,10 +174,7 @@ fn agent_listen_keeps_each_principal_to_its_sessions_across_a_restart() {
     let flags = ["--token-file", tokens.as_str(), "--no-permission"];
     let mut agent = Listening::start(&flags, &envs(&env));
     assert!(
-        agent
-            .before
-            .iter()
-            .any(|line| line.contains("2 principals (alice, bob)")),
+        agent.said_before("2 principals (alice, bob)"),
         "{:?}",
         agent.before
     );
@@ -350,10 +338,23 @@ fn proxy_listen_keeps_each_principal_to_the_sessions_it_created() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The next message `reader` reads, within 10 s, as JSON (a panic when the connection ends).
+async fn next_message(reader: &mut acptk_runtime::transport::remote::RemoteReader) -> Value {
+    use acptk_runtime::transport::{Frame, MessageReader};
+    let frame = tokio::time::timeout(std::time::Duration::from_secs(10), reader.read())
+        .await
+        .expect("an answer within 10 s")
+        .unwrap();
+    let Frame::Message(bytes) = frame else {
+        panic!("the connection ended: {frame:?}");
+    };
+    serde_json::from_slice(&bytes).unwrap()
+}
+
 /// Sends `batch` on a fresh WebSocket with `token` (after `initialize`); the array answer.
 async fn raw_batch(address: &str, token: &str, batch: &Value) -> Vec<Value> {
+    use acptk_runtime::transport::MessageWriter;
     use acptk_runtime::transport::remote::connect as ws;
-    use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
     let url = format!("ws://{address}/acp");
     let (mut reader, mut writer) = ws(&url, &ClientOptions::new().token(token)).await.unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
@@ -362,14 +363,7 @@ async fn raw_batch(address: &str, token: &str, batch: &Value) -> Vec<Value> {
         writer.write(message.to_string().as_bytes()).await.unwrap();
         writer.flush().await.unwrap();
         loop {
-            let frame = tokio::time::timeout(std::time::Duration::from_secs(10), reader.read())
-                .await
-                .expect("an answer within 10 s")
-                .unwrap();
-            let Frame::Message(bytes) = frame else {
-                panic!("the connection ended: {frame:?}");
-            };
-            let value: Value = serde_json::from_slice(&bytes).unwrap();
+            let value = next_message(&mut reader).await;
             if let Value::Array(answers) = value {
                 return answers;
             }
@@ -531,19 +525,11 @@ impl Raw {
     /// Sends `text` as it is and returns the first answer (a message with an `id` and no
     /// `method`).
     async fn ask(&mut self, text: &str) -> Value {
-        use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
+        use acptk_runtime::transport::MessageWriter;
         self.writer.write(text.as_bytes()).await.unwrap();
         self.writer.flush().await.unwrap();
         loop {
-            let frame =
-                tokio::time::timeout(std::time::Duration::from_secs(10), self.reader.read())
-                    .await
-                    .expect("an answer within 10 s")
-                    .unwrap();
-            let Frame::Message(bytes) = frame else {
-                panic!("the connection ended: {frame:?}");
-            };
-            let value: Value = serde_json::from_slice(&bytes).unwrap();
+            let value = next_message(&mut self.reader).await;
             if value.get("method").is_none() {
                 return value;
             }

@@ -3,6 +3,10 @@
 //! byte (the record holds the agent's side as sent).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/spawn.rs"]
+mod spawn;
+
+use spawn::Spawn;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -55,10 +59,7 @@ fn the_proxy_is_transparent_for_an_agent_that_follows_the_rules() {
                 "--state-dir",
                 state.to_str().unwrap(),
             ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+            .spawn_piped(Stdio::piped())
             .unwrap();
         let mut stdin = child.stdin.take().unwrap();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());

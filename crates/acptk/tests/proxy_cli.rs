@@ -3,6 +3,10 @@
 //! order, the record is the traffic before repair, and the agent's exit status is ours.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/spawn.rs"]
+mod spawn;
+
+use spawn::Spawn;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -57,10 +61,7 @@ impl Proxy {
             .args(args)
             .arg("--")
             .args(agent)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+            .spawn_piped(Stdio::piped())
             .unwrap();
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());

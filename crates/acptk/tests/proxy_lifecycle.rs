@@ -5,21 +5,18 @@
 //! at once while forwarding goes on.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/shell_agents.rs"]
+mod shell_agents;
+#[path = "support/spawn.rs"]
+mod spawn;
+
+use spawn::Spawn;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
-
-/// An agent that writes its pid and a grandchild's pid to `$1`, then streams numbered
-/// `agent_message_chunk` updates forever, whatever happens to its input.
-const STREAMING_AGENT: &str = r#"echo $$ > "$1"; sleep 300 & echo $! >> "$1"
-i=0
-while :; do
-  i=$((i+1))
-  printf '%s%d%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"' "$i" '"}}}}'
-done"#;
 
 fn temp(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()))
@@ -35,23 +32,8 @@ fn send(signal: &str, pid: u32) {
 }
 
 fn streaming_proxy(record: &Path, pids: &Path) -> Child {
-    Command::new(ACP)
-        .args(["proxy", "--record", record.to_str().unwrap()])
-        .args([
-            "--grace-period",
-            "0.3",
-            "--",
-            "sh",
-            "-c",
-            STREAMING_AGENT,
-            "sh",
-        ])
-        .arg(pids)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+    let record = format!("--record={}", record.to_str().unwrap());
+    shell_agents::streaming_proxy(&record, pids)
 }
 
 /// Whether process `pid` exists and is not a zombie.
@@ -318,10 +300,7 @@ fn proxy_run(flags: &[&str], requests: &[(&str, usize)]) -> String {
         .arg("proxy")
         .args(flags)
         .args(["--", "sh", "-c", &scripted_agent()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .spawn_piped(Stdio::piped())
         .unwrap();
     let mut stdin = proxy.stdin.take().unwrap();
     let mut stdout = BufReader::new(proxy.stdout.take().unwrap());
@@ -421,10 +400,7 @@ fn a_record_that_cannot_be_written_is_reported_at_once_and_forwarding_goes_on() 
             "-c",
             &scripted_agent(),
         ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .spawn_piped(Stdio::piped())
         .unwrap();
     let stderr = proxy.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();

@@ -8,32 +8,27 @@
 
 #[path = "support/listening.rs"]
 mod listening;
+#[path = "support/scratch.rs"]
+mod scratch;
 #[path = "support/scripted.rs"]
 mod scripted;
+#[path = "support/shell_agents.rs"]
+mod shell_agents;
+#[path = "support/spawn.rs"]
+mod spawn;
 
+use spawn::Spawn;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use acptk_runtime::transport::remote::{ClientOptions, connect};
 use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
-use listening::Listening;
+use listening::{Listening, events, runtime};
 use serde_json::Value;
+use shell_agents::NOTICING_AGENT;
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
-
-/// A v1 agent that sends a notice in every turn, whatever the client advertised (the
-/// proxy's repair has to step in for a client without `session.notices`).
-const NOTICING_AGENT: &str = r#"while IFS= read -r line; do
-  id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
-  case "$line" in
-    *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":1,"agentInfo":{"name":"noticing","version":"0"}}}\n' "$id" ;;
-    *'"method":"session/new"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"s1"}}\n' "$id" ;;
-    *'"method":"session/prompt"'*)
-      printf '%s\n' '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"warning","title":"Disk almost full","description":"95% used"}}}'
-      printf '{"jsonrpc":"2.0","id":%s,"result":{"stopReason":"end_turn"}}\n' "$id" ;;
-  esac
-done"#;
 
 fn client(url: &str, flags: &[&str]) -> Output {
     Command::new(ACP)
@@ -45,13 +40,6 @@ fn client(url: &str, flags: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .unwrap()
-}
-
-fn events(output: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 /// The notices and the agent's message text of a client's run.
@@ -71,11 +59,7 @@ fn notices_and_text(output: &Output) -> (Vec<Value>, String) {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("proxy-remote-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch::fresh_dir(&format!("proxy-remote-{name}"))
 }
 
 /// The pids the scripted agents of `dir` wrote, once there are `count` (waits up to 10 s).
@@ -125,24 +109,12 @@ async fn initialized(url: &str) -> (impl MessageReader, impl MessageWriter) {
     (reader, writer)
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
 #[test]
 fn a_remote_client_gets_notices_or_the_proxys_repair() {
     let proxy = Listening::proxy(&[], &["sh", "-c", NOTICING_AGENT], &[]);
     let prompt = ["--protocol", "1", "--prompt", "hi"];
     let with = client(&proxy.url, &prompt);
-    assert_eq!(
-        with.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&with.stderr)
-    );
+    spawn::assert_succeeded(&with, "");
     let (notices, text) = notices_and_text(&with);
     assert_eq!(notices.len(), 1, "{:?}", events(&with));
     assert_eq!(notices[0]["title"], "Disk almost full");
@@ -151,12 +123,7 @@ fn a_remote_client_gets_notices_or_the_proxys_repair() {
     let mut flags = prompt.to_vec();
     flags.push("--no-notices");
     let without = client(&proxy.url, &flags);
-    assert_eq!(
-        without.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&without.stderr)
-    );
+    spawn::assert_succeeded(&without, "");
     let (notices, text) = notices_and_text(&without);
     assert!(notices.is_empty(), "{:?}", events(&without));
     assert!(text.contains("Disk almost full"), "{text}");
@@ -165,15 +132,21 @@ fn a_remote_client_gets_notices_or_the_proxys_repair() {
     assert!(stderr.contains("[repair]"), "no repair reported: {stderr}");
 }
 
+/// `acp proxy --listen FLAGS...` in front of the scripted agent (`ok`), which keeps its files
+/// in `dir`.
+fn scripted_proxy(flags: &[&str], dir: &std::path::Path) -> Listening {
+    let script = scripted::script();
+    Listening::proxy(
+        flags,
+        &["sh", script.to_str().unwrap(), "ok"],
+        &[("ACP_TEST_DIR", dir.to_str().unwrap())],
+    )
+}
+
 #[test]
 fn each_connection_gets_its_own_agent_and_both_end_with_their_connections() {
     let dir = scratch("two");
-    let script = scripted::script();
-    let proxy = Listening::proxy(
-        &[],
-        &["sh", script.to_str().unwrap(), "ok"],
-        &[("ACP_TEST_DIR", dir.to_str().unwrap())],
-    );
+    let proxy = scripted_proxy(&[], &dir);
     let url = proxy.url.clone();
     let agents = runtime().block_on(async {
         let options = ClientOptions::new();
@@ -220,12 +193,7 @@ fn each_connection_gets_its_own_agent_and_both_end_with_their_connections() {
 fn a_record_of_two_concurrent_connections_checks_cleanly() {
     let dir = scratch("record");
     let record = dir.join("remote.ndjson");
-    let script = scripted::script();
-    let mut proxy = Listening::proxy(
-        &["--record", record.to_str().unwrap()],
-        &["sh", script.to_str().unwrap(), "ok"],
-        &[("ACP_TEST_DIR", dir.to_str().unwrap())],
-    );
+    let mut proxy = scripted_proxy(&["--record", record.to_str().unwrap()], &dir);
     let url = proxy.url.clone();
     let agents = runtime().block_on(async {
         let options = ClientOptions::new();
@@ -316,12 +284,7 @@ fn check_cleanly(record: &std::path::Path) -> String {
 #[test]
 fn sigterm_ends_the_open_connections_and_their_agents() {
     let dir = scratch("sigterm");
-    let script = scripted::script();
-    let mut proxy = Listening::proxy(
-        &[],
-        &["sh", script.to_str().unwrap(), "ok"],
-        &[("ACP_TEST_DIR", dir.to_str().unwrap())],
-    );
+    let mut proxy = scripted_proxy(&[], &dir);
     let url = proxy.url.clone();
     let rt = runtime();
     let (mut reader, writer) = rt.block_on(initialized(&url));
@@ -378,10 +341,7 @@ fn the_run_of_a_killed_proxy_is_kept_and_added_by_the_next_one_with_append() {
     // Appending: the part becomes a run of the record, and is removed.
     let mut appending = Listening::proxy(&append, &agent, &envs);
     assert!(
-        appending
-            .before
-            .iter()
-            .any(|line| line.contains("added the run of connection 1")),
+        appending.said_before("added the run of connection 1"),
         "{:?}",
         appending.before
     );
@@ -434,12 +394,7 @@ fn a_stdio_client_uses_a_remote_agent_through_proxy_url() {
             .stdin(Stdio::null())
             .output()
             .unwrap();
-        assert_eq!(
-            output.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        spawn::assert_succeeded(&output, "");
         let (notices, text) = notices_and_text(&output);
         if no_notices {
             assert!(notices.is_empty(), "{:?}", events(&output));
@@ -464,10 +419,7 @@ fn proxy_url_records_and_ends_on_end_of_input() {
             "--url",
             &agent.url,
         ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .spawn_piped(Stdio::piped())
         .unwrap();
     {
         use std::io::{BufRead, BufReader, Write};
@@ -481,16 +433,9 @@ fn proxy_url_records_and_ends_on_end_of_input() {
         assert_eq!(answer["result"]["protocolVersion"], 1, "{line}");
     }
     // Standard input closed: the proxy closes the connection and exits 0.
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("acp proxy --url did not end after its input closed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let Some(status) = spawn::exited_within(&mut child, Duration::from_secs(15)) else {
+        let _ = child.kill();
+        panic!("acp proxy --url did not end after its input closed");
     };
     assert_eq!(status.code(), Some(0));
     let text = std::fs::read_to_string(&record).unwrap();
@@ -499,12 +444,7 @@ fn proxy_url_records_and_ends_on_end_of_input() {
         .args(["check", record.to_str().unwrap()])
         .output()
         .unwrap();
-    assert_eq!(
-        check.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
+    spawn::assert_succeeded(&check, "");
 }
 
 #[test]
@@ -597,29 +537,14 @@ fn http(
     stream.read_to_end(&mut raw).unwrap();
     let raw = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    let id = head.lines().find_map(|line| {
-        let (key, value) = line.split_once(':')?;
-        key.trim()
-            .eq_ignore_ascii_case("acp-connection-id")
-            .then(|| value.trim().to_owned())
-    });
+    let (status, id) = listening::status_and_connection(head);
     (status, id, body.to_owned())
 }
 
 #[test]
 fn a_streamable_http_connection_gets_its_own_agent_ended_by_delete() {
     let dir = scratch("http");
-    let script = scripted::script();
-    let proxy = Listening::proxy(
-        &[],
-        &["sh", script.to_str().unwrap(), "ok"],
-        &[("ACP_TEST_DIR", dir.to_str().unwrap())],
-    );
+    let proxy = scripted_proxy(&[], &dir);
     let address = proxy.address().to_owned();
     let json = ("Content-Type", "application/json");
     let (status, id, body) = http(&address, "POST", &[json], INIT);

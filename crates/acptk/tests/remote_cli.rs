@@ -6,10 +6,12 @@
 
 #[path = "support/listening.rs"]
 mod listening;
+#[path = "support/spawn.rs"]
+mod spawn;
 
 use std::process::{Command, Output, Stdio};
 
-use listening::Listening;
+use listening::{Listening, events};
 use serde_json::Value;
 
 fn client(url: &str, flags: &[&str]) -> Output {
@@ -24,13 +26,6 @@ fn client(url: &str, flags: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .unwrap()
-}
-
-fn events(output: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 fn of_type<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
@@ -149,12 +144,7 @@ fn streamable_http_runs_turns_with_notices_loads_and_checks_the_token() {
             "open-sesame",
         ],
     );
-    assert_eq!(
-        loaded.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&loaded.stderr)
-    );
+    spawn::assert_succeeded(&loaded, "");
     let events = events(&loaded);
     assert_eq!(of_type(&events, "session")[0]["loaded"], true);
     let history: Vec<&str> = events
@@ -180,12 +170,7 @@ fn a_second_connection_loads_the_session() {
         &[],
     );
     let first = client(&agent.url, &["--format", "json", "--prompt", "first words"]);
-    assert_eq!(
-        first.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    spawn::assert_succeeded(&first, "");
     let opened = events(&first);
     let id = of_type(&opened, "session")[0]["sessionId"]
         .as_str()
@@ -199,12 +184,7 @@ fn a_second_connection_loads_the_session() {
         &agent.url,
         &["--format", "json", "--load", &id, "--prompt", "more"],
     );
-    assert_eq!(
-        second.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&second.stderr)
-    );
+    spawn::assert_succeeded(&second, "");
     let events = events(&second);
     assert_eq!(of_type(&events, "session")[0]["loaded"], true);
     let history: Vec<&str> = events
@@ -227,12 +207,7 @@ fn the_token_is_required_and_checked() {
     let wrong = client(&agent.url, &["--prompt", "hi", "--token", "open-sesame!"]);
     assert_eq!(wrong.status.code(), Some(3));
     let right = client(&agent.url, &["--prompt", "hi", "--token", "open-sesame"]);
-    assert_eq!(
-        right.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&right.stderr)
-    );
+    spawn::assert_succeeded(&right, "");
 
     // The same token from the environment, on both sides.
     let agent = Listening::start(&["--ephemeral"], &[("ACP_TOKEN", "from-env")]);
@@ -254,12 +229,7 @@ fn the_token_is_required_and_checked() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    spawn::assert_succeeded(&output, "");
 }
 
 #[test]
@@ -349,12 +319,7 @@ fn tls_with_a_certificate_the_client_is_told_to_trust() {
         &agent.url,
         &["--prompt", "hi", "--tls-ca", cert.to_str().unwrap()],
     );
-    assert_eq!(
-        trusted.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&trusted.stderr)
-    );
+    spawn::assert_succeeded(&trusted, "");
     // Without --tls-ca the certificate is not trusted: the agent cannot be reached.
     let untrusted = client(&agent.url, &["--prompt", "hi"]);
     assert_eq!(untrusted.status.code(), Some(5));

@@ -3,6 +3,10 @@
 //! generate), and its output is JSON Schema a tool can read.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing test may panic
 
+#[path = "support/spawn.rs"]
+mod spawn;
+
+use spawn::Spawn;
 use std::path::Path;
 use std::process::Command;
 
@@ -11,13 +15,7 @@ fn acp_schema(args: &[&str]) -> Vec<u8> {
     let output = Command::new(env!("CARGO_BIN_EXE_acp"))
         .arg("schema")
         .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "acp schema {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+        .succeeds();
     output.stdout
 }
 

@@ -99,6 +99,11 @@ impl Listening {
         }
     }
 
+    /// Whether a line it printed before its URL contains `needle`.
+    pub fn said_before(&self, needle: &str) -> bool {
+        self.before.iter().any(|line| line.contains(needle))
+    }
+
     /// The `host:port` of the URL.
     pub fn address(&self) -> &str {
         let rest = self
@@ -201,4 +206,37 @@ pub fn wait_for_line(lines: &mpsc::Receiver<String>, needle: &str, wait: Duratio
         }
     }
     false
+}
+
+/// The status and the `Acp-Connection-Id` of a raw HTTP/1.1 answer (0 when it has no status
+/// line).
+pub fn status_and_connection(raw: &str) -> (u16, Option<String>) {
+    let status = raw
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    let id = raw.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.trim()
+            .eq_ignore_ascii_case("acp-connection-id")
+            .then(|| value.trim().to_owned())
+    });
+    (status, id)
+}
+
+/// The JSON lines a client printed (`--format json`).
+pub fn events(output: &std::process::Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// A current-thread runtime for a test's async clients.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
 }
