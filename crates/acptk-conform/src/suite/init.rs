@@ -1,8 +1,9 @@
-//! Initialization: version negotiation, the JSON types of capabilities, `authMethods`.
+//! Initialization: version negotiation, the JSON types of capabilities, `authMethods`; and
+//! `session/new`, the step after it of every run that opens a session.
 
 use serde_json::{Value, json};
 
-use super::{Outcomes, brief};
+use super::{Options, Outcomes, brief};
 use crate::outcome::Outcome;
 use crate::peer::{RawPeer, Reply};
 
@@ -256,4 +257,20 @@ fn auth_methods(version: u16, methods: Option<&Value>) -> Vec<String> {
             .collect(),
         Some(other) => vec![format!("`authMethods` is {}, expected an array", kind(other))],
     }
+}
+
+/// `session/new` in the run's directory: the reply, and the session id it gave if any.
+pub(super) async fn new_session(peer: &mut RawPeer, options: &Options) -> (Reply, Option<String>) {
+    let cwd = options.cwd.to_string_lossy().into_owned();
+    let reply = peer
+        .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
+        .await;
+    let session = reply
+        .response
+        .as_ref()
+        .and_then(|r| r.result())
+        .and_then(|r| r.get("sessionId"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    (reply, session)
 }

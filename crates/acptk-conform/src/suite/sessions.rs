@@ -4,10 +4,11 @@
 
 use serde_json::{Value, json};
 
+use super::init::new_session;
 use super::methods::{self, UNKNOWN_SESSION, session_capability};
 use super::{Options, Outcomes, brief};
 use crate::outcome::{Evidence, Outcome};
-use crate::peer::{RawPeer, Received, Reply};
+use crate::peer::{RawPeer, Received};
 
 /// The error an agent answers while the client has not signed in.
 const AUTH_REQUIRED: i64 = -32000;
@@ -27,22 +28,6 @@ pub(super) fn capabilities(peer: &RawPeer, version: u16) -> Value {
 
 fn prompt_params(session: &str, options: &Options) -> Value {
     json!({"sessionId": session, "prompt": [{"type": "text", "text": options.prompt}]})
-}
-
-/// `session/new` in the run's directory: the reply, and the session id it gave if any.
-pub(super) async fn new_session(peer: &mut RawPeer, options: &Options) -> (Reply, Option<String>) {
-    let cwd = options.cwd.to_string_lossy().into_owned();
-    let reply = peer
-        .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
-        .await;
-    let session = reply
-        .response
-        .as_ref()
-        .and_then(|r| r.result())
-        .and_then(|r| r.get("sessionId"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    (reply, session)
 }
 
 /// Opens a session and runs one prompt; returns the session id. Used by runs whose outcomes

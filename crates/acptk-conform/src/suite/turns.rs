@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
-use super::{Launch, Options, Outcomes, brief, init, sessions};
+use super::{Launch, Options, Outcomes, brief, init};
 use crate::error::ConformError;
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::{RawPeer, Received};
@@ -526,7 +526,7 @@ pub(super) async fn open_side_run(peer: &mut RawPeer, version: u16, options: &Op
     if !side_run_initialized(peer, version).await {
         return Opened::Unspoken;
     }
-    let (_, session) = sessions::new_session(peer, options).await;
+    let (_, session) = init::new_session(peer, options).await;
     session.map_or(Opened::NoSession, Opened::Session)
 }
 
