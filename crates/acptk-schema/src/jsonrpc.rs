@@ -134,16 +134,12 @@ pub struct ErrorObject {
     pub data: Option<Value>,
 }
 
-impl ErrorObject {
+constructor! {
     /// An error with a code and a message and no data.
-    pub fn new(code: i32, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
+    ErrorObject(code: i32, message: impl Into<String>) { data: None }
+}
 
+impl ErrorObject {
     /// Sets `data`.
     #[must_use]
     pub fn data(mut self, data: impl Into<Value>) -> Self {

@@ -326,7 +326,7 @@ macro_rules! default_new {
         impl $name {
             #[doc = concat!(" ", $doc)]
             pub fn new() -> Self {
-                Self::default()
+                <Self as Default>::default()
             }
         }
     };

@@ -111,18 +111,15 @@ wire_struct! {
     }
 }
 
-impl AuthAccount {
+constructor! {
     /// An account shown as `label`.
-    pub fn new(label: impl Into<String>) -> Self {
-        Self {
-            label: label.into(),
-            description: None,
-            active: None,
-            name: None,
-            email: None,
-            organization: None,
-            meta: None,
-        }
+    AuthAccount(label: impl Into<String>) {
+        description: None,
+        active: None,
+        name: None,
+        email: None,
+        organization: None,
+        meta: None,
     }
 }
 

@@ -74,15 +74,11 @@ wire_struct! {
     }
 }
 
-impl EnumOption {
+constructor! {
     /// A choice with the given value and label.
-    pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
-        Self {
-            r#const: r#const.into(),
-            title: title.into(),
-            description: None,
-            meta: None,
-        }
+    EnumOption(r#const: impl Into<String>, title: impl Into<String>) {
+        description: None,
+        meta: None,
     }
 }
 
@@ -110,12 +106,7 @@ wire_struct! {
     }
 }
 
-impl NumberPropertySchema {
-    /// A number field without constraints.
-    pub fn new() -> Self {
-        <Self as Default>::default()
-    }
-}
+default_new!(NumberPropertySchema, "A number field without constraints.");
 
 setters!(NumberPropertySchema { opt title: String, opt description: String, opt minimum: f64, opt maximum: f64, opt default: f64 });
 
@@ -141,12 +132,10 @@ wire_struct! {
     }
 }
 
-impl IntegerPropertySchema {
-    /// An integer field without constraints.
-    pub fn new() -> Self {
-        <Self as Default>::default()
-    }
-}
+default_new!(
+    IntegerPropertySchema,
+    "An integer field without constraints."
+);
 
 setters!(IntegerPropertySchema { opt title: String, opt description: String, opt minimum: i64, opt maximum: i64, opt default: i64 });
 
@@ -166,12 +155,7 @@ wire_struct! {
     }
 }
 
-impl BooleanPropertySchema {
-    /// A boolean field.
-    pub fn new() -> Self {
-        <Self as Default>::default()
-    }
-}
+default_new!(BooleanPropertySchema, "A boolean field.");
 
 setters!(BooleanPropertySchema { opt title: String, opt description: String, opt default: bool });
 
@@ -225,62 +209,36 @@ impl MultiSelectItems {
     }
 }
 
-impl From<StringMultiSelectItems> for MultiSelectItems {
-    fn from(items: StringMultiSelectItems) -> Self {
-        Self::String(items)
-    }
-}
+from_variants!(MultiSelectItems { String(StringMultiSelectItems), Titled(TitledMultiSelectItems) });
 
-impl From<TitledMultiSelectItems> for MultiSelectItems {
-    fn from(items: TitledMultiSelectItems) -> Self {
-        Self::Titled(items)
-    }
-}
-
-impl<'de> Deserialize<'de> for MultiSelectItems {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = MultiSelectItems;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object, optionally tagged by `type` (MultiSelectItems)")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<MultiSelectItems, A::Error> {
-                let (tag, payload) =
-                    crate::de::tagged::read_optional_tag(map, MultiSelectItems::TAG_KEY)?;
-                match tag.as_deref() {
-                    None => payload.decode().map(MultiSelectItems::Titled),
-                    Some("string") => payload.decode().map(MultiSelectItems::String),
-                    Some(other) => Ok(MultiSelectItems::Other(crate::UnknownVariant::new(
-                        MultiSelectItems::TAG_KEY,
-                        other.to_owned(),
-                        payload.into_fields()?,
-                    ))),
-                }
-            }
+map_deserialize! {
+    MultiSelectItems, "an object, optionally tagged by `type` (MultiSelectItems)",
+    visit_map(map: A) {
+        let (tag, payload) = crate::de::tagged::read_optional_tag(map, MultiSelectItems::TAG_KEY)?;
+        match tag.as_deref() {
+            None => payload.decode().map(MultiSelectItems::Titled),
+            Some("string") => payload.decode().map(MultiSelectItems::String),
+            Some(other) => Ok(MultiSelectItems::Other(crate::UnknownVariant::new(
+                MultiSelectItems::TAG_KEY,
+                other.to_owned(),
+                payload.into_fields()?,
+            ))),
         }
-        deserializer.deserialize_map(V)
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for MultiSelectItems {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "MultiSelectItems".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schema_parts::finish(serde_json::json!({
-            "anyOf": [
-                schema_parts::tagged_payload::<StringMultiSelectItems>(generator, "type", "string"),
-                crate::schema_parts::other_alternative("type", Self::TAGS),
-                {
-                    "title": "titled",
-                    "allOf": [generator.subschema_for::<TitledMultiSelectItems>()],
-                },
-            ]
-        }))
-    }
-}
+schema_impl!(MultiSelectItems, |generator| {
+    schema_parts::finish(serde_json::json!({
+        "anyOf": [
+            schema_parts::tagged_payload::<StringMultiSelectItems>(generator, "type", "string"),
+            crate::schema_parts::other_alternative("type", MultiSelectItems::TAGS),
+            {
+                "title": "titled",
+                "allOf": [generator.subschema_for::<TitledMultiSelectItems>()],
+            },
+        ]
+    }))
+});
 
 wire_struct! {
     /// A form field whose answer is a list of strings chosen from [`Self::items`]
@@ -307,18 +265,15 @@ wire_struct! {
     }
 }
 
-impl MultiSelectPropertySchema {
+constructor! {
     /// A multi-select field offering `items`.
-    pub fn new(items: impl Into<MultiSelectItems>) -> Self {
-        Self {
-            items: items.into(),
-            title: None,
-            description: None,
-            min_items: None,
-            max_items: None,
-            default: None,
-            meta: None,
-        }
+    MultiSelectPropertySchema(items: impl Into<MultiSelectItems>) {
+        title: None,
+        description: None,
+        min_items: None,
+        max_items: None,
+        default: None,
+        meta: None,
     }
 }
 
@@ -422,26 +377,20 @@ impl<'de> Visitor<'de> for ContentValueVisitor {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ElicitationContentValue {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ElicitationContentValue".into()
+schema_impl!(ElicitationContentValue, |_| {
+    let mut kinds = vec![
+        serde_json::json!({ "title": "String", "type": "string" }),
+        serde_json::json!({ "title": "Integer", "type": "integer", "format": "int64" }),
+        serde_json::json!({ "title": "Number", "type": "number", "format": "double" }),
+        serde_json::json!({ "title": "Boolean", "type": "boolean" }),
+        serde_json::json!({
+            "title": "StringArray",
+            "type": "array",
+            "items": { "type": "string" },
+        }),
+    ];
+    if ELICITATION_OTHER_ANSWER.is_some() {
+        kinds.push(serde_json::json!({ "title": "Other" }));
     }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut kinds = vec![
-            serde_json::json!({ "title": "String", "type": "string" }),
-            serde_json::json!({ "title": "Integer", "type": "integer", "format": "int64" }),
-            serde_json::json!({ "title": "Number", "type": "number", "format": "double" }),
-            serde_json::json!({ "title": "Boolean", "type": "boolean" }),
-            serde_json::json!({
-                "title": "StringArray",
-                "type": "array",
-                "items": { "type": "string" },
-            }),
-        ];
-        if ELICITATION_OTHER_ANSWER.is_some() {
-            kinds.push(serde_json::json!({ "title": "Other" }));
-        }
-        schema_parts::finish(serde_json::json!({ "anyOf": kinds }))
-    }
-}
+    schema_parts::finish(serde_json::json!({ "anyOf": kinds }))
+});

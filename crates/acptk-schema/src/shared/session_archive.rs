@@ -40,14 +40,9 @@ wire_struct! {
     }
 }
 
-impl ArchiveSessionRequest {
+constructor! {
     /// A request to archive `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    ArchiveSessionRequest(session_id: impl Into<SessionId>) { meta: None }
 }
 
 empty_object! {
@@ -64,14 +59,9 @@ wire_struct! {
     }
 }
 
-impl UnarchiveSessionRequest {
+constructor! {
     /// A request to unarchive `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    UnarchiveSessionRequest(session_id: impl Into<SessionId>) { meta: None }
 }
 
 empty_object! {

@@ -35,12 +35,7 @@ wire_struct! {
     }
 }
 
-impl SessionStatusRequest {
+constructor! {
     /// A request for the status of `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    SessionStatusRequest(session_id: impl Into<SessionId>) { meta: None }
 }

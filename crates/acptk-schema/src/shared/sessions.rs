@@ -98,14 +98,9 @@ wire_struct! {
     }
 }
 
-impl DeleteSessionRequest {
+constructor! {
     /// A request to delete `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    DeleteSessionRequest(session_id: impl Into<SessionId>) { meta: None }
 }
 
 wire_struct! {
@@ -117,14 +112,9 @@ wire_struct! {
     }
 }
 
-impl CloseSessionRequest {
+constructor! {
     /// A request to close `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    CloseSessionRequest(session_id: impl Into<SessionId>) { meta: None }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,14 +17,9 @@ wire_struct! {
     }
 }
 
-impl SessionReference {
+constructor! {
     /// A reference to session `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    SessionReference(session_id: impl Into<SessionId>) { meta: None }
 }
 
 wire_struct! {
@@ -69,20 +64,17 @@ wire_struct! {
     }
 }
 
-impl SubagentUpdate {
+constructor! {
     /// An update for child session `session_id` that changes nothing yet; add fields with the
     /// setters.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            title: crate::Patch::Unchanged,
-            description: crate::Patch::Unchanged,
-            capabilities: crate::Patch::Unchanged,
-            state: crate::Patch::Unchanged,
-            cwd: crate::Patch::Unchanged,
-            additional_directories: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
+    SubagentUpdate(session_id: impl Into<SessionId>) {
+        title: crate::Patch::Unchanged,
+        description: crate::Patch::Unchanged,
+        capabilities: crate::Patch::Unchanged,
+        state: crate::Patch::Unchanged,
+        cwd: crate::Patch::Unchanged,
+        additional_directories: crate::Patch::Unchanged,
+        meta: crate::Patch::Unchanged,
     }
 }
 
