@@ -3,53 +3,12 @@
 //! idle states, tool kinds and diff changes), and their JSON Schemas against the reference.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-/// Decodes `input` as `T` and checks that it encodes back to the same JSON.
-fn round_trip<T: DeserializeOwned + Serialize + std::fmt::Debug>(input: &Value) -> T {
-    let decoded: T = serde_json::from_value(input.clone())
-        .unwrap_or_else(|error| panic!("{input} should decode: {error}"));
-    let encoded = serde_json::to_value(&decoded).unwrap();
-    assert_eq!(
-        &encoded, input,
-        "{input} should re-encode unchanged, got {encoded}"
-    );
-    // The same through the streaming decoder (tags first, no buffering).
-    let from_text: T = serde_json::from_str(&input.to_string()).unwrap();
-    assert_eq!(serde_json::to_value(&from_text).unwrap(), *input);
-    decoded
-}
+#[path = "support/wire.rs"]
+mod wire;
 
-/// Decodes `input` as `T` and checks that it encodes to `expected`.
-fn normalises<T: DeserializeOwned + Serialize + std::fmt::Debug>(
-    input: &Value,
-    expected: &Value,
-) -> T {
-    let decoded: T = serde_json::from_value(input.clone())
-        .unwrap_or_else(|error| panic!("{input} should decode: {error}"));
-    assert_eq!(
-        &serde_json::to_value(&decoded).unwrap(),
-        expected,
-        "encoding of {input}"
-    );
-    decoded
-}
-
-/// Checks that `input` does not decode as `T`, both from a value and from text.
-fn rejects<T: DeserializeOwned + std::fmt::Debug>(input: &Value) {
-    let from_value = serde_json::from_value::<T>(input.clone());
-    assert!(
-        from_value.is_err(),
-        "{input} should be rejected, got {from_value:?}"
-    );
-    let from_text = serde_json::from_str::<T>(&input.to_string());
-    assert!(
-        from_text.is_err(),
-        "{input} should be rejected (text), got {from_text:?}"
-    );
-}
+use wire::{normalises, rejects, round_trip};
 
 #[cfg(feature = "schemars")]
 #[path = "support/reference.rs"]
