@@ -87,7 +87,7 @@ macro_rules! schema_impl {
 
 /// A `Deserialize` that reads a JSON object entry by entry: `expecting` is what a decoding
 /// error says was expected, and the body of `visit_map` builds the value from the map access
-/// named in it (whose type parameter, `A`, it may use).
+/// named in it (whose type parameter, `A`, it may use). Attributes before `visit_map` go on it.
 ///
 /// ```text
 /// map_deserialize! {
@@ -98,6 +98,7 @@ macro_rules! schema_impl {
 macro_rules! map_deserialize {
     (
         $name:ident, $expecting:expr,
+        $(#[$attr:meta])*
         visit_map($($map:ident)+ : $access:ident) $body:block
     ) => {
         impl<'de> serde::Deserialize<'de> for $name {
@@ -108,6 +109,7 @@ macro_rules! map_deserialize {
                     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                         f.write_str($expecting)
                     }
+                    $(#[$attr])*
                     fn visit_map<$access: serde::de::MapAccess<'de>>(
                         self,
                         $($map)+: $access,
@@ -133,6 +135,26 @@ macro_rules! map_deserialize {
 /// }
 /// ```
 macro_rules! union_tags {
+    // With `untagged(Variant)`, objects without a tag are that variant: `tag()` is an `Option`.
+    (
+        $name:ident($tag:literal), what: $what:literal, open($other:ident), untagged($untagged:ident) {
+            $($variant:ident $(($wild:tt))? = $value:expr),+ $(,)?
+        }
+        $(#[doc = $udoc:expr])*
+    ) => {
+        impl $name {
+            #[doc = concat!("The ", $what, " this value is written with; `None` for [`Self::", stringify!($untagged), "`].")]
+            pub fn tag(&self) -> Option<&str> {
+                match self {
+                    $(Self::$variant $(($wild))? => Some($value),)+
+                    Self::$untagged(_) => None,
+                    Self::$other(unknown) => Some(unknown.tag()),
+                }
+            }
+        }
+
+        union_tags!(@common $name($tag), $what, $other [$($value),+] $(#[doc = $udoc])*);
+    };
     (
         $name:ident($tag:literal), what: $what:literal, open($other:ident) {
             $($variant:ident $(($wild:tt))? = $value:expr),+ $(,)?
@@ -140,12 +162,6 @@ macro_rules! union_tags {
         $(#[doc = $udoc:expr])*
     ) => {
         impl $name {
-            /// The name of the JSON field holding the tag.
-            pub const TAG_KEY: &'static str = $tag;
-
-            #[doc = concat!("Every ", $what, " this union knows, in declaration order.")]
-            pub const TAGS: &'static [&'static str] = &[$($value),+];
-
             #[doc = concat!("The ", $what, " this value is written with.")]
             pub fn tag(&self) -> &str {
                 match self {
@@ -153,9 +169,21 @@ macro_rules! union_tags {
                     Self::$other(unknown) => unknown.tag(),
                 }
             }
+        }
 
-            #[doc = concat!("Builds the fallback variant for a ", $what, " this crate does not know. Fails with")]
-            /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
+        union_tags!(@common $name($tag), $what, $other [$($value),+] $(#[doc = $udoc])*);
+    };
+    (@common $name:ident($tag:literal), $what:literal, $other:ident [$($value:expr),+] $(#[doc = $udoc:expr])*) => {
+        impl $name {
+            /// The name of the JSON field holding the tag.
+            pub const TAG_KEY: &'static str = $tag;
+
+            #[doc = concat!("Every ", $what, " this union knows, in declaration order.")]
+            pub const TAGS: &'static [&'static str] = &[$($value),+];
+
+            #[doc = concat!("Builds the fallback variant for a value of `", $tag, "` this crate does not know (an unknown ", $what, ").")]
+            ///
+            /// Fails with [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
             $(#[doc = $udoc])*
             pub fn unknown(
                 tag: impl Into<String>,

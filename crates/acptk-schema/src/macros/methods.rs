@@ -321,25 +321,19 @@ macro_rules! table_schema {
         $name:ident ($ext_title:literal, $ext:ty) |$generator:ident, $list:ident| $envelope:expr;
         $( $(#[cfg($cfg:meta)])? $payload:ty; )+
     ) => {
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema($generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let $list = Vec::from([
-                    $(
-                        $(#[cfg($cfg)])?
-                        $crate::schema_parts::titled_gated(
-                            stringify!($payload),
-                            $generator.subschema_for::<$payload>(),
-                            None $(.or(Some(stringify!($cfg))))?,
-                        ),
-                    )+
-                    $crate::schema_parts::titled($ext_title, $generator.subschema_for::<$ext>()),
-                ]);
-                $envelope
-            }
-        }
+        schema_impl!($name, |$generator| {
+            let $list = Vec::from([
+                $(
+                    $(#[cfg($cfg)])?
+                    $crate::schema_parts::titled_gated(
+                        stringify!($payload),
+                        $generator.subschema_for::<$payload>(),
+                        None $(.or(Some(stringify!($cfg))))?,
+                    ),
+                )+
+                $crate::schema_parts::titled($ext_title, $generator.subschema_for::<$ext>()),
+            ]);
+            $envelope
+        });
     };
 }
