@@ -174,6 +174,24 @@ impl ElicitationScope {
         ]);
         (keyword, alternatives)
     }
+
+    /// The schema of a mode's object: the scope's alternatives, then the mode's own
+    /// `properties` (built after them, so that the definitions keep their order) and its
+    /// `required` fields.
+    fn mode_schema(
+        generator: &mut schemars::SchemaGenerator,
+        properties: impl FnOnce(&mut schemars::SchemaGenerator) -> Value,
+        required: &[&str],
+    ) -> schemars::Schema {
+        let (keyword, alternatives) = Self::schema_alternatives(generator);
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "properties": properties(generator),
+        });
+        schema[keyword] = alternatives;
+        schema["required"] = serde_json::json!(required);
+        schema_parts::finish(schema)
+    }
 }
 
 schema_impl!(ElicitationScope, inline, |generator| {
@@ -210,16 +228,15 @@ constructor! {
 }
 
 schema_impl!(ElicitationFormMode, |generator| {
-    let (keyword, alternatives) = ElicitationScope::schema_alternatives(generator);
-    let mut schema = serde_json::json!({
-        "type": "object",
-        "properties": {
-            "requestedSchema": schema_parts::field::<ElicitationSchema>(generator),
+    ElicitationScope::mode_schema(
+        generator,
+        |generator| {
+            serde_json::json!({
+                "requestedSchema": schema_parts::field::<ElicitationSchema>(generator),
+            })
         },
-    });
-    schema[keyword] = alternatives;
-    schema["required"] = serde_json::json!(["requestedSchema"]);
-    schema_parts::finish(schema)
+        &["requestedSchema"],
+    )
 });
 
 /// URL mode: the client asks the user's consent and opens [`Self::url`] for an interaction
@@ -249,17 +266,16 @@ constructor! {
 }
 
 schema_impl!(ElicitationUrlMode, |generator| {
-    let (keyword, alternatives) = ElicitationScope::schema_alternatives(generator);
-    let mut schema = serde_json::json!({
-        "type": "object",
-        "properties": {
-            "elicitationId": schema_parts::field::<ElicitationId>(generator),
-            "url": { "type": "string", "format": "uri" },
+    ElicitationScope::mode_schema(
+        generator,
+        |generator| {
+            serde_json::json!({
+                "elicitationId": schema_parts::field::<ElicitationId>(generator),
+                "url": { "type": "string", "format": "uri" },
+            })
         },
-    });
-    schema[keyword] = alternatives;
-    schema["required"] = serde_json::json!(["elicitationId", "url"]);
-    schema_parts::finish(schema)
+        &["elicitationId", "url"],
+    )
 });
 
 tagged_union! {

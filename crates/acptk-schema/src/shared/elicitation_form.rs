@@ -84,60 +84,46 @@ constructor! {
 
 setters!(EnumOption { opt description: String });
 
-wire_struct! {
+/// Declares the property schema of a numeric form field, whose bounds and default are `$ty`.
+macro_rules! numeric_property_schema {
+    ($(#[doc = $doc:expr])* $name:ident($ty:ty), new: $new_doc:literal) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            #[derive(Default)]
+            pub struct $name {
+                /// Label shown for the field.
+                #[opt("crate::de::lenient_string")]
+                pub title: Option<String>,
+                /// Help text shown for the field.
+                #[opt("crate::de::lenient_string")]
+                pub description: Option<String>,
+                /// Smallest accepted value (inclusive); no lower bound when absent.
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub minimum: Option<$ty>,
+                /// Largest accepted value (inclusive); no upper bound when absent.
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub maximum: Option<$ty>,
+                /// Value to prefill; a malformed value is treated as absent.
+                #[opt("crate::de::lenient")]
+                pub default: Option<$ty>,
+            }
+        }
+
+        default_new!($name, $new_doc);
+
+        setters!($name { opt title: String, opt description: String, opt minimum: $ty, opt maximum: $ty, opt default: $ty });
+    };
+}
+
+numeric_property_schema! {
     /// A form field that takes a number (`"type": "number"`).
-    #[derive(Default)]
-    pub struct NumberPropertySchema {
-        /// Label shown for the field.
-        #[opt("crate::de::lenient_string")]
-        pub title: Option<String>,
-        /// Help text shown for the field.
-        #[opt("crate::de::lenient_string")]
-        pub description: Option<String>,
-        /// Smallest accepted value (inclusive); no lower bound when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub minimum: Option<f64>,
-        /// Largest accepted value (inclusive); no upper bound when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub maximum: Option<f64>,
-        /// Value to prefill; a malformed value is treated as absent.
-        #[opt("crate::de::lenient")]
-        pub default: Option<f64>,
-    }
+    NumberPropertySchema(f64), new: "A number field without constraints."
 }
 
-default_new!(NumberPropertySchema, "A number field without constraints.");
-
-setters!(NumberPropertySchema { opt title: String, opt description: String, opt minimum: f64, opt maximum: f64, opt default: f64 });
-
-wire_struct! {
+numeric_property_schema! {
     /// A form field that takes an integer (`"type": "integer"`).
-    #[derive(Default)]
-    pub struct IntegerPropertySchema {
-        /// Label shown for the field.
-        #[opt("crate::de::lenient_string")]
-        pub title: Option<String>,
-        /// Help text shown for the field.
-        #[opt("crate::de::lenient_string")]
-        pub description: Option<String>,
-        /// Smallest accepted value (inclusive); no lower bound when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub minimum: Option<i64>,
-        /// Largest accepted value (inclusive); no upper bound when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub maximum: Option<i64>,
-        /// Value to prefill; a malformed value is treated as absent.
-        #[opt("crate::de::lenient")]
-        pub default: Option<i64>,
-    }
+    IntegerPropertySchema(i64), new: "An integer field without constraints."
 }
-
-default_new!(
-    IntegerPropertySchema,
-    "An integer field without constraints."
-);
-
-setters!(IntegerPropertySchema { opt title: String, opt description: String, opt minimum: i64, opt maximum: i64, opt default: i64 });
 
 wire_struct! {
     /// A form field that takes `true` or `false` (`"type": "boolean"`).
@@ -182,30 +168,9 @@ pub enum MultiSelectItems {
     Other(crate::UnknownVariant),
 }
 
-impl MultiSelectItems {
-    /// The name of the JSON field holding the tag.
-    pub const TAG_KEY: &'static str = "type";
-
-    /// Every tag this union knows. Objects without a tag are [`MultiSelectItems::Titled`].
-    pub const TAGS: &'static [&'static str] = &["string"];
-
-    /// The tag this value is written with; `None` for [`MultiSelectItems::Titled`].
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::String(_) => Some("string"),
-            Self::Titled(_) => None,
-            Self::Other(unknown) => Some(unknown.tag()),
-        }
-    }
-
-    /// Builds the fallback variant for a tag this crate does not know. Fails with
-    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(
-        tag: impl Into<String>,
-        fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
-            .map(Self::Other)
+union_tags! {
+    MultiSelectItems("type"), what: "tag", open(Other), untagged(Titled) {
+        String(_) = "string",
     }
 }
 

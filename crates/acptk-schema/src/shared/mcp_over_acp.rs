@@ -49,50 +49,26 @@ constructor! {
 
 from_variants!(McpServer { Acp(McpServerAcp) });
 
-/// Declares the two `mcp/message` payloads that carry one inner MCP message: the request and
-/// the notification have the same fields.
-macro_rules! mcp_message {
-    ($($(#[doc = $doc:expr])* $name:ident;)+) => {
-        $(
-            wire_struct! {
-                $(#[doc = $doc])*
-                pub struct $name {
-                    /// The `acp` MCP server the inner message is about.
-                    pub server_id: McpServerAcpId,
-                    /// The inner MCP request this message belongs to.
-                    pub request_id: McpRequestId,
-                    /// The inner MCP method name.
-                    pub method: String,
-                    /// The inner MCP params; absent or `null` means the inner message has none.
-                    #[serde(default, skip_serializing_if = "Option::is_none")]
-                    pub params: Option<Map<String, Value>>,
-                }
-            }
-
-            impl $name {
-                /// An inner `method` call of request `request_id` on server `server_id`,
-                /// without params.
-                pub fn new(
-                    server_id: impl Into<McpServerAcpId>,
-                    request_id: impl Into<McpRequestId>,
-                    method: impl Into<String>,
-                ) -> Self {
-                    Self {
-                        server_id: server_id.into(),
-                        request_id: request_id.into(),
-                        method: method.into(),
-                        params: None,
-                        meta: None,
-                    }
-                }
-            }
-
-            setters!($name { opt params: Map<String, Value> });
-        )+
-    };
-}
-
-mcp_message! {
+twin_structs! {
+    {
+        /// The `acp` MCP server the inner message is about.
+        pub server_id: McpServerAcpId,
+        /// The inner MCP request this message belongs to.
+        pub request_id: McpRequestId,
+        /// The inner MCP method name.
+        pub method: String,
+        /// The inner MCP params; absent or `null` means the inner message has none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub params: Option<Map<String, Value>>,
+    }
+    /// An inner `method` call of request `request_id` on server `server_id`,
+    /// without params.
+    new(
+        server_id: impl Into<McpServerAcpId>,
+        request_id: impl Into<McpRequestId>,
+        method: impl Into<String>,
+    ) { params: None, meta: None }
+    setters { opt params: Map<String, Value> }
     /// `mcp/message` request parameters (agent to client): one inner MCP request for an `acp`
     /// MCP server.
     ///
