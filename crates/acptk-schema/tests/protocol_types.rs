@@ -34,6 +34,15 @@ fn schema_matches<T: schemars::JsonSchema>(version: &str, name: &str) {
     assert_eq!(actual, expected, "schema of {name} ({version})");
 }
 
+/// Checks the schema of each listed type of `version` against the reference's definition of
+/// the same name.
+#[cfg(feature = "schemars")]
+macro_rules! schemas_match {
+    ($version:literal: $($name:ident),+ $(,)?) => {
+        $(schema_matches::<$name>($version, stringify!($name));)+
+    };
+}
+
 mod v1 {
     use super::*;
     use acptk_schema::v1::*;
@@ -301,15 +310,11 @@ mod v1 {
     #[cfg(feature = "schemars")]
     #[test]
     fn schemas_match_reference() {
-        schema_matches::<RequestId>("v1", "RequestId");
-        schema_matches::<ErrorCode>("v1", "ErrorCode");
-        schema_matches::<ProtocolVersion>("v1", "ProtocolVersion");
-        schema_matches::<ExtRequest>("v1", "ExtRequest");
-        schema_matches::<ExtResponse>("v1", "ExtResponse");
-        schema_matches::<ExtNotification>("v1", "ExtNotification");
-        schema_matches::<AuthMethod>("v1", "AuthMethod");
-        schema_matches::<AvailableCommandInput>("v1", "AvailableCommandInput");
-        schema_matches::<IdleStateUpdate>("v1", "IdleStateUpdate");
+        schemas_match! {
+            "v1":
+            RequestId, ErrorCode, ProtocolVersion, ExtRequest, ExtResponse, ExtNotification,
+            AuthMethod, AvailableCommandInput, IdleStateUpdate,
+        }
     }
 }
 
@@ -587,15 +592,11 @@ mod v2 {
     #[cfg(feature = "schemars")]
     #[test]
     fn schemas_match_reference() {
-        schema_matches::<RequestId>("v2", "RequestId");
-        schema_matches::<ErrorCode>("v2", "ErrorCode");
-        schema_matches::<ErrorData>("v2", "ErrorData");
-        schema_matches::<ProtocolVersion>("v2", "ProtocolVersion");
-        schema_matches::<ExtRequest>("v2", "ExtRequest");
-        schema_matches::<IdleStateUpdate>("v2", "IdleStateUpdate");
-        schema_matches::<ToolKind>("v2", "ToolKind");
-        schema_matches::<DiffChange>("v2", "DiffChange");
-        schema_matches::<AvailableCommand>("v2", "AvailableCommand");
+        schemas_match! {
+            "v2":
+            RequestId, ErrorCode, ErrorData, ProtocolVersion, ExtRequest, IdleStateUpdate, ToolKind,
+            DiffChange, AvailableCommand,
+        }
     }
 
     #[cfg(feature = "schemars")]
