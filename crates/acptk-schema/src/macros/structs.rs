@@ -277,6 +277,39 @@ macro_rules! twin_structs {
     };
 }
 
+/// Declares an ACP object whose only field is the session it is about (`sessionId`, with the
+/// docs given in braces), and its `new(session_id)` with the doc given after `new:`.
+///
+/// ```text
+/// session_object! {
+///     /// `session/delete` parameters: deletes a session.
+///     DeleteSessionRequest {
+///         /// The session to delete.
+///     }
+///     new: "A request to delete `session_id`."
+/// }
+/// ```
+macro_rules! session_object {
+    (
+        $(#[doc = $doc:expr])*
+        $name:ident { $(#[doc = $field_doc:expr])* }
+        new: $new_doc:literal
+    ) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            pub struct $name {
+                $(#[doc = $field_doc])*
+                pub session_id: SessionId,
+            }
+        }
+
+        constructor! {
+            #[doc = concat!(" ", $new_doc)]
+            $name(session_id: impl Into<SessionId>) { meta: None }
+        }
+    };
+}
+
 /// Declares a string identifier newtype with conversions, `Display` and a JSON Schema of its
 /// own name (a plain string).
 macro_rules! string_newtype {

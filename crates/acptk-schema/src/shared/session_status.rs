@@ -27,15 +27,10 @@ open_enum! {
     }
 }
 
-wire_struct! {
+session_object! {
     /// `session/status` parameters: which session to check.
-    pub struct SessionStatusRequest {
+    SessionStatusRequest {
         /// The session to check.
-        pub session_id: SessionId,
     }
-}
-
-constructor! {
-    /// A request for the status of `session_id`.
-    SessionStatusRequest(session_id: impl Into<SessionId>) { meta: None }
+    new: "A request for the status of `session_id`."
 }

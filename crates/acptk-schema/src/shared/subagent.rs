@@ -5,21 +5,16 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+session_object! {
     /// A pointer to another session, for example the subagent session a tool call started.
     ///
     /// ```json
     /// {"sessionId": "sess_child_1"}
     /// ```
-    pub struct SessionReference {
+    SessionReference {
         /// The session referred to.
-        pub session_id: SessionId,
     }
-}
-
-constructor! {
-    /// A reference to session `session_id`.
-    SessionReference(session_id: impl Into<SessionId>) { meta: None }
+    new: "A reference to session `session_id`."
 }
 
 wire_struct! {
