@@ -20,48 +20,28 @@
 /// A field that only an unstable feature has carries `#[unstable("unstable_...")]`: the field
 /// is built with that cargo feature only, and its schema is marked `x-unstable` with its name.
 macro_rules! wire_struct {
-    (
-        encoded patch_meta
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        wire_struct! {
-            @fields [patch_meta [serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)*
-        }
+    // Each mode keyword names the `_meta` flavour, the derives and the derived schema.
+    (encoded patch_meta $($rest:tt)*) => {
+        wire_struct! { @start [patch_meta [serde::Deserialize] [JsonSchema]] $($rest)* }
+    };
+    (encoded $($rest:tt)*) => {
+        wire_struct! { @start [meta [serde::Deserialize] [JsonSchema]] $($rest)* }
+    };
+    (patch_meta $($rest:tt)*) => {
+        wire_struct! { @start [patch_meta [serde::Serialize, serde::Deserialize] [JsonSchema]] $($rest)* }
+    };
+    (own_schema $($rest:tt)*) => {
+        wire_struct! { @start [meta [serde::Serialize, serde::Deserialize] []] $($rest)* }
+    };
+    (no_meta $($rest:tt)*) => {
+        wire_struct! { @start [no_meta [serde::Serialize, serde::Deserialize] [JsonSchema]] $($rest)* }
     };
     (
-        encoded
+        @start [$($mode:tt)*]
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @fields [meta [serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
-    };
-    (
-        patch_meta
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        wire_struct! {
-            @fields [patch_meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
-            [] $($body)*
-        }
-    };
-    (
-        own_schema
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        wire_struct! {
-            @fields [meta [serde::Serialize, serde::Deserialize] [] $(#[$attr])* $vis struct $name]
-            [] $($body)*
-        }
-    };
-    (
-        no_meta
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        wire_struct! { @fields [no_meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
+        wire_struct! { @fields [$($mode)* $(#[$attr])* $vis struct $name] [] $($body)* }
     };
     // The fields, one attribute or one field a step, with the shorthands spelt out.
     (@fields [$mode:ident $($head:tt)*] [$($done:tt)*]) => {
@@ -149,13 +129,10 @@ macro_rules! wire_struct {
 
         $(meta_setter!($name, $meta_set);)?
     };
-    (
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident $body:tt) => {
         wire_struct! {
-            @fields [meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
-            [] $($body)*
+            @start [meta [serde::Serialize, serde::Deserialize] [JsonSchema]]
+            $(#[$attr])* $vis struct $name $body
         }
     };
 }

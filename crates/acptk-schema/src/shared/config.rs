@@ -297,22 +297,20 @@ impl<'de> Deserialize<'de> for SessionConfigSelectOptions {
         let grouped = items
             .first()
             .is_some_and(|first| first.get(SessionConfigSelectGroup::ID_KEY).is_some());
-        if grouped {
-            items
-                .into_iter()
-                .map(SessionConfigSelectGroup::deserialize)
-                .collect::<Result<Vec<_>, _>>()
-                .map(Self::Grouped)
-                .map_err(D::Error::custom)
+        let decoded = if grouped {
+            decode_all(items).map(Self::Grouped)
         } else {
-            items
-                .into_iter()
-                .map(SessionConfigSelectOption::deserialize)
-                .collect::<Result<Vec<_>, _>>()
-                .map(Self::Ungrouped)
-                .map_err(D::Error::custom)
-        }
+            decode_all(items).map(Self::Ungrouped)
+        };
+        decoded.map_err(D::Error::custom)
     }
+}
+
+/// Decodes every item of a list, failing at the first that does not decode.
+fn decode_all<T: serde::de::DeserializeOwned>(
+    items: Vec<Value>,
+) -> Result<Vec<T>, serde_json::Error> {
+    items.into_iter().map(T::deserialize).collect()
 }
 
 schema_impl!(SessionConfigSelectOptions, |generator| {
