@@ -134,16 +134,12 @@ pub struct ErrorObject {
     pub data: Option<Value>,
 }
 
-impl ErrorObject {
+constructor! {
     /// An error with a code and a message and no data.
-    pub fn new(code: i32, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
+    ErrorObject(code: i32, message: impl Into<String>) { data: None }
+}
 
+impl ErrorObject {
     /// Sets `data`.
     #[must_use]
     pub fn data(mut self, data: impl Into<Value>) -> Self {
@@ -261,28 +257,40 @@ impl Message {
     }
 }
 
+/// Writes a request (with its `id`) or a notification (without): `jsonrpc`, `id`, `method`,
+/// then `params` when there are any.
+fn serialize_call<S: Serializer, P: Serialize>(
+    serializer: S,
+    id: Option<&Id>,
+    method: &str,
+    params: Option<&P>,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry("jsonrpc", VERSION)?;
+    if let Some(id) = id {
+        map.serialize_entry("id", id)?;
+    }
+    map.serialize_entry("method", method)?;
+    if let Some(params) = params {
+        map.serialize_entry("params", params)?;
+    }
+    map.end()
+}
+
 impl<P: Serialize> Serialize for Request<P> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("jsonrpc", VERSION)?;
-        map.serialize_entry("id", &self.id)?;
-        map.serialize_entry("method", &self.method)?;
-        if let Some(params) = &self.params {
-            map.serialize_entry("params", params)?;
-        }
-        map.end()
+        serialize_call(
+            serializer,
+            Some(&self.id),
+            &self.method,
+            self.params.as_ref(),
+        )
     }
 }
 
 impl<P: Serialize> Serialize for Notification<P> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("jsonrpc", VERSION)?;
-        map.serialize_entry("method", &self.method)?;
-        if let Some(params) = &self.params {
-            map.serialize_entry("params", params)?;
-        }
-        map.end()
+        serialize_call(serializer, None, &self.method, self.params.as_ref())
     }
 }
 

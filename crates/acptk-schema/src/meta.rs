@@ -77,15 +77,6 @@ impl<'de> Deserialize<'de> for Meta {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for Meta {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Meta".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        <Map<String, Value>>::json_schema(generator)
-    }
-}
+schema_impl!(Meta, inline, |generator| {
+    <Map<String, Value>>::json_schema(generator)
+});

@@ -51,14 +51,9 @@ pub struct Extension {
     pub payload: Box<RawValue>,
 }
 
-impl Extension {
+constructor! {
     /// An extension call with a raw JSON payload.
-    pub fn new(method: impl Into<String>, payload: Box<RawValue>) -> Self {
-        Self {
-            method: method.into(),
-            payload,
-        }
-    }
+    Extension(method: impl Into<String>, payload: Box<RawValue>) {}
 }
 
 impl PartialEq for Extension {

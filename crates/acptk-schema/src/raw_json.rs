@@ -62,16 +62,7 @@ impl<'de> Deserialize<'de> for RawJson {
     }
 }
 
-/// Any JSON value (`{}` in JSON Schema).
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for RawJson {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "RawJson".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({})
-    }
-}
+schema_impl!(
+    /// Any JSON value (`{}` in JSON Schema).
+    RawJson, inline, |_| { schemars::json_schema!({}) }
+);

@@ -57,6 +57,30 @@ fn assert_identical<T: Serialize + ?Sized>(value: &T) {
     assert_eq!(reparsed, compact);
 }
 
+/// The proptests of one version: its `session/update` params (type `$notification`, from random
+/// session ids, updates of the version's `arb_update` and `_meta`) and the given further tests,
+/// each encoding identically.
+macro_rules! version_proptests {
+    ($notification:ident; $($tests:tt)*) => {
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn notifications_encode_identically(
+                session in arb_text(),
+                update in arb_update(),
+                meta in proptest::option::of(arb_meta()),
+            ) {
+                let mut notification = $notification::new(session, update);
+                notification.meta = meta;
+                assert_identical(&notification);
+            }
+
+            $($tests)*
+        }
+    };
+}
+
 /// Every ASCII character, and the other classes of `arb::arb_text`, come out escaped as serde_json escapes them.
 #[test]
 fn every_escape_class_is_written_as_serde_json_writes_it() {
@@ -365,19 +389,8 @@ mod v1 {
         ]
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
-
-        #[test]
-        fn notifications_encode_identically(
-            session in arb_text(),
-            update in arb_update(),
-            meta in proptest::option::of(arb_meta()),
-        ) {
-            let mut notification = SessionNotification::new(session, update);
-            notification.meta = meta;
-            assert_identical(&notification);
-        }
+    version_proptests! {
+        SessionNotification;
 
         #[test]
         fn tool_call_parts_encode_identically(update in arb_tool_call_update(), call in arb_tool_call()) {
@@ -543,19 +556,8 @@ mod v2 {
         ]
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
-
-        #[test]
-        fn notifications_encode_identically(
-            session in arb_text(),
-            update in arb_update(),
-            meta in proptest::option::of(arb_meta()),
-        ) {
-            let mut notification = UpdateSessionNotification::new(session, update);
-            notification.meta = meta;
-            assert_identical(&notification);
-        }
+    version_proptests! {
+        UpdateSessionNotification;
 
         #[test]
         fn tool_call_updates_encode_identically(update in arb_tool_call_update()) {

@@ -223,45 +223,47 @@ fn full_notice() -> Value {
     })
 }
 
+/// The exact JSON of a full notice (with `_meta`) and a minimal one of `$version`, each as a
+/// session update, and of the minimal one in the version's `session/update` params
+/// (`$notification`).
+macro_rules! check_exact_wire_json {
+    ($version:ident, $notification:ident, $meta:expr, $full_text:expr, $minimal_text:expr) => {{
+        let full = $version::SessionUpdate::Notice(
+            $version::Notice::try_new($version::NoticeSeverity::Warning, "MCP server unavailable")
+                .unwrap()
+                .description("Continuing without it.")
+                .meta($meta),
+        );
+        let minimal = $version::SessionUpdate::Notice(
+            $version::Notice::try_new("info", "Using defaults").unwrap(),
+        );
+        assert_eq!(serde_json::to_string(&full).unwrap(), $full_text);
+        assert_eq!(serde_json::to_string(&minimal).unwrap(), $minimal_text);
+        let notification = $version::$notification::new("sess_1", minimal);
+        assert_eq!(
+            serde_json::to_string(&notification).unwrap(),
+            format!(r#"{{"sessionId":"sess_1","update":{}}}"#, $minimal_text)
+        );
+    }};
+}
+
 #[test]
 fn exact_wire_json_in_both_versions() {
     let mut meta = acptk_schema::Meta::new();
     meta.insert("acme.dev/retryInSeconds".into(), json!(30));
-    let full_v1 = v1::SessionUpdate::Notice(
-        v1::Notice::try_new(v1::NoticeSeverity::Warning, "MCP server unavailable")
-            .unwrap()
-            .description("Continuing without it.")
-            .meta(meta.clone()),
-    );
-    let minimal_v1 =
-        v1::SessionUpdate::Notice(v1::Notice::try_new("info", "Using defaults").unwrap());
     let full_text = r#"{"sessionUpdate":"notice","severity":"warning","title":"MCP server unavailable","description":"Continuing without it.","_meta":{"acme.dev/retryInSeconds":30}}"#;
     let minimal_text = r#"{"sessionUpdate":"notice","severity":"info","title":"Using defaults"}"#;
-    assert_eq!(serde_json::to_string(&full_v1).unwrap(), full_text);
-    assert_eq!(serde_json::to_string(&minimal_v1).unwrap(), minimal_text);
-    let notification = v1::SessionNotification::new("sess_1", minimal_v1);
-    assert_eq!(
-        serde_json::to_string(&notification).unwrap(),
-        format!(r#"{{"sessionId":"sess_1","update":{minimal_text}}}"#)
+    check_exact_wire_json!(
+        v1,
+        SessionNotification,
+        meta.clone(),
+        full_text,
+        minimal_text
     );
     #[cfg(feature = "unstable_protocol_v2")]
     {
         use acptk_schema::v2;
-        let full_v2 = v2::SessionUpdate::Notice(
-            v2::Notice::try_new(v2::NoticeSeverity::Warning, "MCP server unavailable")
-                .unwrap()
-                .description("Continuing without it.")
-                .meta(meta),
-        );
-        let minimal_v2 =
-            v2::SessionUpdate::Notice(v2::Notice::try_new("info", "Using defaults").unwrap());
-        assert_eq!(serde_json::to_string(&full_v2).unwrap(), full_text);
-        assert_eq!(serde_json::to_string(&minimal_v2).unwrap(), minimal_text);
-        let notification = v2::UpdateSessionNotification::new("sess_1", minimal_v2);
-        assert_eq!(
-            serde_json::to_string(&notification).unwrap(),
-            format!(r#"{{"sessionId":"sess_1","update":{minimal_text}}}"#)
-        );
+        check_exact_wire_json!(v2, UpdateSessionNotification, meta, full_text, minimal_text);
     }
     assert_eq!(
         round_trip::<v1::SessionUpdate>(&full_notice()).unwrap(),

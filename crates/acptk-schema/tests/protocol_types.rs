@@ -3,53 +3,12 @@
 //! idle states, tool kinds and diff changes), and their JSON Schemas against the reference.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-/// Decodes `input` as `T` and checks that it encodes back to the same JSON.
-fn round_trip<T: DeserializeOwned + Serialize + std::fmt::Debug>(input: &Value) -> T {
-    let decoded: T = serde_json::from_value(input.clone())
-        .unwrap_or_else(|error| panic!("{input} should decode: {error}"));
-    let encoded = serde_json::to_value(&decoded).unwrap();
-    assert_eq!(
-        &encoded, input,
-        "{input} should re-encode unchanged, got {encoded}"
-    );
-    // The same through the streaming decoder (tags first, no buffering).
-    let from_text: T = serde_json::from_str(&input.to_string()).unwrap();
-    assert_eq!(serde_json::to_value(&from_text).unwrap(), *input);
-    decoded
-}
+#[path = "support/wire.rs"]
+mod wire;
 
-/// Decodes `input` as `T` and checks that it encodes to `expected`.
-fn normalises<T: DeserializeOwned + Serialize + std::fmt::Debug>(
-    input: &Value,
-    expected: &Value,
-) -> T {
-    let decoded: T = serde_json::from_value(input.clone())
-        .unwrap_or_else(|error| panic!("{input} should decode: {error}"));
-    assert_eq!(
-        &serde_json::to_value(&decoded).unwrap(),
-        expected,
-        "encoding of {input}"
-    );
-    decoded
-}
-
-/// Checks that `input` does not decode as `T`, both from a value and from text.
-fn rejects<T: DeserializeOwned + std::fmt::Debug>(input: &Value) {
-    let from_value = serde_json::from_value::<T>(input.clone());
-    assert!(
-        from_value.is_err(),
-        "{input} should be rejected, got {from_value:?}"
-    );
-    let from_text = serde_json::from_str::<T>(&input.to_string());
-    assert!(
-        from_text.is_err(),
-        "{input} should be rejected (text), got {from_text:?}"
-    );
-}
+use wire::{normalises, rejects, round_trip};
 
 #[cfg(feature = "schemars")]
 #[path = "support/reference.rs"]
@@ -73,6 +32,15 @@ fn schema_matches<T: schemars::JsonSchema>(version: &str, name: &str) {
     let mut actual = serde_json::to_value(T::json_schema(&mut generator)).unwrap();
     reference_files::normalise_ours(&mut actual);
     assert_eq!(actual, expected, "schema of {name} ({version})");
+}
+
+/// Checks the schema of each listed type of `version` against the reference's definition of
+/// the same name.
+#[cfg(feature = "schemars")]
+macro_rules! schemas_match {
+    ($version:literal: $($name:ident),+ $(,)?) => {
+        $(schema_matches::<$name>($version, stringify!($name));)+
+    };
 }
 
 mod v1 {
@@ -342,15 +310,11 @@ mod v1 {
     #[cfg(feature = "schemars")]
     #[test]
     fn schemas_match_reference() {
-        schema_matches::<RequestId>("v1", "RequestId");
-        schema_matches::<ErrorCode>("v1", "ErrorCode");
-        schema_matches::<ProtocolVersion>("v1", "ProtocolVersion");
-        schema_matches::<ExtRequest>("v1", "ExtRequest");
-        schema_matches::<ExtResponse>("v1", "ExtResponse");
-        schema_matches::<ExtNotification>("v1", "ExtNotification");
-        schema_matches::<AuthMethod>("v1", "AuthMethod");
-        schema_matches::<AvailableCommandInput>("v1", "AvailableCommandInput");
-        schema_matches::<IdleStateUpdate>("v1", "IdleStateUpdate");
+        schemas_match! {
+            "v1":
+            RequestId, ErrorCode, ProtocolVersion, ExtRequest, ExtResponse, ExtNotification,
+            AuthMethod, AvailableCommandInput, IdleStateUpdate,
+        }
     }
 }
 
@@ -628,15 +592,11 @@ mod v2 {
     #[cfg(feature = "schemars")]
     #[test]
     fn schemas_match_reference() {
-        schema_matches::<RequestId>("v2", "RequestId");
-        schema_matches::<ErrorCode>("v2", "ErrorCode");
-        schema_matches::<ErrorData>("v2", "ErrorData");
-        schema_matches::<ProtocolVersion>("v2", "ProtocolVersion");
-        schema_matches::<ExtRequest>("v2", "ExtRequest");
-        schema_matches::<IdleStateUpdate>("v2", "IdleStateUpdate");
-        schema_matches::<ToolKind>("v2", "ToolKind");
-        schema_matches::<DiffChange>("v2", "DiffChange");
-        schema_matches::<AvailableCommand>("v2", "AvailableCommand");
+        schemas_match! {
+            "v2":
+            RequestId, ErrorCode, ErrorData, ProtocolVersion, ExtRequest, IdleStateUpdate, ToolKind,
+            DiffChange, AvailableCommand,
+        }
     }
 
     #[cfg(feature = "schemars")]

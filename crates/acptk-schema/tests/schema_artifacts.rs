@@ -108,16 +108,7 @@ fn notice_schema_matches_the_specification() {
                 .iter()
                 .any(|a| a.get("const").is_none() && a["type"] == "string")
         );
-        let update = def(&schema, "SessionUpdate");
-        let alternatives = update["oneOf"]
-            .as_array()
-            .or(update["anyOf"].as_array())
-            .unwrap();
-        assert!(
-            alternatives
-                .iter()
-                .any(|a| a["properties"]["sessionUpdate"]["const"] == "notice")
-        );
+        assert!(has_notice_alternative(def(&schema, "SessionUpdate")));
     }
     for unstable in [false, true] {
         let v1 = generate(Protocol::V1, unstable);
@@ -139,6 +130,16 @@ fn notice_schema_matches_the_specification() {
     }
 }
 
+/// Whether the schema of `SessionUpdate` has the alternative of the `notice` update.
+fn has_notice_alternative(update: &Value) -> bool {
+    update["oneOf"]
+        .as_array()
+        .or(update["anyOf"].as_array())
+        .unwrap()
+        .iter()
+        .any(|a| a["properties"]["sessionUpdate"]["const"] == "notice")
+}
+
 /// Notices are stable ACP (since 2026-10-09): the stable schema of every build, the default
 /// one included, has the notice types, the `notice` alternative of `SessionUpdate` and (v1) the
 /// `session.notices` capability, none of them marked unstable.
@@ -157,15 +158,8 @@ fn stable_schema_has_notices() {
                 "{protocol:?} stable schema lacks {name}"
             );
         }
-        let update = &schema["$defs"]["SessionUpdate"];
-        let alternatives = update["oneOf"]
-            .as_array()
-            .or(update["anyOf"].as_array())
-            .unwrap();
         assert!(
-            alternatives
-                .iter()
-                .any(|a| a["properties"]["sessionUpdate"]["const"] == "notice"),
+            has_notice_alternative(&schema["$defs"]["SessionUpdate"]),
             "{protocol:?} stable SessionUpdate has no notice alternative"
         );
         assert!(!schema.to_string().contains("x-unstable"), "{protocol:?}");

@@ -94,11 +94,7 @@ fn v1_every_variant_round_trips() {
         SessionUpdate::TAGS,
     );
     let tags = check_corpus::<SessionNotification>(corpus, |n| n.update.tag().to_owned());
-    let expected: BTreeSet<String> = SessionUpdate::TAGS
-        .iter()
-        .filter(|t| **t != "notice")
-        .map(|t| t.to_string())
-        .collect();
+    let expected = tags_but_notice(SessionUpdate::TAGS);
     assert_eq!(tags, expected, "corpus must cover every v1 variant");
     let shuffled = tag_last(corpus, "sessionUpdate");
     check_corpus::<SessionNotification>(&shuffled, |n| n.update.tag().to_owned());
@@ -106,6 +102,15 @@ fn v1_every_variant_round_trips() {
         corpus,
         |n| n.update,
     );
+}
+
+/// Every tag of a version's `SessionUpdate` but `notice`: the corpus holds every other kind
+/// (notices have their tests in `notices.rs`).
+fn tags_but_notice(tags: &[&str]) -> BTreeSet<String> {
+    tags.iter()
+        .filter(|t| **t != "notice")
+        .map(|t| t.to_string())
+        .collect()
 }
 
 /// Every update of the corpus is replayable, and converting it there and back changes nothing.
@@ -140,11 +145,7 @@ fn v2_every_variant_round_trips() {
         );
         n.update.tag().to_owned()
     });
-    let expected: BTreeSet<String> = SessionUpdate::TAGS
-        .iter()
-        .filter(|t| **t != "notice")
-        .map(|t| t.to_string())
-        .collect();
+    let expected = tags_but_notice(SessionUpdate::TAGS);
     assert_eq!(tags, expected, "corpus must cover every v2 variant");
     let shuffled = tag_last(corpus, "sessionUpdate");
     check_corpus::<UpdateSessionNotification>(&shuffled, |n| n.update.tag().to_owned());
@@ -313,67 +314,37 @@ fn boxed_variants_build_from_their_payload_and_read_through_the_box() {
 #[test]
 fn frequent_values_stay_small() {
     use std::mem::size_of;
-    #[allow(unused_mut)]
-    let mut cases = vec![
-        (
-            "v1::SessionNotification",
-            size_of::<acptk_schema::v1::SessionNotification>(),
-            112,
-        ),
-        (
-            "v1::SessionUpdate",
-            size_of::<acptk_schema::v1::SessionUpdate>(),
-            80,
-        ),
-        (
-            "v1::ReplayableUpdate",
-            size_of::<acptk_schema::v1::ReplayableUpdate>(),
-            80,
-        ),
-        (
-            "v1::ContentChunk",
-            size_of::<acptk_schema::v1::ContentChunk>(),
-            72,
-        ),
-        (
-            "v1::ContentBlock",
-            size_of::<acptk_schema::v1::ContentBlock>(),
-            40,
-        ),
-        (
-            "UnknownVariant",
-            size_of::<acptk_schema::UnknownVariant>(),
-            8,
-        ),
-    ];
+    /// The name, size and upper bound of `$version::$name`.
+    macro_rules! case {
+        ($version:ident, $name:ident, $limit:literal) => {
+            (
+                concat!(stringify!($version), "::", stringify!($name)),
+                size_of::<acptk_schema::$version::$name>(),
+                $limit,
+            )
+        };
+    }
+    /// The bounds of one version's types, the same in both: its `session/update` params
+    /// (`$notification`), the union, the replayable union, a chunk and a content block.
+    macro_rules! version_cases {
+        ($version:ident, $notification:ident) => {
+            [
+                case!($version, $notification, 112),
+                case!($version, SessionUpdate, 80),
+                case!($version, ReplayableUpdate, 80),
+                case!($version, ContentChunk, 72),
+                case!($version, ContentBlock, 40),
+            ]
+        };
+    }
+    let mut cases = vec![(
+        "UnknownVariant",
+        size_of::<acptk_schema::UnknownVariant>(),
+        8,
+    )];
+    cases.extend(version_cases!(v1, SessionNotification));
     #[cfg(feature = "unstable_protocol_v2")]
-    cases.extend([
-        (
-            "v2::UpdateSessionNotification",
-            size_of::<acptk_schema::v2::UpdateSessionNotification>(),
-            112,
-        ),
-        (
-            "v2::SessionUpdate",
-            size_of::<acptk_schema::v2::SessionUpdate>(),
-            80,
-        ),
-        (
-            "v2::ReplayableUpdate",
-            size_of::<acptk_schema::v2::ReplayableUpdate>(),
-            80,
-        ),
-        (
-            "v2::ContentChunk",
-            size_of::<acptk_schema::v2::ContentChunk>(),
-            72,
-        ),
-        (
-            "v2::ContentBlock",
-            size_of::<acptk_schema::v2::ContentBlock>(),
-            40,
-        ),
-    ]);
+    cases.extend(version_cases!(v2, UpdateSessionNotification));
     for (name, size, limit) in cases {
         assert!(
             size <= limit,

@@ -30,44 +30,21 @@ macro_rules! request_table {
             )+
         }
     ) => {
-        $(
-            $(#[doc = $mdoc])*
-            $(#[cfg($cfg)])?
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-            pub struct $marker;
-
-            $(#[cfg($cfg)])?
-            impl $crate::method::RequestMethod for $marker {
-                const METHOD: &'static str = $method;
-                type Params = $params;
-                type Result = $result;
-            }
-        )+
-
-        table_enum! {
+        params_table! {
             $(#[doc = $doc])*
-            ///
-            /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
-            /// variant from the method name. Encoding writes the params only.
-            $requests {
+            $requests: RequestMethod {
                 $(
-                    #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                    $(#[doc = $mdoc])*
                     $(#[cfg($cfg)])?
-                    $marker = $method ($params);
+                    $marker = $method ($params) { type Result = $result; }
                 )+
             }
             extension: "An extension method (name starting with `_`), params kept raw.",
-            method: "The method name this value is sent with.",
-        }
-
-        table_enum! {
-            @decode_params $requests
             /// Decodes the params of a request for `method`. Absent params decode as `{}`.
             ///
             /// Fails with [`crate::Error::UnknownMethod`] for a method outside the table that
             /// is not an extension, and with [`crate::Error::InvalidParams`] (naming the path
             /// inside the params) when the params do not fit the method.
-            { $( $(#[cfg($cfg)])? $marker = $method; )+ }
         }
 
         table_enum! {
@@ -139,41 +116,19 @@ macro_rules! notification_table {
             )+
         }
     ) => {
-        $(
-            $(#[doc = $mdoc])*
-            $(#[cfg($cfg)])?
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-            pub struct $marker;
-
-            $(#[cfg($cfg)])?
-            impl $crate::method::NotificationMethod for $marker {
-                const METHOD: &'static str = $method;
-                type Params = $params;
-            }
-        )+
-
-        table_enum! {
+        params_table! {
             $(#[doc = $doc])*
-            ///
-            /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
-            /// variant from the method name. Encoding writes the params only.
-            $notifications {
+            $notifications: NotificationMethod {
                 $(
-                    #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                    $(#[doc = $mdoc])*
                     $(#[cfg($cfg)])?
-                    $marker = $method ($params);
+                    $marker = $method ($params) {}
                 )+
             }
             extension: "An extension notification (name starting with `_`), params kept raw.",
-            method: "The method name this value is sent with.",
-        }
-
-        table_enum! {
-            @decode_params $notifications
             /// Decodes the params of a notification for `method`. Absent params decode as `{}`.
             ///
             /// Fails with [`crate::Error::UnknownMethod`] or [`crate::Error::InvalidParams`].
-            { $( $(#[cfg($cfg)])? $marker = $method; )+ }
         }
 
         impl $notifications {
@@ -213,6 +168,61 @@ macro_rules! notification_table {
             $notifications ("ExtNotification", ExtNotification) |generator, params|
                 $crate::schema_parts::notification_envelope(params);
             $( $(#[cfg($cfg)])? $params; )+
+        }
+    };
+}
+
+/// The part of a request or notification table that is the same for both: a marker type per
+/// method implementing `$trait` (with the associated items given in braces after each row),
+/// and the routing enum of the params with `METHODS` and `decode` (documented with the docs
+/// after `extension:`).
+macro_rules! params_table {
+    (
+        $(#[doc = $doc:expr])*
+        $name:ident: $trait:ident {
+            $(
+                $(#[doc = $mdoc:expr])*
+                $(#[cfg($cfg:meta)])?
+                $marker:ident = $method:literal ($params:ty) { $($assoc:tt)* }
+            )+
+        }
+        extension: $ext_doc:literal,
+        $(#[doc = $decode_doc:expr])*
+    ) => {
+        $(
+            $(#[doc = $mdoc])*
+            $(#[cfg($cfg)])?
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            pub struct $marker;
+
+            $(#[cfg($cfg)])?
+            impl $crate::method::$trait for $marker {
+                const METHOD: &'static str = $method;
+                type Params = $params;
+                $($assoc)*
+            }
+        )+
+
+        table_enum! {
+            $(#[doc = $doc])*
+            ///
+            /// Each variant holds the decoded `params` of one method; [`Self::decode`] picks the
+            /// variant from the method name. Encoding writes the params only.
+            $name {
+                $(
+                    #[doc = concat!("`", $method, "`: see [`", stringify!($marker), "`].")]
+                    $(#[cfg($cfg)])?
+                    $marker = $method ($params);
+                )+
+            }
+            extension: $ext_doc,
+            method: "The method name this value is sent with.",
+        }
+
+        table_enum! {
+            @decode_params $name
+            $(#[doc = $decode_doc])*
+            { $( $(#[cfg($cfg)])? $marker = $method; )+ }
         }
     };
 }
@@ -311,25 +321,19 @@ macro_rules! table_schema {
         $name:ident ($ext_title:literal, $ext:ty) |$generator:ident, $list:ident| $envelope:expr;
         $( $(#[cfg($cfg:meta)])? $payload:ty; )+
     ) => {
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema($generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let $list = Vec::from([
-                    $(
-                        $(#[cfg($cfg)])?
-                        $crate::schema_parts::titled_gated(
-                            stringify!($payload),
-                            $generator.subschema_for::<$payload>(),
-                            None $(.or(Some(stringify!($cfg))))?,
-                        ),
-                    )+
-                    $crate::schema_parts::titled($ext_title, $generator.subschema_for::<$ext>()),
-                ]);
-                $envelope
-            }
-        }
+        schema_impl!($name, |$generator| {
+            let $list = Vec::from([
+                $(
+                    $(#[cfg($cfg)])?
+                    $crate::schema_parts::titled_gated(
+                        stringify!($payload),
+                        $generator.subschema_for::<$payload>(),
+                        None $(.or(Some(stringify!($cfg))))?,
+                    ),
+                )+
+                $crate::schema_parts::titled($ext_title, $generator.subschema_for::<$ext>()),
+            ]);
+            $envelope
+        });
     };
 }

@@ -12,7 +12,12 @@
 //!   variant list itself.
 //! * [`encode_struct!`], [`encode_union!`] and their helpers: the hand-written JSON encoders
 //!   of the hot types (see the `encode` module).
+//! * [`constructor!`], [`from_variants!`], [`schema_impl!`], [`map_deserialize!`] and
+//!   [`union_tags!`]: the impl blocks hand-written types share (`new()`, conversions into
+//!   union variants, a JSON Schema, a map decoder, the tag accessors of a hand-decoded union).
 
+#[macro_use]
+mod impls;
 #[macro_use]
 mod structs;
 #[macro_use]

@@ -115,23 +115,17 @@ macro_rules! open_enum {
             }
         }
 
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let mut alternatives: Vec<serde_json::Value> = Vec::new();
-                $(
-                    $(#[cfg($cfg)])?
-                    alternatives.push($crate::schema_parts::string_const(
-                        $value,
-                        None $(.or(Some(stringify!($cfg))))?,
-                    ));
-                )+
-                alternatives.push(serde_json::json!({ "title": "other", "type": "string" }));
-                schemars::json_schema!({ "anyOf": alternatives })
-            }
-        }
+        schema_impl!($name, |_| {
+            let mut alternatives: Vec<serde_json::Value> = Vec::new();
+            $(
+                $(#[cfg($cfg)])?
+                alternatives.push($crate::schema_parts::string_const(
+                    $value,
+                    None $(.or(Some(stringify!($cfg))))?,
+                ));
+            )+
+            alternatives.push(serde_json::json!({ "title": "other", "type": "string" }));
+            schemars::json_schema!({ "anyOf": alternatives })
+        });
     };
 }

@@ -20,71 +20,47 @@
 /// A field that only an unstable feature has carries `#[unstable("unstable_...")]`: the field
 /// is built with that cargo feature only, and its schema is marked `x-unstable` with its name.
 macro_rules! wire_struct {
-    (
-        encoded patch_meta
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        wire_struct! {
-            @fields [patch_meta [serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)*
-        }
+    // Each mode keyword names the `_meta` flavour, the derives and the derived schema.
+    (encoded patch_meta $($rest:tt)*) => {
+        wire_struct! { @start [patch_meta [serde::Deserialize] [JsonSchema]] $($rest)* }
+    };
+    (encoded $($rest:tt)*) => {
+        wire_struct! { @start [meta [serde::Deserialize] [JsonSchema]] $($rest)* }
+    };
+    (patch_meta $($rest:tt)*) => {
+        wire_struct! { @start [patch_meta [serde::Serialize, serde::Deserialize] [JsonSchema]] $($rest)* }
+    };
+    (own_schema $($rest:tt)*) => {
+        wire_struct! { @start [meta [serde::Serialize, serde::Deserialize] []] $($rest)* }
+    };
+    (no_meta $($rest:tt)*) => {
+        wire_struct! { @start [no_meta [serde::Serialize, serde::Deserialize] [JsonSchema]] $($rest)* }
     };
     (
-        encoded
+        @start [$($mode:tt)*]
         $(#[$attr:meta])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_struct! { @fields [meta [serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
-    };
-    (
-        patch_meta
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        wire_struct! {
-            @fields [patch_meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
-            [] $($body)*
-        }
-    };
-    (
-        own_schema
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        wire_struct! {
-            @fields [meta [serde::Serialize, serde::Deserialize] [] $(#[$attr])* $vis struct $name]
-            [] $($body)*
-        }
-    };
-    (
-        no_meta
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
-        wire_struct! { @fields [no_meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name] [] $($body)* }
+        wire_struct! { @fields [$($mode)* $(#[$attr])* $vis struct $name] [] $($body)* }
     };
     // The fields, one attribute or one field a step, with the shorthands spelt out.
     (@fields [$mode:ident $($head:tt)*] [$($done:tt)*]) => {
         wire_struct! { @$mode $($head)* { $($done)* } }
     };
-    (@fields $head:tt [$($done:tt)*] #[opt($de:tt)] $($rest:tt)*) => {
-        wire_struct! {
-            @fields $head
-            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "Option::is_none")]]
-            $($rest)*
-        }
+    // The three shorthands differ only in the emptiness test.
+    (@fields $head:tt $done:tt #[opt($de:tt)] $($rest:tt)*) => {
+        wire_struct! { @omitted $head $done $de "Option::is_none" $($rest)* }
     };
-    (@fields $head:tt [$($done:tt)*] #[patch($de:tt)] $($rest:tt)*) => {
-        wire_struct! {
-            @fields $head
-            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "crate::Patch::is_unchanged")]]
-            $($rest)*
-        }
+    (@fields $head:tt $done:tt #[patch($de:tt)] $($rest:tt)*) => {
+        wire_struct! { @omitted $head $done $de "crate::Patch::is_unchanged" $($rest)* }
     };
-    (@fields $head:tt [$($done:tt)*] #[list($de:tt)] $($rest:tt)*) => {
+    (@fields $head:tt $done:tt #[list($de:tt)] $($rest:tt)*) => {
+        wire_struct! { @omitted $head $done $de "Vec::is_empty" $($rest)* }
+    };
+    (@omitted $head:tt [$($done:tt)*] $de:tt $skip:tt $($rest:tt)*) => {
         wire_struct! {
             @fields $head
-            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = "Vec::is_empty")]]
+            [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = $skip)]]
             $($rest)*
         }
     };
@@ -153,13 +129,10 @@ macro_rules! wire_struct {
 
         $(meta_setter!($name, $meta_set);)?
     };
-    (
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident { $($body:tt)* }
-    ) => {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident $body:tt) => {
         wire_struct! {
-            @fields [meta [serde::Serialize, serde::Deserialize] [JsonSchema] $(#[$attr])* $vis struct $name]
-            [] $($body)*
+            @start [meta [serde::Serialize, serde::Deserialize] [JsonSchema]]
+            $(#[$attr])* $vis struct $name $body
         }
     };
 }
@@ -226,6 +199,94 @@ macro_rules! setters {
     };
 }
 
+/// Declares ACP objects that carry the same payload in different roles (an answer and a
+/// notification, a request and a notification): one set of fields, one `new()` (with its docs,
+/// arguments and the values of the other fields, as in [`constructor!`]) and one set of
+/// [`setters!`], declared once for each name with its own docs.
+///
+/// ```text
+/// twin_structs! {
+///     {
+///         /// The method of the wrapped message.
+///         pub method: String,
+///     }
+///     /// An envelope for a `method` message.
+///     new(method: impl Into<String>) { meta: None }
+///     setters {}
+///     /// `proxy/successor` request parameters.
+///     ProxySuccessorRequest;
+///     /// `proxy/successor` notification parameters.
+///     ProxySuccessorNotification;
+/// }
+/// ```
+// Only unstable features declare such objects so far.
+#[allow(unused_macros)]
+macro_rules! twin_structs {
+    // One name at a time, with what they share bundled.
+    (@each $shared:tt) => {};
+    (
+        @each [$fields:tt [$($new_doc:tt)*] $args:tt $values:tt $setters:tt]
+        $(#[doc = $doc:expr])* $name:ident;
+        $($rest:tt)*
+    ) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            pub struct $name $fields
+        }
+
+        constructor! {
+            $($new_doc)*
+            $name $args $values
+        }
+
+        setters!($name $setters);
+
+        twin_structs! { @each [$fields [$($new_doc)*] $args $values $setters] $($rest)* }
+    };
+    (
+        $fields:tt
+        $(#[doc = $new_doc:expr])*
+        new $args:tt $values:tt
+        setters $setters:tt
+        $($names:tt)+
+    ) => {
+        twin_structs! { @each [$fields [$(#[doc = $new_doc])*] $args $values $setters] $($names)+ }
+    };
+}
+
+/// Declares an ACP object whose only field is the session it is about (`sessionId`, with the
+/// docs given in braces), and its `new(session_id)` with the doc given after `new:`.
+///
+/// ```text
+/// session_object! {
+///     /// `session/delete` parameters: deletes a session.
+///     DeleteSessionRequest {
+///         /// The session to delete.
+///     }
+///     new: "A request to delete `session_id`."
+/// }
+/// ```
+macro_rules! session_object {
+    (
+        $(#[doc = $doc:expr])*
+        $name:ident { $(#[doc = $field_doc:expr])* }
+        new: $new_doc:literal
+    ) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            pub struct $name {
+                $(#[doc = $field_doc])*
+                pub session_id: SessionId,
+            }
+        }
+
+        constructor! {
+            #[doc = concat!(" ", $new_doc)]
+            $name(session_id: impl Into<SessionId>) { meta: None }
+        }
+    };
+}
+
 /// Declares a string identifier newtype with conversions, `Display` and a JSON Schema of its
 /// own name (a plain string).
 macro_rules! string_newtype {
@@ -280,15 +341,9 @@ macro_rules! string_newtype {
             }
         }
 
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({ "type": "string" })
-            }
-        }
+        schema_impl!($name, |_| {
+            schemars::json_schema!({ "type": "string" })
+        });
     };
 }
 
@@ -326,7 +381,7 @@ macro_rules! default_new {
         impl $name {
             #[doc = concat!(" ", $doc)]
             pub fn new() -> Self {
-                Self::default()
+                <Self as Default>::default()
             }
         }
     };
@@ -461,18 +516,12 @@ macro_rules! request_id {
             }
         }
 
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for RequestId {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                "RequestId".into()
-            }
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let mut any_of = Vec::new();
-                $(any_of.push(serde_json::json!({ "title": stringify!($null), "type": "null" }));)?
-                any_of.push(serde_json::json!({ "title": "Number", "type": "integer", "format": "int64" }));
-                any_of.push(serde_json::json!({ "title": "Str", "type": "string" }));
-                schemars::json_schema!({ "anyOf": any_of })
-            }
-        }
+        schema_impl!(RequestId, |_| {
+            let mut any_of = Vec::new();
+            $(any_of.push(serde_json::json!({ "title": stringify!($null), "type": "null" }));)?
+            any_of.push(serde_json::json!({ "title": "Number", "type": "integer", "format": "int64" }));
+            any_of.push(serde_json::json!({ "title": "Str", "type": "string" }));
+            schemars::json_schema!({ "anyOf": any_of })
+        });
     };
 }

@@ -205,83 +205,68 @@ macro_rules! tagged_union {
             }
         )?
 
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                struct V;
-                impl<'de> serde::de::Visitor<'de> for V {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str(concat!("an object tagged by `", $tag, "` (", stringify!($name), ")"))
-                    }
-                    #[allow(unreachable_code)]
-                    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<$name, A::Error> {
-                        let (tag, payload) = $crate::de::tagged::read_tag(map, $tag)?;
-                        match &*tag {
-                            $( $(#[cfg($cfg)])? $value => payload.decode().map($name::$variant), )+
-                            _ => {
-                                $(
-                                    let fields = payload.into_fields()?;
-                                    $($(
-                                        if !$crate::unknown::field_decodes::<$rty>(&fields, $rkey) {
-                                            return Err(serde::de::Error::custom(format_args!(
-                                                "an object with the unknown `{}` value `{}` must still have `{}` ({})",
-                                                $tag,
-                                                tag,
-                                                $rkey,
-                                                stringify!($rty),
-                                            )));
-                                        }
-                                    )+)?
-                                    return Ok($name::$other($crate::UnknownVariant::new(
+        map_deserialize! {
+            $name, concat!("an object tagged by `", $tag, "` (", stringify!($name), ")"),
+            #[allow(unreachable_code)]
+            visit_map(map: A) {
+                let (tag, payload) = $crate::de::tagged::read_tag(map, $tag)?;
+                match &*tag {
+                    $( $(#[cfg($cfg)])? $value => payload.decode().map($name::$variant), )+
+                    _ => {
+                        $(
+                            let fields = payload.into_fields()?;
+                            $($(
+                                if !$crate::unknown::field_decodes::<$rty>(&fields, $rkey) {
+                                    return Err(serde::de::Error::custom(format_args!(
+                                        "an object with the unknown `{}` value `{}` must still have `{}` ({})",
                                         $tag,
-                                        tag.into_owned(),
-                                        fields,
+                                        tag,
+                                        $rkey,
+                                        stringify!($rty),
                                     )));
-                                )?
-                                // The rest of the object first: the error then names the
-                                // union's object, not its tag member (de/tagged.rs).
-                                payload.skip_rest()?;
-                                Err(serde::de::Error::unknown_variant(&tag, $name::TAGS))
-                            }
-                        }
+                                }
+                            )+)?
+                            return Ok($name::$other($crate::UnknownVariant::new(
+                                $tag,
+                                tag.into_owned(),
+                                fields,
+                            )));
+                        )?
+                        // The rest of the object first: the error then names the
+                        // union's object, not its tag member (de/tagged.rs).
+                        payload.skip_rest()?;
+                        Err(serde::de::Error::unknown_variant(&tag, $name::TAGS))
                     }
                 }
-                deserializer.deserialize_map(V)
             }
         }
 
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                let mut alternatives: Vec<serde_json::Value> = Vec::with_capacity(Self::TAGS.len() + 1);
-                $(
-                    $(#[cfg($cfg)])?
-                    alternatives.push($crate::schema_parts::tagged_alternative(
-                        $tag,
-                        $value,
-                        generator.subschema_for::<$payload>(),
-                        None $(.or(Some(stringify!($cfg))))?,
-                    ));
-                )+
-                $(
-                    let _ = stringify!($other);
-                    #[allow(unused_mut)]
-                    let mut other = $crate::schema_parts::other_alternative_of($tag, &alternatives);
-                    $($(
-                        $crate::schema_parts::require_property(
-                            &mut other,
-                            $rkey,
-                            generator.subschema_for::<$rty>(),
-                        );
-                    )+)?
-                    alternatives.push(other);
-                )?
-                let open: &[&str] = &[$(stringify!($other))?];
-                $crate::schema_parts::union_schema(alternatives, $tag, open.is_empty())
-            }
-        }
+        schema_impl!($name, |generator| {
+            let mut alternatives: Vec<serde_json::Value> = Vec::with_capacity(Self::TAGS.len() + 1);
+            $(
+                $(#[cfg($cfg)])?
+                alternatives.push($crate::schema_parts::tagged_alternative(
+                    $tag,
+                    $value,
+                    generator.subschema_for::<$payload>(),
+                    None $(.or(Some(stringify!($cfg))))?,
+                ));
+            )+
+            $(
+                let _ = stringify!($other);
+                #[allow(unused_mut)]
+                let mut other = $crate::schema_parts::other_alternative_of($tag, &alternatives);
+                $($(
+                    $crate::schema_parts::require_property(
+                        &mut other,
+                        $rkey,
+                        generator.subschema_for::<$rty>(),
+                    );
+                )+)?
+                alternatives.push(other);
+            )?
+            let open: &[&str] = &[$(stringify!($other))?];
+            $crate::schema_parts::union_schema(alternatives, $tag, open.is_empty())
+        });
     };
 }

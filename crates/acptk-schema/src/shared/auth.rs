@@ -10,14 +10,4 @@
 #[allow(unused_imports)]
 use super::*;
 
-impl From<AuthMethodTerminal> for AuthMethod {
-    fn from(method: AuthMethodTerminal) -> Self {
-        Self::Terminal(method)
-    }
-}
-
-impl From<AuthMethodAgent> for AuthMethod {
-    fn from(method: AuthMethodAgent) -> Self {
-        Self::Agent(method)
-    }
-}
+from_variants!(AuthMethod { Terminal(AuthMethodTerminal), Agent(AuthMethodAgent) });

@@ -36,41 +36,19 @@ empty_object! {
     AuthStatusRequest, new: "The request (`{}`)."
 }
 
-/// Declares the two messages that carry an authentication status: the `auth/status` answer
-/// and the `auth/status_update` notification have the same fields.
-macro_rules! auth_status_message {
-    ($($(#[doc = $doc:expr])* $name:ident;)+) => {
-        $(
-            wire_struct! {
-                $(#[doc = $doc])*
-                pub struct $name {
-                    /// Whether the user must sign in before sessions can start.
-                    pub state: AuthState,
-                    /// The accounts the agent has configured, for display; absent means none
-                    /// reported. A malformed value decodes as empty and accounts that do not
-                    /// decode are dropped.
-                    #[list("crate::de::lenient_items")]
-                    pub accounts: Vec<AuthAccount>,
-                }
-            }
-
-            impl $name {
-                /// A status `state` with no accounts.
-                pub fn new(state: impl Into<AuthState>) -> Self {
-                    Self {
-                        state: state.into(),
-                        accounts: Vec::new(),
-                        meta: None,
-                    }
-                }
-            }
-
-            setters!($name { set accounts: Vec<AuthAccount> });
-        )+
-    };
-}
-
-auth_status_message! {
+twin_structs! {
+    {
+        /// Whether the user must sign in before sessions can start.
+        pub state: AuthState,
+        /// The accounts the agent has configured, for display; absent means none
+        /// reported. A malformed value decodes as empty and accounts that do not
+        /// decode are dropped.
+        #[list("crate::de::lenient_items")]
+        pub accounts: Vec<AuthAccount>,
+    }
+    /// A status `state` with no accounts.
+    new(state: impl Into<AuthState>) { accounts: Vec::new(), meta: None }
+    setters { set accounts: Vec<AuthAccount> }
     /// The agent's answer to `auth/status`.
     ///
     /// ```json
@@ -111,18 +89,15 @@ wire_struct! {
     }
 }
 
-impl AuthAccount {
+constructor! {
     /// An account shown as `label`.
-    pub fn new(label: impl Into<String>) -> Self {
-        Self {
-            label: label.into(),
-            description: None,
-            active: None,
-            name: None,
-            email: None,
-            organization: None,
-            meta: None,
-        }
+    AuthAccount(label: impl Into<String>) {
+        description: None,
+        active: None,
+        name: None,
+        email: None,
+        organization: None,
+        meta: None,
     }
 }
 

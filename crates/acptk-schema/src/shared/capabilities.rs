@@ -50,14 +50,9 @@ wire_struct! {
     }
 }
 
-impl SessionSystemPromptModeCapabilities {
+constructor! {
     /// No extra modes.
-    pub fn new() -> Self {
-        Self {
-            r#override: None,
-            meta: None,
-        }
-    }
+    SessionSystemPromptModeCapabilities() { r#override: None, meta: None }
 }
 
 setters!(SessionSystemPromptModeCapabilities {

@@ -36,13 +36,9 @@ wire_struct! {
     }
 }
 
-impl CompactionSummaryChunk {
+constructor! {
     /// A summary piece for run `compaction_id`.
-    pub fn new(compaction_id: impl Into<CompactionId>, content: impl Into<ContentBlock>) -> Self {
-        Self {
-            compaction_id: compaction_id.into(),
-            content: content.into(),
-            meta: None,
-        }
+    CompactionSummaryChunk(compaction_id: impl Into<CompactionId>, content: impl Into<ContentBlock>) {
+        meta: None,
     }
 }

@@ -51,15 +51,11 @@ wire_struct! {
     }
 }
 
-impl SessionConfigSelectOption {
+constructor! {
     /// A value `value` labelled `name`.
-    pub fn new(value: impl Into<SessionConfigValueId>, name: impl Into<String>) -> Self {
-        Self {
-            value: value.into(),
-            name: name.into(),
-            description: None,
-            meta: None,
-        }
+    SessionConfigSelectOption(value: impl Into<SessionConfigValueId>, name: impl Into<String>) {
+        description: None,
+        meta: None,
     }
 }
 
@@ -76,17 +72,12 @@ wire_struct! {
     }
 }
 
-impl SessionConfigSelect {
+constructor! {
     /// A select whose current value is `current_value`.
-    pub fn new(
+    SessionConfigSelect(
         current_value: impl Into<SessionConfigValueId>,
         options: impl Into<SessionConfigSelectOptions>,
-    ) -> Self {
-        Self {
-            current_value: current_value.into(),
-            options: options.into(),
-        }
-    }
+    ) {}
 }
 
 wire_struct! {
@@ -98,26 +89,12 @@ wire_struct! {
     }
 }
 
-impl SessionConfigBoolean {
+constructor! {
     /// A switch that is currently `current_value`.
-    pub fn new(current_value: impl Into<bool>) -> Self {
-        Self {
-            current_value: current_value.into(),
-        }
-    }
+    SessionConfigBoolean(current_value: impl Into<bool>) {}
 }
 
-impl From<SessionConfigSelect> for SessionConfigKind {
-    fn from(select: SessionConfigSelect) -> Self {
-        Self::Select(select)
-    }
-}
-
-impl From<SessionConfigBoolean> for SessionConfigKind {
-    fn from(boolean: SessionConfigBoolean) -> Self {
-        Self::Boolean(boolean)
-    }
-}
+from_variants!(SessionConfigKind { Select(SessionConfigSelect), Boolean(SessionConfigBoolean) });
 
 /// Declares `SessionConfigOption` for one protocol version.
 ///
@@ -312,17 +289,7 @@ pub enum SessionConfigSelectOptions {
     Grouped(Vec<SessionConfigSelectGroup>),
 }
 
-impl From<Vec<SessionConfigSelectOption>> for SessionConfigSelectOptions {
-    fn from(options: Vec<SessionConfigSelectOption>) -> Self {
-        Self::Ungrouped(options)
-    }
-}
-
-impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
-    fn from(groups: Vec<SessionConfigSelectGroup>) -> Self {
-        Self::Grouped(groups)
-    }
-}
+from_variants!(SessionConfigSelectOptions { Ungrouped(Vec<SessionConfigSelectOption>), Grouped(Vec<SessionConfigSelectGroup>) });
 
 impl<'de> Deserialize<'de> for SessionConfigSelectOptions {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -330,50 +297,42 @@ impl<'de> Deserialize<'de> for SessionConfigSelectOptions {
         let grouped = items
             .first()
             .is_some_and(|first| first.get(SessionConfigSelectGroup::ID_KEY).is_some());
-        if grouped {
-            items
-                .into_iter()
-                .map(SessionConfigSelectGroup::deserialize)
-                .collect::<Result<Vec<_>, _>>()
-                .map(Self::Grouped)
-                .map_err(D::Error::custom)
+        let decoded = if grouped {
+            decode_all(items).map(Self::Grouped)
         } else {
-            items
-                .into_iter()
-                .map(SessionConfigSelectOption::deserialize)
-                .collect::<Result<Vec<_>, _>>()
-                .map(Self::Ungrouped)
-                .map_err(D::Error::custom)
-        }
+            decode_all(items).map(Self::Ungrouped)
+        };
+        decoded.map_err(D::Error::custom)
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for SessionConfigSelectOptions {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SessionConfigSelectOptions".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut lists = [
-            serde_json::json!({
-                "title": "Ungrouped",
-                "type": "array",
-                "items": generator.subschema_for::<SessionConfigSelectOption>(),
-            }),
-            serde_json::json!({
-                "title": "Grouped",
-                "type": "array",
-                "items": generator.subschema_for::<SessionConfigSelectGroup>(),
-            }),
-        ];
-        if SELECT_LISTS_NON_EMPTY {
-            for list in &mut lists {
-                list["minItems"] = serde_json::json!(1);
-            }
-        }
-        schema_parts::finish(serde_json::json!({ "anyOf": lists }))
-    }
+/// Decodes every item of a list, failing at the first that does not decode.
+fn decode_all<T: serde::de::DeserializeOwned>(
+    items: Vec<Value>,
+) -> Result<Vec<T>, serde_json::Error> {
+    items.into_iter().map(T::deserialize).collect()
 }
+
+schema_impl!(SessionConfigSelectOptions, |generator| {
+    let mut lists = [
+        serde_json::json!({
+            "title": "Ungrouped",
+            "type": "array",
+            "items": generator.subschema_for::<SessionConfigSelectOption>(),
+        }),
+        serde_json::json!({
+            "title": "Grouped",
+            "type": "array",
+            "items": generator.subschema_for::<SessionConfigSelectGroup>(),
+        }),
+    ];
+    if SELECT_LISTS_NON_EMPTY {
+        for list in &mut lists {
+            list["minItems"] = serde_json::json!(1);
+        }
+    }
+    schema_parts::finish(serde_json::json!({ "anyOf": lists }))
+});
 
 wire_struct! {
     /// The agent's answer to `session/set_config_option`: every option of the session with
@@ -386,13 +345,10 @@ wire_struct! {
     }
 }
 
-impl SetSessionConfigOptionResponse {
+constructor! {
     /// A response carrying the full list of options.
-    pub fn new(config_options: impl Into<Vec<SessionConfigOption>>) -> Self {
-        Self {
-            config_options: config_options.into(),
-            meta: None,
-        }
+    SetSessionConfigOptionResponse(config_options: impl Into<Vec<SessionConfigOption>>) {
+        meta: None,
     }
 }
 
@@ -407,14 +363,9 @@ wire_struct! {
     }
 }
 
-impl ConfigOptionUpdate {
+constructor! {
     /// An update carrying the full list of options.
-    pub fn new(config_options: impl Into<Vec<SessionConfigOption>>) -> Self {
-        Self {
-            config_options: config_options.into(),
-            meta: None,
-        }
-    }
+    ConfigOptionUpdate(config_options: impl Into<Vec<SessionConfigOption>>) { meta: None }
 }
 
 wire_struct! {
@@ -438,38 +389,25 @@ wire_struct! {
     }
 }
 
-impl SetSessionConfigOptionRequest {
+constructor! {
     /// A request setting `config_id` of `session_id` to `value`.
-    pub fn new(
+    SetSessionConfigOptionRequest(
         session_id: impl Into<SessionId>,
         config_id: impl Into<SessionConfigId>,
         value: impl Into<SessionConfigOptionValue>,
-    ) -> Self {
-        Self {
-            session_id: session_id.into(),
-            config_id: config_id.into(),
-            value: value.into(),
-            meta: None,
-        }
-    }
+    ) { meta: None }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for SetSessionConfigOptionRequest {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SetSessionConfigOptionRequest".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let schema = serde_json::json!({
-            "type": "object",
-            "properties": {
-                "sessionId": schema_parts::field::<SessionId>(generator),
-                "configId": schema_parts::field::<SessionConfigId>(generator),
-                "_meta": schema_parts::meta(),
-            },
-            "required": ["sessionId", "configId"],
-        });
-        let value = <SessionConfigOptionValue as schemars::JsonSchema>::json_schema(generator);
-        with_flattened(schema, &value)
-    }
-}
+schema_impl!(SetSessionConfigOptionRequest, |generator| {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "sessionId": schema_parts::field::<SessionId>(generator),
+            "configId": schema_parts::field::<SessionConfigId>(generator),
+            "_meta": schema_parts::meta(),
+        },
+        "required": ["sessionId", "configId"],
+    });
+    let value = <SessionConfigOptionValue as schemars::JsonSchema>::json_schema(generator);
+    with_flattened(schema, &value)
+});

@@ -24,15 +24,9 @@ wire_struct! {
 
 encode_struct!(TextContent { opt annotations, req text, opt meta = "_meta" });
 
-impl TextContent {
+constructor! {
     /// Text content with no annotations.
-    pub fn new(text: impl Into<String>) -> Self {
-        Self {
-            text: text.into(),
-            annotations: None,
-            meta: None,
-        }
-    }
+    TextContent(text: impl Into<String>) { annotations: None, meta: None }
 }
 
 setters!(TextContent { boxed annotations: Annotations });
@@ -105,17 +99,7 @@ impl EmbeddedResourceResource {
     }
 }
 
-impl From<TextResourceContents> for EmbeddedResourceResource {
-    fn from(value: TextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-
-impl From<BlobResourceContents> for EmbeddedResourceResource {
-    fn from(value: BlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
-}
+from_variants!(EmbeddedResourceResource { TextResourceContents(TextResourceContents), BlobResourceContents(BlobResourceContents) });
 
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -139,27 +123,20 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for EmbeddedResourceResource {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "EmbeddedResourceResource".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "anyOf": [
-                crate::schema_parts::titled(
-                    "TextResourceContents",
-                    generator.subschema_for::<TextResourceContents>(),
-                ),
-                crate::schema_parts::titled(
-                    "BlobResourceContents",
-                    generator.subschema_for::<BlobResourceContents>(),
-                ),
-            ]
-        })
-    }
-}
+schema_impl!(EmbeddedResourceResource, |generator| {
+    schemars::json_schema!({
+        "anyOf": [
+            crate::schema_parts::titled(
+                "TextResourceContents",
+                generator.subschema_for::<TextResourceContents>(),
+            ),
+            crate::schema_parts::titled(
+                "BlobResourceContents",
+                generator.subschema_for::<BlobResourceContents>(),
+            ),
+        ]
+    })
+});
 
 wire_struct! {
     /// A resource whose contents are included in the message itself, for example a file the
@@ -178,14 +155,11 @@ wire_struct! {
     }
 }
 
-impl EmbeddedResource {
+constructor! {
     /// An embedded resource with the given contents and no annotations.
-    pub fn new(resource: impl Into<EmbeddedResourceResource>) -> Self {
-        Self {
-            resource: resource.into(),
-            annotations: None,
-            meta: None,
-        }
+    EmbeddedResource(resource: impl Into<EmbeddedResourceResource>) {
+        annotations: None,
+        meta: None,
     }
 }
 
@@ -203,14 +177,9 @@ wire_struct! {
 
 encode_struct!(Content { req content, opt meta = "_meta" });
 
-impl Content {
+constructor! {
     /// Wraps a content block (anything convertible, such as a `&str` for text).
-    pub fn new(content: impl Into<ContentBlock>) -> Self {
-        Self {
-            content: content.into(),
-            meta: None,
-        }
-    }
+    Content(content: impl Into<ContentBlock>) { meta: None }
 }
 
 impl ContentBlock {
@@ -242,34 +211,11 @@ impl From<String> for ContentBlock {
     }
 }
 
-impl From<TextContent> for ContentBlock {
-    fn from(value: TextContent) -> Self {
-        Self::Text(value)
-    }
-}
-
-impl From<ImageContent> for ContentBlock {
-    fn from(value: ImageContent) -> Self {
-        Self::Image(Box::new(value))
-    }
-}
-
-impl From<AudioContent> for ContentBlock {
-    fn from(value: AudioContent) -> Self {
-        Self::Audio(Box::new(value))
-    }
-}
-
-impl From<ResourceLink> for ContentBlock {
-    fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(Box::new(value))
-    }
-}
-
-impl From<EmbeddedResource> for ContentBlock {
-    fn from(value: EmbeddedResource) -> Self {
-        Self::Resource(Box::new(value))
-    }
-}
+from_variants!(ContentBlock { Text(TextContent) } boxed {
+    Image(ImageContent),
+    Audio(AudioContent),
+    ResourceLink(ResourceLink),
+    Resource(EmbeddedResource),
+});
 
 encode_with_serde!(Annotations);

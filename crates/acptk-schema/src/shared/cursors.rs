@@ -43,16 +43,13 @@ wire_struct! {
     }
 }
 
-impl CursorUpdate {
+constructor! {
     /// An update for `cursor_id` that changes nothing yet; add the anchor and capabilities
     /// with the setters.
-    pub fn new(cursor_id: impl Into<CursorId>) -> Self {
-        Self {
-            cursor_id: cursor_id.into(),
-            capabilities: crate::Patch::Unchanged,
-            anchor: None,
-            meta: crate::Patch::Unchanged,
-        }
+    CursorUpdate(cursor_id: impl Into<CursorId>) {
+        capabilities: crate::Patch::Unchanged,
+        anchor: None,
+        meta: crate::Patch::Unchanged,
     }
 }
 
@@ -126,17 +123,10 @@ wire_struct! {
     }
 }
 
-impl CursorMessageAnchor {
+constructor! {
     /// A cursor at `position` of message `message_id`.
-    pub fn new(
-        message_id: impl Into<MessageId>,
-        position: impl Into<CursorAnchorPosition>,
-    ) -> Self {
-        Self {
-            message_id: message_id.into(),
-            position: position.into(),
-            meta: None,
-        }
+    CursorMessageAnchor(message_id: impl Into<MessageId>, position: impl Into<CursorAnchorPosition>) {
+        meta: None,
     }
 }
 
@@ -150,18 +140,12 @@ wire_struct! {
     }
 }
 
-impl CursorToolCallAnchor {
+constructor! {
     /// A cursor at `position` of tool call `tool_call_id`.
-    pub fn new(
+    CursorToolCallAnchor(
         tool_call_id: impl Into<ToolCallId>,
         position: impl Into<CursorAnchorPosition>,
-    ) -> Self {
-        Self {
-            tool_call_id: tool_call_id.into(),
-            position: position.into(),
-            meta: None,
-        }
-    }
+    ) { meta: None }
 }
 
 wire_struct! {
@@ -174,16 +158,10 @@ wire_struct! {
     }
 }
 
-impl CursorCompactionAnchor {
+constructor! {
     /// A cursor at `position` of compaction `compaction_id`.
-    pub fn new(
+    CursorCompactionAnchor(
         compaction_id: impl Into<CompactionId>,
         position: impl Into<CursorAnchorPosition>,
-    ) -> Self {
-        Self {
-            compaction_id: compaction_id.into(),
-            position: position.into(),
-            meta: None,
-        }
-    }
+    ) { meta: None }
 }

@@ -11,7 +11,7 @@
 #[allow(unused_imports)]
 use super::*;
 
-use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Error as _, IgnoredAny};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -33,14 +33,9 @@ wire_struct! {
     }
 }
 
-impl ElicitationSessionScope {
+constructor! {
     /// A scope covering `session_id` as a whole.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            tool_call_id: None,
-        }
-    }
+    ElicitationSessionScope(session_id: impl Into<SessionId>) { tool_call_id: None }
 }
 
 setters!(ElicitationSessionScope { opt tool_call_id: ToolCallId });
@@ -58,13 +53,9 @@ wire_struct! {
     }
 }
 
-impl ElicitationRequestScope {
+constructor! {
     /// A scope covering the request `request_id`.
-    pub fn new(request_id: impl Into<RequestId>) -> Self {
-        Self {
-            request_id: request_id.into(),
-        }
-    }
+    ElicitationRequestScope(request_id: impl Into<RequestId>) {}
 }
 
 /// Finishes the schema of [`ElicitationSessionScope`]: where the scopes exclude each other,
@@ -107,17 +98,7 @@ pub enum ElicitationScope {
     Request(ElicitationRequestScope),
 }
 
-impl From<ElicitationSessionScope> for ElicitationScope {
-    fn from(scope: ElicitationSessionScope) -> Self {
-        Self::Session(scope)
-    }
-}
-
-impl From<ElicitationRequestScope> for ElicitationScope {
-    fn from(scope: ElicitationRequestScope) -> Self {
-        Self::Request(scope)
-    }
-}
+from_variants!(ElicitationScope { Session(ElicitationSessionScope), Request(ElicitationRequestScope) });
 
 impl Serialize for ElicitationScope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -128,65 +109,53 @@ impl Serialize for ElicitationScope {
     }
 }
 
-impl<'de> Deserialize<'de> for ElicitationScope {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ElicitationScope;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object with `sessionId` or `requestId` (ElicitationScope)")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ElicitationScope, A::Error> {
-                let mut session_id: Option<SessionId> = None;
-                let mut tool_call_id: Option<Value> = None;
-                let mut request_id: Option<RequestId> = None;
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    match &*key {
-                        "sessionId" if session_id.is_none() => session_id = Some(map.next_value()?),
-                        "toolCallId" if tool_call_id.is_none() => {
-                            tool_call_id = Some(map.next_value()?)
-                        }
-                        "requestId" if request_id.is_none() => request_id = Some(map.next_value()?),
-                        "sessionId" | "toolCallId" | "requestId" => {
-                            return Err(A::Error::custom(format_args!("duplicate field `{key}`")));
-                        }
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
+map_deserialize! {
+    ElicitationScope, "an object with `sessionId` or `requestId` (ElicitationScope)",
+    visit_map(mut map: A) {
+        let mut session_id: Option<SessionId> = None;
+        let mut tool_call_id: Option<Value> = None;
+        let mut request_id: Option<RequestId> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match &*key {
+                "sessionId" if session_id.is_none() => session_id = Some(map.next_value()?),
+                "toolCallId" if tool_call_id.is_none() => {
+                    tool_call_id = Some(map.next_value()?)
                 }
-                let exclusive = ELICITATION_SCOPES_EXCLUSIVE;
-                match (session_id, request_id) {
-                    (Some(_), Some(_)) if exclusive => Err(A::Error::custom(
-                        "an elicitation scope has either `sessionId` or `requestId`, not both",
-                    )),
-                    (Some(session_id), _) => {
-                        Ok(ElicitationScope::Session(ElicitationSessionScope {
-                            session_id,
-                            tool_call_id: tool_call_id
-                                .and_then(|value| ToolCallId::deserialize(value).ok()),
-                        }))
-                    }
-                    (None, Some(_)) if exclusive && tool_call_id.is_some() => {
-                        Err(A::Error::custom(
-                            "`toolCallId` belongs to a session scope and cannot accompany `requestId`",
-                        ))
-                    }
-                    (None, Some(request_id)) => {
-                        Ok(ElicitationScope::Request(ElicitationRequestScope {
-                            request_id,
-                        }))
-                    }
-                    (None, None) => Err(A::Error::custom(
-                        "expected an elicitation scope: `sessionId` (session) or `requestId` (request)",
-                    )),
+                "requestId" if request_id.is_none() => request_id = Some(map.next_value()?),
+                "sessionId" | "toolCallId" | "requestId" => {
+                    return Err(A::Error::custom(format_args!("duplicate field `{key}`")));
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        deserializer.deserialize_map(V)
+        let exclusive = ELICITATION_SCOPES_EXCLUSIVE;
+        match (session_id, request_id) {
+            (Some(_), Some(_)) if exclusive => Err(A::Error::custom(
+                "an elicitation scope has either `sessionId` or `requestId`, not both",
+            )),
+            (Some(session_id), _) => {
+                Ok(ElicitationScope::Session(ElicitationSessionScope {
+                    session_id,
+                    tool_call_id: tool_call_id
+                        .and_then(|value| ToolCallId::deserialize(value).ok()),
+                }))
+            }
+            (None, Some(_)) if exclusive && tool_call_id.is_some() => {
+                Err(A::Error::custom(
+                    "`toolCallId` belongs to a session scope and cannot accompany `requestId`",
+                ))
+            }
+            (None, Some(request_id)) => {
+                Ok(ElicitationScope::Request(ElicitationRequestScope {
+                    request_id,
+                }))
+            }
+            (None, None) => Err(A::Error::custom(
+                "expected an elicitation scope: `sessionId` (session) or `requestId` (request)",
+            )),
+        }
     }
 }
 
@@ -205,23 +174,32 @@ impl ElicitationScope {
         ]);
         (keyword, alternatives)
     }
+
+    /// The schema of a mode's object: the scope's alternatives, then the mode's own
+    /// `properties` (built after them, so that the definitions keep their order) and its
+    /// `required` fields.
+    fn mode_schema(
+        generator: &mut schemars::SchemaGenerator,
+        properties: impl FnOnce(&mut schemars::SchemaGenerator) -> Value,
+        required: &[&str],
+    ) -> schemars::Schema {
+        let (keyword, alternatives) = Self::schema_alternatives(generator);
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "properties": properties(generator),
+        });
+        schema[keyword] = alternatives;
+        schema["required"] = serde_json::json!(required);
+        schema_parts::finish(schema)
+    }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ElicitationScope {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ElicitationScope".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let (keyword, alternatives) = Self::schema_alternatives(generator);
-        let mut schema = serde_json::Map::new();
-        schema.insert(keyword.into(), alternatives);
-        schema_parts::finish(Value::Object(schema))
-    }
-}
+schema_impl!(ElicitationScope, inline, |generator| {
+    let (keyword, alternatives) = ElicitationScope::schema_alternatives(generator);
+    let mut schema = serde_json::Map::new();
+    schema.insert(keyword.into(), alternatives);
+    schema_parts::finish(Value::Object(schema))
+});
 
 // ---------------------------------------------------------------------------------------------
 // Modes and the request
@@ -244,34 +222,22 @@ pub struct ElicitationFormMode {
     pub requested_schema: ElicitationSchema,
 }
 
-impl ElicitationFormMode {
+constructor! {
     /// A form for `scope`.
-    pub fn new(scope: impl Into<ElicitationScope>, requested_schema: ElicitationSchema) -> Self {
-        Self {
-            scope: scope.into(),
-            requested_schema,
-        }
-    }
+    ElicitationFormMode(scope: impl Into<ElicitationScope>, requested_schema: ElicitationSchema) {}
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ElicitationFormMode {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ElicitationFormMode".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let (keyword, alternatives) = ElicitationScope::schema_alternatives(generator);
-        let mut schema = serde_json::json!({
-            "type": "object",
-            "properties": {
+schema_impl!(ElicitationFormMode, |generator| {
+    ElicitationScope::mode_schema(
+        generator,
+        |generator| {
+            serde_json::json!({
                 "requestedSchema": schema_parts::field::<ElicitationSchema>(generator),
-            },
-        });
-        schema[keyword] = alternatives;
-        schema["required"] = serde_json::json!(["requestedSchema"]);
-        schema_parts::finish(schema)
-    }
-}
+            })
+        },
+        &["requestedSchema"],
+    )
+});
 
 /// URL mode: the client asks the user's consent and opens [`Self::url`] for an interaction
 /// outside the client (sign-in, payment, entering secrets). The data never passes through the
@@ -290,40 +256,27 @@ pub struct ElicitationUrlMode {
     pub url: String,
 }
 
-impl ElicitationUrlMode {
+constructor! {
     /// A URL interaction for `scope`.
-    pub fn new(
+    ElicitationUrlMode(
         scope: impl Into<ElicitationScope>,
         elicitation_id: impl Into<ElicitationId>,
         url: impl Into<String>,
-    ) -> Self {
-        Self {
-            scope: scope.into(),
-            elicitation_id: elicitation_id.into(),
-            url: url.into(),
-        }
-    }
+    ) {}
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ElicitationUrlMode {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ElicitationUrlMode".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let (keyword, alternatives) = ElicitationScope::schema_alternatives(generator);
-        let mut schema = serde_json::json!({
-            "type": "object",
-            "properties": {
+schema_impl!(ElicitationUrlMode, |generator| {
+    ElicitationScope::mode_schema(
+        generator,
+        |generator| {
+            serde_json::json!({
                 "elicitationId": schema_parts::field::<ElicitationId>(generator),
                 "url": { "type": "string", "format": "uri" },
-            },
-        });
-        schema[keyword] = alternatives;
-        schema["required"] = serde_json::json!(["elicitationId", "url"]);
-        schema_parts::finish(schema)
-    }
-}
+            })
+        },
+        &["elicitationId", "url"],
+    )
+});
 
 tagged_union! {
     /// The mode of an [`CreateElicitationRequest`], tagged by `mode`; its fields sit directly in
@@ -339,17 +292,7 @@ tagged_union! {
     }
 }
 
-impl From<ElicitationFormMode> for ElicitationMode {
-    fn from(mode: ElicitationFormMode) -> Self {
-        Self::Form(mode)
-    }
-}
-
-impl From<ElicitationUrlMode> for ElicitationMode {
-    fn from(mode: ElicitationUrlMode) -> Self {
-        Self::Url(mode)
-    }
-}
+from_variants!(ElicitationMode { Form(ElicitationFormMode), Url(ElicitationUrlMode) });
 
 /// `elicitation/create` parameters: the agent asks the user for input through the client.
 ///
@@ -373,16 +316,14 @@ pub struct CreateElicitationRequest {
     pub meta: Option<crate::Meta>,
 }
 
-impl CreateElicitationRequest {
+constructor! {
     /// A request showing `message` in the given mode.
-    pub fn new(message: impl Into<String>, mode: impl Into<ElicitationMode>) -> Self {
-        Self {
-            message: message.into(),
-            mode: mode.into(),
-            meta: None,
-        }
+    CreateElicitationRequest(message: impl Into<String>, mode: impl Into<ElicitationMode>) {
+        meta: None,
     }
+}
 
+impl CreateElicitationRequest {
     /// A form-mode request.
     pub fn form(
         message: impl Into<String>,
@@ -432,42 +373,36 @@ impl<'de> Deserialize<'de> for CreateElicitationRequest {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for CreateElicitationRequest {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "CreateElicitationRequest".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let tag = ElicitationMode::TAG_KEY;
-        let (keyword, scopes) = ElicitationScope::schema_alternatives(generator);
-        let known: Vec<Value> = ElicitationMode::TAGS
-            .iter()
-            .map(|value| schema_parts::tagged(tag, value))
-            .collect();
-        let mut other = serde_json::json!({
-            "title": "other",
-            "type": "object",
-            "properties": { tag: { "type": "string" } },
-            "required": [tag],
-        });
-        other[keyword] = scopes;
-        other["unevaluatedProperties"] = Value::Bool(true);
-        other["not"] = serde_json::json!({ "anyOf": known });
-        schema_parts::finish(serde_json::json!({
-            "type": "object",
-            "properties": {
-                "message": { "type": "string" },
-                "_meta": schema_parts::meta(),
-            },
-            "anyOf": [
-                schema_parts::tagged_payload::<ElicitationFormMode>(generator, tag, "form"),
-                schema_parts::tagged_payload::<ElicitationUrlMode>(generator, tag, "url"),
-                other,
-            ],
-            "required": ["message"],
-        }))
-    }
-}
+schema_impl!(CreateElicitationRequest, |generator| {
+    let tag = ElicitationMode::TAG_KEY;
+    let (keyword, scopes) = ElicitationScope::schema_alternatives(generator);
+    let known: Vec<Value> = ElicitationMode::TAGS
+        .iter()
+        .map(|value| schema_parts::tagged(tag, value))
+        .collect();
+    let mut other = serde_json::json!({
+        "title": "other",
+        "type": "object",
+        "properties": { tag: { "type": "string" } },
+        "required": [tag],
+    });
+    other[keyword] = scopes;
+    other["unevaluatedProperties"] = Value::Bool(true);
+    other["not"] = serde_json::json!({ "anyOf": known });
+    schema_parts::finish(serde_json::json!({
+        "type": "object",
+        "properties": {
+            "message": { "type": "string" },
+            "_meta": schema_parts::meta(),
+        },
+        "anyOf": [
+            schema_parts::tagged_payload::<ElicitationFormMode>(generator, tag, "form"),
+            schema_parts::tagged_payload::<ElicitationUrlMode>(generator, tag, "url"),
+            other,
+        ],
+        "required": ["message"],
+    }))
+});
 
 wire_struct! {
     /// `elicitation/complete` parameters: the agent tells the client that the URL-mode
@@ -478,14 +413,9 @@ wire_struct! {
     }
 }
 
-impl CompleteElicitationNotification {
+constructor! {
     /// A completion notice for `elicitation_id`.
-    pub fn new(elicitation_id: impl Into<ElicitationId>) -> Self {
-        Self {
-            elicitation_id: elicitation_id.into(),
-            meta: None,
-        }
-    }
+    CompleteElicitationNotification(elicitation_id: impl Into<ElicitationId>) { meta: None }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -510,61 +440,32 @@ pub enum ElicitationAction {
     Other(crate::UnknownVariant),
 }
 
-impl ElicitationAction {
-    /// The name of the JSON field holding the tag.
-    pub const TAG_KEY: &'static str = "action";
-
-    /// Every action this union knows, in declaration order.
-    pub const TAGS: &'static [&'static str] = &["accept", "decline", "cancel"];
-
-    /// The tag this value is written with.
-    pub fn tag(&self) -> &str {
-        match self {
-            Self::Accept(_) => "accept",
-            Self::Decline => "decline",
-            Self::Cancel => "cancel",
-            Self::Other(unknown) => unknown.tag(),
-        }
-    }
-
-    /// Builds the fallback variant for an action this crate does not know. Fails with
-    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(
-        tag: impl Into<String>,
-        fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
-            .map(Self::Other)
+union_tags! {
+    ElicitationAction("action"), what: "action", open(Other) {
+        Accept(_) = "accept",
+        Decline = "decline",
+        Cancel = "cancel",
     }
 }
 
-impl<'de> Deserialize<'de> for ElicitationAction {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ElicitationAction;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object tagged by `action` (ElicitationAction)")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ElicitationAction, A::Error> {
-                let (tag, payload) = crate::de::tagged::read_tag(map, ElicitationAction::TAG_KEY)?;
-                match &*tag {
-                    "accept" => payload.decode().map(ElicitationAction::Accept),
-                    "decline" => payload
-                        .decode::<IgnoredAny>()
-                        .map(|_| ElicitationAction::Decline),
-                    "cancel" => payload
-                        .decode::<IgnoredAny>()
-                        .map(|_| ElicitationAction::Cancel),
-                    _ => Ok(ElicitationAction::Other(crate::UnknownVariant::new(
-                        ElicitationAction::TAG_KEY,
-                        tag.into_owned(),
-                        payload.into_fields()?,
-                    ))),
-                }
-            }
+map_deserialize! {
+    ElicitationAction, "an object tagged by `action` (ElicitationAction)",
+    visit_map(map: A) {
+        let (tag, payload) = crate::de::tagged::read_tag(map, ElicitationAction::TAG_KEY)?;
+        match &*tag {
+            "accept" => payload.decode().map(ElicitationAction::Accept),
+            "decline" => payload
+                .decode::<IgnoredAny>()
+                .map(|_| ElicitationAction::Decline),
+            "cancel" => payload
+                .decode::<IgnoredAny>()
+                .map(|_| ElicitationAction::Cancel),
+            _ => Ok(ElicitationAction::Other(crate::UnknownVariant::new(
+                ElicitationAction::TAG_KEY,
+                tag.into_owned(),
+                payload.into_fields()?,
+            ))),
         }
-        deserializer.deserialize_map(V)
     }
 }
 
@@ -582,15 +483,12 @@ wire_struct! {
     }
 }
 
-impl CreateElicitationResponse {
+constructor! {
     /// A response with the given action.
-    pub fn new(action: impl Into<ElicitationAction>) -> Self {
-        Self {
-            action: action.into(),
-            meta: None,
-        }
-    }
+    CreateElicitationResponse(action: impl Into<ElicitationAction>) { meta: None }
+}
 
+impl CreateElicitationResponse {
     /// The user accepted; `content` holds the form answers (none for URL mode).
     pub fn accept(content: ElicitationAcceptAction) -> Self {
         Self::new(ElicitationAction::Accept(content))
@@ -607,31 +505,21 @@ impl CreateElicitationResponse {
     }
 }
 
-impl From<ElicitationAcceptAction> for ElicitationAction {
-    fn from(accept: ElicitationAcceptAction) -> Self {
-        Self::Accept(accept)
-    }
-}
+from_variants!(ElicitationAction { Accept(ElicitationAcceptAction) });
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for CreateElicitationResponse {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "CreateElicitationResponse".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let tag = ElicitationAction::TAG_KEY;
-        schema_parts::finish(serde_json::json!({
-            "type": "object",
-            "properties": { "_meta": schema_parts::meta() },
-            "anyOf": [
-                schema_parts::tagged_payload::<ElicitationAcceptAction>(generator, tag, "accept"),
-                schema_parts::tagged(tag, "decline"),
-                schema_parts::tagged(tag, "cancel"),
-                crate::schema_parts::other_alternative(tag, ElicitationAction::TAGS),
-            ],
-        }))
-    }
-}
+schema_impl!(CreateElicitationResponse, |generator| {
+    let tag = ElicitationAction::TAG_KEY;
+    schema_parts::finish(serde_json::json!({
+        "type": "object",
+        "properties": { "_meta": schema_parts::meta() },
+        "anyOf": [
+            schema_parts::tagged_payload::<ElicitationAcceptAction>(generator, tag, "accept"),
+            schema_parts::tagged(tag, "decline"),
+            schema_parts::tagged(tag, "cancel"),
+            crate::schema_parts::other_alternative(tag, ElicitationAction::TAGS),
+        ],
+    }))
+});
 
 wire_struct! {
     no_meta
@@ -644,11 +532,9 @@ wire_struct! {
     }
 }
 
-impl ElicitationAcceptAction {
-    /// An accept payload without answers.
-    pub fn new() -> Self {
-        <Self as Default>::default()
-    }
-}
+default_new!(
+    ElicitationAcceptAction,
+    "An accept payload without answers."
+);
 
 setters!(ElicitationAcceptAction { opt content: std::collections::BTreeMap<String, ElicitationContentValue> });

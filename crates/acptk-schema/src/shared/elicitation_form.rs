@@ -74,81 +74,56 @@ wire_struct! {
     }
 }
 
-impl EnumOption {
+constructor! {
     /// A choice with the given value and label.
-    pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
-        Self {
-            r#const: r#const.into(),
-            title: title.into(),
-            description: None,
-            meta: None,
-        }
+    EnumOption(r#const: impl Into<String>, title: impl Into<String>) {
+        description: None,
+        meta: None,
     }
 }
 
 setters!(EnumOption { opt description: String });
 
-wire_struct! {
+/// Declares the property schema of a numeric form field, whose bounds and default are `$ty`.
+macro_rules! numeric_property_schema {
+    ($(#[doc = $doc:expr])* $name:ident($ty:ty), new: $new_doc:literal) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            #[derive(Default)]
+            pub struct $name {
+                /// Label shown for the field.
+                #[opt("crate::de::lenient_string")]
+                pub title: Option<String>,
+                /// Help text shown for the field.
+                #[opt("crate::de::lenient_string")]
+                pub description: Option<String>,
+                /// Smallest accepted value (inclusive); no lower bound when absent.
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub minimum: Option<$ty>,
+                /// Largest accepted value (inclusive); no upper bound when absent.
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub maximum: Option<$ty>,
+                /// Value to prefill; a malformed value is treated as absent.
+                #[opt("crate::de::lenient")]
+                pub default: Option<$ty>,
+            }
+        }
+
+        default_new!($name, $new_doc);
+
+        setters!($name { opt title: String, opt description: String, opt minimum: $ty, opt maximum: $ty, opt default: $ty });
+    };
+}
+
+numeric_property_schema! {
     /// A form field that takes a number (`"type": "number"`).
-    #[derive(Default)]
-    pub struct NumberPropertySchema {
-        /// Label shown for the field.
-        #[opt("crate::de::lenient_string")]
-        pub title: Option<String>,
-        /// Help text shown for the field.
-        #[opt("crate::de::lenient_string")]
-        pub description: Option<String>,
-        /// Smallest accepted value (inclusive); no lower bound when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub minimum: Option<f64>,
-        /// Largest accepted value (inclusive); no upper bound when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub maximum: Option<f64>,
-        /// Value to prefill; a malformed value is treated as absent.
-        #[opt("crate::de::lenient")]
-        pub default: Option<f64>,
-    }
+    NumberPropertySchema(f64), new: "A number field without constraints."
 }
 
-impl NumberPropertySchema {
-    /// A number field without constraints.
-    pub fn new() -> Self {
-        <Self as Default>::default()
-    }
-}
-
-setters!(NumberPropertySchema { opt title: String, opt description: String, opt minimum: f64, opt maximum: f64, opt default: f64 });
-
-wire_struct! {
+numeric_property_schema! {
     /// A form field that takes an integer (`"type": "integer"`).
-    #[derive(Default)]
-    pub struct IntegerPropertySchema {
-        /// Label shown for the field.
-        #[opt("crate::de::lenient_string")]
-        pub title: Option<String>,
-        /// Help text shown for the field.
-        #[opt("crate::de::lenient_string")]
-        pub description: Option<String>,
-        /// Smallest accepted value (inclusive); no lower bound when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub minimum: Option<i64>,
-        /// Largest accepted value (inclusive); no upper bound when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub maximum: Option<i64>,
-        /// Value to prefill; a malformed value is treated as absent.
-        #[opt("crate::de::lenient")]
-        pub default: Option<i64>,
-    }
+    IntegerPropertySchema(i64), new: "An integer field without constraints."
 }
-
-impl IntegerPropertySchema {
-    /// An integer field without constraints.
-    pub fn new() -> Self {
-        <Self as Default>::default()
-    }
-}
-
-setters!(IntegerPropertySchema { opt title: String, opt description: String, opt minimum: i64, opt maximum: i64, opt default: i64 });
 
 wire_struct! {
     /// A form field that takes `true` or `false` (`"type": "boolean"`).
@@ -166,12 +141,7 @@ wire_struct! {
     }
 }
 
-impl BooleanPropertySchema {
-    /// A boolean field.
-    pub fn new() -> Self {
-        <Self as Default>::default()
-    }
-}
+default_new!(BooleanPropertySchema, "A boolean field.");
 
 setters!(BooleanPropertySchema { opt title: String, opt description: String, opt default: bool });
 
@@ -198,89 +168,42 @@ pub enum MultiSelectItems {
     Other(crate::UnknownVariant),
 }
 
-impl MultiSelectItems {
-    /// The name of the JSON field holding the tag.
-    pub const TAG_KEY: &'static str = "type";
+union_tags! {
+    MultiSelectItems("type"), what: "tag", open(Other), untagged(Titled) {
+        String(_) = "string",
+    }
+}
 
-    /// Every tag this union knows. Objects without a tag are [`MultiSelectItems::Titled`].
-    pub const TAGS: &'static [&'static str] = &["string"];
+from_variants!(MultiSelectItems { String(StringMultiSelectItems), Titled(TitledMultiSelectItems) });
 
-    /// The tag this value is written with; `None` for [`MultiSelectItems::Titled`].
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::String(_) => Some("string"),
-            Self::Titled(_) => None,
-            Self::Other(unknown) => Some(unknown.tag()),
+map_deserialize! {
+    MultiSelectItems, "an object, optionally tagged by `type` (MultiSelectItems)",
+    visit_map(map: A) {
+        let (tag, payload) = crate::de::tagged::read_optional_tag(map, MultiSelectItems::TAG_KEY)?;
+        match tag.as_deref() {
+            None => payload.decode().map(MultiSelectItems::Titled),
+            Some("string") => payload.decode().map(MultiSelectItems::String),
+            Some(other) => Ok(MultiSelectItems::Other(crate::UnknownVariant::new(
+                MultiSelectItems::TAG_KEY,
+                other.to_owned(),
+                payload.into_fields()?,
+            ))),
         }
     }
-
-    /// Builds the fallback variant for a tag this crate does not know. Fails with
-    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(
-        tag: impl Into<String>,
-        fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
-            .map(Self::Other)
-    }
 }
 
-impl From<StringMultiSelectItems> for MultiSelectItems {
-    fn from(items: StringMultiSelectItems) -> Self {
-        Self::String(items)
-    }
-}
-
-impl From<TitledMultiSelectItems> for MultiSelectItems {
-    fn from(items: TitledMultiSelectItems) -> Self {
-        Self::Titled(items)
-    }
-}
-
-impl<'de> Deserialize<'de> for MultiSelectItems {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = MultiSelectItems;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object, optionally tagged by `type` (MultiSelectItems)")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<MultiSelectItems, A::Error> {
-                let (tag, payload) =
-                    crate::de::tagged::read_optional_tag(map, MultiSelectItems::TAG_KEY)?;
-                match tag.as_deref() {
-                    None => payload.decode().map(MultiSelectItems::Titled),
-                    Some("string") => payload.decode().map(MultiSelectItems::String),
-                    Some(other) => Ok(MultiSelectItems::Other(crate::UnknownVariant::new(
-                        MultiSelectItems::TAG_KEY,
-                        other.to_owned(),
-                        payload.into_fields()?,
-                    ))),
-                }
-            }
-        }
-        deserializer.deserialize_map(V)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for MultiSelectItems {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "MultiSelectItems".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schema_parts::finish(serde_json::json!({
-            "anyOf": [
-                schema_parts::tagged_payload::<StringMultiSelectItems>(generator, "type", "string"),
-                crate::schema_parts::other_alternative("type", Self::TAGS),
-                {
-                    "title": "titled",
-                    "allOf": [generator.subschema_for::<TitledMultiSelectItems>()],
-                },
-            ]
-        }))
-    }
-}
+schema_impl!(MultiSelectItems, |generator| {
+    schema_parts::finish(serde_json::json!({
+        "anyOf": [
+            schema_parts::tagged_payload::<StringMultiSelectItems>(generator, "type", "string"),
+            crate::schema_parts::other_alternative("type", MultiSelectItems::TAGS),
+            {
+                "title": "titled",
+                "allOf": [generator.subschema_for::<TitledMultiSelectItems>()],
+            },
+        ]
+    }))
+});
 
 wire_struct! {
     /// A form field whose answer is a list of strings chosen from [`Self::items`]
@@ -307,18 +230,15 @@ wire_struct! {
     }
 }
 
-impl MultiSelectPropertySchema {
+constructor! {
     /// A multi-select field offering `items`.
-    pub fn new(items: impl Into<MultiSelectItems>) -> Self {
-        Self {
-            items: items.into(),
-            title: None,
-            description: None,
-            min_items: None,
-            max_items: None,
-            default: None,
-            meta: None,
-        }
+    MultiSelectPropertySchema(items: impl Into<MultiSelectItems>) {
+        title: None,
+        description: None,
+        min_items: None,
+        max_items: None,
+        default: None,
+        meta: None,
     }
 }
 
@@ -422,26 +342,20 @@ impl<'de> Visitor<'de> for ContentValueVisitor {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ElicitationContentValue {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ElicitationContentValue".into()
+schema_impl!(ElicitationContentValue, |_| {
+    let mut kinds = vec![
+        serde_json::json!({ "title": "String", "type": "string" }),
+        serde_json::json!({ "title": "Integer", "type": "integer", "format": "int64" }),
+        serde_json::json!({ "title": "Number", "type": "number", "format": "double" }),
+        serde_json::json!({ "title": "Boolean", "type": "boolean" }),
+        serde_json::json!({
+            "title": "StringArray",
+            "type": "array",
+            "items": { "type": "string" },
+        }),
+    ];
+    if ELICITATION_OTHER_ANSWER.is_some() {
+        kinds.push(serde_json::json!({ "title": "Other" }));
     }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut kinds = vec![
-            serde_json::json!({ "title": "String", "type": "string" }),
-            serde_json::json!({ "title": "Integer", "type": "integer", "format": "int64" }),
-            serde_json::json!({ "title": "Number", "type": "number", "format": "double" }),
-            serde_json::json!({ "title": "Boolean", "type": "boolean" }),
-            serde_json::json!({
-                "title": "StringArray",
-                "type": "array",
-                "items": { "type": "string" },
-            }),
-        ];
-        if ELICITATION_OTHER_ANSWER.is_some() {
-            kinds.push(serde_json::json!({ "title": "Other" }));
-        }
-        schema_parts::finish(serde_json::json!({ "anyOf": kinds }))
-    }
-}
+    schema_parts::finish(serde_json::json!({ "anyOf": kinds }))
+});

@@ -62,20 +62,14 @@ impl<'de> serde::Deserialize<'de> for ProtocolVersion {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ProtocolVersion {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ProtocolVersion".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "integer",
-            "format": "uint16",
-            "minimum": 0,
-            "maximum": 65535
-        })
-    }
-}
+schema_impl!(ProtocolVersion, |_| {
+    schemars::json_schema!({
+        "type": "integer",
+        "format": "uint16",
+        "minimum": 0,
+        "maximum": 65535
+    })
+});
 
 wire_struct! {
     /// The name and version of an ACP implementation (a client or an agent), exchanged during
@@ -95,16 +89,9 @@ wire_struct! {
     }
 }
 
-impl Implementation {
+constructor! {
     /// Describes an implementation by name and version, without a title.
-    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            version: version.into(),
-            title: None,
-            meta: None,
-        }
-    }
+    Implementation(name: impl Into<String>, version: impl Into<String>) { title: None, meta: None }
 }
 
 setters!(Implementation { opt title: String });

@@ -13,13 +13,7 @@ wire_struct! {
     }
 }
 
-impl HttpHeader {
+constructor! {
     /// A header `name: value`.
-    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            value: value.into(),
-            meta: None,
-        }
-    }
+    HttpHeader(name: impl Into<String>, value: impl Into<String>) { meta: None }
 }

@@ -42,67 +42,33 @@ wire_struct! {
     }
 }
 
-impl McpServerAcp {
+constructor! {
     /// A server `name` with the id `server_id`.
-    pub fn new(name: impl Into<String>, server_id: impl Into<McpServerAcpId>) -> Self {
-        Self {
-            name: name.into(),
-            server_id: server_id.into(),
-            meta: None,
-        }
+    McpServerAcp(name: impl Into<String>, server_id: impl Into<McpServerAcpId>) { meta: None }
+}
+
+from_variants!(McpServer { Acp(McpServerAcp) });
+
+twin_structs! {
+    {
+        /// The `acp` MCP server the inner message is about.
+        pub server_id: McpServerAcpId,
+        /// The inner MCP request this message belongs to.
+        pub request_id: McpRequestId,
+        /// The inner MCP method name.
+        pub method: String,
+        /// The inner MCP params; absent or `null` means the inner message has none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub params: Option<Map<String, Value>>,
     }
-}
-
-impl From<McpServerAcp> for McpServer {
-    fn from(server: McpServerAcp) -> Self {
-        Self::Acp(server)
-    }
-}
-
-/// Declares the two `mcp/message` payloads that carry one inner MCP message: the request and
-/// the notification have the same fields.
-macro_rules! mcp_message {
-    ($($(#[doc = $doc:expr])* $name:ident;)+) => {
-        $(
-            wire_struct! {
-                $(#[doc = $doc])*
-                pub struct $name {
-                    /// The `acp` MCP server the inner message is about.
-                    pub server_id: McpServerAcpId,
-                    /// The inner MCP request this message belongs to.
-                    pub request_id: McpRequestId,
-                    /// The inner MCP method name.
-                    pub method: String,
-                    /// The inner MCP params; absent or `null` means the inner message has none.
-                    #[serde(default, skip_serializing_if = "Option::is_none")]
-                    pub params: Option<Map<String, Value>>,
-                }
-            }
-
-            impl $name {
-                /// An inner `method` call of request `request_id` on server `server_id`,
-                /// without params.
-                pub fn new(
-                    server_id: impl Into<McpServerAcpId>,
-                    request_id: impl Into<McpRequestId>,
-                    method: impl Into<String>,
-                ) -> Self {
-                    Self {
-                        server_id: server_id.into(),
-                        request_id: request_id.into(),
-                        method: method.into(),
-                        params: None,
-                        meta: None,
-                    }
-                }
-            }
-
-            setters!($name { opt params: Map<String, Value> });
-        )+
-    };
-}
-
-mcp_message! {
+    /// An inner `method` call of request `request_id` on server `server_id`,
+    /// without params.
+    new(
+        server_id: impl Into<McpServerAcpId>,
+        request_id: impl Into<McpRequestId>,
+        method: impl Into<String>,
+    ) { params: None, meta: None }
+    setters { opt params: Map<String, Value> }
     /// `mcp/message` request parameters (agent to client): one inner MCP request for an `acp`
     /// MCP server.
     ///
@@ -227,33 +193,27 @@ impl<'de> Deserialize<'de> for MessageMcpResponse {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for MessageMcpResponse {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "MessageMcpResponse".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schema_parts::finish(serde_json::json!({
-            "anyOf": [
-                {
-                    "title": "Result",
-                    "type": "object",
-                    "properties": { "result": {}, "_meta": schema_parts::meta() },
-                    "required": ["result"],
+schema_impl!(MessageMcpResponse, |generator| {
+    schema_parts::finish(serde_json::json!({
+        "anyOf": [
+            {
+                "title": "Result",
+                "type": "object",
+                "properties": { "result": {}, "_meta": schema_parts::meta() },
+                "required": ["result"],
+            },
+            {
+                "title": "Error",
+                "type": "object",
+                "properties": {
+                    "error": schema_parts::field::<McpError>(generator),
+                    "_meta": schema_parts::meta(),
                 },
-                {
-                    "title": "Error",
-                    "type": "object",
-                    "properties": {
-                        "error": schema_parts::field::<McpError>(generator),
-                        "_meta": schema_parts::meta(),
-                    },
-                    "required": ["error"],
-                },
-            ]
-        }))
-    }
-}
+                "required": ["error"],
+            },
+        ]
+    }))
+});
 
 /// An inner MCP error (not an ACP error): its code, message, optional data and any other
 /// fields, all kept as received.
@@ -281,17 +241,12 @@ pub struct McpError {
     pub extra: Map<String, Value>,
 }
 
-impl McpError {
+constructor! {
     /// An error `code` with `message`, without data.
-    pub fn new(code: i32, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            data: None,
-            extra: Map::new(),
-        }
-    }
+    McpError(code: i32, message: impl Into<String>) { data: None, extra: Map::new() }
+}
 
+impl McpError {
     /// Sets `data` (`Value::Null` writes an explicit `null`).
     #[must_use]
     pub fn data(mut self, data: Value) -> Self {
@@ -300,21 +255,15 @@ impl McpError {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for McpError {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "McpError".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schema_parts::finish(serde_json::json!({
-            "type": "object",
-            "properties": {
-                "code": { "type": "integer", "format": "int32" },
-                "message": { "type": "string" },
-                "data": {},
-            },
-            "required": ["code", "message"],
-            "additionalProperties": true,
-        }))
-    }
-}
+schema_impl!(McpError, |_| {
+    schema_parts::finish(serde_json::json!({
+        "type": "object",
+        "properties": {
+            "code": { "type": "integer", "format": "int32" },
+            "message": { "type": "string" },
+            "data": {},
+        },
+        "required": ["code", "message"],
+        "additionalProperties": true,
+    }))
+});

@@ -112,18 +112,9 @@ impl serde::Serialize for NoticeTitle {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for NoticeTitle {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "NoticeTitle".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "minLength": 1 })
-    }
-}
+schema_impl!(NoticeTitle, inline, |_| {
+    schemars::json_schema!({ "type": "string", "minLength": 1 })
+});
 
 wire_struct! {
     encoded
@@ -176,17 +167,15 @@ wire_struct! {
 
 encode_struct!(Notice { req severity, req title, opt description, opt meta = "_meta" });
 
-impl Notice {
+constructor! {
     /// A notice with the given severity and title and no description.
-    pub fn new(severity: impl Into<NoticeSeverity>, title: NoticeTitle) -> Self {
-        Self {
-            severity: severity.into(),
-            title,
-            description: None,
-            meta: None,
-        }
+    Notice(severity: impl Into<NoticeSeverity>, title: NoticeTitle) {
+        description: None,
+        meta: None,
     }
+}
 
+impl Notice {
     /// Like [`Notice::new`], checking the title: fails with
     /// [`crate::Error::EmptyNoticeTitle`] when it is empty.
     pub fn try_new(

@@ -16,20 +16,13 @@ wire_struct! {
     }
 }
 
-impl PermissionOption {
+constructor! {
     /// A choice `option_id` labelled `name`.
-    pub fn new(
+    PermissionOption(
         option_id: impl Into<PermissionOptionId>,
         name: impl Into<String>,
         kind: impl Into<PermissionOptionKind>,
-    ) -> Self {
-        Self {
-            option_id: option_id.into(),
-            name: name.into(),
-            kind: kind.into(),
-            meta: None,
-        }
-    }
+    ) { meta: None }
 }
 
 wire_struct! {
@@ -40,14 +33,9 @@ wire_struct! {
     }
 }
 
-impl RequestPermissionResponse {
+constructor! {
     /// A response with the given outcome.
-    pub fn new(outcome: impl Into<RequestPermissionOutcome>) -> Self {
-        Self {
-            outcome: outcome.into(),
-            meta: None,
-        }
-    }
+    RequestPermissionResponse(outcome: impl Into<RequestPermissionOutcome>) { meta: None }
 }
 
 wire_struct! {
@@ -58,12 +46,7 @@ wire_struct! {
     }
 }
 
-impl SelectedPermissionOutcome {
+constructor! {
     /// The user picked `option_id`.
-    pub fn new(option_id: impl Into<PermissionOptionId>) -> Self {
-        Self {
-            option_id: option_id.into(),
-            meta: None,
-        }
-    }
+    SelectedPermissionOutcome(option_id: impl Into<PermissionOptionId>) { meta: None }
 }

@@ -23,20 +23,13 @@ wire_struct! {
 
 encode_struct!(PlanEntry { req content, req priority, req status, opt meta = "_meta" });
 
-impl PlanEntry {
+constructor! {
     /// An entry with its description, priority and status.
-    pub fn new(
+    PlanEntry(
         content: impl Into<String>,
         priority: impl Into<PlanEntryPriority>,
         status: impl Into<PlanEntryStatus>,
-    ) -> Self {
-        Self {
-            content: content.into(),
-            priority: priority.into(),
-            status: status.into(),
-            meta: None,
-        }
-    }
+    ) { meta: None }
 }
 
 wire_struct! {
@@ -55,14 +48,9 @@ wire_struct! {
 
 encode_struct!(PlanUpdate { req plan, opt meta = "_meta" });
 
-impl PlanUpdate {
+constructor! {
     /// An update carrying these plan contents.
-    pub fn new(plan: impl Into<PlanUpdateContent>) -> Self {
-        Self {
-            plan: plan.into(),
-            meta: None,
-        }
-    }
+    PlanUpdate(plan: impl Into<PlanUpdateContent>) { meta: None }
 }
 
 wire_struct! {
@@ -74,27 +62,12 @@ wire_struct! {
     }
 }
 
-impl PlanRemoved {
+constructor! {
     /// Removal of plan `plan_id`.
-    pub fn new(plan_id: impl Into<PlanId>) -> Self {
-        Self {
-            plan_id: plan_id.into(),
-            meta: None,
-        }
-    }
+    PlanRemoved(plan_id: impl Into<PlanId>) { meta: None }
 }
 
-impl From<PlanItems> for PlanUpdateContent {
-    fn from(value: PlanItems) -> Self {
-        Self::Items(value)
-    }
-}
-
-impl From<PlanMarkdown> for PlanUpdateContent {
-    fn from(value: PlanMarkdown) -> Self {
-        Self::Markdown(value)
-    }
-}
+from_variants!(PlanUpdateContent { Items(PlanItems), Markdown(PlanMarkdown) });
 
 wire_struct! {
     encoded
@@ -111,15 +84,9 @@ wire_struct! {
 
 encode_struct!(PlanItems { req plan_id, req entries, opt meta = "_meta" });
 
-impl PlanItems {
+constructor! {
     /// The entries of plan `plan_id`.
-    pub fn new(plan_id: impl Into<PlanId>, entries: impl Into<Vec<PlanEntry>>) -> Self {
-        Self {
-            plan_id: plan_id.into(),
-            entries: entries.into(),
-            meta: None,
-        }
-    }
+    PlanItems(plan_id: impl Into<PlanId>, entries: impl Into<Vec<PlanEntry>>) { meta: None }
 }
 
 wire_struct! {
@@ -138,16 +105,9 @@ wire_struct! {
 
 encode_struct!(PlanMarkdown { req plan_id, req content, opt path, opt meta = "_meta" });
 
-impl PlanMarkdown {
+constructor! {
     /// The Markdown `content` of plan `plan_id`.
-    pub fn new(plan_id: impl Into<PlanId>, content: impl Into<String>) -> Self {
-        Self {
-            plan_id: plan_id.into(),
-            content: content.into(),
-            path: None,
-            meta: None,
-        }
-    }
+    PlanMarkdown(plan_id: impl Into<PlanId>, content: impl Into<String>) { path: None, meta: None }
 }
 
 setters!(PlanMarkdown { opt path: FsPath });

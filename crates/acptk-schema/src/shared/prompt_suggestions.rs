@@ -25,14 +25,9 @@ wire_struct! {
     }
 }
 
-impl PromptSuggestionsUpdate {
+constructor! {
     /// An update replacing the list with `suggestions`.
-    pub fn new(suggestions: impl Into<Vec<PromptSuggestion>>) -> Self {
-        Self {
-            suggestions: suggestions.into(),
-            meta: None,
-        }
-    }
+    PromptSuggestionsUpdate(suggestions: impl Into<Vec<PromptSuggestion>>) { meta: None }
 }
 
 wire_struct! {
@@ -47,14 +42,9 @@ wire_struct! {
     }
 }
 
-impl PromptSuggestion {
+constructor! {
     /// A suggestion made of these content blocks.
-    pub fn new(prompt: impl Into<Vec<ContentBlock>>) -> Self {
-        Self {
-            prompt: prompt.into(),
-            meta: None,
-        }
-    }
+    PromptSuggestion(prompt: impl Into<Vec<ContentBlock>>) { meta: None }
 }
 
 wire_struct! {

@@ -123,14 +123,9 @@ wire_struct! {
     }
 }
 
-impl CancelRequestNotification {
+constructor! {
     /// Builds a cancellation for the request with id `request_id`.
-    pub fn new(request_id: impl Into<RequestId>) -> Self {
-        Self {
-            request_id: request_id.into(),
-            meta: None,
-        }
-    }
+    CancelRequestNotification(request_id: impl Into<RequestId>) { meta: None }
 }
 
 /// Declares a version's `ErrorCode` from the codes it names besides the standard ones both

@@ -58,21 +58,13 @@ wire_struct! {
     }
 }
 
-impl ProviderInfo {
+constructor! {
     /// A provider `provider_id` supporting these protocols, currently disabled.
-    pub fn new(
+    ProviderInfo(
         provider_id: impl Into<ProviderId>,
         supported: impl Into<Vec<LlmProtocol>>,
         required: bool,
-    ) -> Self {
-        Self {
-            provider_id: provider_id.into(),
-            supported: supported.into(),
-            required,
-            current: None,
-            meta: None,
-        }
-    }
+    ) { current: None, meta: None }
 }
 
 setters!(ProviderInfo { opt current: ProviderCurrentConfig });
@@ -87,14 +79,10 @@ wire_struct! {
     }
 }
 
-impl ProviderCurrentConfig {
+constructor! {
     /// Routing over `api_type` to `base_url`.
-    pub fn new(api_type: impl Into<LlmProtocol>, base_url: impl Into<String>) -> Self {
-        Self {
-            api_type: api_type.into(),
-            base_url: base_url.into(),
-            meta: None,
-        }
+    ProviderCurrentConfig(api_type: impl Into<LlmProtocol>, base_url: impl Into<String>) {
+        meta: None,
     }
 }
 
@@ -111,14 +99,9 @@ wire_struct! {
     }
 }
 
-impl ListProvidersResponse {
+constructor! {
     /// A response listing `providers`.
-    pub fn new(providers: impl Into<Vec<ProviderInfo>>) -> Self {
-        Self {
-            providers: providers.into(),
-            meta: None,
-        }
-    }
+    ListProvidersResponse(providers: impl Into<Vec<ProviderInfo>>) { meta: None }
 }
 
 wire_struct! {
@@ -142,21 +125,13 @@ wire_struct! {
     }
 }
 
-impl SetProviderRequest {
+constructor! {
     /// Configures `provider_id` to speak `api_type` to `base_url`, with no headers.
-    pub fn new(
+    SetProviderRequest(
         provider_id: impl Into<ProviderId>,
         api_type: impl Into<LlmProtocol>,
         base_url: impl Into<String>,
-    ) -> Self {
-        Self {
-            provider_id: provider_id.into(),
-            api_type: api_type.into(),
-            base_url: base_url.into(),
-            headers: BTreeMap::new(),
-            meta: None,
-        }
-    }
+    ) { headers: BTreeMap::new(), meta: None }
 }
 
 setters!(SetProviderRequest { set headers: BTreeMap<String, String> });
@@ -175,14 +150,9 @@ wire_struct! {
     }
 }
 
-impl DisableProviderRequest {
+constructor! {
     /// Disables `provider_id`.
-    pub fn new(provider_id: impl Into<ProviderId>) -> Self {
-        Self {
-            provider_id: provider_id.into(),
-            meta: None,
-        }
-    }
+    DisableProviderRequest(provider_id: impl Into<ProviderId>) { meta: None }
 }
 
 empty_object! {

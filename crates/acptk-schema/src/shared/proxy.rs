@@ -64,40 +64,18 @@ impl From<InitializeResponse> for InitializeProxyResponse {
     }
 }
 
-/// Declares the two `proxy/successor` envelopes: the request and the notification wrap one
-/// message each with the same fields.
-macro_rules! successor_envelope {
-    ($($(#[doc = $doc:expr])* $name:ident;)+) => {
-        $(
-            wire_struct! {
-                $(#[doc = $doc])*
-                pub struct $name {
-                    /// The method of the wrapped message.
-                    pub method: String,
-                    /// The params of the wrapped message, unchanged (an object or an array; its
-                    /// own `_meta` stays inside). Absent or `null`: it has none.
-                    #[serde(default, skip_serializing_if = "Option::is_none")]
-                    pub params: Option<crate::RawJson>,
-                }
-            }
-
-            impl $name {
-                /// An envelope for a `method` message without params.
-                pub fn new(method: impl Into<String>) -> Self {
-                    Self {
-                        method: method.into(),
-                        params: None,
-                        meta: None,
-                    }
-                }
-            }
-
-            setters!($name { opt params: crate::RawJson });
-        )+
-    };
-}
-
-successor_envelope! {
+twin_structs! {
+    {
+        /// The method of the wrapped message.
+        pub method: String,
+        /// The params of the wrapped message, unchanged (an object or an array; its
+        /// own `_meta` stays inside). Absent or `null`: it has none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub params: Option<crate::RawJson>,
+    }
+    /// An envelope for a `method` message without params.
+    new(method: impl Into<String>) { params: None, meta: None }
+    setters { opt params: crate::RawJson }
     /// `proxy/successor` request parameters: a request to pass on, from a proxy to its
     /// successor or (sent by the conductor) from the successor to the proxy. The envelope's
     /// `_meta` belongs to this hop only and is not copied into the unwrapped request.

@@ -32,22 +32,12 @@ open_enum! {
     }
 }
 
-wire_struct! {
+session_object! {
     /// `session/archive` parameters: hides a session from the default session list.
-    pub struct ArchiveSessionRequest {
+    ArchiveSessionRequest {
         /// The session to archive.
-        pub session_id: SessionId,
     }
-}
-
-impl ArchiveSessionRequest {
-    /// A request to archive `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    new: "A request to archive `session_id`."
 }
 
 empty_object! {
@@ -55,23 +45,13 @@ empty_object! {
     ArchiveSessionResponse, new: "An empty response."
 }
 
-wire_struct! {
+session_object! {
     /// `session/unarchive` parameters: returns an archived session to the default session
     /// list (a client that wants to continue it unarchives it before loading or resuming it).
-    pub struct UnarchiveSessionRequest {
+    UnarchiveSessionRequest {
         /// The session to unarchive.
-        pub session_id: SessionId,
     }
-}
-
-impl UnarchiveSessionRequest {
-    /// A request to unarchive `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    new: "A request to unarchive `session_id`."
 }
 
 empty_object! {

@@ -52,21 +52,17 @@ wire_struct! {
     }
 }
 
-impl ForkSessionRequest {
+constructor! {
     /// A request to fork all of `session_id` into a new session in `cwd`.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<FsPath>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            #[cfg(feature = "unstable_session_cursors")]
-            cursor_id: None,
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            mcp_servers: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
+    ForkSessionRequest(session_id: impl Into<SessionId>, cwd: impl Into<FsPath>) {
+        #[cfg(feature = "unstable_session_cursors")]
+        cursor_id: None,
+        additional_directories: Vec::new(),
+        mcp_servers: Vec::new(),
+        system_prompt: None,
+        #[cfg(feature = "unstable_session_options")]
+        config_options: Vec::new(),
+        meta: None,
     }
 }
 

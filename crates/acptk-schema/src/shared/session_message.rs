@@ -38,19 +38,16 @@ wire_struct! {
     }
 }
 
-impl SessionMessage {
+constructor! {
     /// An update for message `message_id` that changes nothing yet; add fields with the
     /// setters.
-    pub fn new(message_id: impl Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            sender_session_id: crate::Patch::Unchanged,
-            recipient_session_id: crate::Patch::Unchanged,
-            sender_message_id: crate::Patch::Unchanged,
-            recipient_message_id: crate::Patch::Unchanged,
-            content: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
+    SessionMessage(message_id: impl Into<MessageId>) {
+        sender_session_id: crate::Patch::Unchanged,
+        recipient_session_id: crate::Patch::Unchanged,
+        sender_message_id: crate::Patch::Unchanged,
+        recipient_message_id: crate::Patch::Unchanged,
+        content: crate::Patch::Unchanged,
+        meta: crate::Patch::Unchanged,
     }
 }
 
@@ -77,13 +74,9 @@ wire_struct! {
     }
 }
 
-impl SessionMessageChunk {
+constructor! {
     /// A piece of message `message_id`.
-    pub fn new(message_id: impl Into<MessageId>, content: impl Into<ContentBlock>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            content: content.into(),
-            meta: None,
-        }
+    SessionMessageChunk(message_id: impl Into<MessageId>, content: impl Into<ContentBlock>) {
+        meta: None,
     }
 }

@@ -32,15 +32,12 @@ wire_struct! {
     }
 }
 
-impl SessionOptionsRequest {
+constructor! {
     /// The options of a new session in `cwd`.
-    pub fn new(cwd: impl Into<FsPath>) -> Self {
-        Self {
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            session_id: None,
-            meta: None,
-        }
+    SessionOptionsRequest(cwd: impl Into<FsPath>) {
+        additional_directories: Vec::new(),
+        session_id: None,
+        meta: None,
     }
 }
 
@@ -70,35 +67,23 @@ wire_struct! {
     }
 }
 
-impl InitialSessionConfigOption {
+constructor! {
     /// An initial `value` for the option `config_id`.
-    pub fn new(
+    InitialSessionConfigOption(
         config_id: impl Into<SessionConfigId>,
         value: impl Into<SessionConfigOptionValue>,
-    ) -> Self {
-        Self {
-            config_id: config_id.into(),
-            value: value.into(),
-            meta: None,
-        }
-    }
+    ) { meta: None }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for InitialSessionConfigOption {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "InitialSessionConfigOption".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let schema = serde_json::json!({
-            "type": "object",
-            "properties": {
-                "configId": schema_parts::field::<SessionConfigId>(generator),
-                "_meta": schema_parts::meta(),
-            },
-            "required": ["configId"],
-        });
-        let value = <SessionConfigOptionValue as schemars::JsonSchema>::json_schema(generator);
-        with_flattened(schema, &value)
-    }
-}
+schema_impl!(InitialSessionConfigOption, |generator| {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "configId": schema_parts::field::<SessionConfigId>(generator),
+            "_meta": schema_parts::meta(),
+        },
+        "required": ["configId"],
+    });
+    let value = <SessionConfigOptionValue as schemars::JsonSchema>::json_schema(generator);
+    with_flattened(schema, &value)
+});

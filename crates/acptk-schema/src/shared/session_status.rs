@@ -27,20 +27,10 @@ open_enum! {
     }
 }
 
-wire_struct! {
+session_object! {
     /// `session/status` parameters: which session to check.
-    pub struct SessionStatusRequest {
+    SessionStatusRequest {
         /// The session to check.
-        pub session_id: SessionId,
     }
-}
-
-impl SessionStatusRequest {
-    /// A request for the status of `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    new: "A request for the status of `session_id`."
 }

@@ -31,14 +31,10 @@ wire_struct! {
     }
 }
 
-impl SetSessionTitleRequest {
+constructor! {
     /// A request to title `session_id` as `title`.
-    pub fn new(session_id: impl Into<SessionId>, title: impl Into<String>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            title: title.into(),
-            meta: None,
-        }
+    SetSessionTitleRequest(session_id: impl Into<SessionId>, title: impl Into<String>) {
+        meta: None,
     }
 }
 
@@ -51,12 +47,7 @@ wire_struct! {
     }
 }
 
-impl SetSessionTitleResponse {
+constructor! {
     /// A response reporting the stored `title`.
-    pub fn new(title: impl Into<String>) -> Self {
-        Self {
-            title: title.into(),
-            meta: None,
-        }
-    }
+    SetSessionTitleResponse(title: impl Into<String>) { meta: None }
 }

@@ -90,41 +90,21 @@ open_enum! {
     }
 }
 
-wire_struct! {
+session_object! {
     /// `session/delete` parameters: the client asks the agent to forget a session for good.
-    pub struct DeleteSessionRequest {
+    DeleteSessionRequest {
         /// The session to delete.
-        pub session_id: SessionId,
     }
+    new: "A request to delete `session_id`."
 }
 
-impl DeleteSessionRequest {
-    /// A request to delete `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
-}
-
-wire_struct! {
+session_object! {
     /// `session/close` parameters: the client is done with a session on this connection and
     /// the agent may release what it holds for it.
-    pub struct CloseSessionRequest {
+    CloseSessionRequest {
         /// The session to close.
-        pub session_id: SessionId,
     }
-}
-
-impl CloseSessionRequest {
-    /// A request to close `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    new: "A request to close `session_id`."
 }
 
 // ---------------------------------------------------------------------------------------------

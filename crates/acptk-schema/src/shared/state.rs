@@ -40,12 +40,7 @@ wire_struct! {
     }
 }
 
-impl ErrorStopReason {
-    /// An error stop reason without details.
-    pub fn new() -> Self {
-        Self { error: None }
-    }
-}
+default_new!(ErrorStopReason, "An error stop reason without details.");
 
 setters!(ErrorStopReason { opt error: Error });
 
@@ -93,43 +88,18 @@ pub enum IdleStopReason {
     Other(crate::UnknownVariant),
 }
 
+union_tags! {
+    IdleStopReason("stopReason"), what: "stop reason", open(Other) {
+        EndTurn = END_TURN,
+        MaxTokens = MAX_TOKENS,
+        MaxTurnRequests = MAX_TURN_REQUESTS,
+        Refusal = REFUSAL,
+        Cancelled = CANCELLED,
+        Error(_) = ERROR,
+    }
+}
+
 impl IdleStopReason {
-    /// The name of the JSON field holding the stop reason.
-    pub const TAG_KEY: &'static str = "stopReason";
-
-    /// Every stop reason this enum knows, in declaration order.
-    pub const TAGS: &'static [&'static str] = &[
-        END_TURN,
-        MAX_TOKENS,
-        MAX_TURN_REQUESTS,
-        REFUSAL,
-        CANCELLED,
-        ERROR,
-    ];
-
-    /// The stop reason this value is written with.
-    pub fn tag(&self) -> &str {
-        match self {
-            Self::EndTurn => END_TURN,
-            Self::MaxTokens => MAX_TOKENS,
-            Self::MaxTurnRequests => MAX_TURN_REQUESTS,
-            Self::Refusal => REFUSAL,
-            Self::Cancelled => CANCELLED,
-            Self::Error(_) => ERROR,
-            Self::Other(unknown) => unknown.tag(),
-        }
-    }
-
-    /// Builds the fallback for a stop reason this crate does not know. Fails with
-    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(
-        tag: impl Into<String>,
-        fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
-            .map(Self::Other)
-    }
-
     /// Builds the value for `tag` from the fields of the object that belong to the stop
     /// reason (already without the idle state's own fields).
     fn from_parts<E: de::Error>(tag: String, fields: crate::unknown::Fields) -> Result<Self, E> {

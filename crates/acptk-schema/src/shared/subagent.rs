@@ -5,26 +5,16 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+session_object! {
     /// A pointer to another session, for example the subagent session a tool call started.
     ///
     /// ```json
     /// {"sessionId": "sess_child_1"}
     /// ```
-    pub struct SessionReference {
+    SessionReference {
         /// The session referred to.
-        pub session_id: SessionId,
     }
-}
-
-impl SessionReference {
-    /// A reference to session `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    new: "A reference to session `session_id`."
 }
 
 wire_struct! {
@@ -69,20 +59,17 @@ wire_struct! {
     }
 }
 
-impl SubagentUpdate {
+constructor! {
     /// An update for child session `session_id` that changes nothing yet; add fields with the
     /// setters.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            title: crate::Patch::Unchanged,
-            description: crate::Patch::Unchanged,
-            capabilities: crate::Patch::Unchanged,
-            state: crate::Patch::Unchanged,
-            cwd: crate::Patch::Unchanged,
-            additional_directories: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
+    SubagentUpdate(session_id: impl Into<SessionId>) {
+        title: crate::Patch::Unchanged,
+        description: crate::Patch::Unchanged,
+        capabilities: crate::Patch::Unchanged,
+        state: crate::Patch::Unchanged,
+        cwd: crate::Patch::Unchanged,
+        additional_directories: crate::Patch::Unchanged,
+        meta: crate::Patch::Unchanged,
     }
 }
 

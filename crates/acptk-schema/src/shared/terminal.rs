@@ -17,14 +17,9 @@ wire_struct! {
     }
 }
 
-impl Terminal {
+constructor! {
     /// Content showing `terminal_id`.
-    pub fn new(terminal_id: impl Into<TerminalId>) -> Self {
-        Self {
-            terminal_id: terminal_id.into(),
-            meta: None,
-        }
-    }
+    Terminal(terminal_id: impl Into<TerminalId>) { meta: None }
 }
 
 wire_struct! {
@@ -41,13 +36,7 @@ wire_struct! {
     }
 }
 
-impl EnvVariable {
+constructor! {
     /// The variable `name` set to `value`.
-    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            value: value.into(),
-            meta: None,
-        }
-    }
+    EnvVariable(name: impl Into<String>, value: impl Into<String>) { meta: None }
 }

@@ -20,15 +20,9 @@ wire_struct! {
 
 encode_struct!(Cost { req amount, req currency, opt meta = "_meta" });
 
-impl Cost {
+constructor! {
     /// `amount` in `currency`.
-    pub fn new(amount: impl Into<f64>, currency: impl Into<String>) -> Self {
-        Self {
-            amount: amount.into(),
-            currency: currency.into(),
-            meta: None,
-        }
-    }
+    Cost(amount: impl Into<f64>, currency: impl Into<String>) { meta: None }
 }
 
 wire_struct! {
@@ -53,16 +47,9 @@ wire_struct! {
 
 encode_struct!(UsageUpdate { req used, req size, opt cost, opt meta = "_meta" });
 
-impl UsageUpdate {
+constructor! {
     /// `used` of `size` context tokens, with no cost.
-    pub fn new(used: impl Into<u64>, size: impl Into<u64>) -> Self {
-        Self {
-            used: used.into(),
-            size: size.into(),
-            cost: None,
-            meta: None,
-        }
-    }
+    UsageUpdate(used: impl Into<u64>, size: impl Into<u64>) { cost: None, meta: None }
 }
 
 setters!(UsageUpdate { opt cost: Cost });
@@ -99,18 +86,13 @@ wire_struct! {
 }
 
 #[cfg(feature = "unstable_end_turn_token_usage")]
-impl Usage {
+constructor! {
     /// Counts of `total_tokens`, split into `input_tokens` and `output_tokens`.
-    pub fn new(total_tokens: u64, input_tokens: u64, output_tokens: u64) -> Self {
-        Self {
-            total_tokens,
-            input_tokens,
-            output_tokens,
-            thought_tokens: None,
-            cached_read_tokens: None,
-            cached_write_tokens: None,
-            meta: None,
-        }
+    Usage(total_tokens: u64, input_tokens: u64, output_tokens: u64) {
+        thought_tokens: None,
+        cached_read_tokens: None,
+        cached_write_tokens: None,
+        meta: None,
     }
 }
 
