@@ -23,3 +23,5 @@ mod tagged_union;
 mod methods;
 #[macro_use]
 mod encode;
+#[macro_use]
+mod hand_impls;

@@ -44,11 +44,7 @@ pub enum AvailableCommandInput {
     Unstructured(UnstructuredCommandInput),
 }
 
-impl From<UnstructuredCommandInput> for AvailableCommandInput {
-    fn from(input: UnstructuredCommandInput) -> Self {
-        Self::Unstructured(input)
-    }
-}
+variant_from!(AvailableCommandInput { Unstructured(UnstructuredCommandInput) });
 
 impl serde::Serialize for AvailableCommandInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -65,18 +61,12 @@ impl<'de> serde::Deserialize<'de> for AvailableCommandInput {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for AvailableCommandInput {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "AvailableCommandInput".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let unstructured = generator.subschema_for::<UnstructuredCommandInput>();
-        schemars::json_schema!({
-            "anyOf": [{ "title": "unstructured", "allOf": [unstructured] }]
-        })
-    }
-}
+hand_schema!(AvailableCommandInput, |generator| {
+    let unstructured = generator.subschema_for::<UnstructuredCommandInput>();
+    schemars::json_schema!({
+        "anyOf": [{ "title": "unstructured", "allOf": [unstructured] }]
+    })
+});
 
 wire_struct! {
     /// Free-text input for a command.

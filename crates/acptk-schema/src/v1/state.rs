@@ -4,10 +4,6 @@
 #[allow(unused_imports)]
 use super::*;
 
-use std::fmt;
-
-use serde::de::{MapAccess, Visitor};
-
 /// Why the agent ended a prompt turn (the `stopReason` of a prompt response).
 ///
 /// Closed: any other value is an error.
@@ -67,68 +63,50 @@ meta_setter!(IdleStateUpdate);
 
 setters!(IdleStateUpdate { opt stop_reason: IdleStopReason });
 
-impl<'de> serde::Deserialize<'de> for IdleStateUpdate {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = IdleStateUpdate;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an idle state object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdleStateUpdate, A::Error> {
-                #[cfg(feature = "unstable_end_turn_token_usage")]
-                let mut usage = None;
-                let mut meta = None;
-                let mut parts = StopReasonParts::default();
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        #[cfg(feature = "unstable_end_turn_token_usage")]
-                        "usage" => usage = map.next_value::<UsageField>()?.0.map(Box::new),
-                        "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
-                        _ => parts.entry(key, &mut map)?,
-                    }
-                }
-                Ok(IdleStateUpdate {
-                    stop_reason: parts.finish()?,
-                    #[cfg(feature = "unstable_end_turn_token_usage")]
-                    usage,
-                    meta,
-                })
-            }
+map_deserialize!(IdleStateUpdate, "an idle state object", |mut map| {
+    #[cfg(feature = "unstable_end_turn_token_usage")]
+    let mut usage = None;
+    let mut meta = None;
+    let mut parts = StopReasonParts::default();
+    while let Some(key) = map.next_key::<String>()? {
+        match key.as_str() {
+            #[cfg(feature = "unstable_end_turn_token_usage")]
+            "usage" => usage = map.next_value::<UsageField>()?.0.map(Box::new),
+            "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
+            _ => parts.entry(key, &mut map)?,
         }
-        deserializer.deserialize_map(V)
     }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for IdleStateUpdate {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "IdleStateUpdate".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let alternatives = IdleStopReason::schema_alternatives(generator);
-        #[allow(unused_mut)]
-        let mut schema = serde_json::json!({
-            "type": "object",
-            "properties": {
-                "_meta": state_meta_schema(),
-                "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
-            },
-            "anyOf": alternatives
-        });
+    Ok(IdleStateUpdate {
+        stop_reason: parts.finish()?,
         #[cfg(feature = "unstable_end_turn_token_usage")]
-        crate::schema_parts::add_property(
-            &mut schema,
-            "usage",
-            serde_json::json!({
-                "anyOf": [generator.subschema_for::<Usage>(), { "type": "null" }],
-                "x-deserialize-default-on-error": true,
-                "x-unstable": "unstable_end_turn_token_usage",
-            }),
-        );
-        schemars::Schema::try_from(schema).unwrap_or_default()
-    }
-}
+        usage,
+        meta,
+    })
+});
+
+hand_schema!(IdleStateUpdate, |generator| {
+    let alternatives = IdleStopReason::schema_alternatives(generator);
+    #[allow(unused_mut)]
+    let mut schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "_meta": state_meta_schema(),
+            "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
+        },
+        "anyOf": alternatives
+    });
+    #[cfg(feature = "unstable_end_turn_token_usage")]
+    crate::schema_parts::add_property(
+        &mut schema,
+        "usage",
+        serde_json::json!({
+            "anyOf": [generator.subschema_for::<Usage>(), { "type": "null" }],
+            "x-deserialize-default-on-error": true,
+            "x-unstable": "unstable_end_turn_token_usage",
+        }),
+    );
+    schemars::Schema::try_from(schema).unwrap_or_default()
+});
 
 empty_object! {
     /// The fields of the `requires_action` state: the agent waits for the user (for example

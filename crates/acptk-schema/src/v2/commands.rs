@@ -83,11 +83,7 @@ impl AvailableCommand {
     }
 }
 
-impl From<Command> for AvailableCommand {
-    fn from(command: Command) -> Self {
-        Self::Command(command)
-    }
-}
+variant_from!(AvailableCommand { Command(Command) });
 
 tagged_union! {
     /// How a command takes input, tagged by `type`. Open: an unknown kind of input is kept

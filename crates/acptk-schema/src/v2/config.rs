@@ -7,7 +7,7 @@
 #[allow(unused_imports)]
 use super::*;
 
-use serde::de::{Error as _, MapAccess, Visitor};
+use serde::de::Error as _;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 
@@ -103,17 +103,7 @@ impl SessionConfigOptionValue {
     }
 }
 
-impl From<bool> for SessionConfigOptionValue {
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
-}
-
-impl From<SessionConfigValueId> for SessionConfigOptionValue {
-    fn from(value: SessionConfigValueId) -> Self {
-        Self::Id(value)
-    }
-}
+variant_from!(SessionConfigOptionValue { Boolean(bool), Id(SessionConfigValueId) });
 
 impl Serialize for SessionConfigOptionValue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -141,83 +131,65 @@ struct ValuePayload<T> {
     value: T,
 }
 
-impl<'de> Deserialize<'de> for SessionConfigOptionValue {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = SessionConfigOptionValue;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object tagged by `type` with a `value` (SessionConfigOptionValue)")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                let (tag, payload) =
-                    crate::de::tagged::read_tag(map, SessionConfigOptionValue::TAG_KEY)?;
-                match &*tag {
-                    "id" => payload
-                        .decode::<ValuePayload<SessionConfigValueId>>()
-                        .map(|payload| SessionConfigOptionValue::Id(payload.value)),
-                    "boolean" => payload
-                        .decode::<ValuePayload<bool>>()
-                        .map(|payload| SessionConfigOptionValue::Boolean(payload.value)),
-                    _ => {
-                        let fields = payload.into_fields()?;
-                        if !fields.contains_key("value") {
-                            return Err(A::Error::missing_field("value"));
-                        }
-                        Ok(SessionConfigOptionValue::Other(crate::UnknownVariant::new(
-                            SessionConfigOptionValue::TAG_KEY,
-                            tag.into_owned(),
-                            fields,
-                        )))
-                    }
+map_deserialize!(
+    SessionConfigOptionValue,
+    "an object tagged by `type` with a `value` (SessionConfigOptionValue)",
+    |map| {
+        let (tag, payload) = crate::de::tagged::read_tag(map, SessionConfigOptionValue::TAG_KEY)?;
+        match &*tag {
+            "id" => payload
+                .decode::<ValuePayload<SessionConfigValueId>>()
+                .map(|payload| SessionConfigOptionValue::Id(payload.value)),
+            "boolean" => payload
+                .decode::<ValuePayload<bool>>()
+                .map(|payload| SessionConfigOptionValue::Boolean(payload.value)),
+            _ => {
+                let fields = payload.into_fields()?;
+                if !fields.contains_key("value") {
+                    return Err(A::Error::missing_field("value"));
                 }
+                Ok(SessionConfigOptionValue::Other(crate::UnknownVariant::new(
+                    SessionConfigOptionValue::TAG_KEY,
+                    tag.into_owned(),
+                    fields,
+                )))
             }
         }
-        deserializer.deserialize_map(V)
     }
-}
+);
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for SessionConfigOptionValue {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SessionConfigOptionValue".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let tag = Self::TAG_KEY;
-        let known: Vec<serde_json::Value> = Self::TAGS
-            .iter()
-            .map(|value| schema_parts::tagged(tag, value))
-            .collect();
-        schema_parts::finish(serde_json::json!({
-            "anyOf": [
-                {
-                    "type": "object",
-                    "properties": {
-                        tag: { "type": "string", "const": "id" },
-                        "value": schema_parts::field::<SessionConfigValueId>(generator),
-                    },
-                    "required": [tag, "value"],
+hand_schema!(SessionConfigOptionValue, inline, |generator| {
+    let tag = Self::TAG_KEY;
+    let known: Vec<serde_json::Value> = Self::TAGS
+        .iter()
+        .map(|value| schema_parts::tagged(tag, value))
+        .collect();
+    schema_parts::finish(serde_json::json!({
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {
+                    tag: { "type": "string", "const": "id" },
+                    "value": schema_parts::field::<SessionConfigValueId>(generator),
                 },
-                {
-                    "type": "object",
-                    "properties": {
-                        tag: { "type": "string", "const": "boolean" },
-                        "value": { "type": "boolean" },
-                    },
-                    "required": [tag, "value"],
+                "required": [tag, "value"],
+            },
+            {
+                "type": "object",
+                "properties": {
+                    tag: { "type": "string", "const": "boolean" },
+                    "value": { "type": "boolean" },
                 },
-                {
-                    "title": "other",
-                    "type": "object",
-                    "properties": { tag: { "type": "string" }, "value": {} },
-                    "required": [tag, "value"],
-                    "not": { "anyOf": known },
-                    "additionalProperties": true,
-                },
-            ]
-        }))
-    }
-}
+                "required": [tag, "value"],
+            },
+            {
+                "title": "other",
+                "type": "object",
+                "properties": { tag: { "type": "string" }, "value": {} },
+                "required": [tag, "value"],
+                "not": { "anyOf": known },
+                "additionalProperties": true,
+            },
+        ]
+    }))
+});

@@ -68,17 +68,7 @@ pub enum ErrorData {
     Other(serde_json::Value),
 }
 
-impl From<UnsupportedProtocolVersionErrorData> for ErrorData {
-    fn from(data: UnsupportedProtocolVersionErrorData) -> Self {
-        Self::UnsupportedProtocolVersion(data)
-    }
-}
-
-impl From<SessionNotFoundErrorData> for ErrorData {
-    fn from(data: SessionNotFoundErrorData) -> Self {
-        Self::SessionNotFound(data)
-    }
-}
+variant_from!(ErrorData { UnsupportedProtocolVersion(UnsupportedProtocolVersionErrorData), SessionNotFound(SessionNotFoundErrorData) });
 
 impl From<serde_json::Value> for ErrorData {
     /// Wraps any JSON value as [`ErrorData::Other`] without looking at its shape.
@@ -122,23 +112,17 @@ impl<'de> serde::Deserialize<'de> for ErrorData {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ErrorData {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ErrorData".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let versions = generator.subschema_for::<UnsupportedProtocolVersionErrorData>();
-        let session = generator.subschema_for::<SessionNotFoundErrorData>();
-        schemars::json_schema!({
-            "anyOf": [
-                { "title": "UnsupportedProtocolVersion", "allOf": [versions] },
-                { "title": "SessionNotFound", "allOf": [session] },
-                { "title": "Other" }
-            ]
-        })
-    }
-}
+hand_schema!(ErrorData, |generator| {
+    let versions = generator.subschema_for::<UnsupportedProtocolVersionErrorData>();
+    let session = generator.subschema_for::<SessionNotFoundErrorData>();
+    schemars::json_schema!({
+        "anyOf": [
+            { "title": "UnsupportedProtocolVersion", "allOf": [versions] },
+            { "title": "SessionNotFound", "allOf": [session] },
+            { "title": "Other" }
+        ]
+    })
+});
 
 wire_struct! {
     /// The data of an "unsupported protocol version" error (`-32022`): the agent cannot speak

@@ -304,12 +304,6 @@ impl std::fmt::Display for IdempotencyKey {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for IdempotencyKey {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "IdempotencyKey".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "minLength": 1, "maxLength": 255 })
-    }
-}
+hand_schema!(IdempotencyKey, |_| {
+    schemars::json_schema!({ "type": "string", "minLength": 1, "maxLength": 255 })
+});
