@@ -25,3 +25,5 @@ mod methods;
 mod encode;
 #[macro_use]
 mod hand_impls;
+#[macro_use]
+mod idle_state;

@@ -1,0 +1,103 @@
+//! The `idle` state of a session, the same in both versions but for v2's background work.
+
+/// Declares a version's `IdleStateUpdate`: the stop reason (flattened, see `IdleStopReason`),
+/// the token usage of the finished turn (cargo feature `unstable_end_turn_token_usage`) and
+/// `_meta`, with its setters, decoder and JSON Schema. `new:` is the doc of its `new()`.
+///
+/// v2 adds `background: Vec<BackgroundWork> = "background" via BackgroundField`: the work that
+/// keeps running after the turn, an optional list of that type under that key, decoded through
+/// that field wrapper (which treats a malformed list as absent).
+macro_rules! idle_state_update {
+    (
+        $(#[doc = $doc:expr])*
+        new: $new_doc:literal
+        $(, $field:ident: Vec<$work:ident> = $key:literal via $work_field:ident)? $(,)?
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+        #[non_exhaustive]
+        pub struct IdleStateUpdate {
+            /// Why the turn ended, with the fields that belong to that reason; `None` when not given.
+            #[serde(flatten, skip_serializing_if = "Option::is_none")]
+            pub stop_reason: Option<IdleStopReason>,
+            $(
+                /// Work that keeps running in the background after the turn (terminals, tool calls,
+                /// subagents). A malformed list is treated as absent.
+                #[serde(skip_serializing_if = "Option::is_none")]
+                pub $field: Option<Vec<$work>>,
+            )?
+            /// Token counts of the finished turn, if reported (cargo feature
+            /// `unstable_end_turn_token_usage`). A malformed value is treated as absent; a repeated
+            /// snapshot does not count as more usage.
+            #[cfg(feature = "unstable_end_turn_token_usage")]
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub usage: Option<Box<Usage>>,
+            /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+            #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+            pub meta: Option<crate::Meta>,
+        }
+
+        #[cfg(feature = "unstable_end_turn_token_usage")]
+        setters!(IdleStateUpdate { boxed usage: Usage });
+
+        default_new!(IdleStateUpdate, $new_doc);
+
+        meta_setter!(IdleStateUpdate);
+
+        setters!(IdleStateUpdate { opt stop_reason: IdleStopReason $(, opt $field: Vec<$work>)? });
+
+        map_deserialize!(IdleStateUpdate, "an idle state object", |mut map| {
+            #[cfg(feature = "unstable_end_turn_token_usage")]
+            let mut usage = None;
+            let mut meta = None;
+            $(let mut $field: Option<Vec<$work>> = None;)?
+            let mut parts = StopReasonParts::default();
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    #[cfg(feature = "unstable_end_turn_token_usage")]
+                    "usage" => usage = map.next_value::<UsageField>()?.0.map(Box::new),
+                    "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
+                    $($key => $field = map.next_value::<$work_field>()?.0,)?
+                    _ => parts.entry(key, &mut map)?,
+                }
+            }
+            Ok(IdleStateUpdate {
+                stop_reason: parts.finish()?,
+                $($field,)?
+                #[cfg(feature = "unstable_end_turn_token_usage")]
+                usage,
+                meta,
+            })
+        });
+
+        hand_schema!(IdleStateUpdate, |generator| {
+            $(let $field = generator.subschema_for::<$work>();)?
+            let alternatives = IdleStopReason::schema_alternatives(generator);
+            #[allow(unused_mut)]
+            let mut schema = serde_json::json!({
+                "type": "object",
+                "properties": {
+                    $($key: {
+                        "type": ["array", "null"],
+                        "items": $field,
+                        "x-deserialize-default-on-error": true
+                    },)?
+                    "_meta": state_meta_schema(),
+                    "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
+                },
+                "anyOf": alternatives
+            });
+            #[cfg(feature = "unstable_end_turn_token_usage")]
+            crate::schema_parts::add_property(
+                &mut schema,
+                "usage",
+                serde_json::json!({
+                    "anyOf": [generator.subschema_for::<Usage>(), { "type": "null" }],
+                    "x-deserialize-default-on-error": true,
+                    "x-unstable": "unstable_end_turn_token_usage",
+                }),
+            );
+            schemars::Schema::try_from(schema).unwrap_or_default()
+        });
+    };
+}
