@@ -81,3 +81,46 @@ macro_rules! variant_from {
         )*
     };
 }
+
+/// The tag constants and accessors of an open union whose serde impls are written by hand:
+/// `TAG_KEY`, `TAGS`, `tag()` and `unknown(tag, fields)`, which builds its `Other` variant.
+/// Lines after `unknown:` add to the doc of `unknown`.
+///
+/// ```text
+/// open_union_tags!(SessionConfigOptionValue("type") { Id = "id", Boolean = "boolean" });
+/// ```
+// Only v2 has such unions among the version files so far.
+#[allow(unused_macros)]
+macro_rules! open_union_tags {
+    (
+        $name:ident($key:literal) { $($variant:ident = $value:expr),+ $(,)? }
+        $(unknown: $(#[doc = $unknown_doc:expr])+)?
+    ) => {
+        impl $name {
+            /// The name of the JSON field holding the tag.
+            pub const TAG_KEY: &'static str = $key;
+
+            /// Every tag this union knows, in declaration order.
+            pub const TAGS: &'static [&'static str] = &[$($value),+];
+
+            /// The tag this value is written with.
+            pub fn tag(&self) -> &str {
+                match self {
+                    $(Self::$variant(_) => $value,)+
+                    Self::Other(unknown) => unknown.tag(),
+                }
+            }
+
+            /// Builds the fallback variant for a tag this crate does not know. Fails with
+            /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
+            $($(#[doc = $unknown_doc])+)?
+            pub fn unknown(
+                tag: impl Into<String>,
+                fields: crate::unknown::Fields,
+            ) -> Result<Self, crate::Error> {
+                crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
+                    .map(Self::Other)
+            }
+        }
+    };
+}

@@ -26,4 +26,4 @@ mod encode;
 #[macro_use]
 mod hand_impls;
 #[macro_use]
-mod idle_state;
+mod version_items;

@@ -75,32 +75,10 @@ pub enum SessionConfigOptionValue {
     Other(crate::UnknownVariant),
 }
 
-impl SessionConfigOptionValue {
-    /// The name of the JSON field holding the tag.
-    pub const TAG_KEY: &'static str = "type";
-
-    /// Every tag this union knows, in declaration order.
-    pub const TAGS: &'static [&'static str] = &["id", "boolean"];
-
-    /// The tag this value is written with.
-    pub fn tag(&self) -> &str {
-        match self {
-            Self::Id(_) => "id",
-            Self::Boolean(_) => "boolean",
-            Self::Other(unknown) => unknown.tag(),
-        }
-    }
-
-    /// Builds the fallback variant for a tag this crate does not know. Fails with
-    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`]. `fields` should hold
-    /// the `value`.
-    pub fn unknown(
-        tag: impl Into<String>,
-        fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
-            .map(Self::Other)
-    }
+open_union_tags! {
+    SessionConfigOptionValue("type") { Id = "id", Boolean = "boolean" }
+    unknown:
+    /// `fields` should hold the `value`.
 }
 
 variant_from!(SessionConfigOptionValue { Boolean(bool), Id(SessionConfigValueId) });

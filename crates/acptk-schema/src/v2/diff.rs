@@ -85,35 +85,9 @@ pub enum DiffOperation {
     Other(crate::UnknownVariant),
 }
 
+open_union_tags!(DiffOperation("operation") { Add = ADD, Delete = DELETE, Modify = MODIFY, Move = MOVE, Copy = COPY });
+
 impl DiffOperation {
-    /// The name of the JSON field holding the tag.
-    pub const TAG_KEY: &'static str = "operation";
-
-    /// Every operation this enum knows, in declaration order.
-    pub const TAGS: &'static [&'static str] = &[ADD, DELETE, MODIFY, MOVE, COPY];
-
-    /// The operation this value is written with.
-    pub fn tag(&self) -> &str {
-        match self {
-            Self::Add(_) => ADD,
-            Self::Delete(_) => DELETE,
-            Self::Modify(_) => MODIFY,
-            Self::Move(_) => MOVE,
-            Self::Copy(_) => COPY,
-            Self::Other(unknown) => unknown.tag(),
-        }
-    }
-
-    /// Builds the fallback for an operation this crate does not know. Fails with
-    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(
-        tag: impl Into<String>,
-        fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
-            .map(Self::Other)
-    }
-
     /// Builds the value for `tag` from the fields that belong to the operation.
     fn from_parts<E: de::Error>(tag: String, fields: crate::unknown::Fields) -> Result<Self, E> {
         let decoded = match tag.as_str() {

@@ -12,37 +12,12 @@ request_id! {
     expecting: "a request id (a 64-bit integer or a string)",
 }
 
-wire_struct! {
-    no_meta
-    /// The error object of a failed request (the JSON-RPC `error` member).
-    ///
-    /// ```json
-    /// {"code": -32602, "message": "Invalid params", "data": "missing field `sessionId`"}
-    /// ```
-    pub struct Error {
-        /// What kind of error this is.
-        pub code: ErrorCode,
-        /// A short, human-readable description, ideally one sentence.
-        pub message: String,
-        /// Extra information about the error, in a shape that depends on the code. A `null` is
-        /// treated as absent, and so is data that claims a known shape but does not fit it.
-        #[opt("crate::de::lenient_object")]
-        pub data: Option<ErrorData>,
-    }
+rpc_error_object! {
+    /// Extra information about the error, in a shape that depends on the code. A `null` is
+    /// treated as absent, and so is data that claims a known shape but does not fit it.
+    #[opt("crate::de::lenient_object")]
+    data: ErrorData,
 }
-
-impl Error {
-    /// Builds an error with a code and a message and no data.
-    pub fn new(code: impl Into<ErrorCode>, message: impl Into<String>) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            data: None,
-        }
-    }
-}
-
-setters!(Error { opt data: ErrorData });
 
 error_code_enum! {
     /// `-32022`: the agent does not speak the protocol version the client asked for; the data

@@ -1,4 +1,5 @@
-//! The `idle` state of a session, the same in both versions but for v2's background work.
+//! What both versions declare alike, as macros that each version invokes: the types stay
+//! distinct per version (their fields name that version's types), but they are written once.
 
 /// Declares a version's `IdleStateUpdate`: the stop reason (flattened, see `IdleStopReason`),
 /// the token usage of the finished turn (cargo feature `unstable_end_turn_token_usage`) and
@@ -99,5 +100,89 @@ macro_rules! idle_state_update {
             );
             schemars::Schema::try_from(schema).unwrap_or_default()
         });
+    };
+}
+
+/// Declares the modules that every version has, each a file of that version's folder, and
+/// re-exports their items into the version's flat namespace (`methods` is public, and only its
+/// message unions are re-exported), along with those of `shared` and `sessions`, which the
+/// version declares itself, first, for their macros. A version's own modules follow.
+macro_rules! version_modules {
+    () => {
+        version_modules!(@each
+            auth, capabilities, commands, compaction, config, content, elicitation, ids,
+            initialize, mcp, permission, plan, prompt, protocol, session_update, state, terminal,
+            tool_call,
+        );
+
+        #[cfg(any(
+            feature = "unstable_session_fork",
+            feature = "unstable_session_options",
+            feature = "unstable_session_status"
+        ))]
+        mod session_ops;
+        #[cfg(any(
+            feature = "unstable_session_fork",
+            feature = "unstable_session_options",
+            feature = "unstable_session_status"
+        ))]
+        pub use session_ops::*;
+
+        pub mod methods;
+        pub use methods::{
+            AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest,
+            ClientResponse, ProtocolNotification,
+        };
+        #[cfg(feature = "unstable_proxy_chains")]
+        pub use methods::{ProxyNotification, ProxyRequest, ProxyResponse};
+
+        pub use sessions::*;
+        pub use shared::*;
+    };
+    (@each $($module:ident),+ $(,)?) => {
+        $(
+            mod $module;
+            pub use $module::*;
+        )+
+    };
+}
+
+/// Declares a version's JSON-RPC error object `Error` (`code`, `message`, optional `data`,
+/// no `_meta`), its `new(code, message)` and the setter of `data`. The invocation gives the
+/// `data` field: its docs, its decoder shorthand and its type.
+macro_rules! rpc_error_object {
+    (
+        $(#[$($data_attr:tt)*])*
+        data: $data:ty $(,)?
+    ) => {
+        wire_struct! {
+            no_meta
+            /// The error object of a failed request (the JSON-RPC `error` member).
+            ///
+            /// ```json
+            /// {"code": -32602, "message": "Invalid params", "data": "missing field `sessionId`"}
+            /// ```
+            pub struct Error {
+                /// What kind of error this is.
+                pub code: ErrorCode,
+                /// A short, human-readable description, ideally one sentence.
+                pub message: String,
+                $(#[$($data_attr)*])*
+                pub data: Option<$data>,
+            }
+        }
+
+        impl Error {
+            /// Builds an error with a code and a message and no data.
+            pub fn new(code: impl Into<ErrorCode>, message: impl Into<String>) -> Self {
+                Self {
+                    code: code.into(),
+                    message: message.into(),
+                    data: None,
+                }
+            }
+        }
+
+        setters!(Error { opt data: $data });
     };
 }
