@@ -103,50 +103,6 @@ macro_rules! idle_state_update {
     };
 }
 
-/// Declares the modules that every version has, each a file of that version's folder, and
-/// re-exports their items into the version's flat namespace (`methods` is public, and only its
-/// message unions are re-exported), along with those of `shared` and `sessions`, which the
-/// version declares itself, first, for their macros. A version's own modules follow.
-macro_rules! version_modules {
-    () => {
-        version_modules!(@each
-            auth, capabilities, commands, compaction, config, content, elicitation, ids,
-            initialize, mcp, permission, plan, prompt, protocol, session_update, state, terminal,
-            tool_call,
-        );
-
-        #[cfg(any(
-            feature = "unstable_session_fork",
-            feature = "unstable_session_options",
-            feature = "unstable_session_status"
-        ))]
-        mod session_ops;
-        #[cfg(any(
-            feature = "unstable_session_fork",
-            feature = "unstable_session_options",
-            feature = "unstable_session_status"
-        ))]
-        pub use session_ops::*;
-
-        pub mod methods;
-        pub use methods::{
-            AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest,
-            ClientResponse, ProtocolNotification,
-        };
-        #[cfg(feature = "unstable_proxy_chains")]
-        pub use methods::{ProxyNotification, ProxyRequest, ProxyResponse};
-
-        pub use sessions::*;
-        pub use shared::*;
-    };
-    (@each $($module:ident),+ $(,)?) => {
-        $(
-            mod $module;
-            pub use $module::*;
-        )+
-    };
-}
-
 /// Declares a version's JSON-RPC error object `Error` (`code`, `message`, optional `data`,
 /// no `_meta`), its `new(code, message)` and the setter of `data`. The invocation gives the
 /// `data` field: its docs, its decoder shorthand and its type.
@@ -184,5 +140,126 @@ macro_rules! rpc_error_object {
         }
 
         setters!(Error { opt data: $data });
+    };
+}
+
+/// Declares a version's slash command object (`name`, `description` and an optional `input`),
+/// its `new(name, description)` and the setter of `input`. The invocation gives its docs and
+/// name: v1 calls it `AvailableCommand`, v2 `Command` (one kind of its `AvailableCommand`).
+macro_rules! slash_command {
+    ($(#[doc = $doc:expr])* $name:ident) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            pub struct $name {
+                /// The command name, without the leading `/`.
+                pub name: String,
+                /// What the command does, for the user.
+                pub description: String,
+                /// How the command takes input, if it takes any. A malformed value is treated as
+                /// absent.
+                #[opt("crate::de::lenient_object")]
+                pub input: Option<AvailableCommandInput>,
+            }
+        }
+
+        impl $name {
+            /// Builds a command without input.
+            pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+                Self {
+                    name: name.into(),
+                    description: description.into(),
+                    input: None,
+                    meta: None,
+                }
+            }
+        }
+
+        setters!($name { opt input: AvailableCommandInput });
+    };
+}
+
+/// Declares a version's `available_commands_update` payload, `AvailableCommandsUpdate`, and its
+/// `new(available_commands)`. The invocation gives the struct's docs, then, after
+/// `available_commands:`, the docs and decoder of the list.
+macro_rules! available_commands_update {
+    (
+        $(#[doc = $doc:expr])*
+        available_commands: $(#[$($field_attr:tt)*])*
+    ) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            pub struct AvailableCommandsUpdate {
+                $(#[$($field_attr)*])*
+                pub available_commands: Vec<AvailableCommand>,
+            }
+        }
+
+        impl AvailableCommandsUpdate {
+            /// Builds the update from the complete list of commands.
+            pub fn new(available_commands: impl Into<Vec<AvailableCommand>>) -> Self {
+                Self {
+                    available_commands: available_commands.into(),
+                    meta: None,
+                }
+            }
+        }
+    };
+}
+
+/// Declares a version's `ToolCallContent` union (`content`, `diff`, `terminal`, `session`,
+/// tagged by `type`), closed unless `open(Other)` is given. The invocation gives the union's
+/// docs and, after `diff:`, the docs of its `Diff` variant.
+macro_rules! tool_call_content {
+    (
+        $(#[doc = $doc:expr])*
+        $(open($other:ident))?
+        diff: $(#[doc = $diff_doc:expr])*
+    ) => {
+        tagged_union! {
+            $(#[doc = $doc])*
+            pub enum ToolCallContent("type") $(open($other))? {
+                /// Ordinary content (text, an image, a resource...).
+                Content(Content) = "content",
+                $(#[doc = $diff_doc])*
+                Diff(Diff) = "diff",
+                /// A terminal whose output the client shows live.
+                Terminal(Terminal) = "terminal",
+                /// Another session (for example a subagent) doing the work.
+                Session(SessionReference) = "session",
+            }
+        }
+    };
+}
+
+/// Declares a version's `ToolCallLocation` (a path and an optional line), its encoder,
+/// `new(path)` and the setter of `line`. The invocation gives the type of `path` (v1 a
+/// `String`, v2 an `AbsolutePath`) and the docs and decoder of `line`.
+macro_rules! tool_call_location {
+    (path: $path:ty, line: $(#[$($line_attr:tt)*])*) => {
+        wire_struct! {
+            encoded
+            /// A place in a file that a tool call works on, so that the client can follow along.
+            pub struct ToolCallLocation {
+                /// The absolute path of the file.
+                pub path: $path,
+                $(#[$($line_attr)*])*
+                pub line: Option<u32>,
+            }
+        }
+
+        encode_struct!(ToolCallLocation { req path, opt line, opt meta = "_meta" });
+
+        impl ToolCallLocation {
+            /// A location in `path`, without a line.
+            pub fn new(path: impl Into<$path>) -> Self {
+                Self {
+                    path: path.into(),
+                    line: None,
+                    meta: None,
+                }
+            }
+        }
+
+        setters!(ToolCallLocation { opt line: u32 });
     };
 }

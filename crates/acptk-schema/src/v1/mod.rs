@@ -19,17 +19,71 @@ mod shared;
 #[macro_use]
 mod sessions;
 
-// The modules every version has; this version's own ones follow.
-version_modules!();
-
+mod auth;
+mod capabilities;
+mod commands;
+mod compaction;
+mod config;
+mod content;
+mod elicitation;
 mod fs;
+mod ids;
+mod initialize;
+mod mcp;
+pub mod methods;
 mod modes;
+mod permission;
+mod plan;
+mod prompt;
+mod protocol;
+#[cfg(any(
+    feature = "unstable_session_fork",
+    feature = "unstable_session_options",
+    feature = "unstable_session_status"
+))]
+mod session_ops;
+mod session_update;
+mod state;
+mod terminal;
+mod tool_call;
 
 mod notice_capability;
 
+pub use auth::*;
+pub use capabilities::*;
+pub use commands::*;
+pub use compaction::*;
+pub use config::*;
+pub use content::*;
+pub use elicitation::*;
 pub use fs::*;
+pub use ids::*;
+pub use initialize::*;
+pub use mcp::*;
+pub use methods::{
+    AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest,
+    ClientResponse, ProtocolNotification,
+};
+#[cfg(feature = "unstable_proxy_chains")]
+pub use methods::{ProxyNotification, ProxyRequest, ProxyResponse};
 pub use modes::*;
 pub use notice_capability::NoticeCapabilities;
+pub use permission::*;
+pub use plan::*;
+pub use prompt::*;
+pub use protocol::*;
+#[cfg(any(
+    feature = "unstable_session_fork",
+    feature = "unstable_session_options",
+    feature = "unstable_session_status"
+))]
+pub use session_ops::*;
+pub use session_update::*;
+pub use sessions::*;
+pub use shared::*;
+pub use state::*;
+pub use terminal::*;
+pub use tool_call::*;
 
 /// How v1 types a file system path, such as a working directory or an extra workspace root: a
 /// plain string, which v1 does not require to be absolute. Shared modules name path fields
