@@ -28,3 +28,7 @@ mod tagged_union;
 mod methods;
 #[macro_use]
 mod encode;
+#[macro_use]
+mod hand_impls;
+#[macro_use]
+mod version_items;

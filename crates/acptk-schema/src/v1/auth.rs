@@ -5,10 +5,8 @@
 #[allow(unused_imports)]
 use super::*;
 
+use serde::de;
 use std::collections::BTreeMap;
-use std::fmt;
-
-use serde::de::{self, MapAccess, Visitor};
 
 /// A way for the user to authenticate with the agent, listed in
 /// [`InitializeResponse::auth_methods`].
@@ -71,50 +69,35 @@ impl AuthMethod {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = AuthMethod;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an auth method object (`type` absent, \"agent\" or \"terminal\")")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AuthMethod, A::Error> {
-                let (tag, payload) =
-                    crate::de::tagged::read_optional_tag(map, AuthMethod::TAG_KEY)?;
-                match tag.as_deref() {
-                    // The agent method is the default kind; an explicit "agent" names it too.
-                    None | Some(AGENT) => payload.decode().map(AuthMethod::Agent),
-                    Some(TERMINAL) => payload.decode().map(AuthMethod::Terminal),
-                    Some(other) => Err(de::Error::unknown_variant(other, &[AGENT, TERMINAL])),
-                }
-            }
+map_deserialize!(
+    AuthMethod,
+    "an auth method object (`type` absent, \"agent\" or \"terminal\")",
+    |map| {
+        let (tag, payload) = crate::de::tagged::read_optional_tag(map, AuthMethod::TAG_KEY)?;
+        match tag.as_deref() {
+            // The agent method is the default kind; an explicit "agent" names it too.
+            None | Some(AGENT) => payload.decode().map(AuthMethod::Agent),
+            Some(TERMINAL) => payload.decode().map(AuthMethod::Terminal),
+            Some(other) => Err(de::Error::unknown_variant(other, &[AGENT, TERMINAL])),
         }
-        deserializer.deserialize_map(V)
     }
-}
+);
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for AuthMethod {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "AuthMethod".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let terminal = generator.subschema_for::<AuthMethodTerminal>();
-        let agent = generator.subschema_for::<AuthMethodAgent>();
-        schemars::json_schema!({
-            "anyOf": [
-                {
-                    "type": "object",
-                    "properties": { "type": { "type": "string", "const": TERMINAL } },
-                    "required": ["type"],
-                    "allOf": [terminal]
-                },
-                { "title": "agent", "allOf": [agent] }
-            ]
-        })
-    }
-}
+hand_schema!(AuthMethod, |generator| {
+    let terminal = generator.subschema_for::<AuthMethodTerminal>();
+    let agent = generator.subschema_for::<AuthMethodAgent>();
+    schemars::json_schema!({
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": { "type": { "type": "string", "const": TERMINAL } },
+                "required": ["type"],
+                "allOf": [terminal]
+            },
+            { "title": "agent", "allOf": [agent] }
+        ]
+    })
+});
 
 wire_struct! {
     /// An auth method where the client starts the agent's own program in an interactive

@@ -3,37 +3,14 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
+slash_command! {
     /// A command the user can run by typing `/name` in the prompt.
     ///
     /// ```json
     /// {"name": "web", "description": "Search the web", "input": {"hint": "query"}}
     /// ```
-    pub struct AvailableCommand {
-        /// The command name, without the leading `/`.
-        pub name: String,
-        /// What the command does, for the user.
-        pub description: String,
-        /// How the command takes input, if it takes any. A malformed value is treated as
-        /// absent.
-        #[opt("crate::de::lenient_object")]
-        pub input: Option<AvailableCommandInput>,
-    }
+    AvailableCommand
 }
-
-impl AvailableCommand {
-    /// Builds a command without input.
-    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            description: description.into(),
-            input: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(AvailableCommand { opt input: AvailableCommandInput });
 
 /// How a command takes input. ACP v1 knows one form, free text after the command name; the
 /// object carries no tag.
@@ -44,11 +21,7 @@ pub enum AvailableCommandInput {
     Unstructured(UnstructuredCommandInput),
 }
 
-impl From<UnstructuredCommandInput> for AvailableCommandInput {
-    fn from(input: UnstructuredCommandInput) -> Self {
-        Self::Unstructured(input)
-    }
-}
+variant_from!(AvailableCommandInput { Unstructured(UnstructuredCommandInput) });
 
 impl serde::Serialize for AvailableCommandInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -65,18 +38,12 @@ impl<'de> serde::Deserialize<'de> for AvailableCommandInput {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for AvailableCommandInput {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "AvailableCommandInput".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let unstructured = generator.subschema_for::<UnstructuredCommandInput>();
-        schemars::json_schema!({
-            "anyOf": [{ "title": "unstructured", "allOf": [unstructured] }]
-        })
-    }
-}
+hand_schema!(AvailableCommandInput, |generator| {
+    let unstructured = generator.subschema_for::<UnstructuredCommandInput>();
+    schemars::json_schema!({
+        "anyOf": [{ "title": "unstructured", "allOf": [unstructured] }]
+    })
+});
 
 wire_struct! {
     /// Free-text input for a command.
@@ -96,27 +63,15 @@ impl UnstructuredCommandInput {
     }
 }
 
-wire_struct! {
+available_commands_update! {
     /// A session update that replaces the list of commands the agent offers.
     ///
     /// ```json
     /// {"sessionUpdate": "available_commands_update",
     ///  "availableCommands": [{"name": "plan", "description": "Make a plan first"}]}
     /// ```
-    pub struct AvailableCommandsUpdate {
-        /// The complete new list. Entries that do not decode are skipped; a value that is not
-        /// a list is treated as empty.
-        #[serde(deserialize_with = "crate::de::lenient_items")]
-        pub available_commands: Vec<AvailableCommand>,
-    }
-}
-
-impl AvailableCommandsUpdate {
-    /// Builds the update from the complete list of commands.
-    pub fn new(available_commands: impl Into<Vec<AvailableCommand>>) -> Self {
-        Self {
-            available_commands: available_commands.into(),
-            meta: None,
-        }
-    }
+    available_commands:
+    /// The complete new list. Entries that do not decode are skipped; a value that is not
+    /// a list is treated as empty.
+    #[serde(deserialize_with = "crate::de::lenient_items")]
 }

@@ -7,7 +7,7 @@
 #[allow(unused_imports)]
 use super::*;
 
-use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Error as _, IgnoredAny};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -69,17 +69,7 @@ pub enum SessionConfigOptionValue {
     ValueId(SessionConfigValueId),
 }
 
-impl From<bool> for SessionConfigOptionValue {
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
-}
-
-impl From<SessionConfigValueId> for SessionConfigOptionValue {
-    fn from(value: SessionConfigValueId) -> Self {
-        Self::ValueId(value)
-    }
-}
+variant_from!(SessionConfigOptionValue { Boolean(bool), ValueId(SessionConfigValueId) });
 
 impl Serialize for SessionConfigOptionValue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -99,73 +89,54 @@ impl Serialize for SessionConfigOptionValue {
     }
 }
 
-impl<'de> Deserialize<'de> for SessionConfigOptionValue {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = SessionConfigOptionValue;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(
-                    "an object with `value` and an optional `type` (SessionConfigOptionValue)",
-                )
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut tag: Option<String> = None;
-                let mut value: Option<Value> = None;
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    match &*key {
-                        "type" if tag.is_none() => tag = Some(map.next_value()?),
-                        "value" if value.is_none() => value = Some(map.next_value()?),
-                        "type" | "value" => {
-                            return Err(A::Error::custom(format_args!("duplicate field `{key}`")));
-                        }
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
+map_deserialize!(
+    SessionConfigOptionValue,
+    "an object with `value` and an optional `type` (SessionConfigOptionValue)",
+    |mut map| {
+        let mut tag: Option<String> = None;
+        let mut value: Option<Value> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match &*key {
+                "type" if tag.is_none() => tag = Some(map.next_value()?),
+                "value" if value.is_none() => value = Some(map.next_value()?),
+                "type" | "value" => {
+                    return Err(A::Error::custom(format_args!("duplicate field `{key}`")));
                 }
-                let value = value.ok_or_else(|| A::Error::missing_field("value"))?;
-                match tag.as_deref() {
-                    None => SessionConfigValueId::deserialize(value)
-                        .map(SessionConfigOptionValue::ValueId)
-                        .map_err(A::Error::custom),
-                    Some("boolean") => bool::deserialize(value)
-                        .map(SessionConfigOptionValue::Boolean)
-                        .map_err(A::Error::custom),
-                    Some(other) => Err(A::Error::unknown_variant(other, &["boolean"])),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        deserializer.deserialize_map(V)
+        let value = value.ok_or_else(|| A::Error::missing_field("value"))?;
+        match tag.as_deref() {
+            None => SessionConfigValueId::deserialize(value)
+                .map(SessionConfigOptionValue::ValueId)
+                .map_err(A::Error::custom),
+            Some("boolean") => bool::deserialize(value)
+                .map(SessionConfigOptionValue::Boolean)
+                .map_err(A::Error::custom),
+            Some(other) => Err(A::Error::unknown_variant(other, &["boolean"])),
+        }
     }
-}
+);
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for SessionConfigOptionValue {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SessionConfigOptionValue".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schema_parts::finish(serde_json::json!({
-            "anyOf": [
-                {
-                    "type": "object",
-                    "properties": {
-                        "type": { "type": "string", "const": "boolean" },
-                        "value": { "type": "boolean" },
-                    },
-                    "required": ["type", "value"],
+hand_schema!(SessionConfigOptionValue, inline, |generator| {
+    schema_parts::finish(serde_json::json!({
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "type": { "type": "string", "const": "boolean" },
+                    "value": { "type": "boolean" },
                 },
-                {
-                    "title": "value_id",
-                    "type": "object",
-                    "properties": { "value": schema_parts::field::<SessionConfigValueId>(generator) },
-                    "required": ["value"],
-                },
-            ]
-        }))
-    }
-}
+                "required": ["type", "value"],
+            },
+            {
+                "title": "value_id",
+                "type": "object",
+                "properties": { "value": schema_parts::field::<SessionConfigValueId>(generator) },
+                "required": ["value"],
+            },
+        ]
+    }))
+});

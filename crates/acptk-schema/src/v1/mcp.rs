@@ -4,8 +4,6 @@
 #[allow(unused_imports)]
 use super::*;
 
-use serde::de::{MapAccess, Visitor};
-
 /// How the agent reaches one MCP server, tagged by `type`, where stdio has no tag.
 ///
 /// ```json
@@ -73,81 +71,51 @@ impl McpServer {
     }
 }
 
-impl From<McpServerHttp> for McpServer {
-    fn from(server: McpServerHttp) -> Self {
-        Self::Http(server)
-    }
-}
+variant_from!(McpServer { Http(McpServerHttp), Sse(McpServerSse), Stdio(McpServerStdio) });
 
-impl From<McpServerSse> for McpServer {
-    fn from(server: McpServerSse) -> Self {
-        Self::Sse(server)
-    }
-}
-
-impl From<McpServerStdio> for McpServer {
-    fn from(server: McpServerStdio) -> Self {
-        Self::Stdio(server)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = McpServer;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object, optionally tagged by `type` (McpServer)")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<McpServer, A::Error> {
-                let (tag, payload) = crate::de::tagged::read_optional_tag(map, McpServer::TAG_KEY)?;
-                match tag.as_deref() {
-                    None | Some("stdio") => payload.decode().map(McpServer::Stdio),
-                    Some("http") => payload.decode().map(McpServer::Http),
-                    Some("sse") => payload.decode().map(McpServer::Sse),
+map_deserialize!(
+    McpServer,
+    "an object, optionally tagged by `type` (McpServer)",
+    |map| {
+        let (tag, payload) = crate::de::tagged::read_optional_tag(map, McpServer::TAG_KEY)?;
+        match tag.as_deref() {
+            None | Some("stdio") => payload.decode().map(McpServer::Stdio),
+            Some("http") => payload.decode().map(McpServer::Http),
+            Some("sse") => payload.decode().map(McpServer::Sse),
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            Some("acp") => payload.decode().map(McpServer::Acp),
+            Some(other) => Err(serde::de::Error::unknown_variant(
+                other,
+                &[
+                    "http",
+                    "sse",
                     #[cfg(feature = "unstable_mcp_over_acp")]
-                    Some("acp") => payload.decode().map(McpServer::Acp),
-                    Some(other) => Err(serde::de::Error::unknown_variant(
-                        other,
-                        &[
-                            "http",
-                            "sse",
-                            #[cfg(feature = "unstable_mcp_over_acp")]
-                            "acp",
-                            "stdio (or no `type`)",
-                        ],
-                    )),
-                }
-            }
+                    "acp",
+                    "stdio (or no `type`)",
+                ],
+            )),
         }
-        deserializer.deserialize_map(V)
     }
-}
+);
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for McpServer {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "McpServer".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut alternatives = vec![
-            schema_parts::tagged_payload::<McpServerHttp>(generator, "type", "http"),
-            schema_parts::tagged_payload::<McpServerSse>(generator, "type", "sse"),
-        ];
-        #[cfg(feature = "unstable_mcp_over_acp")]
-        alternatives.push(crate::schema_parts::tagged_alternative(
-            "type",
-            "acp",
-            generator.subschema_for::<McpServerAcp>(),
-            Some(r#"feature = "unstable_mcp_over_acp""#),
-        ));
-        alternatives.push(serde_json::json!({
-            "title": "stdio",
-            "allOf": [generator.subschema_for::<McpServerStdio>()],
-        }));
-        schema_parts::finish(serde_json::json!({ "anyOf": alternatives }))
-    }
-}
+hand_schema!(McpServer, |generator| {
+    let mut alternatives = vec![
+        schema_parts::tagged_payload::<McpServerHttp>(generator, "type", "http"),
+        schema_parts::tagged_payload::<McpServerSse>(generator, "type", "sse"),
+    ];
+    #[cfg(feature = "unstable_mcp_over_acp")]
+    alternatives.push(crate::schema_parts::tagged_alternative(
+        "type",
+        "acp",
+        generator.subschema_for::<McpServerAcp>(),
+        Some(r#"feature = "unstable_mcp_over_acp""#),
+    ));
+    alternatives.push(serde_json::json!({
+        "title": "stdio",
+        "allOf": [generator.subschema_for::<McpServerStdio>()],
+    }));
+    schema_parts::finish(serde_json::json!({ "anyOf": alternatives }))
+});
 
 wire_struct! {
     /// An MCP server reached over streamable HTTP.

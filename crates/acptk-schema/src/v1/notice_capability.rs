@@ -1,8 +1,6 @@
 //! The v1 client capability that advertises session notices.
 
-use std::fmt;
-
-use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::de::IgnoredAny;
 
 /// The client can present session notices (`clientCapabilities.session.notices`).
 ///
@@ -28,40 +26,28 @@ default_new!(
 
 meta_setter!(NoticeCapabilities);
 
-impl<'de> serde::Deserialize<'de> for NoticeCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ObjectOnly;
-        impl<'de> Visitor<'de> for ObjectOnly {
-            type Value = NoticeCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object (NoticeCapabilities)")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut meta = None;
-                while let Some(key) = map.next_key::<String>()? {
-                    if key == "_meta" {
-                        meta = match map.next_value::<serde_json::Value>()? {
-                            serde_json::Value::Object(object) => Some(crate::Meta::from(object)),
-                            _ => None,
-                        };
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-                Ok(NoticeCapabilities { meta })
+map_deserialize!(
+    NoticeCapabilities,
+    "an object (NoticeCapabilities)",
+    |mut map| {
+        let mut meta = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "_meta" {
+                meta = match map.next_value::<serde_json::Value>()? {
+                    serde_json::Value::Object(object) => Some(crate::Meta::from(object)),
+                    _ => None,
+                };
+            } else {
+                map.next_value::<IgnoredAny>()?;
             }
         }
-        deserializer.deserialize_map(ObjectOnly)
+        Ok(NoticeCapabilities { meta })
     }
-}
+);
 
-/// The schema is a bare object, as in the ACP schema: any keys are allowed, `_meta` included.
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for NoticeCapabilities {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "NoticeCapabilities".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+hand_schema! {
+    /// The schema is a bare object, as in the ACP schema: any keys are allowed, `_meta` included.
+    NoticeCapabilities, |_| {
         schemars::json_schema!({ "type": "object" })
     }
 }

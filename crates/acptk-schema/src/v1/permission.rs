@@ -4,7 +4,7 @@
 #[allow(unused_imports)]
 use super::*;
 
-use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::de::IgnoredAny;
 
 wire_struct! {
     /// `session/request_permission` parameters: the agent asks the user whether a tool call
@@ -86,55 +86,34 @@ impl RequestPermissionOutcome {
     }
 }
 
-impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
-    fn from(selected: SelectedPermissionOutcome) -> Self {
-        Self::Selected(selected)
-    }
-}
+variant_from!(RequestPermissionOutcome { Selected(SelectedPermissionOutcome) });
 
-impl<'de> serde::Deserialize<'de> for RequestPermissionOutcome {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = RequestPermissionOutcome;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object tagged by `outcome` (RequestPermissionOutcome)")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                let (tag, payload) =
-                    crate::de::tagged::read_tag(map, RequestPermissionOutcome::TAG_KEY)?;
-                match &*tag {
-                    "cancelled" => payload
-                        .decode::<IgnoredAny>()
-                        .map(|_| RequestPermissionOutcome::Cancelled),
-                    "selected" => payload.decode().map(RequestPermissionOutcome::Selected),
-                    _ => Err(serde::de::Error::unknown_variant(
-                        &tag,
-                        RequestPermissionOutcome::TAGS,
-                    )),
-                }
-            }
+map_deserialize!(
+    RequestPermissionOutcome,
+    "an object tagged by `outcome` (RequestPermissionOutcome)",
+    |map| {
+        let (tag, payload) = crate::de::tagged::read_tag(map, RequestPermissionOutcome::TAG_KEY)?;
+        match &*tag {
+            "cancelled" => payload
+                .decode::<IgnoredAny>()
+                .map(|_| RequestPermissionOutcome::Cancelled),
+            "selected" => payload.decode().map(RequestPermissionOutcome::Selected),
+            _ => Err(serde::de::Error::unknown_variant(
+                &tag,
+                RequestPermissionOutcome::TAGS,
+            )),
         }
-        deserializer.deserialize_map(V)
     }
-}
+);
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for RequestPermissionOutcome {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "RequestPermissionOutcome".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let tag = Self::TAG_KEY;
-        crate::schema_parts::union_schema(
-            vec![
-                schema_parts::tagged(tag, "cancelled"),
-                schema_parts::tagged_payload::<SelectedPermissionOutcome>(
-                    generator, tag, "selected",
-                ),
-            ],
-            tag,
-            true,
-        )
-    }
-}
+hand_schema!(RequestPermissionOutcome, |generator| {
+    let tag = Self::TAG_KEY;
+    crate::schema_parts::union_schema(
+        vec![
+            schema_parts::tagged(tag, "cancelled"),
+            schema_parts::tagged_payload::<SelectedPermissionOutcome>(generator, tag, "selected"),
+        ],
+        tag,
+        true,
+    )
+});

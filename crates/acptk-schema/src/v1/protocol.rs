@@ -13,37 +13,12 @@ request_id! {
     expecting: "a request id (null, a 64-bit integer or a string)",
 }
 
-wire_struct! {
-    no_meta
-    /// The error object of a failed request (the JSON-RPC `error` member).
-    ///
-    /// ```json
-    /// {"code": -32602, "message": "Invalid params", "data": "missing field `sessionId`"}
-    /// ```
-    pub struct Error {
-        /// What kind of error this is.
-        pub code: ErrorCode,
-        /// A short, human-readable description, ideally one sentence.
-        pub message: String,
-        /// Any extra information about the error, in a shape that depends on the code. A
-        /// `null` is treated as absent.
-        #[opt("crate::de::null_as_none")]
-        pub data: Option<serde_json::Value>,
-    }
+rpc_error_object! {
+    /// Any extra information about the error, in a shape that depends on the code. A
+    /// `null` is treated as absent.
+    #[opt("crate::de::null_as_none")]
+    data: serde_json::Value,
 }
-
-impl Error {
-    /// Builds an error with a code and a message and no data.
-    pub fn new(code: impl Into<ErrorCode>, message: impl Into<String>) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            data: None,
-        }
-    }
-}
-
-setters!(Error { opt data: serde_json::Value });
 
 // v1 names only the codes both versions share.
 error_code_enum! {}

@@ -134,22 +134,8 @@ impl SessionUpdate {
     }
 }
 
-/// `From<Payload> for SessionUpdate` for every payload type used by exactly one variant. A
-/// boxed variant is built from its unboxed payload (`ToolCallUpdate::new("call_1").into()`).
-macro_rules! update_from_payload {
-    ($($(#[$cfg:meta])* $variant:ident($payload:ty)),* $(,)?) => {
-        $(
-            $(#[$cfg])*
-            impl From<$payload> for SessionUpdate {
-                fn from(value: $payload) -> Self {
-                    Self::$variant(value.into())
-                }
-            }
-        )*
-    };
-}
-
-update_from_payload! {
+// `From<Payload>` for every payload type used by exactly one variant.
+variant_from!(SessionUpdate {
     ToolCall(ToolCall),
     ToolCallUpdate(ToolCallUpdate),
     Plan(Plan),
@@ -170,7 +156,7 @@ update_from_payload! {
     SubagentUpdate(SubagentUpdate),
     SessionMessage(SessionMessage),
     SessionMessageChunk(SessionMessageChunk),
-}
+});
 
 wire_struct! {
     encoded

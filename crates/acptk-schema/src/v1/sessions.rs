@@ -8,7 +8,38 @@ use super::*;
 /// `session/load`, `session/resume`, `session/fork`): the fields written in the invocation,
 /// then the session's modes and config options (both lenient, both absent when `None`), with
 /// their setters.
+///
+/// With `new: "<doc>"` after a struct whose only own field is `session_id`, it also writes that
+/// struct's `new(session_id)`, with the rest empty, documented with `<doc>`.
 macro_rules! session_state_response {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident {
+            $(#[doc = $field_doc:expr])*
+            pub session_id: SessionId,
+        }
+        new: $new_doc:literal
+    ) => {
+        session_state_response! {
+            $(#[$attr])*
+            pub struct $name {
+                $(#[doc = $field_doc])*
+                pub session_id: SessionId,
+            }
+        }
+
+        impl $name {
+            #[doc = concat!(" ", $new_doc)]
+            pub fn new(session_id: impl Into<SessionId>) -> Self {
+                Self {
+                    session_id: session_id.into(),
+                    modes: None,
+                    config_options: None,
+                    meta: None,
+                }
+            }
+        }
+    };
     (
         $(#[$attr:meta])*
         pub struct $name:ident { $($fields:tt)* }
@@ -39,18 +70,7 @@ session_state_response! {
         /// The new session's id, used in every later request about it.
         pub session_id: SessionId,
     }
-}
-
-impl NewSessionResponse {
-    /// A response for the new session `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            modes: None,
-            config_options: None,
-            meta: None,
-        }
-    }
+    new: "A response for the new session `session_id`."
 }
 
 session_state_response! {

@@ -4,10 +4,6 @@
 #[allow(unused_imports)]
 use super::*;
 
-use std::fmt;
-
-use serde::de::{MapAccess, Visitor};
-
 /// Why the agent ended a prompt turn (the `stopReason` of a prompt response).
 ///
 /// Closed: any other value is an error.
@@ -33,101 +29,16 @@ empty_object! {
     RunningStateUpdate, new: "A running state without extra fields."
 }
 
-/// The fields of the `idle` state: the agent finished its turn and waits for the next prompt.
-///
-/// `stopReason` tells why the turn ended and decides which other fields the object carries
-/// (see [`IdleStopReason`]). A missing, `null` or non-string `stopReason` means none is given.
-///
-/// ```json
-/// {"state": "idle", "stopReason": "cancelled"}
-/// ```
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[non_exhaustive]
-pub struct IdleStateUpdate {
-    /// Why the turn ended, with the fields that belong to that reason; `None` when not given.
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub stop_reason: Option<IdleStopReason>,
-    /// Token counts of the finished turn, if reported (cargo feature
-    /// `unstable_end_turn_token_usage`). A malformed value is treated as absent; a repeated
-    /// snapshot does not count as more usage.
-    #[cfg(feature = "unstable_end_turn_token_usage")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub usage: Option<Box<Usage>>,
-    /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<crate::Meta>,
-}
-
-#[cfg(feature = "unstable_end_turn_token_usage")]
-setters!(IdleStateUpdate { boxed usage: Usage });
-
-default_new!(IdleStateUpdate, "An idle state without a stop reason.");
-
-meta_setter!(IdleStateUpdate);
-
-setters!(IdleStateUpdate { opt stop_reason: IdleStopReason });
-
-impl<'de> serde::Deserialize<'de> for IdleStateUpdate {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = IdleStateUpdate;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an idle state object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdleStateUpdate, A::Error> {
-                #[cfg(feature = "unstable_end_turn_token_usage")]
-                let mut usage = None;
-                let mut meta = None;
-                let mut parts = StopReasonParts::default();
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        #[cfg(feature = "unstable_end_turn_token_usage")]
-                        "usage" => usage = map.next_value::<UsageField>()?.0.map(Box::new),
-                        "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
-                        _ => parts.entry(key, &mut map)?,
-                    }
-                }
-                Ok(IdleStateUpdate {
-                    stop_reason: parts.finish()?,
-                    #[cfg(feature = "unstable_end_turn_token_usage")]
-                    usage,
-                    meta,
-                })
-            }
-        }
-        deserializer.deserialize_map(V)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for IdleStateUpdate {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "IdleStateUpdate".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let alternatives = IdleStopReason::schema_alternatives(generator);
-        #[allow(unused_mut)]
-        let mut schema = serde_json::json!({
-            "type": "object",
-            "properties": {
-                "_meta": state_meta_schema(),
-                "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
-            },
-            "anyOf": alternatives
-        });
-        #[cfg(feature = "unstable_end_turn_token_usage")]
-        crate::schema_parts::add_property(
-            &mut schema,
-            "usage",
-            serde_json::json!({
-                "anyOf": [generator.subschema_for::<Usage>(), { "type": "null" }],
-                "x-deserialize-default-on-error": true,
-                "x-unstable": "unstable_end_turn_token_usage",
-            }),
-        );
-        schemars::Schema::try_from(schema).unwrap_or_default()
-    }
+idle_state_update! {
+    /// The fields of the `idle` state: the agent finished its turn and waits for the next prompt.
+    ///
+    /// `stopReason` tells why the turn ended and decides which other fields the object carries
+    /// (see [`IdleStopReason`]). A missing, `null` or non-string `stopReason` means none is given.
+    ///
+    /// ```json
+    /// {"state": "idle", "stopReason": "cancelled"}
+    /// ```
+    new: "An idle state without a stop reason.",
 }
 
 empty_object! {

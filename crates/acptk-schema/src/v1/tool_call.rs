@@ -112,19 +112,11 @@ pub enum ToolCallStatus {
     Failed,
 }
 
-tagged_union! {
+tool_call_content! {
     /// One piece of what a tool call produced, tagged by `type`. Closed: an unknown kind is an
     /// error.
-    pub enum ToolCallContent("type") {
-        /// Ordinary content (text, an image, a resource...).
-        Content(Content) = "content",
-        /// A change to one file, as old and new text.
-        Diff(Diff) = "diff",
-        /// A terminal whose output the client shows live.
-        Terminal(Terminal) = "terminal",
-        /// Another session (for example a subagent) doing the work.
-        Session(SessionReference) = "session",
-    }
+    diff:
+    /// A change to one file, as old and new text.
 }
 
 wire_struct! {
@@ -162,32 +154,12 @@ impl Diff {
 
 setters!(Diff { opt old_text: String });
 
-wire_struct! {
-    encoded
-    /// A place in a file that a tool call works on, so that the client can follow along.
-    pub struct ToolCallLocation {
-        /// The absolute path of the file.
-        pub path: String,
-        /// The line in the file. A malformed value is treated as absent.
-        #[opt("crate::de::lenient")]
-        pub line: Option<u32>,
-    }
+tool_call_location! {
+    path: String,
+    line:
+    /// The line in the file. A malformed value is treated as absent.
+    #[opt("crate::de::lenient")]
 }
-
-encode_struct!(ToolCallLocation { req path, opt line, opt meta = "_meta" });
-
-impl ToolCallLocation {
-    /// A location in `path`, without a line.
-    pub fn new(path: impl Into<String>) -> Self {
-        Self {
-            path: path.into(),
-            line: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(ToolCallLocation { opt line: u32 });
 
 wire_struct! {
     encoded

@@ -83,11 +83,7 @@ impl AvailableCommand {
     }
 }
 
-impl From<Command> for AvailableCommand {
-    fn from(command: Command) -> Self {
-        Self::Command(command)
-    }
-}
+variant_from!(AvailableCommand { Command(Command) });
 
 tagged_union! {
     /// How a command takes input, tagged by `type`. Open: an unknown kind of input is kept
@@ -116,54 +112,19 @@ impl TextCommandInput {
     }
 }
 
-wire_struct! {
+slash_command! {
     /// A command the user can run by typing `/name` in the prompt.
-    pub struct Command {
-        /// The command name, without the leading `/`.
-        pub name: String,
-        /// What the command does, for the user.
-        pub description: String,
-        /// How the command takes input, if it takes any. A malformed value is treated as
-        /// absent.
-        #[opt("crate::de::lenient_object")]
-        pub input: Option<AvailableCommandInput>,
-    }
+    Command
 }
 
-impl Command {
-    /// Builds a command without input.
-    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            description: description.into(),
-            input: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(Command { opt input: AvailableCommandInput });
-
-wire_struct! {
+available_commands_update! {
     /// A session update that replaces the list of commands the agent offers.
     ///
     /// ```json
     /// {"sessionUpdate": "available_commands_update",
     ///  "availableCommands": [{"type": "command", "name": "plan", "description": "Make a plan first"}]}
     /// ```
-    pub struct AvailableCommandsUpdate {
-        /// The complete new list. Entries that do not decode are skipped.
-        #[serde(deserialize_with = "crate::de::items_skip_invalid")]
-        pub available_commands: Vec<AvailableCommand>,
-    }
-}
-
-impl AvailableCommandsUpdate {
-    /// Builds the update from the complete list of commands.
-    pub fn new(available_commands: impl Into<Vec<AvailableCommand>>) -> Self {
-        Self {
-            available_commands: available_commands.into(),
-            meta: None,
-        }
-    }
+    available_commands:
+    /// The complete new list. Entries that do not decode are skipped.
+    #[serde(deserialize_with = "crate::de::items_skip_invalid")]
 }

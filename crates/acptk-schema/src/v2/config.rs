@@ -7,7 +7,7 @@
 #[allow(unused_imports)]
 use super::*;
 
-use serde::de::{Error as _, MapAccess, Visitor};
+use serde::de::Error as _;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 
@@ -75,45 +75,13 @@ pub enum SessionConfigOptionValue {
     Other(crate::UnknownVariant),
 }
 
-impl SessionConfigOptionValue {
-    /// The name of the JSON field holding the tag.
-    pub const TAG_KEY: &'static str = "type";
-
-    /// Every tag this union knows, in declaration order.
-    pub const TAGS: &'static [&'static str] = &["id", "boolean"];
-
-    /// The tag this value is written with.
-    pub fn tag(&self) -> &str {
-        match self {
-            Self::Id(_) => "id",
-            Self::Boolean(_) => "boolean",
-            Self::Other(unknown) => unknown.tag(),
-        }
-    }
-
-    /// Builds the fallback variant for a tag this crate does not know. Fails with
-    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`]. `fields` should hold
-    /// the `value`.
-    pub fn unknown(
-        tag: impl Into<String>,
-        fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
-            .map(Self::Other)
-    }
+open_union_tags! {
+    SessionConfigOptionValue("type") { Id = "id", Boolean = "boolean" }
+    unknown:
+    /// `fields` should hold the `value`.
 }
 
-impl From<bool> for SessionConfigOptionValue {
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
-}
-
-impl From<SessionConfigValueId> for SessionConfigOptionValue {
-    fn from(value: SessionConfigValueId) -> Self {
-        Self::Id(value)
-    }
-}
+variant_from!(SessionConfigOptionValue { Boolean(bool), Id(SessionConfigValueId) });
 
 impl Serialize for SessionConfigOptionValue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -141,83 +109,65 @@ struct ValuePayload<T> {
     value: T,
 }
 
-impl<'de> Deserialize<'de> for SessionConfigOptionValue {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = SessionConfigOptionValue;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object tagged by `type` with a `value` (SessionConfigOptionValue)")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                let (tag, payload) =
-                    crate::de::tagged::read_tag(map, SessionConfigOptionValue::TAG_KEY)?;
-                match &*tag {
-                    "id" => payload
-                        .decode::<ValuePayload<SessionConfigValueId>>()
-                        .map(|payload| SessionConfigOptionValue::Id(payload.value)),
-                    "boolean" => payload
-                        .decode::<ValuePayload<bool>>()
-                        .map(|payload| SessionConfigOptionValue::Boolean(payload.value)),
-                    _ => {
-                        let fields = payload.into_fields()?;
-                        if !fields.contains_key("value") {
-                            return Err(A::Error::missing_field("value"));
-                        }
-                        Ok(SessionConfigOptionValue::Other(crate::UnknownVariant::new(
-                            SessionConfigOptionValue::TAG_KEY,
-                            tag.into_owned(),
-                            fields,
-                        )))
-                    }
+map_deserialize!(
+    SessionConfigOptionValue,
+    "an object tagged by `type` with a `value` (SessionConfigOptionValue)",
+    |map| {
+        let (tag, payload) = crate::de::tagged::read_tag(map, SessionConfigOptionValue::TAG_KEY)?;
+        match &*tag {
+            "id" => payload
+                .decode::<ValuePayload<SessionConfigValueId>>()
+                .map(|payload| SessionConfigOptionValue::Id(payload.value)),
+            "boolean" => payload
+                .decode::<ValuePayload<bool>>()
+                .map(|payload| SessionConfigOptionValue::Boolean(payload.value)),
+            _ => {
+                let fields = payload.into_fields()?;
+                if !fields.contains_key("value") {
+                    return Err(A::Error::missing_field("value"));
                 }
+                Ok(SessionConfigOptionValue::Other(crate::UnknownVariant::new(
+                    SessionConfigOptionValue::TAG_KEY,
+                    tag.into_owned(),
+                    fields,
+                )))
             }
         }
-        deserializer.deserialize_map(V)
     }
-}
+);
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for SessionConfigOptionValue {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SessionConfigOptionValue".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let tag = Self::TAG_KEY;
-        let known: Vec<serde_json::Value> = Self::TAGS
-            .iter()
-            .map(|value| schema_parts::tagged(tag, value))
-            .collect();
-        schema_parts::finish(serde_json::json!({
-            "anyOf": [
-                {
-                    "type": "object",
-                    "properties": {
-                        tag: { "type": "string", "const": "id" },
-                        "value": schema_parts::field::<SessionConfigValueId>(generator),
-                    },
-                    "required": [tag, "value"],
+hand_schema!(SessionConfigOptionValue, inline, |generator| {
+    let tag = Self::TAG_KEY;
+    let known: Vec<serde_json::Value> = Self::TAGS
+        .iter()
+        .map(|value| schema_parts::tagged(tag, value))
+        .collect();
+    schema_parts::finish(serde_json::json!({
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {
+                    tag: { "type": "string", "const": "id" },
+                    "value": schema_parts::field::<SessionConfigValueId>(generator),
                 },
-                {
-                    "type": "object",
-                    "properties": {
-                        tag: { "type": "string", "const": "boolean" },
-                        "value": { "type": "boolean" },
-                    },
-                    "required": [tag, "value"],
+                "required": [tag, "value"],
+            },
+            {
+                "type": "object",
+                "properties": {
+                    tag: { "type": "string", "const": "boolean" },
+                    "value": { "type": "boolean" },
                 },
-                {
-                    "title": "other",
-                    "type": "object",
-                    "properties": { tag: { "type": "string" }, "value": {} },
-                    "required": [tag, "value"],
-                    "not": { "anyOf": known },
-                    "additionalProperties": true,
-                },
-            ]
-        }))
-    }
-}
+                "required": [tag, "value"],
+            },
+            {
+                "title": "other",
+                "type": "object",
+                "properties": { tag: { "type": "string" }, "value": {} },
+                "required": [tag, "value"],
+                "not": { "anyOf": known },
+                "additionalProperties": true,
+            },
+        ]
+    }))
+});

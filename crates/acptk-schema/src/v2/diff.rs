@@ -4,10 +4,8 @@
 #[allow(unused_imports)]
 use super::*;
 
-use std::fmt;
-
 use serde::Deserialize;
-use serde::de::{self, MapAccess, Visitor};
+use serde::de;
 use serde_json::Value;
 
 /// The `operation` tags of [`DiffOperation`].
@@ -87,35 +85,9 @@ pub enum DiffOperation {
     Other(crate::UnknownVariant),
 }
 
+open_union_tags!(DiffOperation("operation") { Add = ADD, Delete = DELETE, Modify = MODIFY, Move = MOVE, Copy = COPY });
+
 impl DiffOperation {
-    /// The name of the JSON field holding the tag.
-    pub const TAG_KEY: &'static str = "operation";
-
-    /// Every operation this enum knows, in declaration order.
-    pub const TAGS: &'static [&'static str] = &[ADD, DELETE, MODIFY, MOVE, COPY];
-
-    /// The operation this value is written with.
-    pub fn tag(&self) -> &str {
-        match self {
-            Self::Add(_) => ADD,
-            Self::Delete(_) => DELETE,
-            Self::Modify(_) => MODIFY,
-            Self::Move(_) => MOVE,
-            Self::Copy(_) => COPY,
-            Self::Other(unknown) => unknown.tag(),
-        }
-    }
-
-    /// Builds the fallback for an operation this crate does not know. Fails with
-    /// [`crate::Error::KnownTag`] when `tag` is one of [`Self::TAGS`].
-    pub fn unknown(
-        tag: impl Into<String>,
-        fields: crate::unknown::Fields,
-    ) -> Result<Self, crate::Error> {
-        crate::UnknownVariant::checked(Self::TAG_KEY, Self::TAGS, tag.into(), fields)
-            .map(Self::Other)
-    }
-
     /// Builds the value for `tag` from the fields that belong to the operation.
     fn from_parts<E: de::Error>(tag: String, fields: crate::unknown::Fields) -> Result<Self, E> {
         let decoded = match tag.as_str() {
@@ -144,94 +116,79 @@ struct FileTypeField(#[serde(deserialize_with = "crate::de::lenient")] Option<Di
 #[derive(serde::Deserialize)]
 struct MimeTypeField(#[serde(deserialize_with = "crate::de::lenient_string")] Option<MediaType>);
 
-impl<'de> serde::Deserialize<'de> for DiffChange {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = DiffChange;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a diff change object tagged by `operation`")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<DiffChange, A::Error> {
-                // The change's own fields are decoded in place; only the operation's fields
-                // (one or two paths, or the fields of an unknown operation) are collected.
-                let mut operation: Option<String> = None;
-                let mut file_type = None;
-                let mut mime_type = None;
-                let mut meta = None;
-                let mut fields = crate::unknown::Fields::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "operation" => operation = Some(map.next_value()?),
-                        "fileType" => file_type = map.next_value::<FileTypeField>()?.0,
-                        "mimeType" => mime_type = map.next_value::<MimeTypeField>()?.0,
-                        "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
-                        _ => {
-                            fields.insert(key, map.next_value::<Value>()?);
-                        }
-                    }
+map_deserialize!(
+    DiffChange,
+    "a diff change object tagged by `operation`",
+    |mut map| {
+        // The change's own fields are decoded in place; only the operation's fields
+        // (one or two paths, or the fields of an unknown operation) are collected.
+        let mut operation: Option<String> = None;
+        let mut file_type = None;
+        let mut mime_type = None;
+        let mut meta = None;
+        let mut fields = crate::unknown::Fields::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "operation" => operation = Some(map.next_value()?),
+                "fileType" => file_type = map.next_value::<FileTypeField>()?.0,
+                "mimeType" => mime_type = map.next_value::<MimeTypeField>()?.0,
+                "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
+                _ => {
+                    fields.insert(key, map.next_value::<Value>()?);
                 }
-                let tag =
-                    operation.ok_or_else(|| de::Error::missing_field(DiffOperation::TAG_KEY))?;
-                Ok(DiffChange {
-                    operation: DiffOperation::from_parts(tag, fields)?,
-                    file_type,
-                    mime_type,
-                    meta,
-                })
             }
         }
-        deserializer.deserialize_map(V)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for DiffChange {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "DiffChange".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let file_type = generator.subschema_for::<DiffFileType>();
-        let mime_type = generator.subschema_for::<MediaType>();
-        let single = generator.subschema_for::<DiffPathChange>();
-        let pair = generator.subschema_for::<DiffPathPairChange>();
-        let mut alternatives: Vec<Value> = DiffOperation::TAGS
-            .iter()
-            .map(|value| {
-                let payload = if matches!(*value, MOVE | COPY) {
-                    &pair
-                } else {
-                    &single
-                };
-                serde_json::json!({
-                    "type": "object",
-                    "properties": { "operation": { "type": "string", "const": value } },
-                    "required": ["operation"],
-                    "allOf": [payload],
-                })
-            })
-            .collect();
-        alternatives.push(crate::schema_parts::other_alternative(
-            DiffOperation::TAG_KEY,
-            DiffOperation::TAGS,
-        ));
-        schemars::json_schema!({
-            "type": "object",
-            "properties": {
-                "fileType": {
-                    "anyOf": [file_type, { "type": "null" }],
-                    "x-deserialize-default-on-error": true
-                },
-                "mimeType": {
-                    "anyOf": [mime_type, { "type": "null" }],
-                    "x-deserialize-default-on-error": true
-                },
-                "_meta": state_meta_schema()
-            },
-            "anyOf": alternatives
+        let tag = operation.ok_or_else(|| de::Error::missing_field(DiffOperation::TAG_KEY))?;
+        Ok(DiffChange {
+            operation: DiffOperation::from_parts(tag, fields)?,
+            file_type,
+            mime_type,
+            meta,
         })
     }
-}
+);
+
+hand_schema!(DiffChange, |generator| {
+    let file_type = generator.subschema_for::<DiffFileType>();
+    let mime_type = generator.subschema_for::<MediaType>();
+    let single = generator.subschema_for::<DiffPathChange>();
+    let pair = generator.subschema_for::<DiffPathPairChange>();
+    let mut alternatives: Vec<Value> = DiffOperation::TAGS
+        .iter()
+        .map(|value| {
+            let payload = if matches!(*value, MOVE | COPY) {
+                &pair
+            } else {
+                &single
+            };
+            serde_json::json!({
+                "type": "object",
+                "properties": { "operation": { "type": "string", "const": value } },
+                "required": ["operation"],
+                "allOf": [payload],
+            })
+        })
+        .collect();
+    alternatives.push(crate::schema_parts::other_alternative(
+        DiffOperation::TAG_KEY,
+        DiffOperation::TAGS,
+    ));
+    schemars::json_schema!({
+        "type": "object",
+        "properties": {
+            "fileType": {
+                "anyOf": [file_type, { "type": "null" }],
+                "x-deserialize-default-on-error": true
+            },
+            "mimeType": {
+                "anyOf": [mime_type, { "type": "null" }],
+                "x-deserialize-default-on-error": true
+            },
+            "_meta": state_meta_schema()
+        },
+        "anyOf": alternatives
+    })
+});
 
 open_enum! {
     /// What kind of file a diff change is about. Open: unknown values are kept verbatim.

@@ -84,14 +84,4 @@ impl McpServerStdio {
 
 setters!(McpServerStdio { set args: Vec<String>, set env: Vec<EnvVariable> });
 
-impl From<McpServerHttp> for McpServer {
-    fn from(server: McpServerHttp) -> Self {
-        Self::Http(server)
-    }
-}
-
-impl From<McpServerStdio> for McpServer {
-    fn from(server: McpServerStdio) -> Self {
-        Self::Stdio(server)
-    }
-}
+variant_from!(McpServer { Http(McpServerHttp), Stdio(McpServerStdio) });

@@ -90,17 +90,7 @@ tagged_union! {
     }
 }
 
-impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
-    fn from(selected: SelectedPermissionOutcome) -> Self {
-        Self::Selected(selected)
-    }
-}
-
-impl From<CancelledPermissionOutcome> for RequestPermissionOutcome {
-    fn from(cancelled: CancelledPermissionOutcome) -> Self {
-        Self::Cancelled(cancelled)
-    }
-}
+variant_from!(RequestPermissionOutcome { Selected(SelectedPermissionOutcome), Cancelled(CancelledPermissionOutcome) });
 
 empty_object! {
     /// The payload of a `cancelled` outcome (only `_meta`).
@@ -113,8 +103,4 @@ impl From<ToolCallPermissionSubject> for RequestPermissionSubject {
     }
 }
 
-impl From<CommandPermissionSubject> for RequestPermissionSubject {
-    fn from(subject: CommandPermissionSubject) -> Self {
-        Self::Command(subject)
-    }
-}
+variant_from!(RequestPermissionSubject { Command(CommandPermissionSubject) });

@@ -12,37 +12,12 @@ request_id! {
     expecting: "a request id (a 64-bit integer or a string)",
 }
 
-wire_struct! {
-    no_meta
-    /// The error object of a failed request (the JSON-RPC `error` member).
-    ///
-    /// ```json
-    /// {"code": -32602, "message": "Invalid params", "data": "missing field `sessionId`"}
-    /// ```
-    pub struct Error {
-        /// What kind of error this is.
-        pub code: ErrorCode,
-        /// A short, human-readable description, ideally one sentence.
-        pub message: String,
-        /// Extra information about the error, in a shape that depends on the code. A `null` is
-        /// treated as absent, and so is data that claims a known shape but does not fit it.
-        #[opt("crate::de::lenient_object")]
-        pub data: Option<ErrorData>,
-    }
+rpc_error_object! {
+    /// Extra information about the error, in a shape that depends on the code. A `null` is
+    /// treated as absent, and so is data that claims a known shape but does not fit it.
+    #[opt("crate::de::lenient_object")]
+    data: ErrorData,
 }
-
-impl Error {
-    /// Builds an error with a code and a message and no data.
-    pub fn new(code: impl Into<ErrorCode>, message: impl Into<String>) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            data: None,
-        }
-    }
-}
-
-setters!(Error { opt data: ErrorData });
 
 error_code_enum! {
     /// `-32022`: the agent does not speak the protocol version the client asked for; the data
@@ -68,17 +43,7 @@ pub enum ErrorData {
     Other(serde_json::Value),
 }
 
-impl From<UnsupportedProtocolVersionErrorData> for ErrorData {
-    fn from(data: UnsupportedProtocolVersionErrorData) -> Self {
-        Self::UnsupportedProtocolVersion(data)
-    }
-}
-
-impl From<SessionNotFoundErrorData> for ErrorData {
-    fn from(data: SessionNotFoundErrorData) -> Self {
-        Self::SessionNotFound(data)
-    }
-}
+variant_from!(ErrorData { UnsupportedProtocolVersion(UnsupportedProtocolVersionErrorData), SessionNotFound(SessionNotFoundErrorData) });
 
 impl From<serde_json::Value> for ErrorData {
     /// Wraps any JSON value as [`ErrorData::Other`] without looking at its shape.
@@ -122,23 +87,17 @@ impl<'de> serde::Deserialize<'de> for ErrorData {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ErrorData {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ErrorData".into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let versions = generator.subschema_for::<UnsupportedProtocolVersionErrorData>();
-        let session = generator.subschema_for::<SessionNotFoundErrorData>();
-        schemars::json_schema!({
-            "anyOf": [
-                { "title": "UnsupportedProtocolVersion", "allOf": [versions] },
-                { "title": "SessionNotFound", "allOf": [session] },
-                { "title": "Other" }
-            ]
-        })
-    }
-}
+hand_schema!(ErrorData, |generator| {
+    let versions = generator.subschema_for::<UnsupportedProtocolVersionErrorData>();
+    let session = generator.subschema_for::<SessionNotFoundErrorData>();
+    schemars::json_schema!({
+        "anyOf": [
+            { "title": "UnsupportedProtocolVersion", "allOf": [versions] },
+            { "title": "SessionNotFound", "allOf": [session] },
+            { "title": "Other" }
+        ]
+    })
+});
 
 wire_struct! {
     /// The data of an "unsupported protocol version" error (`-32022`): the agent cannot speak

@@ -15,19 +15,7 @@ session_state_response! {
         /// The new session's id.
         pub session_id: SessionId,
     }
-}
-
-#[cfg(feature = "unstable_session_fork")]
-impl ForkSessionResponse {
-    /// A response for the new session `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            config_options: Vec::new(),
-            available_commands: Vec::new(),
-            meta: None,
-        }
-    }
+    new: "A response for the new session `session_id`."
 }
 
 #[cfg(feature = "unstable_session_options")]

@@ -9,7 +9,38 @@ use super::*;
 /// `session/resume`, `session/fork`): the fields written in the invocation, then the session's
 /// config options and slash commands (both lenient, both absent when empty), with their
 /// setters.
+///
+/// With `new: "<doc>"` after a struct whose only own field is `session_id`, it also writes that
+/// struct's `new(session_id)`, with the rest empty, documented with `<doc>`.
 macro_rules! session_state_response {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident {
+            $(#[doc = $field_doc:expr])*
+            pub session_id: SessionId,
+        }
+        new: $new_doc:literal
+    ) => {
+        session_state_response! {
+            $(#[$attr])*
+            pub struct $name {
+                $(#[doc = $field_doc])*
+                pub session_id: SessionId,
+            }
+        }
+
+        impl $name {
+            #[doc = concat!(" ", $new_doc)]
+            pub fn new(session_id: impl Into<SessionId>) -> Self {
+                Self {
+                    session_id: session_id.into(),
+                    config_options: Vec::new(),
+                    available_commands: Vec::new(),
+                    meta: None,
+                }
+            }
+        }
+    };
     (
         $(#[$attr:meta])*
         pub struct $name:ident { $($fields:tt)* }
@@ -40,18 +71,7 @@ session_state_response! {
         /// The new session's id, used in every later request about it.
         pub session_id: SessionId,
     }
-}
-
-impl NewSessionResponse {
-    /// A response for the new session `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            config_options: Vec::new(),
-            available_commands: Vec::new(),
-            meta: None,
-        }
-    }
+    new: "A response for the new session `session_id`."
 }
 
 wire_struct! {
@@ -304,12 +324,6 @@ impl std::fmt::Display for IdempotencyKey {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for IdempotencyKey {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "IdempotencyKey".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "minLength": 1, "maxLength": 255 })
-    }
-}
+hand_schema!(IdempotencyKey, |_| {
+    schemars::json_schema!({ "type": "string", "minLength": 1, "maxLength": 255 })
+});

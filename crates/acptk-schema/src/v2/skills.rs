@@ -47,11 +47,7 @@ impl Skill {
 
 setters!(Skill { opt path: AbsolutePath });
 
-impl From<Skill> for AvailableCommand {
-    fn from(skill: Skill) -> Self {
-        Self::Skill(skill)
-    }
-}
+variant_from!(AvailableCommand { Skill(Skill) });
 
 wire_struct! {
     /// A prompt content block that invokes a skill: `{"type": "skill", "name": "..."}`.
@@ -75,11 +71,7 @@ impl SkillReference {
     }
 }
 
-impl From<SkillReference> for ContentBlock {
-    fn from(reference: SkillReference) -> Self {
-        Self::Skill(reference)
-    }
-}
+variant_from!(ContentBlock { Skill(SkillReference) });
 
 wire_struct! {
     /// Agent capability (`session.prompt.skill`): prompts may hold `skill` content blocks.

@@ -254,48 +254,21 @@ open_enum! {
     }
 }
 
-tagged_union! {
+tool_call_content! {
     /// One piece of what a tool call produced, tagged by `type`. Open: an unknown kind is kept
     /// verbatim.
-    pub enum ToolCallContent("type") open(Other) {
-        /// Ordinary content (text, an image, a resource...).
-        Content(Content) = "content",
-        /// Changes to files.
-        Diff(Diff) = "diff",
-        /// A terminal whose output the client shows live.
-        Terminal(Terminal) = "terminal",
-        /// Another session (for example a subagent) doing the work.
-        Session(SessionReference) = "session",
-    }
+    open(Other)
+    diff:
+    /// Changes to files.
 }
 
-wire_struct! {
-    encoded
-    /// A place in a file that a tool call works on, so that the client can follow along.
-    pub struct ToolCallLocation {
-        /// The absolute path of the file.
-        pub path: AbsolutePath,
-        /// The line in the file, counted from 1. A malformed value (including 0, which is
-        /// below the minimum) is treated as absent.
-        #[opt("crate::de::lenient_line")]
-        pub line: Option<u32>,
-    }
+tool_call_location! {
+    path: AbsolutePath,
+    line:
+    /// The line in the file, counted from 1. A malformed value (including 0, which is
+    /// below the minimum) is treated as absent.
+    #[opt("crate::de::lenient_line")]
 }
-
-encode_struct!(ToolCallLocation { req path, opt line, opt meta = "_meta" });
-
-impl ToolCallLocation {
-    /// A location in `path`, without a line.
-    pub fn new(path: impl Into<AbsolutePath>) -> Self {
-        Self {
-            path: path.into(),
-            line: None,
-            meta: None,
-        }
-    }
-}
-
-setters!(ToolCallLocation { opt line: u32 });
 
 wire_struct! {
     /// The subject of a permission request about a tool call.

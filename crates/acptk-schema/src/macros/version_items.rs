@@ -1,0 +1,265 @@
+//! What both versions declare alike, as macros that each version invokes: the types stay
+//! distinct per version (their fields name that version's types), but they are written once.
+
+/// Declares a version's `IdleStateUpdate`: the stop reason (flattened, see `IdleStopReason`),
+/// the token usage of the finished turn (cargo feature `unstable_end_turn_token_usage`) and
+/// `_meta`, with its setters, decoder and JSON Schema. `new:` is the doc of its `new()`.
+///
+/// v2 adds `background: Vec<BackgroundWork> = "background" via BackgroundField`: the work that
+/// keeps running after the turn, an optional list of that type under that key, decoded through
+/// that field wrapper (which treats a malformed list as absent).
+macro_rules! idle_state_update {
+    (
+        $(#[doc = $doc:expr])*
+        new: $new_doc:literal
+        $(, $field:ident: Vec<$work:ident> = $key:literal via $work_field:ident)? $(,)?
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+        #[non_exhaustive]
+        pub struct IdleStateUpdate {
+            /// Why the turn ended, with the fields that belong to that reason; `None` when not given.
+            #[serde(flatten, skip_serializing_if = "Option::is_none")]
+            pub stop_reason: Option<IdleStopReason>,
+            $(
+                /// Work that keeps running in the background after the turn (terminals, tool calls,
+                /// subagents). A malformed list is treated as absent.
+                #[serde(skip_serializing_if = "Option::is_none")]
+                pub $field: Option<Vec<$work>>,
+            )?
+            /// Token counts of the finished turn, if reported (cargo feature
+            /// `unstable_end_turn_token_usage`). A malformed value is treated as absent; a repeated
+            /// snapshot does not count as more usage.
+            #[cfg(feature = "unstable_end_turn_token_usage")]
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub usage: Option<Box<Usage>>,
+            /// Extension metadata (`_meta`). Absent when `None`; see [`crate::Meta`].
+            #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+            pub meta: Option<crate::Meta>,
+        }
+
+        #[cfg(feature = "unstable_end_turn_token_usage")]
+        setters!(IdleStateUpdate { boxed usage: Usage });
+
+        default_new!(IdleStateUpdate, $new_doc);
+
+        meta_setter!(IdleStateUpdate);
+
+        setters!(IdleStateUpdate { opt stop_reason: IdleStopReason $(, opt $field: Vec<$work>)? });
+
+        map_deserialize!(IdleStateUpdate, "an idle state object", |mut map| {
+            #[cfg(feature = "unstable_end_turn_token_usage")]
+            let mut usage = None;
+            let mut meta = None;
+            $(let mut $field: Option<Vec<$work>> = None;)?
+            let mut parts = StopReasonParts::default();
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    #[cfg(feature = "unstable_end_turn_token_usage")]
+                    "usage" => usage = map.next_value::<UsageField>()?.0.map(Box::new),
+                    "_meta" => meta = map.next_value::<LenientMetaField>()?.0,
+                    $($key => $field = map.next_value::<$work_field>()?.0,)?
+                    _ => parts.entry(key, &mut map)?,
+                }
+            }
+            Ok(IdleStateUpdate {
+                stop_reason: parts.finish()?,
+                $($field,)?
+                #[cfg(feature = "unstable_end_turn_token_usage")]
+                usage,
+                meta,
+            })
+        });
+
+        hand_schema!(IdleStateUpdate, |generator| {
+            $(let $field = generator.subschema_for::<$work>();)?
+            let alternatives = IdleStopReason::schema_alternatives(generator);
+            #[allow(unused_mut)]
+            let mut schema = serde_json::json!({
+                "type": "object",
+                "properties": {
+                    $($key: {
+                        "type": ["array", "null"],
+                        "items": $field,
+                        "x-deserialize-default-on-error": true
+                    },)?
+                    "_meta": state_meta_schema(),
+                    "stopReason": { "type": ["string", "null"], "x-deserialize-default-on-error": true }
+                },
+                "anyOf": alternatives
+            });
+            #[cfg(feature = "unstable_end_turn_token_usage")]
+            crate::schema_parts::add_property(
+                &mut schema,
+                "usage",
+                serde_json::json!({
+                    "anyOf": [generator.subschema_for::<Usage>(), { "type": "null" }],
+                    "x-deserialize-default-on-error": true,
+                    "x-unstable": "unstable_end_turn_token_usage",
+                }),
+            );
+            schemars::Schema::try_from(schema).unwrap_or_default()
+        });
+    };
+}
+
+/// Declares a version's JSON-RPC error object `Error` (`code`, `message`, optional `data`,
+/// no `_meta`), its `new(code, message)` and the setter of `data`. The invocation gives the
+/// `data` field: its docs, its decoder shorthand and its type.
+macro_rules! rpc_error_object {
+    (
+        $(#[$($data_attr:tt)*])*
+        data: $data:ty $(,)?
+    ) => {
+        wire_struct! {
+            no_meta
+            /// The error object of a failed request (the JSON-RPC `error` member).
+            ///
+            /// ```json
+            /// {"code": -32602, "message": "Invalid params", "data": "missing field `sessionId`"}
+            /// ```
+            pub struct Error {
+                /// What kind of error this is.
+                pub code: ErrorCode,
+                /// A short, human-readable description, ideally one sentence.
+                pub message: String,
+                $(#[$($data_attr)*])*
+                pub data: Option<$data>,
+            }
+        }
+
+        impl Error {
+            /// Builds an error with a code and a message and no data.
+            pub fn new(code: impl Into<ErrorCode>, message: impl Into<String>) -> Self {
+                Self {
+                    code: code.into(),
+                    message: message.into(),
+                    data: None,
+                }
+            }
+        }
+
+        setters!(Error { opt data: $data });
+    };
+}
+
+/// Declares a version's slash command object (`name`, `description` and an optional `input`),
+/// its `new(name, description)` and the setter of `input`. The invocation gives its docs and
+/// name: v1 calls it `AvailableCommand`, v2 `Command` (one kind of its `AvailableCommand`).
+macro_rules! slash_command {
+    ($(#[doc = $doc:expr])* $name:ident) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            pub struct $name {
+                /// The command name, without the leading `/`.
+                pub name: String,
+                /// What the command does, for the user.
+                pub description: String,
+                /// How the command takes input, if it takes any. A malformed value is treated as
+                /// absent.
+                #[opt("crate::de::lenient_object")]
+                pub input: Option<AvailableCommandInput>,
+            }
+        }
+
+        impl $name {
+            /// Builds a command without input.
+            pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+                Self {
+                    name: name.into(),
+                    description: description.into(),
+                    input: None,
+                    meta: None,
+                }
+            }
+        }
+
+        setters!($name { opt input: AvailableCommandInput });
+    };
+}
+
+/// Declares a version's `available_commands_update` payload, `AvailableCommandsUpdate`, and its
+/// `new(available_commands)`. The invocation gives the struct's docs, then, after
+/// `available_commands:`, the docs and decoder of the list.
+macro_rules! available_commands_update {
+    (
+        $(#[doc = $doc:expr])*
+        available_commands: $(#[$($field_attr:tt)*])*
+    ) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            pub struct AvailableCommandsUpdate {
+                $(#[$($field_attr)*])*
+                pub available_commands: Vec<AvailableCommand>,
+            }
+        }
+
+        impl AvailableCommandsUpdate {
+            /// Builds the update from the complete list of commands.
+            pub fn new(available_commands: impl Into<Vec<AvailableCommand>>) -> Self {
+                Self {
+                    available_commands: available_commands.into(),
+                    meta: None,
+                }
+            }
+        }
+    };
+}
+
+/// Declares a version's `ToolCallContent` union (`content`, `diff`, `terminal`, `session`,
+/// tagged by `type`), closed unless `open(Other)` is given. The invocation gives the union's
+/// docs and, after `diff:`, the docs of its `Diff` variant.
+macro_rules! tool_call_content {
+    (
+        $(#[doc = $doc:expr])*
+        $(open($other:ident))?
+        diff: $(#[doc = $diff_doc:expr])*
+    ) => {
+        tagged_union! {
+            $(#[doc = $doc])*
+            pub enum ToolCallContent("type") $(open($other))? {
+                /// Ordinary content (text, an image, a resource...).
+                Content(Content) = "content",
+                $(#[doc = $diff_doc])*
+                Diff(Diff) = "diff",
+                /// A terminal whose output the client shows live.
+                Terminal(Terminal) = "terminal",
+                /// Another session (for example a subagent) doing the work.
+                Session(SessionReference) = "session",
+            }
+        }
+    };
+}
+
+/// Declares a version's `ToolCallLocation` (a path and an optional line), its encoder,
+/// `new(path)` and the setter of `line`. The invocation gives the type of `path` (v1 a
+/// `String`, v2 an `AbsolutePath`) and the docs and decoder of `line`.
+macro_rules! tool_call_location {
+    (path: $path:ty, line: $(#[$($line_attr:tt)*])*) => {
+        wire_struct! {
+            encoded
+            /// A place in a file that a tool call works on, so that the client can follow along.
+            pub struct ToolCallLocation {
+                /// The absolute path of the file.
+                pub path: $path,
+                $(#[$($line_attr)*])*
+                pub line: Option<u32>,
+            }
+        }
+
+        encode_struct!(ToolCallLocation { req path, opt line, opt meta = "_meta" });
+
+        impl ToolCallLocation {
+            /// A location in `path`, without a line.
+            pub fn new(path: impl Into<$path>) -> Self {
+                Self {
+                    path: path.into(),
+                    line: None,
+                    meta: None,
+                }
+            }
+        }
+
+        setters!(ToolCallLocation { opt line: u32 });
+    };
+}
