@@ -33,18 +33,24 @@ macro_rules! constructor {
 }
 
 /// `From` each payload type into the union variant that wraps it; the variants listed after
-/// `boxed` hold their payload in a `Box`.
+/// `boxed` hold their payload in a `Box`. A payload converts with `Into`, so a boxed variant
+/// may also be listed with the others; a variant may carry `#[cfg(...)]`.
 ///
 /// ```text
 /// from_variants!(AuthMethod { Terminal(AuthMethodTerminal), Agent(AuthMethodAgent) });
 /// from_variants!(ContentBlock { Text(TextContent) } boxed { Image(ImageContent) });
 /// ```
 macro_rules! from_variants {
-    ($name:ident { $($variant:ident($payload:ty)),* $(,)? } $(boxed { $($bvariant:ident($bpayload:ty)),+ $(,)? })?) => {
+    (
+        $name:ident { $($(#[$cfg:meta])* $variant:ident($payload:ty)),* $(,)? }
+        $(boxed { $($bvariant:ident($bpayload:ty)),+ $(,)? })?
+    ) => {
         $(
+            $(#[$cfg])*
             impl From<$payload> for $name {
+                #[allow(clippy::useless_conversion)]
                 fn from(value: $payload) -> Self {
-                    Self::$variant(value)
+                    Self::$variant(value.into())
                 }
             }
         )*
@@ -88,6 +94,7 @@ macro_rules! schema_impl {
 /// A `Deserialize` that reads a JSON object entry by entry: `expecting` is what a decoding
 /// error says was expected, and the body of `visit_map` builds the value from the map access
 /// named in it (whose type parameter, `A`, it may use). Attributes before `visit_map` go on it.
+/// The short form `|map| { ... }` (or `|mut map|`) names the map access alone; its type is `A`.
 ///
 /// ```text
 /// map_deserialize! {
@@ -96,11 +103,17 @@ macro_rules! schema_impl {
 /// }
 /// ```
 macro_rules! map_deserialize {
+    ($name:ident, $expecting:expr, |$map:pat_param| $body:block) => {
+        map_deserialize!(@emit $name, $expecting, [] [$map] A $body);
+    };
     (
         $name:ident, $expecting:expr,
         $(#[$attr:meta])*
         visit_map($($map:ident)+ : $access:ident) $body:block
     ) => {
+        map_deserialize!(@emit $name, $expecting, [$(#[$attr])*] [$($map)+] $access $body);
+    };
+    (@emit $name:ident, $expecting:expr, [$($attr:tt)*] [$($map:tt)+] $access:ident $body:block) => {
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 struct V;
@@ -109,7 +122,7 @@ macro_rules! map_deserialize {
                     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                         f.write_str($expecting)
                     }
-                    $(#[$attr])*
+                    $($attr)*
                     fn visit_map<$access: serde::de::MapAccess<'de>>(
                         self,
                         $($map)+: $access,

@@ -29,6 +29,4 @@ mod methods;
 #[macro_use]
 mod encode;
 #[macro_use]
-mod hand_impls;
-#[macro_use]
 mod version_items;

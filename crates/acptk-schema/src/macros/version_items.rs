@@ -71,7 +71,7 @@ macro_rules! idle_state_update {
             })
         });
 
-        hand_schema!(IdleStateUpdate, |generator| {
+        schema_impl!(IdleStateUpdate, |generator| {
             $(let $field = generator.subschema_for::<$work>();)?
             let alternatives = IdleStopReason::schema_alternatives(generator);
             #[allow(unused_mut)]

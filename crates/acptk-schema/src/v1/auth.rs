@@ -83,7 +83,7 @@ map_deserialize!(
     }
 );
 
-hand_schema!(AuthMethod, |generator| {
+schema_impl!(AuthMethod, |generator| {
     let terminal = generator.subschema_for::<AuthMethodTerminal>();
     let agent = generator.subschema_for::<AuthMethodAgent>();
     schemars::json_schema!({

@@ -21,7 +21,7 @@ pub enum AvailableCommandInput {
     Unstructured(UnstructuredCommandInput),
 }
 
-variant_from!(AvailableCommandInput { Unstructured(UnstructuredCommandInput) });
+from_variants!(AvailableCommandInput { Unstructured(UnstructuredCommandInput) });
 
 impl serde::Serialize for AvailableCommandInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -38,7 +38,7 @@ impl<'de> serde::Deserialize<'de> for AvailableCommandInput {
     }
 }
 
-hand_schema!(AvailableCommandInput, |generator| {
+schema_impl!(AvailableCommandInput, |generator| {
     let unstructured = generator.subschema_for::<UnstructuredCommandInput>();
     schemars::json_schema!({
         "anyOf": [{ "title": "unstructured", "allOf": [unstructured] }]

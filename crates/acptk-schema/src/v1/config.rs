@@ -69,7 +69,7 @@ pub enum SessionConfigOptionValue {
     ValueId(SessionConfigValueId),
 }
 
-variant_from!(SessionConfigOptionValue { Boolean(bool), ValueId(SessionConfigValueId) });
+from_variants!(SessionConfigOptionValue { Boolean(bool), ValueId(SessionConfigValueId) });
 
 impl Serialize for SessionConfigOptionValue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -120,7 +120,7 @@ map_deserialize!(
     }
 );
 
-hand_schema!(SessionConfigOptionValue, inline, |generator| {
+schema_impl!(SessionConfigOptionValue, inline, |generator| {
     schema_parts::finish(serde_json::json!({
         "anyOf": [
             {

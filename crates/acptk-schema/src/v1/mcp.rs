@@ -71,7 +71,7 @@ impl McpServer {
     }
 }
 
-variant_from!(McpServer { Http(McpServerHttp), Sse(McpServerSse), Stdio(McpServerStdio) });
+from_variants!(McpServer { Http(McpServerHttp), Sse(McpServerSse), Stdio(McpServerStdio) });
 
 map_deserialize!(
     McpServer,
@@ -98,7 +98,7 @@ map_deserialize!(
     }
 );
 
-hand_schema!(McpServer, |generator| {
+schema_impl!(McpServer, |generator| {
     let mut alternatives = vec![
         schema_parts::tagged_payload::<McpServerHttp>(generator, "type", "http"),
         schema_parts::tagged_payload::<McpServerSse>(generator, "type", "sse"),

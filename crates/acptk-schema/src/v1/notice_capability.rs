@@ -45,7 +45,7 @@ map_deserialize!(
     }
 );
 
-hand_schema! {
+schema_impl! {
     /// The schema is a bare object, as in the ACP schema: any keys are allowed, `_meta` included.
     NoticeCapabilities, |_| {
         schemars::json_schema!({ "type": "object" })

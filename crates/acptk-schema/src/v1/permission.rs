@@ -86,7 +86,7 @@ impl RequestPermissionOutcome {
     }
 }
 
-variant_from!(RequestPermissionOutcome { Selected(SelectedPermissionOutcome) });
+from_variants!(RequestPermissionOutcome { Selected(SelectedPermissionOutcome) });
 
 map_deserialize!(
     RequestPermissionOutcome,
@@ -106,7 +106,7 @@ map_deserialize!(
     }
 );
 
-hand_schema!(RequestPermissionOutcome, |generator| {
+schema_impl!(RequestPermissionOutcome, |generator| {
     let tag = Self::TAG_KEY;
     crate::schema_parts::union_schema(
         vec![

@@ -135,7 +135,7 @@ impl SessionUpdate {
 }
 
 // `From<Payload>` for every payload type used by exactly one variant.
-variant_from!(SessionUpdate {
+from_variants!(SessionUpdate {
     ToolCall(ToolCall),
     ToolCallUpdate(ToolCallUpdate),
     Plan(Plan),

@@ -83,7 +83,7 @@ impl AvailableCommand {
     }
 }
 
-variant_from!(AvailableCommand { Command(Command) });
+from_variants!(AvailableCommand { Command(Command) });
 
 tagged_union! {
     /// How a command takes input, tagged by `type`. Open: an unknown kind of input is kept

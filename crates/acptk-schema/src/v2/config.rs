@@ -75,13 +75,15 @@ pub enum SessionConfigOptionValue {
     Other(crate::UnknownVariant),
 }
 
-open_union_tags! {
-    SessionConfigOptionValue("type") { Id = "id", Boolean = "boolean" }
-    unknown:
+union_tags! {
+    SessionConfigOptionValue("type"), what: "value type", open(Other) {
+        Id(_) = "id",
+        Boolean(_) = "boolean",
+    }
     /// `fields` should hold the `value`.
 }
 
-variant_from!(SessionConfigOptionValue { Boolean(bool), Id(SessionConfigValueId) });
+from_variants!(SessionConfigOptionValue { Boolean(bool), Id(SessionConfigValueId) });
 
 impl Serialize for SessionConfigOptionValue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -136,7 +138,7 @@ map_deserialize!(
     }
 );
 
-hand_schema!(SessionConfigOptionValue, inline, |generator| {
+schema_impl!(SessionConfigOptionValue, inline, |generator| {
     let tag = Self::TAG_KEY;
     let known: Vec<serde_json::Value> = Self::TAGS
         .iter()

@@ -85,7 +85,15 @@ pub enum DiffOperation {
     Other(crate::UnknownVariant),
 }
 
-open_union_tags!(DiffOperation("operation") { Add = ADD, Delete = DELETE, Modify = MODIFY, Move = MOVE, Copy = COPY });
+union_tags! {
+    DiffOperation("operation"), what: "operation", open(Other) {
+        Add(_) = ADD,
+        Delete(_) = DELETE,
+        Modify(_) = MODIFY,
+        Move(_) = MOVE,
+        Copy(_) = COPY,
+    }
+}
 
 impl DiffOperation {
     /// Builds the value for `tag` from the fields that belong to the operation.
@@ -148,7 +156,7 @@ map_deserialize!(
     }
 );
 
-hand_schema!(DiffChange, |generator| {
+schema_impl!(DiffChange, |generator| {
     let file_type = generator.subschema_for::<DiffFileType>();
     let mime_type = generator.subschema_for::<MediaType>();
     let single = generator.subschema_for::<DiffPathChange>();

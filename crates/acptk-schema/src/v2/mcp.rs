@@ -84,4 +84,4 @@ impl McpServerStdio {
 
 setters!(McpServerStdio { set args: Vec<String>, set env: Vec<EnvVariable> });
 
-variant_from!(McpServer { Http(McpServerHttp), Stdio(McpServerStdio) });
+from_variants!(McpServer { Http(McpServerHttp), Stdio(McpServerStdio) });

@@ -90,7 +90,7 @@ tagged_union! {
     }
 }
 
-variant_from!(RequestPermissionOutcome { Selected(SelectedPermissionOutcome), Cancelled(CancelledPermissionOutcome) });
+from_variants!(RequestPermissionOutcome { Selected(SelectedPermissionOutcome), Cancelled(CancelledPermissionOutcome) });
 
 empty_object! {
     /// The payload of a `cancelled` outcome (only `_meta`).
@@ -103,4 +103,4 @@ impl From<ToolCallPermissionSubject> for RequestPermissionSubject {
     }
 }
 
-variant_from!(RequestPermissionSubject { Command(CommandPermissionSubject) });
+from_variants!(RequestPermissionSubject { Command(CommandPermissionSubject) });

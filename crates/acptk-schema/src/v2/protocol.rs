@@ -43,7 +43,7 @@ pub enum ErrorData {
     Other(serde_json::Value),
 }
 
-variant_from!(ErrorData { UnsupportedProtocolVersion(UnsupportedProtocolVersionErrorData), SessionNotFound(SessionNotFoundErrorData) });
+from_variants!(ErrorData { UnsupportedProtocolVersion(UnsupportedProtocolVersionErrorData), SessionNotFound(SessionNotFoundErrorData) });
 
 impl From<serde_json::Value> for ErrorData {
     /// Wraps any JSON value as [`ErrorData::Other`] without looking at its shape.
@@ -87,7 +87,7 @@ impl<'de> serde::Deserialize<'de> for ErrorData {
     }
 }
 
-hand_schema!(ErrorData, |generator| {
+schema_impl!(ErrorData, |generator| {
     let versions = generator.subschema_for::<UnsupportedProtocolVersionErrorData>();
     let session = generator.subschema_for::<SessionNotFoundErrorData>();
     schemars::json_schema!({

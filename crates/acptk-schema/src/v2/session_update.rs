@@ -156,7 +156,7 @@ impl SessionUpdate {
 }
 
 // `From<Payload>` for every payload type used by exactly one variant.
-variant_from!(SessionUpdate {
+from_variants!(SessionUpdate {
     UserMessage(UserMessage),
     AgentMessage(AgentMessage),
     AgentThought(AgentThought),

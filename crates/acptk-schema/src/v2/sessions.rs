@@ -324,6 +324,6 @@ impl std::fmt::Display for IdempotencyKey {
     }
 }
 
-hand_schema!(IdempotencyKey, |_| {
+schema_impl!(IdempotencyKey, |_| {
     schemars::json_schema!({ "type": "string", "minLength": 1, "maxLength": 255 })
 });

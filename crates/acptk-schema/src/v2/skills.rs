@@ -47,7 +47,7 @@ impl Skill {
 
 setters!(Skill { opt path: AbsolutePath });
 
-variant_from!(AvailableCommand { Skill(Skill) });
+from_variants!(AvailableCommand { Skill(Skill) });
 
 wire_struct! {
     /// A prompt content block that invokes a skill: `{"type": "skill", "name": "..."}`.
@@ -71,7 +71,7 @@ impl SkillReference {
     }
 }
 
-variant_from!(ContentBlock { Skill(SkillReference) });
+from_variants!(ContentBlock { Skill(SkillReference) });
 
 wire_struct! {
     /// Agent capability (`session.prompt.skill`): prompts may hold `skill` content blocks.
