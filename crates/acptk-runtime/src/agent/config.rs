@@ -250,6 +250,35 @@ pub struct Mode {
     pub description: Option<String>,
 }
 
+/// Declares `$to`, a [`ConfigOption`] as `$version` sends it (`ConfigChoice::$to` converts
+/// its values): the same steps for both versions, whose types only differ.
+macro_rules! option_to_wire {
+    ($to:ident, $version:ident) => {
+        fn $to(&self) -> $version::SessionConfigOption {
+            let kind = match &self.kind {
+                ConfigKind::Boolean { current } => $version::SessionConfigKind::Boolean(
+                    $version::SessionConfigBoolean::new(*current),
+                ),
+                ConfigKind::Select { current, values } => {
+                    $version::SessionConfigKind::Select($version::SessionConfigSelect::new(
+                        current.as_str(),
+                        values.iter().map(ConfigChoice::$to).collect::<Vec<_>>(),
+                    ))
+                }
+            };
+            let mut option =
+                $version::SessionConfigOption::new(self.id.as_str(), self.name.as_str(), kind);
+            if let Some(description) = &self.description {
+                option = option.description(description.as_str());
+            }
+            if let Some(category) = &self.category {
+                option = option.category(category.as_str());
+            }
+            option
+        }
+    };
+}
+
 /// One configuration option of a session.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -331,49 +360,8 @@ impl ConfigOption {
         }
     }
 
-    fn to_v1(&self) -> v1::SessionConfigOption {
-        let kind = match &self.kind {
-            ConfigKind::Boolean { current } => {
-                v1::SessionConfigKind::Boolean(v1::SessionConfigBoolean::new(*current))
-            }
-            ConfigKind::Select { current, values } => {
-                v1::SessionConfigKind::Select(v1::SessionConfigSelect::new(
-                    current.as_str(),
-                    values.iter().map(ConfigChoice::to_v1).collect::<Vec<_>>(),
-                ))
-            }
-        };
-        let mut option = v1::SessionConfigOption::new(self.id.as_str(), self.name.as_str(), kind);
-        if let Some(description) = &self.description {
-            option = option.description(description.as_str());
-        }
-        if let Some(category) = &self.category {
-            option = option.category(category.as_str());
-        }
-        option
-    }
-
-    fn to_v2(&self) -> v2::SessionConfigOption {
-        let kind = match &self.kind {
-            ConfigKind::Boolean { current } => {
-                v2::SessionConfigKind::Boolean(v2::SessionConfigBoolean::new(*current))
-            }
-            ConfigKind::Select { current, values } => {
-                v2::SessionConfigKind::Select(v2::SessionConfigSelect::new(
-                    current.as_str(),
-                    values.iter().map(ConfigChoice::to_v2).collect::<Vec<_>>(),
-                ))
-            }
-        };
-        let mut option = v2::SessionConfigOption::new(self.id.as_str(), self.name.as_str(), kind);
-        if let Some(description) = &self.description {
-            option = option.description(description.as_str());
-        }
-        if let Some(category) = &self.category {
-            option = option.category(category.as_str());
-        }
-        option
-    }
+    option_to_wire!(to_v1, v1);
+    option_to_wire!(to_v2, v2);
 }
 
 /// The kind of a [`ConfigOption`], with its current value.

@@ -299,10 +299,7 @@ impl Session {
     /// Sends and records a v1 update whatever the turn: the runtime's own updates.
     pub(crate) async fn send_v1_unchecked(&self, update: v1::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
-        let entry = v1::ReplayableUpdate::try_from(update.clone())
-            .ok()
-            .filter(records_v1)
-            .map(HistoryEntry::V1);
+        let entry = recorded::<v1::ReplayableUpdate, _>(&update, records_v1, HistoryEntry::V1);
         let params = v1::SessionNotification::new(self.id(), update);
         self.queue::<v1::methods::SessionUpdate>(entry, &params)
             .await
@@ -340,10 +337,7 @@ impl Session {
     pub(crate) async fn send_v2_unchecked(&self, update: v2::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
         self.track_cancellable(&update);
-        let entry = v2::ReplayableUpdate::try_from(update.clone())
-            .ok()
-            .filter(records_v2)
-            .map(HistoryEntry::V2);
+        let entry = recorded::<v2::ReplayableUpdate, _>(&update, records_v2, HistoryEntry::V2);
         let params = v2::UpdateSessionNotification::new(self.id(), update);
         self.queue::<v2::methods::SessionUpdate>(entry, &params)
             .await
@@ -711,4 +705,14 @@ fn records_v2(update: &v2::ReplayableUpdate) -> bool {
             | v2::ReplayableUpdate::ReplayComplete(_)
             | v2::ReplayableUpdate::ConfigOptionUpdate(_)
     )
+}
+
+/// The history entry for an update of either version: its replayable form `R`, when it
+/// has one and `records` keeps it.
+fn recorded<R: TryFrom<U>, U: Clone>(
+    update: &U,
+    records: impl FnOnce(&R) -> bool,
+    entry: impl FnOnce(R) -> HistoryEntry,
+) -> Option<HistoryEntry> {
+    R::try_from(update.clone()).ok().filter(records).map(entry)
 }
