@@ -13,8 +13,8 @@ use acptk_runtime::agent::{
     AgentServer, ConfigValue, FileStore, HistoryEntry, SessionMeta, SessionStore, StoreError,
 };
 use acptk_schema::{v1, v2};
-use common::TestAgent;
 use common::wire::Wire;
+use common::{TestAgent, ids};
 use serde_json::json;
 
 fn v1_text(text: &str) -> HistoryEntry {
@@ -172,14 +172,7 @@ async fn a_file_of_a_newer_format_is_named_as_such() {
         "{error:?}"
     );
     // A session that cannot be read is left out of the list, the others stay.
-    let ids: Vec<String> = store
-        .list()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|m| m.id)
-        .collect();
-    assert_eq!(ids, ["a"]);
+    assert_eq!(ids(store.list().await.unwrap()), ["a"]);
 }
 
 #[tokio::test]

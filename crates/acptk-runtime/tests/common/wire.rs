@@ -204,6 +204,17 @@ impl Wire {
         answer["result"].clone()
     }
 
+    /// The ids `session/list` with `params` answers, in order.
+    pub async fn listed(&mut self, params: Value) -> Vec<String> {
+        let result = self.ok("session/list", params).await;
+        result["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|info| info["sessionId"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
     /// Sends a request and returns its error code, failing the test on a success.
     pub async fn error(&mut self, method: &str, params: Value) -> (i64, String) {
         let answer = self.call(method, params).await;

@@ -78,7 +78,12 @@ pub async fn send(socket: &mut Raw, message: Value) {
 }
 
 pub fn initialize() -> Value {
-    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+    initialize_as(0)
+}
+
+/// A v1 `initialize` request with the id `id`.
+pub fn initialize_as(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
            "params": {"protocolVersion": 1, "clientCapabilities": {}}})
 }
 

@@ -17,8 +17,8 @@ use acptk_runtime::{Notice, rpc};
 use acptk_schema::{v1, v2};
 use serde_json::{Value, json};
 
-use crate::common::TestAgent;
 use crate::common::wire::Wire;
+use crate::common::{TestAgent, ids};
 
 mod batches;
 mod leases;
@@ -325,22 +325,10 @@ pub async fn list_in_pages(fixture: &impl Fixture) {
         .await
         .unwrap();
     assert_eq!(store.list().await.unwrap().len(), 7);
-    let mut alice: Vec<String> = store
-        .list_owned(Some("alice"))
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|meta| meta.id)
-        .collect();
+    let mut alice = ids(store.list_owned(Some("alice")).await.unwrap());
     alice.sort();
     assert_eq!(alice, ["sess_0", "sess_1", "sess_2", "sess_3", "sess_4"]);
-    let local: Vec<String> = store
-        .list_owned(None)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|meta| meta.id)
-        .collect();
+    let local = ids(store.list_owned(None).await.unwrap());
     assert_eq!(local, ["sess_local"]);
 
     let server = AgentServer::new(TestAgent::default())
@@ -405,14 +393,7 @@ pub async fn delete_removes_everything(fixture: &impl Fixture) {
         assert!(reader.meta("sess_gone").await.unwrap().is_none());
         let error = reader.history("sess_gone").await.unwrap_err();
         assert!(matches!(error, StoreError::Unknown(_)), "{error:?}");
-        let ids: Vec<String> = reader
-            .list()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|meta| meta.id)
-            .collect();
-        assert_eq!(ids, ["sess_kept"]);
+        assert_eq!(ids(reader.list().await.unwrap()), ["sess_kept"]);
         assert_eq!(reader.history("sess_kept").await.unwrap(), [v1_text("x")]);
     }
     // Appending to a deleted session fails; the id may be used again.
@@ -498,14 +479,7 @@ pub async fn archive_is_stored(fixture: &impl Fixture) {
         .ok("session/archive", json!({"sessionId": archived}))
         .await;
     assert!(is_archived(fixture, &archived).await);
-    let listed = wire.ok("session/list", json!({})).await;
-    let ids: Vec<&str> = listed["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|session| session["sessionId"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, [kept.as_str()]);
+    assert_eq!(wire.listed(json!({})).await, [kept.as_str()]);
     // A prompt on the instance that still has it open does not bring it back.
     wire.prompt(&kept, "touch").await;
     assert!(is_archived(fixture, &archived).await);
