@@ -685,27 +685,27 @@ impl Session {
     }
 }
 
-/// Whether a replayable v1 update goes into the history (state is carried by responses).
-fn records_v1(update: &v1::ReplayableUpdate) -> bool {
-    !matches!(
-        update,
-        v1::ReplayableUpdate::AvailableCommandsUpdate(_)
-            | v1::ReplayableUpdate::CurrentModeUpdate(_)
-            | v1::ReplayableUpdate::ConfigOptionUpdate(_)
-    )
+/// Declares `$name`: whether a replayable update of `$version` goes into the history, which
+/// is every update but the `$state` ones (state is carried by responses, and in v2 by
+/// snapshots).
+macro_rules! records {
+    ($name:ident, $version:ident, $($state:ident)|+) => {
+        fn $name(update: &$version::ReplayableUpdate) -> bool {
+            !matches!(update, $($version::ReplayableUpdate::$state(_))|+)
+        }
+    };
 }
 
-/// Whether a replayable v2 update goes into the history (state is carried by responses and
-/// snapshots).
-fn records_v2(update: &v2::ReplayableUpdate) -> bool {
-    !matches!(
-        update,
-        v2::ReplayableUpdate::AvailableCommandsUpdate(_)
-            | v2::ReplayableUpdate::StateUpdate(_)
-            | v2::ReplayableUpdate::ReplayComplete(_)
-            | v2::ReplayableUpdate::ConfigOptionUpdate(_)
-    )
-}
+records!(
+    records_v1,
+    v1,
+    AvailableCommandsUpdate | CurrentModeUpdate | ConfigOptionUpdate
+);
+records!(
+    records_v2,
+    v2,
+    AvailableCommandsUpdate | StateUpdate | ReplayComplete | ConfigOptionUpdate
+);
 
 /// The history entry for an update of either version: its replayable form `R`, when it
 /// has one and `records` keeps it.

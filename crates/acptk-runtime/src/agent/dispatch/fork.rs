@@ -9,7 +9,6 @@
 use std::sync::Arc;
 
 use acptk_schema::jsonrpc::RawValue;
-use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
 use super::open::stored;
@@ -21,7 +20,7 @@ use crate::agent::{Agent, SessionConfig, SessionOrigin};
 use crate::connection::{Reply, to_raw};
 use crate::error::Error;
 use crate::rpc;
-use crate::store::{HistoryEntry, SessionMeta};
+use crate::store::HistoryEntry;
 
 /// The v1 `session/fork` answer for the new session `id`.
 pub(super) fn fork_v1(id: &str, config: &SessionConfig) -> Result<Box<RawValue>, Error> {
@@ -83,13 +82,8 @@ pub(super) async fn fork<A: Agent>(
     };
     config.apply_stored(source.mode.as_deref(), &source.config);
     super::open::apply_initial(init, &setup, &mut config);
-    let version: ProtocolVersion = init.client.protocol_version();
-    let mut meta = SessionMeta::new(id.as_str(), version, setup.cwd.as_str());
-    meta.additional_directories
-        .clone_from(&setup.additional_directories);
+    let mut meta = super::open::stored_meta(init, &id, &setup, &config);
     meta.title.clone_from(&source.title);
-    meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
-    meta.config = config.values();
     let meta = match inner.owned.create(meta).await {
         Ok(meta) => meta,
         Err(error) => {

@@ -98,6 +98,23 @@ enum Method {
     Resume,
 }
 
+/// What the store keeps of a session opened as `id` on this connection by `setup` with
+/// `config` (a new one, or a fork).
+pub(super) fn stored_meta(
+    init: &Initialized,
+    id: &str,
+    setup: &SessionSetup,
+    config: &SessionConfig,
+) -> SessionMeta {
+    let version = init.client.protocol_version();
+    let mut meta = SessionMeta::new(id, version, setup.cwd.as_str());
+    meta.additional_directories
+        .clone_from(&setup.additional_directories);
+    meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
+    meta.config = config.values();
+    meta
+}
+
 /// `session/new`.
 pub(super) async fn new_session<A: Agent>(
     inner: &Inner<A>,
@@ -118,12 +135,7 @@ pub(super) async fn new_session<A: Agent>(
         Err(error) => return Reply::error(error),
     };
     apply_initial(init, &setup, &mut config);
-    let version = init.client.protocol_version();
-    let mut meta = SessionMeta::new(id.as_str(), version, setup.cwd.as_str());
-    meta.additional_directories
-        .clone_from(&setup.additional_directories);
-    meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
-    meta.config = config.values();
+    let meta = stored_meta(init, &id, &setup, &config);
     let meta = match inner.owned.create(meta).await {
         Ok(meta) => meta,
         Err(error) => {
@@ -135,7 +147,7 @@ pub(super) async fn new_session<A: Agent>(
     let session = attach(inner, init, state);
     opened(
         inner,
-        response(version, Method::New, &id, &config),
+        response(init.client.protocol_version(), Method::New, &id, &config),
         session,
         setup,
     )
