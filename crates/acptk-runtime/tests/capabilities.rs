@@ -12,7 +12,7 @@ use acptk_runtime::agent::{
     MemoryStore, Modes, PromptContent, SessionConfig, SystemPromptModes,
 };
 use common::TestAgent;
-use common::wire::Wire;
+use common::wire::{Wire, assert_allowed};
 use serde_json::{Value, json};
 
 /// The agent-side methods of a version's reference method table.
@@ -374,17 +374,7 @@ async fn session_setup_fields_follow_the_advertised_capabilities() {
                 let params =
                     json!({"cwd": "/work", "mcpServers": [], "systemPrompt": prompt(mode)});
                 let answer = wire.call("session/new", params).await;
-                if allowed {
-                    assert!(
-                        answer.get("result").is_some(),
-                        "v{version} {mode}: {answer}"
-                    );
-                } else {
-                    assert_eq!(
-                        answer["error"]["code"], -32602,
-                        "v{version} {mode}: {answer}"
-                    );
-                }
+                assert_allowed(&answer, allowed, -32602, &format!("v{version} {mode}"));
             }
             // A system prompt with a block that is not text is refused.
             if modes.is_some() {

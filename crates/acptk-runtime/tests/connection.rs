@@ -301,10 +301,7 @@ async fn an_oversized_answer_fails_its_request_at_once() {
         let client = client.clone();
         tokio::spawn(async move { client.new_session("/", &[]).await })
     };
-    let request = agent.recv_some().await;
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":request["id"],"result":{"sessionId":"s2"}}))
-        .await;
+    agent.answer_next(json!({"sessionId": "s2"})).await;
     assert_eq!(asking.await.unwrap().unwrap(), "s2");
 }
 

@@ -11,16 +11,16 @@ mod remote_support;
 
 use std::time::Duration;
 
+use acptk_runtime::ProtocolVersion;
 use acptk_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 use acptk_runtime::client::transcript::Role;
 use acptk_runtime::transport::remote::{
-    CONNECTION_ID_HEADER, ClientOptions, RemoteError, ServerOptions, connect,
+    CONNECTION_ID_HEADER, ClientOptions, ServerOptions, connect,
 };
-use acptk_runtime::{Error, ProtocolVersion};
 use acptk_schema::jsonrpc::ErrorObject;
 use common::{TestAgent, client, texts};
 use futures_util::{SinkExt, StreamExt};
-use remote_support::{all_closed, serve_url};
+use remote_support::{all_closed, serve_url, unreachable_status};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -124,16 +124,7 @@ async fn a_token_is_required_when_set() {
             .connect_url(&url, &options)
             .await
             .unwrap_err();
-        assert!(
-            matches!(
-                error,
-                Error::Remote(RemoteError::Unreachable {
-                    status: Some(401),
-                    ..
-                })
-            ),
-            "{error}"
-        );
+        assert_eq!(unreachable_status(&error), Some(Some(401)), "{error}");
     }
     assert_eq!(
         raw(&url, &[("authorization", "Basic czNjcmV0")])

@@ -23,6 +23,13 @@ use unstable_support::FullAgent;
 
 const VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1, ProtocolVersion::V2];
 
+/// A server of the agent that answers every unstable method, and what it records.
+fn full_server() -> (AgentServer<FullAgent>, Arc<Mutex<Vec<String>>>) {
+    let agent = FullAgent::default();
+    let events = agent.events.clone();
+    (AgentServer::new(agent), events)
+}
+
 /// Waits (bounded) until `events` holds `expected`.
 async fn wait_for(events: &Arc<Mutex<Vec<String>>>, expected: &str) {
     for _ in 0..200 {
@@ -47,9 +54,7 @@ async fn wait_for_any(events: &Arc<Mutex<Vec<String>>>) {
 #[tokio::test]
 async fn typed_calls_reach_an_agent_that_advertises_them() {
     for version in VERSIONS {
-        let agent = FullAgent::default();
-        let events = agent.events.clone();
-        let server = AgentServer::new(agent);
+        let (server, events) = full_server();
         let client = connect(&server, client(version, true)).await;
 
         let providers = client.list_providers().await.unwrap();
@@ -265,9 +270,7 @@ async fn a_client_without_the_services_refuses_mcp_and_ignores_status_updates() 
 async fn the_agent_reaches_the_acp_servers_the_client_offered_and_reports_auth_changes() {
     use acptk_runtime::agent::McpServerSpec;
     for version in VERSIONS {
-        let agent = FullAgent::default();
-        let events = agent.events.clone();
-        let server = AgentServer::new(agent);
+        let (server, events) = full_server();
         let handler = McpClient::default();
         let updates = handler.updates.clone();
         let client = connect(&server, client(version, true).handler(handler)).await;

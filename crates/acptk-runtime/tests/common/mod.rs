@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod cluster;
+pub mod fn_handler;
 pub mod wire;
 
 use std::sync::{Arc, Mutex};
@@ -454,6 +455,19 @@ impl RawPeer {
 
     pub async fn recv_some(&mut self) -> Value {
         self.recv().await.expect("a message")
+    }
+
+    /// Answers `request` with `result`.
+    pub async fn reply(&mut self, request: &Value, result: Value) {
+        self.send_json(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}))
+            .await;
+    }
+
+    /// Answers the next request with `result`; the request.
+    pub async fn answer_next(&mut self, result: Value) -> Value {
+        let request = self.recv_some().await;
+        self.reply(&request, result).await;
+        request
     }
 
     /// Sends the request `method` with `params` and id `id`, and returns the answer to it

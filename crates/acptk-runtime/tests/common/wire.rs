@@ -320,3 +320,13 @@ impl Wire {
             .collect()
     }
 }
+
+/// Asserts that `answer` is a result when `allowed`, else an error with `code`; `context`
+/// names the case in the failure.
+pub fn assert_allowed(answer: &Value, allowed: bool, code: i64, context: &str) {
+    if allowed {
+        assert!(answer.get("result").is_some(), "{context}: {answer}");
+    } else {
+        assert_eq!(answer["error"]["code"], code, "{context}: {answer}");
+    }
+}
