@@ -250,31 +250,46 @@ pub struct Mode {
     pub description: Option<String>,
 }
 
-/// Declares `$to`, a [`ConfigOption`] as `$version` sends it (`ConfigChoice::$to` converts
-/// its values): the same steps for both versions, whose types only differ.
-macro_rules! option_to_wire {
+/// Declares `$to` for [`ConfigOption`] and [`ConfigChoice`]: each as `$version` sends it, the
+/// same steps for both versions, whose types only differ.
+macro_rules! to_wire {
     ($to:ident, $version:ident) => {
-        fn $to(&self) -> $version::SessionConfigOption {
-            let kind = match &self.kind {
-                ConfigKind::Boolean { current } => $version::SessionConfigKind::Boolean(
-                    $version::SessionConfigBoolean::new(*current),
-                ),
-                ConfigKind::Select { current, values } => {
-                    $version::SessionConfigKind::Select($version::SessionConfigSelect::new(
-                        current.as_str(),
-                        values.iter().map(ConfigChoice::$to).collect::<Vec<_>>(),
-                    ))
+        impl ConfigOption {
+            fn $to(&self) -> $version::SessionConfigOption {
+                let kind = match &self.kind {
+                    ConfigKind::Boolean { current } => $version::SessionConfigKind::Boolean(
+                        $version::SessionConfigBoolean::new(*current),
+                    ),
+                    ConfigKind::Select { current, values } => {
+                        $version::SessionConfigKind::Select($version::SessionConfigSelect::new(
+                            current.as_str(),
+                            values.iter().map(ConfigChoice::$to).collect::<Vec<_>>(),
+                        ))
+                    }
+                };
+                let mut option =
+                    $version::SessionConfigOption::new(self.id.as_str(), self.name.as_str(), kind);
+                if let Some(description) = &self.description {
+                    option = option.description(description.as_str());
                 }
-            };
-            let mut option =
-                $version::SessionConfigOption::new(self.id.as_str(), self.name.as_str(), kind);
-            if let Some(description) = &self.description {
-                option = option.description(description.as_str());
+                if let Some(category) = &self.category {
+                    option = option.category(category.as_str());
+                }
+                option
             }
-            if let Some(category) = &self.category {
-                option = option.category(category.as_str());
+        }
+
+        impl ConfigChoice {
+            fn $to(&self) -> $version::SessionConfigSelectOption {
+                let choice = $version::SessionConfigSelectOption::new(
+                    self.value.as_str(),
+                    self.name.as_str(),
+                );
+                match &self.description {
+                    Some(description) => choice.description(description.as_str()),
+                    None => choice,
+                }
             }
-            option
         }
     };
 }
@@ -359,9 +374,6 @@ impl ConfigOption {
             ConfigKind::Select { current, .. } => ConfigValue::Id(current.clone()),
         }
     }
-
-    option_to_wire!(to_v1, v1);
-    option_to_wire!(to_v2, v2);
 }
 
 /// The kind of a [`ConfigOption`], with its current value.
@@ -394,20 +406,5 @@ pub struct ConfigChoice {
     pub description: Option<String>,
 }
 
-impl ConfigChoice {
-    fn to_v1(&self) -> v1::SessionConfigSelectOption {
-        let choice = v1::SessionConfigSelectOption::new(self.value.as_str(), self.name.as_str());
-        match &self.description {
-            Some(description) => choice.description(description.as_str()),
-            None => choice,
-        }
-    }
-
-    fn to_v2(&self) -> v2::SessionConfigSelectOption {
-        let choice = v2::SessionConfigSelectOption::new(self.value.as_str(), self.name.as_str());
-        match &self.description {
-            Some(description) => choice.description(description.as_str()),
-            None => choice,
-        }
-    }
-}
+to_wire!(to_v1, v1);
+to_wire!(to_v2, v2);

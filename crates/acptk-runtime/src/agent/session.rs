@@ -428,14 +428,7 @@ impl Session {
         match update {
             v2::SessionUpdate::ToolCallUpdate(call) => {
                 let item = Cancellable::ToolCall(call.tool_call_id.to_string());
-                let finished = matches!(
-                    &call.status,
-                    acptk_schema::Patch::Set(
-                        v2::ToolCallStatus::Completed
-                            | v2::ToolCallStatus::Failed
-                            | v2::ToolCallStatus::Cancelled
-                    )
-                );
+                let finished = super::turn::finished(&call.status);
                 self.set_cancellable(item, finished, &call.capabilities, |capabilities| {
                     capabilities.cancel.is_some()
                 });

@@ -54,18 +54,7 @@ impl Handler for ClientDispatch {
         params: Option<Box<RawValue>>,
     ) -> BoxFuture<()> {
         let state = Arc::clone(&self.state);
-        Box::pin(async move {
-            match state.version.get().copied() {
-                Some(ProtocolVersion::V1) => {
-                    notification_v1(&state, &connection, &method, params.as_deref())
-                }
-                Some(_) => notification_v2(&state, &connection, &method, params.as_deref()),
-                None => connection.logger().log(
-                    Level::Warn,
-                    format!("ignored `{method}` received before the `initialize` response"),
-                ),
-            }
-        })
+        Box::pin(async move { agent_notification(&state, &connection, &method, params.as_deref()) })
     }
 }
 
@@ -355,17 +344,42 @@ macro_rules! session_update {
     };
 }
 
-fn notification_v1(
+/// A notification from the agent, in the connection's version (none before the `initialize`
+/// response).
+fn agent_notification(
     state: &State,
     connection: &Connection,
     method: &str,
     params: Option<&RawValue>,
 ) {
-    let Some(notification) =
-        session_update!(v1, V1, notification_v1, state, connection, method, params)
-    else {
-        return;
-    };
+    match state.version.get().copied() {
+        Some(ProtocolVersion::V1) => {
+            let update =
+                session_update!(v1, V1, notification_v1, state, connection, method, params);
+            if let Some(notification) = update {
+                session_update_v1(state, connection, notification);
+            }
+        }
+        Some(_) => {
+            let update =
+                session_update!(v2, V2, notification_v2, state, connection, method, params);
+            if let Some(notification) = update {
+                session_update_v2(state, connection, notification);
+            }
+        }
+        None => connection.logger().log(
+            Level::Warn,
+            format!("ignored `{method}` received before the `initialize` response"),
+        ),
+    }
+}
+
+/// A session update of v1.
+fn session_update_v1(
+    state: &State,
+    connection: &Connection,
+    notification: v1::SessionNotification,
+) {
     let session = notification.session_id.as_str();
     if notification.update.is_live_only() {
         // v1 counts a notice without the capability as a violation.
@@ -382,17 +396,12 @@ fn notification_v1(
     }
 }
 
-fn notification_v2(
+/// A session update of v2.
+fn session_update_v2(
     state: &State,
     connection: &Connection,
-    method: &str,
-    params: Option<&RawValue>,
+    notification: v2::UpdateSessionNotification,
 ) {
-    let Some(notification) =
-        session_update!(v2, V2, notification_v2, state, connection, method, params)
-    else {
-        return;
-    };
     let session = notification.session_id.as_str().to_owned();
     if notification.update.is_live_only() {
         // v2 has no capability: a client without a notice center just ignores notices.
