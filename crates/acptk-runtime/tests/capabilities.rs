@@ -12,22 +12,15 @@ use acptk_runtime::agent::{
     MemoryStore, Modes, PromptContent, SessionConfig, SystemPromptModes,
 };
 use common::TestAgent;
-use common::wire::{Wire, assert_allowed};
+use common::wire::{Wire, agent_methods_of, assert_allowed};
 use serde_json::{Value, json};
 
 /// The agent-side methods of a version's reference method table.
 fn agent_methods(version: u16) -> Vec<String> {
-    let table: Value = serde_json::from_str(match version {
+    agent_methods_of(match version {
         1 => include_str!("../../../reference/acp-v1.methods.json"),
         _ => include_str!("../../../reference/acp-v2.methods.json"),
     })
-    .unwrap();
-    table["agentMethods"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|method| method.as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// Whether `capabilities` (an `initialize` result) advertise `method`; `None` for methods

@@ -10,20 +10,9 @@ mod unstable_support;
 
 use acptk_runtime::agent::{AgentServer, FileStore, MemoryStore};
 use common::TestAgent;
-use common::wire::{Wire, assert_allowed};
+use common::wire::{Wire, agent_methods_of, assert_allowed};
 use serde_json::{Value, json};
 use unstable_support::FullAgent;
-
-/// The agent-side methods of a reference table.
-fn methods(table: &str) -> Vec<String> {
-    let table: Value = serde_json::from_str(table).unwrap();
-    table["agentMethods"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|method| method.as_str().unwrap().to_owned())
-        .collect()
-}
 
 /// The methods the unstable table of `version` adds to the stable one.
 fn unstable_methods(version: u16) -> Vec<String> {
@@ -37,8 +26,8 @@ fn unstable_methods(version: u16) -> Vec<String> {
             include_str!("../../../reference/acp-v2.unstable.methods.json"),
         ),
     };
-    let stable = methods(stable);
-    methods(unstable)
+    let stable = agent_methods_of(stable);
+    agent_methods_of(unstable)
         .into_iter()
         .filter(|method| !stable.contains(method))
         .collect()

@@ -488,3 +488,14 @@ impl RawPeer {
 pub fn ids(sessions: Vec<acptk_runtime::agent::SessionMeta>) -> Vec<String> {
     sessions.into_iter().map(|meta| meta.id).collect()
 }
+
+/// Creates the empty session `id` of `version` in `cwd` in `store`.
+pub async fn create_empty(
+    store: &dyn acptk_runtime::agent::SessionStore,
+    id: &str,
+    version: ProtocolVersion,
+    cwd: &str,
+) {
+    let meta = acptk_runtime::agent::SessionMeta::new(id, version, cwd);
+    store.create(&meta).await.unwrap();
+}

@@ -330,3 +330,14 @@ pub fn assert_allowed(answer: &Value, allowed: bool, code: i64, context: &str) {
         assert_eq!(answer["error"]["code"], code, "{context}: {answer}");
     }
 }
+
+/// The agent-side methods of a reference method table (JSON text).
+pub fn agent_methods_of(table: &str) -> Vec<String> {
+    let table: Value = serde_json::from_str(table).unwrap();
+    table["agentMethods"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|method| method.as_str().unwrap().to_owned())
+        .collect()
+}

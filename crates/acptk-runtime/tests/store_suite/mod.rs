@@ -18,7 +18,7 @@ use acptk_schema::{v1, v2};
 use serde_json::{Value, json};
 
 use crate::common::wire::Wire;
-use crate::common::{TestAgent, ids};
+use crate::common::{TestAgent, create_empty, ids};
 
 mod batches;
 mod leases;
@@ -103,10 +103,7 @@ fn full_meta(id: &str) -> SessionMeta {
 /// Creates v1 sessions `ids`, each with the history `history`.
 async fn sessions_with(store: &Arc<dyn SessionStore>, ids: &[&str], history: &[HistoryEntry]) {
     for id in ids {
-        store
-            .create(&SessionMeta::new(*id, ProtocolVersion::V1, "/"))
-            .await
-            .unwrap();
+        create_empty(store.as_ref(), id, ProtocolVersion::V1, "/").await;
         store.append_batch(id, history.to_vec()).await.unwrap();
     }
 }
@@ -168,14 +165,8 @@ pub async fn metadata_round_trips(fixture: &impl Fixture) {
 /// append, history: entries of both versions and prompt keys come back in order.
 pub async fn history_keeps_order_and_kinds(fixture: &impl Fixture) {
     let store = fixture.store();
-    store
-        .create(&SessionMeta::new("sess_a", ProtocolVersion::V1, "/"))
-        .await
-        .unwrap();
-    store
-        .create(&SessionMeta::new("sess_b", ProtocolVersion::V2, "/"))
-        .await
-        .unwrap();
+    create_empty(store.as_ref(), "sess_a", ProtocolVersion::V1, "/").await;
+    create_empty(store.as_ref(), "sess_b", ProtocolVersion::V2, "/").await;
     let a: Vec<HistoryEntry> = (0..20).map(|n| v1_text(&format!("a{n}"))).collect();
     let b = vec![
         HistoryEntry::V2(v2::ReplayableUpdate::UserMessage(
@@ -195,10 +186,7 @@ pub async fn history_keeps_order_and_kinds(fixture: &impl Fixture) {
         assert_eq!(reader.history("sess_a").await.unwrap(), a);
         assert_eq!(reader.history("sess_b").await.unwrap(), b);
     }
-    store
-        .create(&SessionMeta::new("sess_empty", ProtocolVersion::V1, "/"))
-        .await
-        .unwrap();
+    create_empty(store.as_ref(), "sess_empty", ProtocolVersion::V1, "/").await;
     assert!(store.history("sess_empty").await.unwrap().is_empty());
     let unknown = store
         .append("sess_unknown", v1_text("x"))
@@ -402,10 +390,7 @@ pub async fn delete_removes_everything(fixture: &impl Fixture) {
         .await
         .unwrap_err();
     assert!(matches!(error, StoreError::Unknown(_)), "{error:?}");
-    store
-        .create(&SessionMeta::new("sess_gone", ProtocolVersion::V1, "/"))
-        .await
-        .unwrap();
+    create_empty(store.as_ref(), "sess_gone", ProtocolVersion::V1, "/").await;
     assert!(store.history("sess_gone").await.unwrap().is_empty());
 
     // Over the wire, from another instance.
@@ -522,10 +507,7 @@ pub async fn titles_are_stored(fixture: &impl Fixture) {
 pub async fn corrupt_entry_fails_only_its_session(fixture: &impl Fixture) {
     let store = fixture.store();
     for id in ["sess_bad", "sess_good"] {
-        store
-            .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
-            .await
-            .unwrap();
+        create_empty(store.as_ref(), id, ProtocolVersion::V1, "/").await;
         for n in 0..3 {
             store
                 .append(id, v1_text(&format!("{id} {n}")))
