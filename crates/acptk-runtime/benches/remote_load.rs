@@ -250,6 +250,28 @@ fn vm_hwm_kib(status: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// Spawns `connections` clients of the remote endpoint `url`, each at its own place.
+fn spawn_remote_clients(
+    url: &str,
+    places: &mut impl Iterator<Item = Place>,
+    connections: usize,
+    tasks: &mut Vec<tokio::task::JoinHandle<Seen>>,
+) {
+    for _ in 0..connections {
+        let url = url.to_owned();
+        let start = places.next().expect("a place per client");
+        tasks.push(tokio::spawn(async move {
+            match connect(&url, &client_options()).await {
+                Ok((reader, writer)) => client(reader, writer, start).await,
+                Err(error) => {
+                    start.wait().await;
+                    Seen::failed(error.to_string())
+                }
+            }
+        }));
+    }
+}
+
 async fn run(
     transport: &str,
     connections: usize,
@@ -264,19 +286,7 @@ async fn run(
     match transport {
         "typescript-websocket" => {
             let url = TS_URL.get().expect("the node server was started").clone();
-            for _ in 0..connections {
-                let url = url.clone();
-                let start = places.next().expect("a place per client");
-                tasks.push(tokio::spawn(async move {
-                    match connect(&url, &client_options()).await {
-                        Ok((reader, writer)) => client(reader, writer, start).await,
-                        Err(error) => {
-                            start.wait().await;
-                            Seen::failed(error.to_string())
-                        }
-                    }
-                }));
-            }
+            spawn_remote_clients(&url, &mut places, connections, &mut tasks);
         }
         "websocket" | "streamable-http" => {
             // The runtime's own bind: a listen backlog for 200 clients connecting at once.
@@ -296,19 +306,7 @@ async fn run(
                 .max_connections(connections * 4 + 8)
                 .max_per_address(connections + 8);
             tokio::spawn(RemoteServer::new(server(updates, interval), options).serve(listener));
-            for _ in 0..connections {
-                let url = url.clone();
-                let start = places.next().expect("a place per client");
-                tasks.push(tokio::spawn(async move {
-                    match connect(&url, &client_options()).await {
-                        Ok((reader, writer)) => client(reader, writer, start).await,
-                        Err(error) => {
-                            start.wait().await;
-                            Seen::failed(error.to_string())
-                        }
-                    }
-                }));
-            }
+            spawn_remote_clients(&url, &mut places, connections, &mut tasks);
         }
         "stdio-pipe" => {
             let server = server(updates, interval);

@@ -41,6 +41,40 @@ pub enum McpServerSpec {
     },
 }
 
+/// A network server of `kind` from the wire fields of either version (HTTP, v1's SSE).
+macro_rules! network {
+    ($server:expr, $kind:expr) => {
+        remote(
+            &$server.name,
+            $kind,
+            &$server.url,
+            $server.headers.iter().map(|h| (&h.name, &h.value)),
+        )
+    };
+}
+
+/// The servers both versions send alike (stdio, HTTP, `acp`), from the wire types of
+/// `$version`; `None` for the others.
+macro_rules! shared_kinds {
+    ($version:ident, $server:expr) => {
+        match $server {
+            $version::McpServer::Stdio(stdio) => Some(local(
+                &stdio.name,
+                stdio.command.as_str(),
+                &stdio.args,
+                stdio.env.iter().map(|var| (&var.name, &var.value)),
+            )),
+            $version::McpServer::Http(http) => Some(network!(http, "http")),
+            #[cfg(feature = "unstable_mcp_over_acp")]
+            $version::McpServer::Acp(acp) => Some(McpServerSpec::Acp {
+                name: acp.name.clone(),
+                server_id: acp.server_id.to_string(),
+            }),
+            _ => None,
+        }
+    };
+}
+
 impl McpServerSpec {
     /// The server's name.
     pub fn name(&self) -> &str {
@@ -72,58 +106,19 @@ impl McpServerSpec {
     }
 
     pub(crate) fn from_v1(server: &v1::McpServer) -> Self {
-        match server {
-            v1::McpServer::Stdio(stdio) => local(
-                &stdio.name,
-                &stdio.command,
-                &stdio.args,
-                stdio.env.iter().map(|var| (&var.name, &var.value)),
-            ),
-            v1::McpServer::Http(http) => remote(
-                &http.name,
-                "http",
-                &http.url,
-                http.headers.iter().map(|h| (&h.name, &h.value)),
-            ),
-            v1::McpServer::Sse(sse) => remote(
-                &sse.name,
-                "sse",
-                &sse.url,
-                sse.headers.iter().map(|h| (&h.name, &h.value)),
-            ),
-            #[cfg(feature = "unstable_mcp_over_acp")]
-            v1::McpServer::Acp(acp) => McpServerSpec::Acp {
-                name: acp.name.clone(),
-                server_id: acp.server_id.to_string(),
-            },
+        shared_kinds!(v1, server).unwrap_or_else(|| match server {
+            v1::McpServer::Sse(sse) => network!(sse, "sse"),
             other => remote(
                 other.name(),
                 other.tag().unwrap_or_default(),
                 "",
                 std::iter::empty(),
             ),
-        }
+        })
     }
 
     pub(crate) fn from_v2(server: &v2::McpServer) -> Self {
-        match server {
-            v2::McpServer::Stdio(stdio) => local(
-                &stdio.name,
-                stdio.command.as_str(),
-                &stdio.args,
-                stdio.env.iter().map(|var| (&var.name, &var.value)),
-            ),
-            v2::McpServer::Http(http) => remote(
-                &http.name,
-                "http",
-                &http.url,
-                http.headers.iter().map(|h| (&h.name, &h.value)),
-            ),
-            #[cfg(feature = "unstable_mcp_over_acp")]
-            v2::McpServer::Acp(acp) => McpServerSpec::Acp {
-                name: acp.name.clone(),
-                server_id: acp.server_id.to_string(),
-            },
+        shared_kinds!(v2, server).unwrap_or_else(|| match server {
             v2::McpServer::Other(unknown) => {
                 // A transport this runtime does not know: keep what its fields say.
                 let text = |key: &str| {
@@ -136,7 +131,7 @@ impl McpServerSpec {
                 remote(text("name"), unknown.tag(), text("url"), std::iter::empty())
             }
             other => remote("", other.tag(), "", std::iter::empty()),
-        }
+        })
     }
 }
 

@@ -12,8 +12,9 @@ use std::time::Duration;
 use acptk_runtime::connection::{BoxFuture, Handler, Reply};
 use acptk_runtime::log::Logger;
 use acptk_runtime::{Connection, ConnectionBuilder};
-use acptk_schema::jsonrpc::{Id, RawValue};
+use acptk_schema::jsonrpc::RawValue;
 use common::RawPeer;
+use common::fn_handler::FnHandler;
 use serde_json::json;
 
 /// The size of each notification `flood` sends.
@@ -30,46 +31,43 @@ struct Flooder {
     seen: Arc<AtomicUsize>,
 }
 
-impl Handler for Flooder {
-    fn request(
-        &self,
-        connection: Connection,
-        _id: Id,
-        method: String,
-        _params: Option<Box<RawValue>>,
-    ) -> BoxFuture<Reply> {
-        let queued = Arc::clone(&self.queued);
-        Box::pin(async move {
-            if method == "hold" {
-                return std::future::pending().await;
-            }
-            if method != "flood" {
-                return Reply::ok(&json!({}));
-            }
-            Reply::ok(&json!({})).then(async move {
-                let big = serde_json::value::to_raw_value(&"x".repeat(NOTICE_BYTES)).unwrap();
-                for _ in 0..FLOOD {
-                    if connection
-                        .notify_raw("_big", Some(big.clone()))
-                        .await
-                        .is_err()
-                    {
-                        break;
+impl Flooder {
+    /// The handler that counts into these counters.
+    fn handler(&self) -> impl Handler {
+        let (queued, seen) = (Arc::clone(&self.queued), Arc::clone(&self.seen));
+        FnHandler {
+            request: move |connection: Connection,
+                           method: String,
+                           _params: Option<Box<RawValue>>|
+                  -> BoxFuture<Reply> {
+                let queued = Arc::clone(&queued);
+                Box::pin(async move {
+                    if method == "hold" {
+                        return std::future::pending().await;
                     }
-                    queued.fetch_add(1, Ordering::SeqCst);
-                }
-            })
-        })
-    }
-
-    fn notification(
-        &self,
-        _connection: Connection,
-        _method: String,
-        _params: Option<Box<RawValue>>,
-    ) -> BoxFuture<()> {
-        self.seen.fetch_add(1, Ordering::SeqCst);
-        Box::pin(async {})
+                    if method != "flood" {
+                        return Reply::ok(&json!({}));
+                    }
+                    Reply::ok(&json!({})).then(async move {
+                        let big =
+                            serde_json::value::to_raw_value(&"x".repeat(NOTICE_BYTES)).unwrap();
+                        for _ in 0..FLOOD {
+                            if connection
+                                .notify_raw("_big", Some(big.clone()))
+                                .await
+                                .is_err()
+                            {
+                                break;
+                            }
+                            queued.fetch_add(1, Ordering::SeqCst);
+                        }
+                    })
+                })
+            },
+            notification: move |_method| {
+                seen.fetch_add(1, Ordering::SeqCst);
+            },
+        }
     }
 }
 
@@ -78,7 +76,10 @@ impl Handler for Flooder {
 fn start(options: ConnectionBuilder, handler: Flooder) -> (RawPeer, Connection) {
     let (ours, theirs) = tokio::io::duplex(4096);
     let (read, write) = tokio::io::split(ours);
-    (RawPeer::new(theirs), options.start(read, write, handler))
+    (
+        RawPeer::new(theirs),
+        options.start(read, write, handler.handler()),
+    )
 }
 
 #[tokio::test]

@@ -10,63 +10,52 @@ use std::time::Duration;
 
 use acptk_runtime::connection::{BoxFuture, Handler, Reply};
 use acptk_runtime::{Connection, ConnectionBuilder};
-use acptk_schema::jsonrpc::{Id, RawValue};
+use acptk_schema::jsonrpc::RawValue;
 use common::RawPeer;
+use common::fn_handler::FnHandler;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 /// A handler for the connection layer alone: `echo` answers its params, `slow` answers after
 /// `params.ms` milliseconds, `wait` never answers (until cancelled), `then` answers and then
 /// sends the notification `_then` (follow-up work). Notifications are reported in order.
-struct Probe {
-    notifications: mpsc::UnboundedSender<String>,
-}
-
-impl Handler for Probe {
-    fn request(
-        &self,
-        connection: Connection,
-        _id: Id,
-        method: String,
-        params: Option<Box<RawValue>>,
-    ) -> BoxFuture<Reply> {
-        Box::pin(async move {
-            let params: Value = params
-                .map(|raw| serde_json::from_str(raw.get()).unwrap())
-                .unwrap_or(Value::Null);
-            match method.as_str() {
-                "echo" => Reply::ok(&params),
-                "slow" => {
-                    let ms = params["ms"].as_u64().unwrap_or(10);
-                    tokio::time::sleep(Duration::from_millis(ms)).await;
-                    Reply::ok(&params)
+fn probe_handler(notifications: mpsc::UnboundedSender<String>) -> impl Handler {
+    FnHandler {
+        request: |connection: Connection,
+                  method: String,
+                  params: Option<Box<RawValue>>|
+         -> BoxFuture<Reply> {
+            Box::pin(async move {
+                let params: Value = params
+                    .map(|raw| serde_json::from_str(raw.get()).unwrap())
+                    .unwrap_or(Value::Null);
+                match method.as_str() {
+                    "echo" => Reply::ok(&params),
+                    "slow" => {
+                        let ms = params["ms"].as_u64().unwrap_or(10);
+                        tokio::time::sleep(Duration::from_millis(ms)).await;
+                        Reply::ok(&params)
+                    }
+                    "wait" => std::future::pending().await,
+                    "then" => Reply::ok(&params).then(async move {
+                        let _ = connection.notify_raw("_then", None).await;
+                    }),
+                    other => Reply::error(acptk_runtime::rpc::method_not_found(other)),
                 }
-                "wait" => std::future::pending().await,
-                "then" => Reply::ok(&params).then(async move {
-                    let _ = connection.notify_raw("_then", None).await;
-                }),
-                other => Reply::error(acptk_runtime::rpc::method_not_found(other)),
-            }
-        })
-    }
-
-    fn notification(
-        &self,
-        _connection: Connection,
-        method: String,
-        _params: Option<Box<RawValue>>,
-    ) -> BoxFuture<()> {
-        let _ = self.notifications.send(method);
-        Box::pin(async {})
+            })
+        },
+        notification: move |method| {
+            let _ = notifications.send(method);
+        },
     }
 }
 
-/// A raw peer on one side of a connection served by [`Probe`] with `options`.
+/// A raw peer on one side of a connection served by [`probe_handler`] with `options`.
 fn probe(options: ConnectionBuilder) -> (RawPeer, mpsc::UnboundedReceiver<String>, Connection) {
     let (tx, rx) = mpsc::unbounded_channel();
     let (ours, theirs) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(ours);
-    let connection = options.start(read, write, Probe { notifications: tx });
+    let connection = options.start(read, write, probe_handler(tx));
     (RawPeer::new(theirs), rx, connection)
 }
 
@@ -455,7 +444,7 @@ async fn a_connection_over_channels() {
     let _connection = ConnectionBuilder::new().start_transport(
         ChannelReader::new(incoming, 1024),
         ChannelWriter::new(outgoing),
-        Probe { notifications },
+        probe_handler(notifications),
     );
     to_connection
         .send(br#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}"#.to_vec())

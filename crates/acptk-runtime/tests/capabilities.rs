@@ -12,22 +12,15 @@ use acptk_runtime::agent::{
     MemoryStore, Modes, PromptContent, SessionConfig, SystemPromptModes,
 };
 use common::TestAgent;
-use common::wire::Wire;
+use common::wire::{Wire, agent_methods_of, assert_allowed};
 use serde_json::{Value, json};
 
 /// The agent-side methods of a version's reference method table.
 fn agent_methods(version: u16) -> Vec<String> {
-    let table: Value = serde_json::from_str(match version {
+    agent_methods_of(match version {
         1 => include_str!("../../../reference/acp-v1.methods.json"),
         _ => include_str!("../../../reference/acp-v2.methods.json"),
     })
-    .unwrap();
-    table["agentMethods"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|method| method.as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// Whether `capabilities` (an `initialize` result) advertise `method`; `None` for methods
@@ -374,17 +367,7 @@ async fn session_setup_fields_follow_the_advertised_capabilities() {
                 let params =
                     json!({"cwd": "/work", "mcpServers": [], "systemPrompt": prompt(mode)});
                 let answer = wire.call("session/new", params).await;
-                if allowed {
-                    assert!(
-                        answer.get("result").is_some(),
-                        "v{version} {mode}: {answer}"
-                    );
-                } else {
-                    assert_eq!(
-                        answer["error"]["code"], -32602,
-                        "v{version} {mode}: {answer}"
-                    );
-                }
+                assert_allowed(&answer, allowed, -32602, &format!("v{version} {mode}"));
             }
             // A system prompt with a block that is not text is refused.
             if modes.is_some() {

@@ -16,6 +16,23 @@ struct Tree {
 }
 
 impl Tree {
+    /// The paths refused to reads and writes alike, with what the refusal says: `file`
+    /// outside the session, a directory, and (on Unix) links that lead outside, one of them
+    /// to `file`.
+    fn refused_everywhere(&self, file: &str) -> Vec<(PathBuf, &'static str)> {
+        vec![
+            (self.outside.join(file), "outside the session's directories"),
+            (self.root.join("sub"), "is a directory"),
+            #[cfg(unix)]
+            (self.root.join("link-out"), "resolves to"),
+            #[cfg(unix)]
+            (
+                self.root.join("dir-out").join(file),
+                "outside the session's directories",
+            ),
+        ]
+    }
+
     fn new() -> Self {
         let root = Scratch::new("files-root");
         let outside = Scratch::new("files-outside");
@@ -119,11 +136,7 @@ fn reads_honour_line_and_limit() {
 #[test]
 fn reads_outside_the_session_are_refused() {
     let tree = Tree::new();
-    let cases: Vec<(PathBuf, &str)> = vec![
-        (
-            tree.outside.join("secret.txt"),
-            "outside the session's directories",
-        ),
+    let mut cases: Vec<(PathBuf, &str)> = vec![
         (
             tree.root
                 .join("..")
@@ -134,15 +147,8 @@ fn reads_outside_the_session_are_refused() {
         (PathBuf::from("a.txt"), "not an absolute path"),
         (tree.root.join("missing.txt"), "-32002"),
         (tree.root.join("bin.dat"), "not UTF-8 text"),
-        (tree.root.join("sub"), "is a directory"),
-        #[cfg(unix)]
-        (tree.root.join("link-out"), "resolves to"),
-        #[cfg(unix)]
-        (
-            tree.root.join("dir-out/secret.txt"),
-            "outside the session's directories",
-        ),
     ];
+    cases.extend(tree.refused_everywhere("secret.txt"));
     for (path, expected) in cases {
         let error = tree.read(path.clone(), None, None).unwrap_err();
         assert!(error.contains(expected), "{}: {error}", path.display());
@@ -195,26 +201,15 @@ fn writes_inside_create_files_and_directories() {
 #[test]
 fn writes_outside_are_refused_and_change_nothing() {
     let tree = Tree::new();
-    let cases: Vec<(PathBuf, &str)> = vec![
-        (
-            tree.outside.join("new.txt"),
-            "outside the session's directories",
-        ),
+    let mut cases: Vec<(PathBuf, &str)> = vec![
         (
             tree.outside.join("secret.txt"),
             "outside the session's directories",
         ),
         (tree.root.join("sub/../../files-outside/x.txt"), ".."),
         (PathBuf::from("rel.txt"), "not an absolute path"),
-        (tree.root.join("sub"), "is a directory"),
-        #[cfg(unix)]
-        (tree.root.join("link-out"), "resolves to"),
-        #[cfg(unix)]
-        (
-            tree.root.join("dir-out/new.txt"),
-            "outside the session's directories",
-        ),
     ];
+    cases.extend(tree.refused_everywhere("new.txt"));
     for (path, expected) in cases {
         let error = tree.write(path.clone(), "overwritten").unwrap_err();
         assert!(error.contains(expected), "{}: {error}", path.display());

@@ -4,7 +4,7 @@
 
 mod common;
 
-use acptk_runtime::agent::AgentServer;
+use acptk_runtime::agent::{AgentServer, Session};
 use acptk_runtime::client::{ClientBuilder, PermissionDecision};
 use acptk_runtime::{ConnectionBuilder, Error, ProtocolVersion};
 use common::{RawPeer, TestAgent, client, connect, raw_agent, raw_client_of};
@@ -16,14 +16,47 @@ async fn raw_client(options: ConnectionBuilder) -> RawPeer {
     let (agent, _opened) = TestAgent::new();
     let server = AgentServer::new(agent).connection_options(options);
     let mut peer = raw_client_of(&server);
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
-    )
-    .await;
+    peer.send_json(initialize_v1()).await;
     let answer = peer.recv_some().await;
     assert_eq!(answer["result"]["protocolVersion"], 1);
     assert_eq!(answer["result"]["agentCapabilities"]["loadSession"], true);
     peer
+}
+
+/// v1 `initialize`, id 0.
+fn initialize_v1() -> Value {
+    json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}})
+}
+
+/// `session/new` in `/`, id `id`.
+fn new_session(id: u64) -> Value {
+    json!({"jsonrpc":"2.0","id":id,"method":"session/new","params":{"cwd":"/","mcpServers":[]}})
+}
+
+/// Serves `server` over a pipe until its input ends: the serving task and the client's end.
+fn serve_piped(
+    server: AgentServer<TestAgent>,
+) -> (
+    tokio::task::JoinHandle<Result<(), Error>>,
+    tokio::io::DuplexStream,
+) {
+    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(agent_io);
+    let serving = tokio::spawn(async move { server.serve(read, write).await });
+    (serving, client_io)
+}
+
+/// A server of the test agent that tells on `started` when a turn starts (the session id),
+/// and the sessions it opens.
+fn server_telling_starts() -> (
+    AgentServer<TestAgent>,
+    tokio::sync::mpsc::UnboundedReceiver<String>,
+    tokio::sync::mpsc::UnboundedReceiver<Session>,
+) {
+    let (agent, opened) = TestAgent::new();
+    let (started_tx, started) = tokio::sync::mpsc::unbounded_channel();
+    *agent.started.lock().unwrap() = Some(started_tx);
+    (AgentServer::new(agent), started, opened)
 }
 
 /// The id and error code a bad line is expected to be answered with (`None`: no answer).
@@ -89,10 +122,7 @@ async fn bad_lines_are_answered_and_skipped() {
 #[tokio::test]
 async fn cancel_request_answers_the_request_as_cancelled() {
     let mut peer = raw_client(ConnectionBuilder::new().max_line_bytes(1 << 20)).await;
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
-    )
-    .await;
+    peer.send_json(new_session(1)).await;
     let session = peer.recv_some().await["result"]["sessionId"].clone();
     peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":session,"prompt":[{"type":"text","text":"wait"}]}}))
         .await;
@@ -116,10 +146,7 @@ async fn cancel_request_answers_the_request_as_cancelled() {
 #[tokio::test]
 async fn session_cancel_ends_the_turn_in_both_versions() {
     for version in [ProtocolVersion::V1, ProtocolVersion::V2] {
-        let (agent, _opened) = TestAgent::new();
-        let (started_tx, mut started) = tokio::sync::mpsc::unbounded_channel();
-        *agent.started.lock().unwrap() = Some(started_tx);
-        let server = AgentServer::new(agent);
+        let (server, mut started, _opened) = server_telling_starts();
         let client = connect(&server, client(version, true)).await;
         let id = client.new_session("/", &[]).await.unwrap();
         let turn = {
@@ -141,10 +168,7 @@ async fn session_cancel_ends_the_turn_in_both_versions() {
 #[tokio::test]
 async fn requests_run_concurrently_in_both_directions() {
     for version in [ProtocolVersion::V1, ProtocolVersion::V2] {
-        let (agent, _opened) = TestAgent::new();
-        let (started_tx, mut started) = tokio::sync::mpsc::unbounded_channel();
-        *agent.started.lock().unwrap() = Some(started_tx);
-        let server = AgentServer::new(agent);
+        let (server, mut started, _opened) = server_telling_starts();
         let builder = client(version, true).permissions(|request| {
             Box::pin(async move { PermissionDecision::Selected(request.options[0].id.clone()) })
         });
@@ -182,10 +206,7 @@ async fn a_request_over_the_in_flight_limit_is_refused_and_reading_goes_on() {
 
 async fn over_the_limit() {
     let mut peer = raw_client(ConnectionBuilder::new().max_in_flight(1)).await;
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
-    )
-    .await;
+    peer.send_json(new_session(1)).await;
     let session = peer.recv_some().await["result"]["sessionId"].clone();
     // The one slot: a turn that asks us for permission and waits for our answer.
     peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":session,"prompt":[{"type":"text","text":"ask"}]}}))
@@ -193,10 +214,7 @@ async fn over_the_limit() {
     let ask = peer.recv_some().await;
     assert_eq!(ask["method"], "session/request_permission", "{ask}");
     // A second request while the slot is taken is refused at once...
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
-    )
-    .await;
+    peer.send_json(new_session(3)).await;
     let refused = peer.recv_some().await;
     assert_eq!(error_of(&refused), (json!(3), -32603), "{refused}");
     assert!(
@@ -283,10 +301,7 @@ async fn an_oversized_answer_fails_its_request_at_once() {
         let client = client.clone();
         tokio::spawn(async move { client.new_session("/", &[]).await })
     };
-    let request = agent.recv_some().await;
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":request["id"],"result":{"sessionId":"s2"}}))
-        .await;
+    agent.answer_next(json!({"sessionId": "s2"})).await;
     assert_eq!(asking.await.unwrap().unwrap(), "s2");
 }
 
@@ -361,19 +376,11 @@ async fn a_dropped_request_is_cancelled_even_when_the_queue_is_full() {
 async fn requests_sent_before_the_end_of_input_are_still_answered() {
     let (agent, _opened) = TestAgent::new();
     let server = AgentServer::new(agent);
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(agent_io);
-    let serving = tokio::spawn(async move { server.serve(read, write).await });
+    let (serving, client_io) = serve_piped(server);
     let mut peer = RawPeer::new(client_io);
     // Everything at once, then the end of input, as `printf ... | agent` does.
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
-    )
-    .await;
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
-    )
-    .await;
+    peer.send_json(initialize_v1()).await;
+    peer.send_json(new_session(1)).await;
     peer.end_input().await;
     let mut answered = Vec::new();
     while let Some(message) = peer.recv().await {
@@ -391,19 +398,11 @@ async fn after_the_end_of_input_running_requests_get_the_drain_timeout() {
     let (agent, _opened) = TestAgent::new();
     let server = AgentServer::new(agent)
         .connection_options(ConnectionBuilder::new().drain_timeout(Duration::from_millis(200)));
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(agent_io);
-    let serving = tokio::spawn(async move { server.serve(read, write).await });
+    let (serving, client_io) = serve_piped(server);
     let mut peer = RawPeer::new(client_io);
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}),
-    )
-    .await;
+    peer.send_json(initialize_v1()).await;
     peer.recv_some().await;
-    peer.send_json(
-        json!({"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}),
-    )
-    .await;
+    peer.send_json(new_session(1)).await;
     let session = peer.recv_some().await["result"]["sessionId"].clone();
     // A turn that only ends when cancelled; then the client stops sending.
     peer.send_json(json!({"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":session,"prompt":[{"type":"text","text":"wait"}]}}))
@@ -446,9 +445,7 @@ async fn end_of_stream_fails_pending_requests_and_ends_the_server() {
     // The client hangs up: the server's `serve` returns.
     let (agent, _opened) = TestAgent::new();
     let server = AgentServer::new(agent);
-    let (client_io, agent_io) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(agent_io);
-    let serving = tokio::spawn(async move { server.serve(read, write).await });
+    let (serving, client_io) = serve_piped(server);
     drop(client_io);
     serving.await.unwrap().unwrap();
 }

@@ -37,31 +37,25 @@ async fn connect<A: Agent>(server: &AgentServer<A>, builder: ClientBuilder) -> C
     builder.connect(read, write).await.unwrap()
 }
 
+/// What `pick` takes from the entries of the transcript of `session`, in order.
+fn picked<T>(client: &Client, session: &str, pick: impl Fn(&Entry) -> Option<T>) -> Vec<T> {
+    let transcript = client.session_transcript(session).unwrap();
+    transcript.entries.iter().filter_map(pick).collect()
+}
+
 fn agent_text(client: &Client, session: &str) -> String {
-    client
-        .session_transcript(session)
-        .unwrap()
-        .entries
-        .iter()
-        .filter_map(|entry| match entry {
-            Entry::Message(message) if message.role == Role::Agent => Some(message.text.clone()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("|")
+    picked(client, session, |entry| match entry {
+        Entry::Message(message) if message.role == Role::Agent => Some(message.text.clone()),
+        _ => None,
+    })
+    .join("|")
 }
 
 fn tool_calls(client: &Client, session: &str) -> Vec<(String, String)> {
-    client
-        .session_transcript(session)
-        .unwrap()
-        .entries
-        .iter()
-        .filter_map(|entry| match entry {
-            Entry::ToolCall(call) => Some((call.title.clone(), call.status.clone())),
-            _ => None,
-        })
-        .collect()
+    picked(client, session, |entry| match entry {
+        Entry::ToolCall(call) => Some((call.title.clone(), call.status.clone())),
+        _ => None,
+    })
 }
 
 #[tokio::test]

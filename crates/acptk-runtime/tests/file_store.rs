@@ -13,8 +13,8 @@ use acptk_runtime::agent::{
     AgentServer, ConfigValue, FileStore, HistoryEntry, SessionMeta, SessionStore, StoreError,
 };
 use acptk_schema::{v1, v2};
-use common::TestAgent;
 use common::wire::Wire;
+use common::{TestAgent, create_empty, ids};
 use serde_json::json;
 
 fn v1_text(text: &str) -> HistoryEntry {
@@ -39,10 +39,7 @@ async fn filled(dir: &Path) -> FileStore {
     store.create(&a).await.unwrap();
     store.append("a", v1_text("one")).await.unwrap();
     store.append("a", v1_text("two")).await.unwrap();
-    store
-        .create(&SessionMeta::new("b", ProtocolVersion::V2, "/other"))
-        .await
-        .unwrap();
+    create_empty(&store, "b", ProtocolVersion::V2, "/other").await;
     store.append("b", v2_text("three")).await.unwrap();
     store
         .append(
@@ -172,28 +169,15 @@ async fn a_file_of_a_newer_format_is_named_as_such() {
         "{error:?}"
     );
     // A session that cannot be read is left out of the list, the others stay.
-    let ids: Vec<String> = store
-        .list()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|m| m.id)
-        .collect();
-    assert_eq!(ids, ["a"]);
+    assert_eq!(ids(store.list().await.unwrap()), ["a"]);
 }
 
 #[tokio::test]
 async fn a_full_session_refuses_more_and_keeps_what_it_has() {
     let dir = tempfile::tempdir().unwrap();
     let store = FileStore::open(dir.path()).unwrap().max_session_bytes(400);
-    store
-        .create(&SessionMeta::new("a", ProtocolVersion::V1, "/work"))
-        .await
-        .unwrap();
-    store
-        .create(&SessionMeta::new("b", ProtocolVersion::V1, "/work"))
-        .await
-        .unwrap();
+    create_empty(&store, "a", ProtocolVersion::V1, "/work").await;
+    create_empty(&store, "b", ProtocolVersion::V1, "/work").await;
     let mut recorded = 0;
     let error = loop {
         match store.append("a", v1_text("some words of a reply")).await {

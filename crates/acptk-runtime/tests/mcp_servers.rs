@@ -32,14 +32,20 @@ async fn first_setup(setups: &Arc<Mutex<Vec<SessionSetup>>>) -> Vec<McpServerSpe
         .expect("the agent never opened the session")
 }
 
-#[tokio::test]
-async fn mcp_servers_reach_the_agent_with_their_endpoints() {
-    let remote = |kind: &str| McpServerSpec::Remote {
+/// A network server of transport `kind`, named and reached after it.
+fn remote(kind: &str, headers: Vec<(String, String)>) -> McpServerSpec {
+    McpServerSpec::Remote {
         name: format!("{kind}-server"),
         kind: kind.to_owned(),
         url: format!("https://mcp.example/{kind}"),
-        headers: vec![("Authorization".to_owned(), "Bearer t".to_owned())],
-    };
+        headers,
+    }
+}
+
+#[tokio::test]
+async fn mcp_servers_reach_the_agent_with_their_endpoints() {
+    let headers = vec![("Authorization".to_owned(), "Bearer t".to_owned())];
+    let remote = |kind: &str| remote(kind, headers.clone());
     let stdio = McpServerSpec::Stdio {
         name: "local".to_owned(),
         command: "/usr/bin/mcp-local".to_owned(),
@@ -66,12 +72,7 @@ async fn mcp_servers_reach_the_agent_with_their_endpoints() {
 
 #[tokio::test]
 async fn the_client_leaves_out_servers_of_transports_the_agent_did_not_advertise() {
-    let remote = |kind: &str| McpServerSpec::Remote {
-        name: format!("{kind}-server"),
-        kind: kind.to_owned(),
-        url: format!("https://mcp.example/{kind}"),
-        headers: Vec::new(),
-    };
+    let remote = |kind: &str| remote(kind, Vec::new());
     let stdio = McpServerSpec::Stdio {
         name: "local".to_owned(),
         command: "/usr/bin/mcp-local".to_owned(),

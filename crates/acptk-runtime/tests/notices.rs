@@ -4,7 +4,8 @@
 
 mod common;
 
-use acptk_runtime::agent::{AgentServer, ClientFeature, HistoryEntry};
+use acptk_runtime::agent::{AgentServer, ClientFeature, HistoryEntry, Session};
+use acptk_runtime::client::Client;
 use acptk_runtime::client::transcript::Role;
 use acptk_runtime::{Error, FallbackPolicy, Notice, NoticeDelivery, ProtocolVersion};
 use acptk_schema::{v1, v2};
@@ -117,13 +118,19 @@ async fn one_call_delivers_by_the_rules_of_the_clients_version() {
     }
 }
 
-#[tokio::test]
-async fn a_raw_v1_notice_to_a_client_without_the_capability_is_a_typed_error() {
+/// A v1 client, with or without notices, and the session it opened, on both sides.
+async fn v1_session(notices: bool) -> (AgentServer<TestAgent>, Client, String, Session) {
     let (agent, mut opened) = TestAgent::new();
     let server = AgentServer::new(agent);
-    let client = connect(&server, client(ProtocolVersion::V1, false)).await;
+    let client = connect(&server, client(ProtocolVersion::V1, notices)).await;
     let id = client.new_session("/tmp", &[]).await.unwrap();
     let session = opened.recv().await.unwrap();
+    (server, client, id, session)
+}
+
+#[tokio::test]
+async fn a_raw_v1_notice_to_a_client_without_the_capability_is_a_typed_error() {
+    let (_server, client, id, session) = v1_session(false).await;
 
     let update = v1::SessionUpdate::Notice(notice().to_v1());
     let error = session.send_v1(update).await.unwrap_err();
@@ -154,11 +161,7 @@ async fn a_raw_v1_notice_to_a_client_without_the_capability_is_a_typed_error() {
 
 #[tokio::test]
 async fn a_raw_v1_notice_to_a_client_with_the_capability_is_sent_and_not_recorded() {
-    let (agent, mut opened) = TestAgent::new();
-    let server = AgentServer::new(agent);
-    let client = connect(&server, client(ProtocolVersion::V1, true)).await;
-    let id = client.new_session("/tmp", &[]).await.unwrap();
-    let session = opened.recv().await.unwrap();
+    let (server, client, id, session) = v1_session(true).await;
     session
         .send_v1(v1::SessionUpdate::Notice(notice().to_v1()))
         .await

@@ -115,7 +115,7 @@ async fn every_session_method_answers_another_principals_session_as_an_unknown_o
         assert!(list.to_string().contains(SECRET), "v{version}: {list}");
         let mut again = Wire::start_as(&server, version, Principal::named("alice")).await;
         let reopen = if version == 1 {
-            json!({"sessionId": theirs, "cwd": "/work", "mcpServers": []})
+            params_v1(&theirs)
         } else {
             json!({"sessionId": theirs, "cwd": "/work", "replayFrom": {"type": "start"}})
         };
@@ -155,12 +155,7 @@ async fn a_restarted_store_keeps_owners_and_the_local_user_is_a_principal_of_its
     let mut bob = Wire::start_as(&server, 1, Principal::named("bob")).await;
     let list = bob.ok("session/list", json!({})).await;
     assert_eq!(list["sessions"], json!([]), "{list}");
-    bob.refused(
-        "session/load",
-        json!({"sessionId": mine, "cwd": "/work", "mcpServers": []}),
-        -32002,
-    )
-    .await;
+    bob.refused("session/load", params_v1(&mine), -32002).await;
     // The local user sees only its own session, alice only hers.
     let (mut stdio, _) = Wire::start(&server, 1, json!({})).await;
     let list = stdio.ok("session/list", json!({})).await;
@@ -169,11 +164,7 @@ async fn a_restarted_store_keeps_owners_and_the_local_user_is_a_principal_of_its
         "{list}"
     );
     stdio
-        .refused(
-            "session/load",
-            json!({"sessionId": mine, "cwd": "/work", "mcpServers": []}),
-            -32002,
-        )
+        .refused("session/load", params_v1(&mine), -32002)
         .await;
     let mut alice = Wire::start_as(&server, 1, Principal::named("alice")).await;
     let list = alice.ok("session/list", json!({})).await;
@@ -181,18 +172,9 @@ async fn a_restarted_store_keeps_owners_and_the_local_user_is_a_principal_of_its
         list.to_string().contains(SECRET) && !listed(&list).contains(&local),
         "{list}"
     );
+    alice.ok("session/load", params_v1(&mine)).await;
     alice
-        .ok(
-            "session/load",
-            json!({"sessionId": mine, "cwd": "/work", "mcpServers": []}),
-        )
-        .await;
-    alice
-        .refused(
-            "session/load",
-            json!({"sessionId": local, "cwd": "/work", "mcpServers": []}),
-            -32002,
-        )
+        .refused("session/load", params_v1(&local), -32002)
         .await;
 }
 

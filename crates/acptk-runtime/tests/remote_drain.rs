@@ -64,6 +64,15 @@ struct Running {
     served: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
+/// Waits until the server task ends, which must be soon and cleanly.
+async fn stopped(served: tokio::task::JoinHandle<std::io::Result<()>>) {
+    tokio::time::timeout(Duration::from_secs(5), served)
+        .await
+        .expect("the server stopped")
+        .unwrap()
+        .unwrap();
+}
+
 async fn start(server: AgentServer<Slow>, grace: Duration) -> Running {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap().to_string();
@@ -248,11 +257,7 @@ async fn a_drain_finishes_running_turns_refuses_new_work_and_closes_everything()
     // Then every connection is closed as going away, and the server stops.
     assert_eq!(next(&mut busy).await.err(), Some(Some(1001)));
     assert_eq!(next(&mut idle).await.err(), Some(Some(1001)));
-    tokio::time::timeout(Duration::from_secs(5), running.served)
-        .await
-        .expect("the server stopped")
-        .unwrap()
-        .unwrap();
+    stopped(running.served).await;
     assert!(
         asked.elapsed() < Duration::from_secs(4),
         "{:?}",
@@ -285,11 +290,7 @@ async fn a_turn_that_outlives_the_grace_period_is_cancelled() {
         "{waited:?}"
     );
     assert_eq!(next(&mut socket).await.err(), Some(Some(1001)));
-    tokio::time::timeout(Duration::from_secs(5), running.served)
-        .await
-        .expect("the server stopped")
-        .unwrap()
-        .unwrap();
+    stopped(running.served).await;
 }
 
 /// With a store that several processes share, the drain gives up the leases at once.
@@ -308,10 +309,6 @@ async fn a_drain_gives_up_the_leases() {
     let other = acptk_runtime::agent::SqliteStore::open(&path).unwrap();
     assert!(other.lease(&id, Duration::from_secs(5)).await.is_err());
     running.stop.take().unwrap().send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(5), running.served)
-        .await
-        .expect("the server stopped")
-        .unwrap()
-        .unwrap();
+    stopped(running.served).await;
     other.lease(&id, Duration::from_secs(5)).await.unwrap();
 }

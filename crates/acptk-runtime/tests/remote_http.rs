@@ -55,6 +55,11 @@ async fn send(address: &str, method: &str, headers: &[(&str, &str)], body: &str)
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");
 
+/// `initialize` posted with `headers`.
+async fn initialize_with(address: &str, headers: &[(&str, &str)]) -> Answer {
+    send(address, "POST", headers, &initialize_body()).await
+}
+
 fn initialize_body() -> String {
     json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
            "params": {"protocolVersion": 1, "clientCapabilities": {"session": {"notices": {}}}}})
@@ -63,7 +68,7 @@ fn initialize_body() -> String {
 
 /// `initialize`: the connection id.
 async fn connect(address: &str) -> String {
-    let answer = send(address, "POST", &[JSON], &initialize_body()).await;
+    let answer = initialize_with(address, &[JSON]).await;
     assert_eq!(answer.status, 200, "{}", answer.head);
     answer.header("acp-connection-id").unwrap()
 }
@@ -123,15 +128,9 @@ impl Events {
 #[tokio::test]
 async fn post_rules() {
     let address = serve(ServerOptions::new()).await;
-    let plain = send(
-        &address,
-        "POST",
-        &[("Content-Type", "text/plain")],
-        &initialize_body(),
-    )
-    .await;
+    let plain = initialize_with(&address, &[("Content-Type", "text/plain")]).await;
     assert_eq!(plain.status, 415);
-    let none = send(&address, "POST", &[], &initialize_body()).await;
+    let none = initialize_with(&address, &[]).await;
     assert_eq!(none.status, 415);
     assert_eq!(
         send(&address, "POST", &[JSON], "{not json").await.status,
@@ -156,11 +155,9 @@ async fn post_rules() {
     .await;
     assert_eq!(unknown.status, 404);
 
-    let answer = send(
+    let answer = initialize_with(
         &address,
-        "POST",
         &[("Content-Type", "application/json; charset=utf-8")],
-        &initialize_body(),
     )
     .await;
     assert_eq!(answer.status, 200);
@@ -295,16 +292,11 @@ async fn delete_ends_the_connection() {
 async fn token_size_and_origin_rules_apply_to_http_too() {
     let options = ServerOptions::new().token("t0ken").max_message_bytes(2048);
     let address = serve(options).await;
-    assert_eq!(
-        send(&address, "POST", &[JSON], &initialize_body())
-            .await
-            .status,
-        401
-    );
+    assert_eq!(initialize_with(&address, &[JSON]).await.status, 401);
     let auth = ("Authorization", "Bearer t0ken");
     let origin = ("Origin", "https://elsewhere.example");
     assert_eq!(
-        send(&address, "POST", &[JSON, auth, origin], &initialize_body())
+        initialize_with(&address, &[JSON, auth, origin])
             .await
             .status,
         403
@@ -322,6 +314,6 @@ async fn token_size_and_origin_rules_apply_to_http_too() {
         send(&address, "POST", &[JSON, auth], &big).await.status,
         413
     );
-    let answer = send(&address, "POST", &[JSON, auth], &initialize_body()).await;
+    let answer = initialize_with(&address, &[JSON, auth]).await;
     assert_eq!(answer.status, 200);
 }

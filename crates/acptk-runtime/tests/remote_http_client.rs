@@ -27,7 +27,7 @@ use acptk_runtime::transport::{Frame, MessageReader, MessageWriter};
 use acptk_runtime::{Error, ProtocolVersion};
 use acptk_schema::jsonrpc::ErrorObject;
 use common::{TestAgent, client, texts};
-use remote_support::{all_closed, serve_url};
+use remote_support::{all_closed, serve_url, unreachable_status};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
@@ -108,16 +108,7 @@ async fn refusals_name_the_status_and_the_body() {
         .connect_url(&wrong, &ClientOptions::new())
         .await
         .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            Error::Remote(RemoteError::Unreachable {
-                status: Some(404),
-                ..
-            })
-        ),
-        "{error:?}"
-    );
+    assert_eq!(unreachable_status(&error), Some(Some(404)), "{error:?}");
     // Nothing listening at all: no status.
     let free = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -127,13 +118,7 @@ async fn refusals_name_the_status_and_the_body() {
         .connect_url(&format!("http://{free}/acp"), &ClientOptions::new())
         .await
         .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            Error::Remote(RemoteError::Unreachable { status: None, .. })
-        ),
-        "{error:?}"
-    );
+    assert_eq!(unreachable_status(&error), Some(None), "{error:?}");
 
     // A connection the server has forgotten: the next request fails with the status and
     // the server's words, and the transport ends.

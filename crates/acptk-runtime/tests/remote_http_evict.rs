@@ -11,7 +11,7 @@ mod remote_support;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use acptk_runtime::ConnectionBuilder;
 use acptk_runtime::agent::AgentServer;
@@ -20,7 +20,6 @@ use acptk_runtime::transport::remote::{DEFAULT_UNUSED_TIMEOUT, ServerOptions};
 use common::TestAgent;
 use remote_support::{Peer, http_request, initialize, new_session, serve, status_and_id};
 use serde_json::json;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
 /// A server of a test agent with `options`; its address and what it logged.
@@ -56,13 +55,9 @@ async fn post_from(
         "{prefix}{}",
         http_request(address, "POST", "/acp", &all, body)
     );
-    let mut stream = connect_from(source, address).await;
-    stream.write_all(text.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
-        .await
-        .expect("an answer within 10 s")
-        .ok();
+    let stream = connect_from(source, address).await;
+    // However the reading ended, what came before counts.
+    let (raw, _) = remote_support::exchange_on(stream, &text).await;
     status_and_id(&raw)
 }
 

@@ -160,9 +160,7 @@ const UPGRADE: [(&str, &str); 4] = [
 ];
 
 fn initialize() -> String {
-    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-           "params": {"protocolVersion": 1, "clientCapabilities": {}}})
-    .to_string()
+    remote_support::initialize_as(1).to_string()
 }
 
 #[tokio::test]

@@ -33,13 +33,19 @@ fn limit_code(answer: &Value) -> Option<i64> {
         .filter(|code| *code == SESSION_LIMIT_CODE)
 }
 
+/// A peer over `transport` to a test agent served with `options`, and what keeps the agent
+/// and the server up.
+async fn peer_to(transport: &str, options: ServerOptions) -> (Peer, impl Sized + use<>) {
+    let (agent, opened) = TestAgent::new();
+    let (address, remote) = serve(AgentServer::new(agent), options).await;
+    let peer = Peer::connect(&format!("{transport}://{address}/acp")).await;
+    (peer, (opened, remote))
+}
+
 #[tokio::test]
 async fn escaped_method_names_are_counted() {
     for transport in TRANSPORTS {
-        let (agent, _opened) = TestAgent::new();
-        let options = ServerOptions::new().max_sessions(3);
-        let (address, _remote) = serve(AgentServer::new(agent), options).await;
-        let mut peer = Peer::connect(&format!("{transport}://{address}/acp")).await;
+        let (mut peer, _server) = peer_to(transport, ServerOptions::new().max_sessions(3)).await;
         // Three spellings of `session/new`, each served as one.
         for (id, method) in [
             (1, r"session\/new"),
@@ -74,10 +80,7 @@ async fn escaped_method_names_are_counted() {
 #[tokio::test]
 async fn only_a_close_answered_with_a_result_frees_a_session() {
     for transport in TRANSPORTS {
-        let (agent, _opened) = TestAgent::new();
-        let options = ServerOptions::new().max_sessions(1);
-        let (address, _remote) = serve(AgentServer::new(agent), options).await;
-        let mut peer = Peer::connect(&format!("{transport}://{address}/acp")).await;
+        let (mut peer, _server) = peer_to(transport, ServerOptions::new().max_sessions(1)).await;
         let session = peer.new_session(1).await;
         let params = json!({"sessionId": session}).to_string();
         let mut id = 10;
@@ -120,9 +123,7 @@ async fn only_a_close_answered_with_a_result_frees_a_session() {
 #[tokio::test]
 async fn a_request_id_in_use_is_refused() {
     for transport in TRANSPORTS {
-        let (agent, _opened) = TestAgent::new();
-        let (address, _remote) = serve(AgentServer::new(agent), ServerOptions::new()).await;
-        let mut peer = Peer::connect(&format!("{transport}://{address}/acp")).await;
+        let (mut peer, _server) = peer_to(transport, ServerOptions::new()).await;
         let session = peer.new_session(1).await;
         // A turn that runs until it is cancelled holds id 7.
         let prompt = json!({"jsonrpc":"2.0","id":7,"method":"session/prompt",

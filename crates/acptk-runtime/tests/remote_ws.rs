@@ -11,16 +11,16 @@ mod remote_support;
 
 use std::time::Duration;
 
+use acptk_runtime::ProtocolVersion;
 use acptk_runtime::agent::{Agent, AgentServer, Prompt, Session, StopReason};
 use acptk_runtime::client::transcript::Role;
 use acptk_runtime::transport::remote::{
-    CONNECTION_ID_HEADER, ClientOptions, RemoteError, ServerOptions, connect,
+    CONNECTION_ID_HEADER, ClientOptions, ServerOptions, connect,
 };
-use acptk_runtime::{Error, ProtocolVersion};
 use acptk_schema::jsonrpc::ErrorObject;
 use common::{TestAgent, client, texts};
 use futures_util::{SinkExt, StreamExt};
-use remote_support::serve_url;
+use remote_support::{all_closed, serve_url, unreachable_status};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -62,9 +62,7 @@ async fn next_json(socket: &mut Raw) -> Option<Value> {
 }
 
 fn initialize() -> String {
-    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-           "params": {"protocolVersion": 1, "clientCapabilities": {}}})
-    .to_string()
+    remote_support::initialize_as(1).to_string()
 }
 
 #[tokio::test]
@@ -126,16 +124,7 @@ async fn a_token_is_required_when_set() {
             .connect_url(&url, &options)
             .await
             .unwrap_err();
-        assert!(
-            matches!(
-                error,
-                Error::Remote(RemoteError::Unreachable {
-                    status: Some(401),
-                    ..
-                })
-            ),
-            "{error}"
-        );
+        assert_eq!(unreachable_status(&error), Some(Some(401)), "{error}");
     }
     assert_eq!(
         raw(&url, &[("authorization", "Basic czNjcmV0")])
@@ -176,13 +165,7 @@ async fn the_connection_limit_answers_503() {
     let first = raw(&url, &[]).await.unwrap();
     assert_eq!(raw(&url, &[]).await.err(), Some(503));
     drop(first);
-    tokio::time::timeout(Duration::from_secs(10), async {
-        while remote.open_connections() > 0 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .unwrap();
+    all_closed(&remote).await;
     assert!(raw(&url, &[]).await.is_ok(), "the slot is free again");
 }
 
@@ -238,13 +221,7 @@ async fn an_oversized_message_closes_the_socket_with_1009() {
     .unwrap();
     assert_eq!(close, Some(1009));
     drop(socket);
-    tokio::time::timeout(Duration::from_secs(10), async {
-        while remote.open_connections() > 0 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .unwrap();
+    all_closed(&remote).await;
 }
 
 /// Streams large agent messages until the turn is cancelled or the connection fails.

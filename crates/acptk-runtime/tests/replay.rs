@@ -15,6 +15,11 @@ fn condition() -> Notice {
     Notice::warning("MCP server db unavailable").description("still failing")
 }
 
+/// A `notice` session update.
+fn notice(severity: &str, title: &str) -> serde_json::Value {
+    json!({"sessionUpdate": "notice", "severity": severity, "title": title})
+}
+
 #[tokio::test]
 async fn replay_rebuilds_the_conversation_without_notices_and_the_notice_is_sent_again() {
     for (version, notices) in [
@@ -104,18 +109,10 @@ async fn v1_notice_during_replay_is_ignored_and_counted() {
     let update = |update: serde_json::Value| json!({"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":update}});
     agent.send_json(update(json!({"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"old reply"}}))).await;
     agent
-        .send_json(update(
-            json!({"sessionUpdate":"notice","severity":"warning","title":"during replay"}),
-        ))
+        .send_json(update(notice("warning", "during replay")))
         .await;
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":load["id"],"result":{}}))
-        .await;
-    agent
-        .send_json(update(
-            json!({"sessionUpdate":"notice","severity":"info","title":"live"}),
-        ))
-        .await;
+    agent.reply(&load, json!({})).await;
+    agent.send_json(update(notice("info", "live"))).await;
     loading.await.unwrap().unwrap();
 
     until(&client, |c| {
@@ -153,21 +150,13 @@ async fn v2_notice_before_replay_complete_is_ignored_and_counted() {
     let update = |update: serde_json::Value| json!({"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":update}});
     agent.send_json(update(json!({"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"old reply"}}))).await;
     agent
-        .send_json(update(
-            json!({"sessionUpdate":"notice","severity":"error","title":"during replay"}),
-        ))
+        .send_json(update(notice("error", "during replay")))
         .await;
     agent
         .send_json(update(json!({"sessionUpdate":"replay_complete"})))
         .await;
-    agent
-        .send_json(update(
-            json!({"sessionUpdate":"notice","severity":"_acme","title":"live"}),
-        ))
-        .await;
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":resume["id"],"result":{}}))
-        .await;
+    agent.send_json(update(notice("_acme", "live"))).await;
+    agent.reply(&resume, json!({})).await;
     loading.await.unwrap().unwrap();
 
     assert_eq!(client.violations().notices_during_replay, 1);
@@ -194,10 +183,7 @@ async fn v1_notice_without_the_capability_is_counted() {
         let client = client.clone();
         tokio::spawn(async move { client.new_session("/tmp", &[]).await })
     };
-    let new = agent.recv_some().await;
-    agent
-        .send_json(json!({"jsonrpc":"2.0","id":new["id"],"result":{"sessionId":"s2"}}))
-        .await;
+    agent.answer_next(json!({"sessionId": "s2"})).await;
     asking.await.unwrap().unwrap();
     assert_eq!(client.violations().unadvertised_notices, 1);
     assert_eq!(

@@ -21,6 +21,20 @@ fn server() -> (AgentServer<TestAgent>, mpsc::UnboundedReceiver<String>) {
     (AgentServer::new(agent), rx)
 }
 
+/// Serves the test agent, opens a session of `version` and starts a turn there that asks the
+/// client for permission: what keeps the agent running, the wire, the session id, the
+/// prompt's request id and the permission request.
+async fn asking_permission(version: u16) -> (impl Sized, Wire, String, i64, Value) {
+    let (server, mut started) = server();
+    let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
+    let prompt = wire.start_prompt(&id, "permission").await;
+    started.recv().await.unwrap();
+    let permission = wire
+        .until(|m| m["method"] == "session/request_permission")
+        .await;
+    ((server, started), wire, id, prompt, permission)
+}
+
 /// Waits (a bounded time) until the agent noted `event`.
 async fn until_event(events: &std::sync::Arc<std::sync::Mutex<Vec<String>>>, event: &str) {
     for _ in 0..200 {
@@ -163,13 +177,7 @@ async fn prompts_wait_for_the_running_turn_and_cancel_releases_them() {
 #[tokio::test]
 async fn a_held_prompt_runs_once_the_turn_before_it_ended() {
     for version in [1u16, 2] {
-        let (server, mut started) = server();
-        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
-        let first = wire.start_prompt(&id, "permission").await;
-        started.recv().await.unwrap();
-        let permission = wire
-            .until(|m| m["method"] == "session/request_permission")
-            .await;
+        let (_running, mut wire, id, first, permission) = asking_permission(version).await;
         let second = wire.start_prompt(&id, "hello").await;
         let quiet = wire.next_within(Duration::from_millis(150)).await;
         assert!(quiet.is_none(), "v{version}: {quiet:?}");
@@ -241,13 +249,7 @@ async fn v2_reports_requires_action_while_it_waits_for_the_user() {
 #[tokio::test]
 async fn a_cancelled_turn_stops_waiting_for_permission_and_cancels_the_request() {
     for version in [1u16, 2] {
-        let (server, mut started) = server();
-        let (mut wire, id) = Wire::with_session(&server, version, "/work").await;
-        let prompt = wire.start_prompt(&id, "permission").await;
-        started.recv().await.unwrap();
-        let permission = wire
-            .until(|m| m["method"] == "session/request_permission")
-            .await;
+        let (_running, mut wire, id, prompt, permission) = asking_permission(version).await;
         wire.notify("session/cancel", json!({"sessionId": id}))
             .await;
         let cancel = wire.until(|m| m["method"] == "$/cancel_request").await;

@@ -10,20 +10,9 @@ mod unstable_support;
 
 use acptk_runtime::agent::{AgentServer, FileStore, MemoryStore};
 use common::TestAgent;
-use common::wire::Wire;
+use common::wire::{Wire, agent_methods_of, assert_allowed};
 use serde_json::{Value, json};
 use unstable_support::FullAgent;
-
-/// The agent-side methods of a reference table.
-fn methods(table: &str) -> Vec<String> {
-    let table: Value = serde_json::from_str(table).unwrap();
-    table["agentMethods"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|method| method.as_str().unwrap().to_owned())
-        .collect()
-}
 
 /// The methods the unstable table of `version` adds to the stable one.
 fn unstable_methods(version: u16) -> Vec<String> {
@@ -37,8 +26,8 @@ fn unstable_methods(version: u16) -> Vec<String> {
             include_str!("../../../reference/acp-v2.unstable.methods.json"),
         ),
     };
-    let stable = methods(stable);
-    methods(unstable)
+    let stable = agent_methods_of(stable);
+    agent_methods_of(unstable)
         .into_iter()
         .filter(|method| !stable.contains(method))
         .collect()
@@ -109,18 +98,10 @@ async fn walk<A: acptk_runtime::agent::Agent>(name: &str, server: &AgentServer<A
             };
             let spare = wire.new_session("/work").await;
             let answer = wire.call(&method, params(&method, &session, &spare)).await;
-            if expected {
-                advertised_count += 1;
-                assert!(
-                    answer.get("result").is_some(),
-                    "{name} v{version}: {method} is advertised: {answer}"
-                );
-            } else {
-                assert_eq!(
-                    answer["error"]["code"], -32601,
-                    "{name} v{version}: {method} is not advertised: {answer}"
-                );
-            }
+            let not = if expected { "" } else { "not " };
+            let context = format!("{name} v{version}: {method} is {not}advertised");
+            assert_allowed(&answer, expected, -32601, &context);
+            advertised_count += usize::from(expected);
         }
     }
     advertised_count

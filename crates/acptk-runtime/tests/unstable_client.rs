@@ -18,10 +18,17 @@ use acptk_runtime::{ByVersion, Error, ProtocolVersion};
 use acptk_schema::jsonrpc::ErrorObject;
 use acptk_schema::{v1, v2};
 use common::{RawPeer, TestAgent, client, connect, raw_agent};
-use serde_json::json;
+use serde_json::{Value, json};
 use unstable_support::FullAgent;
 
 const VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1, ProtocolVersion::V2];
+
+/// A server of the agent that answers every unstable method, and what it records.
+fn full_server() -> (AgentServer<FullAgent>, Arc<Mutex<Vec<String>>>) {
+    let agent = FullAgent::default();
+    let events = agent.events.clone();
+    (AgentServer::new(agent), events)
+}
 
 /// Waits (bounded) until `events` holds `expected`.
 async fn wait_for(events: &Arc<Mutex<Vec<String>>>, expected: &str) {
@@ -47,9 +54,7 @@ async fn wait_for_any(events: &Arc<Mutex<Vec<String>>>) {
 #[tokio::test]
 async fn typed_calls_reach_an_agent_that_advertises_them() {
     for version in VERSIONS {
-        let agent = FullAgent::default();
-        let events = agent.events.clone();
-        let server = AgentServer::new(agent);
+        let (server, events) = full_server();
         let client = connect(&server, client(version, true)).await;
 
         let providers = client.list_providers().await.unwrap();
@@ -207,6 +212,13 @@ impl ClientHandler for McpClient {
     }
 }
 
+/// Asks the client (as request `id`) to pass `tools/list` to its `acp` MCP server
+/// `server` as the agent's request `request`; the answer.
+async fn tools_list(agent: &mut RawPeer, id: u64, server: &str, request: &str) -> Value {
+    let params = json!({"serverId": server, "requestId": request, "method": "tools/list"});
+    agent.ask(id, "mcp/message", params).await
+}
+
 /// Connects `builder` to a raw agent speaking `version`.
 async fn connect_raw(builder: ClientBuilder, version: u16) -> (Client, RawPeer) {
     let (client, agent, _) = raw_agent(builder, version).await;
@@ -223,25 +235,13 @@ async fn the_handler_serves_mcp_messages_and_hears_auth_status_updates() {
             version,
         )
         .await;
-        let answer = agent
-            .ask(
-                1,
-                "mcp/message",
-                json!({"serverId": "tools", "requestId": "r1", "method": "tools/list"}),
-            )
-            .await;
+        let answer = tools_list(&mut agent, 1, "tools", "r1").await;
         assert_eq!(
             answer["result"],
             json!({"result": {"answered": "tools/list"}}),
             "v{version}: {answer}"
         );
-        let answer = agent
-            .ask(
-                2,
-                "mcp/message",
-                json!({"serverId": "other", "requestId": "r2", "method": "tools/list"}),
-            )
-            .await;
+        let answer = tools_list(&mut agent, 2, "other", "r2").await;
         assert_eq!(answer["error"]["code"], -32602, "v{version}: {answer}");
         agent
             .send_json(json!({"jsonrpc": "2.0", "method": "auth/status_update", "params": {"state": "unauthenticated"}}))
@@ -259,13 +259,7 @@ async fn a_client_without_the_services_refuses_mcp_and_ignores_status_updates() 
         agent
             .send_json(json!({"jsonrpc": "2.0", "method": "auth/status_update", "params": {"state": "authenticated"}}))
             .await;
-        let answer = agent
-            .ask(
-                7,
-                "mcp/message",
-                json!({"serverId": "tools", "requestId": "r1", "method": "tools/list"}),
-            )
-            .await;
+        let answer = tools_list(&mut agent, 7, "tools", "r1").await;
         // The notification got no answer: the first reply is the request's.
         assert_eq!(answer["id"], 7);
         assert_eq!(answer["error"]["code"], -32601, "v{version}: {answer}");
@@ -276,9 +270,7 @@ async fn a_client_without_the_services_refuses_mcp_and_ignores_status_updates() 
 async fn the_agent_reaches_the_acp_servers_the_client_offered_and_reports_auth_changes() {
     use acptk_runtime::agent::McpServerSpec;
     for version in VERSIONS {
-        let agent = FullAgent::default();
-        let events = agent.events.clone();
-        let server = AgentServer::new(agent);
+        let (server, events) = full_server();
         let handler = McpClient::default();
         let updates = handler.updates.clone();
         let client = connect(&server, client(version, true).handler(handler)).await;

@@ -16,17 +16,6 @@ use common::wire::Wire;
 use serde_json::{Value, json};
 use unstable_support::FullAgent;
 
-/// The ids of the sessions `session/list` returns for `params`.
-async fn listed(wire: &mut Wire, params: Value) -> Vec<String> {
-    let result = wire.ok("session/list", params).await;
-    result["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|info| info["sessionId"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 /// The replayed updates of `session` (v1 `session/load`, v2 `session/resume` from the
 /// start), as `sessionUpdate` kinds with their text.
 async fn replay(wire: &mut Wire, session: &str) -> Vec<String> {
@@ -98,7 +87,7 @@ async fn a_fork_has_a_copy_of_the_history_under_a_new_id() {
             "v{version}: {fork_history:?}"
         );
         // Both are listed.
-        let ids = listed(&mut wire, json!({})).await;
+        let ids = wire.listed(json!({})).await;
         assert!(ids.contains(&source) && ids.contains(&fork), "{ids:?}");
         // An unknown source is a missing resource; a cursor this agent never announced is
         // refused rather than forking everything.
@@ -149,10 +138,14 @@ async fn archived_sessions_leave_the_default_list_and_come_back() {
         // Twice is fine.
         wire.ok("session/archive", json!({"sessionId": hidden}))
             .await;
-        assert_eq!(listed(&mut wire, mine.clone()).await, vec![kept.clone()]);
-        let only = listed(&mut wire, json!({"cwd": "/archive", "archived": "only"})).await;
+        assert_eq!(wire.listed(mine.clone()).await, vec![kept.clone()]);
+        let only = wire
+            .listed(json!({"cwd": "/archive", "archived": "only"}))
+            .await;
         assert_eq!(only, vec![hidden.clone()]);
-        let mut all = listed(&mut wire, json!({"cwd": "/archive", "archived": "include"})).await;
+        let mut all = wire
+            .listed(json!({"cwd": "/archive", "archived": "include"}))
+            .await;
         all.sort();
         let mut expected = vec![kept.clone(), hidden.clone()];
         expected.sort();
@@ -174,7 +167,7 @@ async fn archived_sessions_leave_the_default_list_and_come_back() {
             .await;
         wire.ok("session/unarchive", json!({"sessionId": hidden}))
             .await;
-        let mut back = listed(&mut wire, mine).await;
+        let mut back = wire.listed(mine).await;
         back.sort();
         assert_eq!(back, expected);
         wire.refused("session/archive", json!({"sessionId": "sess_nope"}), -32002)
@@ -212,7 +205,7 @@ async fn titles_and_archive_flags_survive_a_restart() {
     drop(server);
     let server = open();
     let (mut wire, _) = Wire::start(&server, 2, json!({})).await;
-    assert!(listed(&mut wire, json!({})).await.is_empty());
+    assert!(wire.listed(json!({})).await.is_empty());
     let result = wire.ok("session/list", json!({"archived": "only"})).await;
     assert_eq!(result["sessions"][0]["title"], "Investigate the timeout");
     assert_eq!(result["sessions"][0]["archived"], true);
@@ -304,7 +297,7 @@ async fn session_options_and_initial_values_follow_the_agent() {
             .cloned();
         assert!(fast.is_some(), "v{version}: {options}");
         // Nothing was created.
-        assert!(listed(&mut wire, json!({"cwd": "/opts"})).await.is_empty());
+        assert!(wire.listed(json!({"cwd": "/opts"})).await.is_empty());
         // Initial values are applied in order; an unknown option is skipped.
         let created = wire
             .ok(

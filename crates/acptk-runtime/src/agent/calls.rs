@@ -296,6 +296,38 @@ impl Terminal {
     }
 }
 
+/// The choices of a [`PermissionRequest`] as `$version` sends them.
+macro_rules! permission_options {
+    ($request:expr, $version:ident, $to:ident) => {
+        $request
+            .choices
+            .iter()
+            .map(|choice| {
+                $version::PermissionOption::new(
+                    choice.id.as_str(),
+                    choice.name.as_str(),
+                    choice.kind.$to(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+}
+
+/// Sends `session/request_permission` of `$version` to `$client`; the id of the chosen
+/// option (`$chosen` reads it from `$outcome`), `None` when none was chosen.
+macro_rules! ask_client {
+    ($client:expr, $version:ident, $params:expr, |$outcome:ident| $chosen:expr) => {
+        async {
+            let response = $client
+                .call::<$version::methods::SessionRequestPermission>(None, &$params)
+                .await?;
+            let $outcome = response.outcome;
+            let chosen: Option<String> = $chosen;
+            Ok(chosen)
+        }
+    };
+}
+
 impl Session {
     /// Runs `work` (a request to the client) as a call of the turn: refused with
     /// [`Error::Cancelled`] once the turn was cancelled, and given up when it is cancelled
@@ -374,46 +406,21 @@ impl Session {
                     self.id(),
                     v1::ToolCallUpdate::new(request.tool_call_id.as_str())
                         .title(request.title.as_str()),
-                    request
-                        .choices
-                        .iter()
-                        .map(|choice| {
-                            v1::PermissionOption::new(
-                                choice.id.as_str(),
-                                choice.name.as_str(),
-                                choice.kind.to_v1(),
-                            )
-                        })
-                        .collect::<Vec<_>>(),
+                    permission_options!(request, v1, to_v1),
                 );
-                let asking = async {
-                    let response = client
-                        .call::<v1::methods::SessionRequestPermission>(None, &params)
-                        .await?;
-                    Ok(match response.outcome {
-                        v1::RequestPermissionOutcome::Selected(selected) => {
-                            Some(selected.option_id.to_string())
-                        }
-                        _ => None,
-                    })
-                };
+                let asking = ask_client!(client, v1, params, |outcome| match outcome {
+                    v1::RequestPermissionOutcome::Selected(selected) => {
+                        Some(selected.option_id.to_string())
+                    }
+                    _ => None,
+                });
                 self.waiting_for_user(asking).await
             }
             _ => {
                 let mut params = v2::RequestPermissionRequest::new(
                     self.id(),
                     request.title.as_str(),
-                    request
-                        .choices
-                        .iter()
-                        .map(|choice| {
-                            v2::PermissionOption::new(
-                                choice.id.as_str(),
-                                choice.name.as_str(),
-                                choice.kind.to_v2(),
-                            )
-                        })
-                        .collect::<Vec<_>>(),
+                    permission_options!(request, v2, to_v2),
                 )
                 .subject(v2::RequestPermissionSubject::ToolCall(Box::new(
                     v2::ToolCallPermissionSubject::new(v2::ToolCallUpdate::new(
@@ -423,18 +430,13 @@ impl Session {
                 if let Some(description) = &request.description {
                     params = params.description(description.as_str());
                 }
-                let asking = async {
-                    let response = client
-                        .call::<v2::methods::SessionRequestPermission>(None, &params)
-                        .await?;
-                    Ok(match response.outcome {
-                        v2::RequestPermissionOutcome::Selected(selected) => {
-                            Some(selected.option_id.to_string())
-                        }
-                        v2::RequestPermissionOutcome::Cancelled(_) => None,
-                        other => Some(format!("outcome `{}`", other.tag())),
-                    })
-                };
+                let asking = ask_client!(client, v2, params, |outcome| match outcome {
+                    v2::RequestPermissionOutcome::Selected(selected) => {
+                        Some(selected.option_id.to_string())
+                    }
+                    v2::RequestPermissionOutcome::Cancelled(_) => None,
+                    other => Some(format!("outcome `{}`", other.tag())),
+                });
                 self.waiting_for_user(asking).await
             }
         };

@@ -250,6 +250,50 @@ pub struct Mode {
     pub description: Option<String>,
 }
 
+/// Declares `$to` for [`ConfigOption`] and [`ConfigChoice`]: each as `$version` sends it, the
+/// same steps for both versions, whose types only differ.
+macro_rules! to_wire {
+    ($to:ident, $version:ident) => {
+        impl ConfigOption {
+            fn $to(&self) -> $version::SessionConfigOption {
+                let kind = match &self.kind {
+                    ConfigKind::Boolean { current } => $version::SessionConfigKind::Boolean(
+                        $version::SessionConfigBoolean::new(*current),
+                    ),
+                    ConfigKind::Select { current, values } => {
+                        $version::SessionConfigKind::Select($version::SessionConfigSelect::new(
+                            current.as_str(),
+                            values.iter().map(ConfigChoice::$to).collect::<Vec<_>>(),
+                        ))
+                    }
+                };
+                let mut option =
+                    $version::SessionConfigOption::new(self.id.as_str(), self.name.as_str(), kind);
+                if let Some(description) = &self.description {
+                    option = option.description(description.as_str());
+                }
+                if let Some(category) = &self.category {
+                    option = option.category(category.as_str());
+                }
+                option
+            }
+        }
+
+        impl ConfigChoice {
+            fn $to(&self) -> $version::SessionConfigSelectOption {
+                let choice = $version::SessionConfigSelectOption::new(
+                    self.value.as_str(),
+                    self.name.as_str(),
+                );
+                match &self.description {
+                    Some(description) => choice.description(description.as_str()),
+                    None => choice,
+                }
+            }
+        }
+    };
+}
+
 /// One configuration option of a session.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -330,50 +374,6 @@ impl ConfigOption {
             ConfigKind::Select { current, .. } => ConfigValue::Id(current.clone()),
         }
     }
-
-    fn to_v1(&self) -> v1::SessionConfigOption {
-        let kind = match &self.kind {
-            ConfigKind::Boolean { current } => {
-                v1::SessionConfigKind::Boolean(v1::SessionConfigBoolean::new(*current))
-            }
-            ConfigKind::Select { current, values } => {
-                v1::SessionConfigKind::Select(v1::SessionConfigSelect::new(
-                    current.as_str(),
-                    values.iter().map(ConfigChoice::to_v1).collect::<Vec<_>>(),
-                ))
-            }
-        };
-        let mut option = v1::SessionConfigOption::new(self.id.as_str(), self.name.as_str(), kind);
-        if let Some(description) = &self.description {
-            option = option.description(description.as_str());
-        }
-        if let Some(category) = &self.category {
-            option = option.category(category.as_str());
-        }
-        option
-    }
-
-    fn to_v2(&self) -> v2::SessionConfigOption {
-        let kind = match &self.kind {
-            ConfigKind::Boolean { current } => {
-                v2::SessionConfigKind::Boolean(v2::SessionConfigBoolean::new(*current))
-            }
-            ConfigKind::Select { current, values } => {
-                v2::SessionConfigKind::Select(v2::SessionConfigSelect::new(
-                    current.as_str(),
-                    values.iter().map(ConfigChoice::to_v2).collect::<Vec<_>>(),
-                ))
-            }
-        };
-        let mut option = v2::SessionConfigOption::new(self.id.as_str(), self.name.as_str(), kind);
-        if let Some(description) = &self.description {
-            option = option.description(description.as_str());
-        }
-        if let Some(category) = &self.category {
-            option = option.category(category.as_str());
-        }
-        option
-    }
 }
 
 /// The kind of a [`ConfigOption`], with its current value.
@@ -406,20 +406,5 @@ pub struct ConfigChoice {
     pub description: Option<String>,
 }
 
-impl ConfigChoice {
-    fn to_v1(&self) -> v1::SessionConfigSelectOption {
-        let choice = v1::SessionConfigSelectOption::new(self.value.as_str(), self.name.as_str());
-        match &self.description {
-            Some(description) => choice.description(description.as_str()),
-            None => choice,
-        }
-    }
-
-    fn to_v2(&self) -> v2::SessionConfigSelectOption {
-        let choice = v2::SessionConfigSelectOption::new(self.value.as_str(), self.name.as_str());
-        match &self.description {
-            Some(description) => choice.description(description.as_str()),
-            None => choice,
-        }
-    }
-}
+to_wire!(to_v1, v1);
+to_wire!(to_v2, v2);

@@ -299,10 +299,7 @@ impl Session {
     /// Sends and records a v1 update whatever the turn: the runtime's own updates.
     pub(crate) async fn send_v1_unchecked(&self, update: v1::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
-        let entry = v1::ReplayableUpdate::try_from(update.clone())
-            .ok()
-            .filter(records_v1)
-            .map(HistoryEntry::V1);
+        let entry = recorded::<v1::ReplayableUpdate, _>(&update, records_v1, HistoryEntry::V1);
         let params = v1::SessionNotification::new(self.id(), update);
         self.queue::<v1::methods::SessionUpdate>(entry, &params)
             .await
@@ -340,10 +337,7 @@ impl Session {
     pub(crate) async fn send_v2_unchecked(&self, update: v2::SessionUpdate) -> Result<(), Error> {
         self.check_open()?;
         self.track_cancellable(&update);
-        let entry = v2::ReplayableUpdate::try_from(update.clone())
-            .ok()
-            .filter(records_v2)
-            .map(HistoryEntry::V2);
+        let entry = recorded::<v2::ReplayableUpdate, _>(&update, records_v2, HistoryEntry::V2);
         let params = v2::UpdateSessionNotification::new(self.id(), update);
         self.queue::<v2::methods::SessionUpdate>(entry, &params)
             .await
@@ -434,14 +428,7 @@ impl Session {
         match update {
             v2::SessionUpdate::ToolCallUpdate(call) => {
                 let item = Cancellable::ToolCall(call.tool_call_id.to_string());
-                let finished = matches!(
-                    &call.status,
-                    acptk_schema::Patch::Set(
-                        v2::ToolCallStatus::Completed
-                            | v2::ToolCallStatus::Failed
-                            | v2::ToolCallStatus::Cancelled
-                    )
-                );
+                let finished = super::turn::finished(&call.status);
                 self.set_cancellable(item, finished, &call.capabilities, |capabilities| {
                     capabilities.cancel.is_some()
                 });
@@ -691,24 +678,34 @@ impl Session {
     }
 }
 
-/// Whether a replayable v1 update goes into the history (state is carried by responses).
-fn records_v1(update: &v1::ReplayableUpdate) -> bool {
-    !matches!(
-        update,
-        v1::ReplayableUpdate::AvailableCommandsUpdate(_)
-            | v1::ReplayableUpdate::CurrentModeUpdate(_)
-            | v1::ReplayableUpdate::ConfigOptionUpdate(_)
-    )
+/// Declares `$name`: whether a replayable update of `$version` goes into the history, which
+/// is every update but the `$state` ones (state is carried by responses, and in v2 by
+/// snapshots).
+macro_rules! records {
+    ($name:ident, $version:ident, $($state:ident)|+) => {
+        fn $name(update: &$version::ReplayableUpdate) -> bool {
+            !matches!(update, $($version::ReplayableUpdate::$state(_))|+)
+        }
+    };
 }
 
-/// Whether a replayable v2 update goes into the history (state is carried by responses and
-/// snapshots).
-fn records_v2(update: &v2::ReplayableUpdate) -> bool {
-    !matches!(
-        update,
-        v2::ReplayableUpdate::AvailableCommandsUpdate(_)
-            | v2::ReplayableUpdate::StateUpdate(_)
-            | v2::ReplayableUpdate::ReplayComplete(_)
-            | v2::ReplayableUpdate::ConfigOptionUpdate(_)
-    )
+records!(
+    records_v1,
+    v1,
+    AvailableCommandsUpdate | CurrentModeUpdate | ConfigOptionUpdate
+);
+records!(
+    records_v2,
+    v2,
+    AvailableCommandsUpdate | StateUpdate | ReplayComplete | ConfigOptionUpdate
+);
+
+/// The history entry for an update of either version: its replayable form `R`, when it
+/// has one and `records` keeps it.
+fn recorded<R: TryFrom<U>, U: Clone>(
+    update: &U,
+    records: impl FnOnce(&R) -> bool,
+    entry: impl FnOnce(R) -> HistoryEntry,
+) -> Option<HistoryEntry> {
+    R::try_from(update.clone()).ok().filter(records).map(entry)
 }

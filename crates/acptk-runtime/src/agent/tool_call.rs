@@ -98,6 +98,24 @@ impl Diff {
     }
 }
 
+/// Declares `$to`, a [`ToolContent`] as `$version` sends it (`Diff::$to` converts a diff):
+/// the same steps for both versions, whose types only differ.
+macro_rules! content_to_wire {
+    ($to:ident, $version:ident) => {
+        fn $to(&self) -> $version::ToolCallContent {
+            match self {
+                ToolContent::Text(text) => {
+                    $version::ToolCallContent::Content($version::Content::new(text.as_str()))
+                }
+                ToolContent::Diff(diff) => $version::ToolCallContent::Diff(diff.$to()),
+                ToolContent::Terminal(id) => {
+                    $version::ToolCallContent::Terminal($version::Terminal::new(id.as_str()))
+                }
+            }
+        }
+    };
+}
+
 /// Something a tool call shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -112,29 +130,8 @@ pub enum ToolContent {
 }
 
 impl ToolContent {
-    fn to_v1(&self) -> v1::ToolCallContent {
-        match self {
-            ToolContent::Text(text) => {
-                v1::ToolCallContent::Content(v1::Content::new(text.as_str()))
-            }
-            ToolContent::Diff(diff) => v1::ToolCallContent::Diff(diff.to_v1()),
-            ToolContent::Terminal(id) => {
-                v1::ToolCallContent::Terminal(v1::Terminal::new(id.as_str()))
-            }
-        }
-    }
-
-    fn to_v2(&self) -> v2::ToolCallContent {
-        match self {
-            ToolContent::Text(text) => {
-                v2::ToolCallContent::Content(v2::Content::new(text.as_str()))
-            }
-            ToolContent::Diff(diff) => v2::ToolCallContent::Diff(diff.to_v2()),
-            ToolContent::Terminal(id) => {
-                v2::ToolCallContent::Terminal(v2::Terminal::new(id.as_str()))
-            }
-        }
-    }
+    content_to_wire!(to_v1, v1);
+    content_to_wire!(to_v2, v2);
 }
 
 /// A file a tool call works on (for "follow along" views), optionally at a line.

@@ -160,14 +160,7 @@ impl Turn {
     /// an id announces it).
     pub(crate) fn track_v2(&self, update: &v2::SessionUpdate) {
         if let v2::SessionUpdate::ToolCallUpdate(update) = update {
-            let done = matches!(
-                &update.status,
-                acptk_schema::Patch::Set(
-                    v2::ToolCallStatus::Completed
-                        | v2::ToolCallStatus::Failed
-                        | v2::ToolCallStatus::Cancelled
-                )
-            );
+            let done = finished(&update.status);
             self.note(update.tool_call_id.as_str(), done, true);
         }
     }
@@ -197,5 +190,17 @@ fn final_v1(status: &v1::ToolCallStatus) -> bool {
     matches!(
         status,
         v1::ToolCallStatus::Completed | v1::ToolCallStatus::Failed
+    )
+}
+
+/// Whether a v2 `tool_call_update` sets a final status (completed, failed or cancelled).
+pub(super) fn finished(status: &acptk_schema::Patch<v2::ToolCallStatus>) -> bool {
+    matches!(
+        status,
+        acptk_schema::Patch::Set(
+            v2::ToolCallStatus::Completed
+                | v2::ToolCallStatus::Failed
+                | v2::ToolCallStatus::Cancelled
+        )
     )
 }

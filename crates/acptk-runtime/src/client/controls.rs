@@ -9,6 +9,33 @@ use acptk_schema::{v1, v2};
 
 use super::permission::json_word;
 
+/// Config options as `$version` sends them, the same steps for both versions: `$id` names
+/// the id field, `$choices` converts select values, `$other` names a kind this runtime does
+/// not know.
+macro_rules! options_from {
+    ($options:expr, $version:ident, $id:ident, $choices:ident, $other:expr) => {
+        $options
+            .iter()
+            .map(|option| ConfigOption {
+                id: option.$id.as_str().to_owned(),
+                name: option.name.clone(),
+                description: option.description.clone(),
+                category: option.category.as_ref().map(json_word),
+                kind: match &option.kind {
+                    $version::SessionConfigKind::Select(select) => ConfigKind::Select {
+                        current: select.current_value.as_str().to_owned(),
+                        choices: $choices(&select.options),
+                    },
+                    $version::SessionConfigKind::Boolean(boolean) => ConfigKind::Boolean {
+                        current: boolean.current_value,
+                    },
+                    other => ConfigKind::Other(($other)(other)),
+                },
+            })
+            .collect()
+    };
+}
+
 /// One mode an agent offers (v1 `availableModes`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -221,47 +248,17 @@ impl SessionControls {
     }
 
     pub(crate) fn options_from_v1(options: &[v1::SessionConfigOption]) -> Vec<ConfigOption> {
-        options
-            .iter()
-            .map(|option| ConfigOption {
-                id: option.id.as_str().to_owned(),
-                name: option.name.clone(),
-                description: option.description.clone(),
-                category: option.category.as_ref().map(json_word),
-                kind: match &option.kind {
-                    v1::SessionConfigKind::Select(select) => ConfigKind::Select {
-                        current: select.current_value.as_str().to_owned(),
-                        choices: v1_choices(&select.options),
-                    },
-                    v1::SessionConfigKind::Boolean(boolean) => ConfigKind::Boolean {
-                        current: boolean.current_value,
-                    },
-                    _ => ConfigKind::Other("unknown".to_owned()),
-                },
-            })
-            .collect()
+        options_from!(options, v1, id, v1_choices, |_| "unknown".to_owned())
     }
 
     pub(crate) fn options_from_v2(options: &[v2::SessionConfigOption]) -> Vec<ConfigOption> {
-        options
-            .iter()
-            .map(|option| ConfigOption {
-                id: option.config_id.as_str().to_owned(),
-                name: option.name.clone(),
-                description: option.description.clone(),
-                category: option.category.as_ref().map(json_word),
-                kind: match &option.kind {
-                    v2::SessionConfigKind::Select(select) => ConfigKind::Select {
-                        current: select.current_value.as_str().to_owned(),
-                        choices: v2_choices(&select.options),
-                    },
-                    v2::SessionConfigKind::Boolean(boolean) => ConfigKind::Boolean {
-                        current: boolean.current_value,
-                    },
-                    other => ConfigKind::Other(other.tag().to_owned()),
-                },
-            })
-            .collect()
+        options_from!(
+            options,
+            v2,
+            config_id,
+            v2_choices,
+            |other: &v2::SessionConfigKind| { other.tag().to_owned() }
+        )
     }
 }
 

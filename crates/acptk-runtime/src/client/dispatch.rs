@@ -54,18 +54,7 @@ impl Handler for ClientDispatch {
         params: Option<Box<RawValue>>,
     ) -> BoxFuture<()> {
         let state = Arc::clone(&self.state);
-        Box::pin(async move {
-            match state.version.get().copied() {
-                Some(ProtocolVersion::V1) => {
-                    notification_v1(&state, &connection, &method, params.as_deref())
-                }
-                Some(_) => notification_v2(&state, &connection, &method, params.as_deref()),
-                None => connection.logger().log(
-                    Level::Warn,
-                    format!("ignored `{method}` received before the `initialize` response"),
-                ),
-            }
-        })
+        Box::pin(async move { agent_notification(&state, &connection, &method, params.as_deref()) })
     }
 }
 
@@ -152,15 +141,43 @@ macro_rules! serve {
     };
 }
 
-async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
-    use v1::AgentRequest as R;
-    let method = request.method().to_owned();
-    match request {
-        R::SessionRequestPermission(request) => {
-            let question = with_announced(state, PermissionRequest::from_v1(&request));
-            let decision = state.handler.request_permission(question).await;
-            Reply::ok(&decision.to_v1())
+/// Declares `$name`, the handling of one version's agent requests: the permission
+/// request and elicitation alike for both versions, then the version's own `$arms` (written
+/// with `$state` and `$method`), the rest in [`super::draft_methods`]. `$side` and `$wrong`
+/// are the [`ByVersion`] sides of this version and the other; `$mixed` the error when the
+/// elicitation service answers in the other version.
+macro_rules! agent_requests {
+    (
+        $name:ident, $version:ident, $from:ident, $to:ident, $side:ident, $wrong:ident,
+        $mixed:literal, |$state:ident, $method:ident| { $($arms:tt)* }
+    ) => {
+        async fn $name($state: &State, request: $version::AgentRequest) -> Reply {
+            use $version::AgentRequest as R;
+            let $method = request.method().to_owned();
+            match request {
+                R::SessionRequestPermission(request) => {
+                    let question = with_announced($state, PermissionRequest::$from(&request));
+                    let decision = $state.handler.request_permission(question).await;
+                    Reply::ok(&decision.$to())
+                }
+                R::ElicitationCreate(request) => serve!($state, elicitation, &$method, |service| {
+                    match service.create(ByVersion::$side(request)).await {
+                        Ok(ByVersion::$side(response)) => Reply::ok(&response),
+                        Ok(ByVersion::$wrong(_)) => Reply::error(rpc::internal($mixed)),
+                        Err(error) => Reply::error(error),
+                    }
+                }),
+                $($arms)*
+                other => super::draft_methods::$name($state, other).await,
+            }
         }
+    };
+}
+
+agent_requests!(
+    request_v1, v1, from_v1, to_v1, V1, V2,
+    "the client answered a v1 elicitation with a v2 response",
+    |state, method| {
         R::FsReadTextFile(request) => serve!(state, file_reader, &method, |reader| {
             let read = match scope(state, &request.session_id) {
                 Ok(scope) => reader.read_text_file(ReadTextFile {
@@ -242,40 +259,19 @@ async fn request_v1(state: &State, request: v1::AgentRequest) -> Reply {
             };
             answer(release.await.map(|()| v1::ReleaseTerminalResponse::new()))
         }),
-        R::ElicitationCreate(request) => serve!(state, elicitation, &method, |service| {
-            match service.create(ByVersion::V1(request)).await {
-                Ok(ByVersion::V1(response)) => Reply::ok(&response),
-                Ok(ByVersion::V2(_)) => Reply::error(rpc::internal(
-                    "the client answered a v1 elicitation with a v2 response",
-                )),
-                Err(error) => Reply::error(error),
-            }
-        }),
-        other => super::draft_methods::request_v1(state, other).await,
     }
-}
+);
 
-async fn request_v2(state: &State, request: v2::AgentRequest) -> Reply {
-    use v2::AgentRequest as R;
-    let method = request.method().to_owned();
-    match request {
-        R::SessionRequestPermission(request) => {
-            let question = with_announced(state, PermissionRequest::from_v2(&request));
-            let decision = state.handler.request_permission(question).await;
-            Reply::ok(&decision.to_v2())
-        }
-        R::ElicitationCreate(request) => serve!(state, elicitation, &method, |service| {
-            match service.create(ByVersion::V2(request)).await {
-                Ok(ByVersion::V2(response)) => Reply::ok(&response),
-                Ok(ByVersion::V1(_)) => Reply::error(rpc::internal(
-                    "the client answered a v2 elicitation with a v1 response",
-                )),
-                Err(error) => Reply::error(error),
-            }
-        }),
-        other => super::draft_methods::request_v2(state, other).await,
-    }
-}
+agent_requests!(
+    request_v2,
+    v2,
+    from_v2,
+    to_v2,
+    V2,
+    V1,
+    "the client answered a v2 elicitation with a v1 response",
+    |state, method| {}
+);
 
 fn terminal_ref(
     state: &State,
@@ -348,17 +344,42 @@ macro_rules! session_update {
     };
 }
 
-fn notification_v1(
+/// A notification from the agent, in the connection's version (none before the `initialize`
+/// response).
+fn agent_notification(
     state: &State,
     connection: &Connection,
     method: &str,
     params: Option<&RawValue>,
 ) {
-    let Some(notification) =
-        session_update!(v1, V1, notification_v1, state, connection, method, params)
-    else {
-        return;
-    };
+    match state.version.get().copied() {
+        Some(ProtocolVersion::V1) => {
+            let update =
+                session_update!(v1, V1, notification_v1, state, connection, method, params);
+            if let Some(notification) = update {
+                session_update_v1(state, connection, notification);
+            }
+        }
+        Some(_) => {
+            let update =
+                session_update!(v2, V2, notification_v2, state, connection, method, params);
+            if let Some(notification) = update {
+                session_update_v2(state, connection, notification);
+            }
+        }
+        None => connection.logger().log(
+            Level::Warn,
+            format!("ignored `{method}` received before the `initialize` response"),
+        ),
+    }
+}
+
+/// A session update of v1.
+fn session_update_v1(
+    state: &State,
+    connection: &Connection,
+    notification: v1::SessionNotification,
+) {
     let session = notification.session_id.as_str();
     if notification.update.is_live_only() {
         // v1 counts a notice without the capability as a violation.
@@ -375,17 +396,12 @@ fn notification_v1(
     }
 }
 
-fn notification_v2(
+/// A session update of v2.
+fn session_update_v2(
     state: &State,
     connection: &Connection,
-    method: &str,
-    params: Option<&RawValue>,
+    notification: v2::UpdateSessionNotification,
 ) {
-    let Some(notification) =
-        session_update!(v2, V2, notification_v2, state, connection, method, params)
-    else {
-        return;
-    };
     let session = notification.session_id.as_str().to_owned();
     if notification.update.is_live_only() {
         // v2 has no capability: a client without a notice center just ignores notices.

@@ -441,23 +441,12 @@ impl Client {
         params: Option<serde_json::Map<String, serde_json::Value>>,
     ) -> Result<(), Error> {
         self.agent().check("mcp/message")?;
-        let connection = &self.inner.connection;
-        if self.protocol_version() == ProtocolVersion::V1 {
-            let mut message = v1::MessageMcpNotification::new(server_id, request_id, method);
+        notify_in_version!(self, McpMessageNotify, {
+            let mut message = v::MessageMcpNotification::new(server_id, request_id, method);
             if let Some(params) = params {
                 message = message.params(params);
             }
-            connection
-                .notify::<v1::methods::McpMessageNotify>(&message)
-                .await
-        } else {
-            let mut message = v2::MessageMcpNotification::new(server_id, request_id, method);
-            if let Some(params) = params {
-                message = message.params(params);
-            }
-            connection
-                .notify::<v2::methods::McpMessageNotify>(&message)
-                .await
-        }
+            message
+        })
     }
 }

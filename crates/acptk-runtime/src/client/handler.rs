@@ -76,6 +76,33 @@ impl SessionScope {
     }
 }
 
+/// The user's agreement to a request that a service carries out (`approve`,
+/// `is_approved`), alike for every such request: `$what` names what is agreed to and
+/// `$service` the service that carries it out.
+macro_rules! approval {
+    ($request:ident, $what:literal, $service:ident) => {
+        impl $request {
+            #[doc = concat!(
+                "Marks the ", $what, " as agreed to by the user. The runtime does this once\n",
+                "[`ClientHandler::approve`] allowed it; call it yourself only when you drive a\n",
+                "[`", stringify!($service), "`] service directly and asked the user first."
+            )]
+            #[must_use]
+            pub fn approve(mut self) -> Self {
+                self.approved = true;
+                self
+            }
+
+            #[doc = concat!(
+                "Whether the ", $what, " was agreed to ([`", stringify!($request), "::approve`])."
+            )]
+            pub fn is_approved(&self) -> bool {
+                self.approved
+            }
+        }
+    };
+}
+
 /// `fs/read_text_file`: read a text file, or some of its lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -126,21 +153,10 @@ impl WriteTextFile {
             approved: false,
         }
     }
-
-    /// Marks the write as agreed to by the user. The runtime does this once
-    /// [`ClientHandler::approve`] allowed it; call it yourself only when you drive a
-    /// [`WriteFiles`] service directly and asked the user first.
-    #[must_use]
-    pub fn approve(mut self) -> Self {
-        self.approved = true;
-        self
-    }
-
-    /// Whether the write was agreed to ([`WriteTextFile::approve`]).
-    pub fn is_approved(&self) -> bool {
-        self.approved
-    }
 }
+
+approval!(WriteTextFile, "write", WriteFiles);
+approval!(CreateTerminal, "command", Terminals);
 
 /// `terminal/create`: run a command in a new terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,20 +192,6 @@ impl CreateTerminal {
             output_byte_limit: None,
             approved: false,
         }
-    }
-
-    /// Marks the command as agreed to by the user. The runtime does this once
-    /// [`ClientHandler::approve`] allowed it; call it yourself only when you drive a
-    /// [`Terminals`] service directly and asked the user first.
-    #[must_use]
-    pub fn approve(mut self) -> Self {
-        self.approved = true;
-        self
-    }
-
-    /// Whether the command was agreed to ([`CreateTerminal::approve`]).
-    pub fn is_approved(&self) -> bool {
-        self.approved
     }
 
     /// Sets the arguments.

@@ -51,6 +51,20 @@ pub struct PermissionRequest {
     pub options: Vec<PermissionChoice>,
 }
 
+/// The options of a permission request of either version as [`PermissionChoice`]s,
+/// `$word` naming the kind of each.
+macro_rules! choices {
+    ($options:expr, |$kind:ident| $word:expr) => {
+        $options
+            .iter()
+            .map(|option| {
+                let $kind = &option.kind;
+                PermissionChoice::new(option.option_id.as_str(), option.name.as_str(), $word)
+            })
+            .collect()
+    };
+}
+
 impl PermissionRequest {
     /// A request about `session_id` titled `title` offering `options`.
     pub fn new(
@@ -92,17 +106,7 @@ impl PermissionRequest {
             tool_call_id: Some(request.tool_call.tool_call_id.as_str().to_owned()),
             tool_kind: request.tool_call.kind.as_ref().map(json_word),
             command: None,
-            options: request
-                .options
-                .iter()
-                .map(|option| {
-                    PermissionChoice::new(
-                        option.option_id.as_str(),
-                        option.name.as_str(),
-                        json_word(&option.kind),
-                    )
-                })
-                .collect(),
+            options: choices!(request.options, |kind| json_word(kind)),
         }
     }
 
@@ -129,17 +133,7 @@ impl PermissionRequest {
             tool_call_id,
             tool_kind,
             command,
-            options: request
-                .options
-                .iter()
-                .map(|option| {
-                    PermissionChoice::new(
-                        option.option_id.as_str(),
-                        option.name.as_str(),
-                        option.kind.as_str(),
-                    )
-                })
-                .collect(),
+            options: choices!(request.options, |kind| kind.as_str()),
         }
     }
 }

@@ -26,3 +26,20 @@ macro_rules! request_in_version {
         }
     }};
 }
+
+/// Sends the notification `$message`, written once against `v` as in
+/// [`request_in_version`], as the method `v::methods::$method`. Evaluates to
+/// `Result<(), Error>`. (Only the unstable calls send notifications this way so far.)
+#[cfg_attr(not(feature = "unstable_mcp_over_acp"), allow(unused_macros))]
+macro_rules! notify_in_version {
+    ($client:expr, $method:ident, $message:expr) => {{
+        let connection = &$client.inner.connection;
+        if $client.protocol_version() == acptk_schema::v1::ProtocolVersion::V1 {
+            use acptk_schema::v1 as v;
+            connection.notify::<v::methods::$method>(&$message).await
+        } else {
+            use acptk_schema::v2 as v;
+            connection.notify::<v::methods::$method>(&$message).await
+        }
+    }};
+}

@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::ConfigValue;
@@ -66,25 +67,24 @@ pub(super) fn encode_entry(entry: HistoryEntry) -> Result<Vec<u8>, serde_json::E
 
 /// Decodes the JSON of one entry of a session of `version`; the error says what is wrong.
 pub(super) fn decode_entry(version: ProtocolVersion, text: &str) -> Result<HistoryEntry, String> {
-    const NOTICE: &str = "a notice is never history, but one was recorded";
     if version == ProtocolVersion::V1 {
-        match serde_json::from_str::<Record<v1::SessionUpdate>>(text).map_err(|e| e.to_string())? {
-            Record::Update(update) => v1::ReplayableUpdate::try_from(update)
-                .map(HistoryEntry::V1)
-                .map_err(|_| NOTICE.to_owned()),
-            Record::PromptKey { key, message_id } => {
-                Ok(HistoryEntry::PromptKey { key, message_id })
-            }
-        }
+        decode::<v1::SessionUpdate, _>(text, HistoryEntry::V1)
     } else {
-        match serde_json::from_str::<Record<v2::SessionUpdate>>(text).map_err(|e| e.to_string())? {
-            Record::Update(update) => v2::ReplayableUpdate::try_from(update)
-                .map(HistoryEntry::V2)
-                .map_err(|_| NOTICE.to_owned()),
-            Record::PromptKey { key, message_id } => {
-                Ok(HistoryEntry::PromptKey { key, message_id })
-            }
-        }
+        decode::<v2::SessionUpdate, _>(text, HistoryEntry::V2)
+    }
+}
+
+/// Decodes one entry whose updates are `U` (the session's version), replayable as `R`.
+fn decode<U: DeserializeOwned, R: TryFrom<U>>(
+    text: &str,
+    entry: impl FnOnce(R) -> HistoryEntry,
+) -> Result<HistoryEntry, String> {
+    const NOTICE: &str = "a notice is never history, but one was recorded";
+    match serde_json::from_str::<Record<U>>(text).map_err(|e| e.to_string())? {
+        Record::Update(update) => R::try_from(update)
+            .map(entry)
+            .map_err(|_| NOTICE.to_owned()),
+        Record::PromptKey { key, message_id } => Ok(HistoryEntry::PromptKey { key, message_id }),
     }
 }
 

@@ -272,22 +272,21 @@ pub trait SessionStore: Send + Sync + 'static {
     }
 }
 
-/// The entries of a history that are replayed, in order (idempotency keys are not).
-pub(crate) fn replayed_v1(
-    history: Vec<HistoryEntry>,
-) -> impl Iterator<Item = v1::ReplayableUpdate> {
-    history.into_iter().filter_map(|entry| match entry {
-        HistoryEntry::V1(update) => Some(update),
-        _ => None,
-    })
+/// Declares `$name`, the entries of a history of `$version` that are replayed, in order
+/// (idempotency keys are not).
+macro_rules! replayed {
+    ($name:ident, $version:ident, $variant:ident) => {
+        /// The entries of a history that are replayed, in order (idempotency keys are not).
+        pub(crate) fn $name(
+            history: Vec<HistoryEntry>,
+        ) -> impl Iterator<Item = $version::ReplayableUpdate> {
+            history.into_iter().filter_map(|entry| match entry {
+                HistoryEntry::$variant(update) => Some(update),
+                _ => None,
+            })
+        }
+    };
 }
 
-/// The entries of a history that are replayed, in order (idempotency keys are not).
-pub(crate) fn replayed_v2(
-    history: Vec<HistoryEntry>,
-) -> impl Iterator<Item = v2::ReplayableUpdate> {
-    history.into_iter().filter_map(|entry| match entry {
-        HistoryEntry::V2(update) => Some(update),
-        _ => None,
-    })
-}
+replayed!(replayed_v1, v1, V1);
+replayed!(replayed_v2, v2, V2);

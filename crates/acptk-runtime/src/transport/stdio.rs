@@ -18,61 +18,57 @@ use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// Standard input: a pipe driven by the reactor, or tokio's blocking-thread stream.
-#[derive(Debug)]
-pub struct Stdin(StdinInner);
+/// Declares one standard stream: `$name` over `$inner`, a pipe (`$pipe`, opened by
+/// `unix::$open`) driven by the reactor, else tokio's blocking-thread stream (`$std`, made by
+/// `tokio::io::$make`); `new` is documented with `$new_doc`.
+macro_rules! std_stream {
+    (
+        $(#[$attr:meta])* $name:ident($inner:ident),
+        $pipe:ty, $open:ident, $std:ty, $make:ident, $new_doc:literal
+    ) => {
+        $(#[$attr])*
+        #[derive(Debug)]
+        pub struct $name($inner);
 
-#[derive(Debug)]
-enum StdinInner {
-    #[cfg(unix)]
-    Pipe(tokio::net::unix::pipe::Receiver),
-    Std(tokio::io::Stdin),
-}
-
-/// Standard output: a pipe driven by the reactor, or tokio's blocking-thread stream.
-#[derive(Debug)]
-pub struct Stdout(StdoutInner);
-
-#[derive(Debug)]
-enum StdoutInner {
-    #[cfg(unix)]
-    Pipe(tokio::net::unix::pipe::Sender),
-    Std(tokio::io::Stdout),
-}
-
-impl Stdin {
-    /// This process's standard input. Needs a tokio runtime with I/O enabled.
-    pub fn new() -> Self {
-        #[cfg(unix)]
-        if let Ok(pipe) = unix::receiver() {
-            return Self(StdinInner::Pipe(pipe));
+        #[derive(Debug)]
+        enum $inner {
+            #[cfg(unix)]
+            Pipe($pipe),
+            Std($std),
         }
-        Self(StdinInner::Std(tokio::io::stdin()))
-    }
-}
 
-impl Stdout {
-    /// This process's standard output. Needs a tokio runtime with I/O enabled.
-    pub fn new() -> Self {
-        #[cfg(unix)]
-        if let Ok(pipe) = unix::sender() {
-            return Self(StdoutInner::Pipe(pipe));
+        impl $name {
+            #[doc = $new_doc]
+            pub fn new() -> Self {
+                #[cfg(unix)]
+                if let Ok(pipe) = unix::$open() {
+                    return Self($inner::Pipe(pipe));
+                }
+                Self($inner::Std(tokio::io::$make()))
+            }
         }
-        Self(StdoutInner::Std(tokio::io::stdout()))
-    }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+    };
 }
 
-impl Default for Stdin {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+std_stream!(
+    /// Standard input: a pipe driven by the reactor, or tokio's blocking-thread stream.
+    Stdin(StdinInner),
+    tokio::net::unix::pipe::Receiver, receiver, tokio::io::Stdin, stdin,
+    "This process's standard input. Needs a tokio runtime with I/O enabled."
+);
 
-impl Default for Stdout {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+std_stream!(
+    /// Standard output: a pipe driven by the reactor, or tokio's blocking-thread stream.
+    Stdout(StdoutInner),
+    tokio::net::unix::pipe::Sender, sender, tokio::io::Stdout, stdout,
+    "This process's standard output. Needs a tokio runtime with I/O enabled."
+);
 
 #[cfg(unix)]
 mod unix {

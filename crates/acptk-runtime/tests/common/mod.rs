@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod cluster;
+pub mod fn_handler;
 pub mod wire;
 
 use std::sync::{Arc, Mutex};
@@ -278,46 +279,30 @@ async fn client_call(session: &Session, call: &str) -> String {
             .await
         }
         "form" | "url" => {
+            // A form asking for a name, or a sign-in URL, in version `$version`; the action
+            // the client answered with.
+            macro_rules! elicit {
+                ($version:ident, $schema:expr) => {{
+                    let scope = $version::ElicitationSessionScope::new(session.id());
+                    let request = if call == "form" {
+                        $version::CreateElicitationRequest::form("Your name?", scope, $schema)
+                    } else {
+                        let url = "https://example.invalid/";
+                        $version::CreateElicitationRequest::url("Sign in", scope, "e1", url)
+                    };
+                    session
+                        .elicit(&request)
+                        .await
+                        .map(|answer| format!("{:?}", answer.action))
+                }};
+            }
             if session.protocol_version() == ProtocolVersion::V1 {
-                let scope = v1::ElicitationSessionScope::new(session.id());
-                let request = if call == "form" {
-                    v1::CreateElicitationRequest::form(
-                        "Your name?",
-                        scope,
-                        v1::ElicitationSchema::new(),
-                    )
-                } else {
-                    v1::CreateElicitationRequest::url(
-                        "Sign in",
-                        scope,
-                        "e1",
-                        "https://example.invalid/",
-                    )
-                };
-                session
-                    .elicit(&request)
-                    .await
-                    .map(|answer| format!("{:?}", answer.action))
+                elicit!(v1, v1::ElicitationSchema::new())
             } else {
-                let scope = v2::ElicitationSessionScope::new(session.id());
-                let request = if call == "form" {
-                    v2::CreateElicitationRequest::form(
-                        "Your name?",
-                        scope,
-                        v2::ElicitationSchema::new(std::collections::BTreeMap::new()),
-                    )
-                } else {
-                    v2::CreateElicitationRequest::url(
-                        "Sign in",
-                        scope,
-                        "e1",
-                        "https://example.invalid/",
-                    )
-                };
-                session
-                    .elicit(&request)
-                    .await
-                    .map(|answer| format!("{:?}", answer.action))
+                elicit!(
+                    v2,
+                    v2::ElicitationSchema::new(std::collections::BTreeMap::new())
+                )
             }
         }
         other => Ok(format!("unknown call {other}")),
@@ -330,38 +315,31 @@ async fn client_call(session: &Session, call: &str) -> String {
 
 async fn ask_permission(session: &Session) -> String {
     use acptk_schema::{v1, v2};
+    // Asks with the one option "allow" in version `$version`; the outcome, debug-printed.
+    macro_rules! ask {
+        ($version:ident, $subject:expr) => {{
+            let allow = $version::PermissionOption::new(
+                "allow",
+                "Allow",
+                $version::PermissionOptionKind::AllowOnce,
+            );
+            let request =
+                $version::RequestPermissionRequest::new(session.id(), $subject, vec![allow]);
+            let response = session
+                .connection()
+                .request::<$version::methods::SessionRequestPermission>(&request)
+                .await
+                .unwrap();
+            format!("{:?}", response.outcome)
+        }};
+    }
     if session.protocol_version() == ProtocolVersion::V1 {
-        let request = v1::RequestPermissionRequest::new(
-            session.id(),
-            v1::ToolCallUpdate::new("call_1").title("Delete everything"),
-            vec![v1::PermissionOption::new(
-                "allow",
-                "Allow",
-                v1::PermissionOptionKind::AllowOnce,
-            )],
-        );
-        let response = session
-            .connection()
-            .request::<v1::methods::SessionRequestPermission>(&request)
-            .await
-            .unwrap();
-        format!("{:?}", response.outcome)
+        ask!(
+            v1,
+            v1::ToolCallUpdate::new("call_1").title("Delete everything")
+        )
     } else {
-        let request = v2::RequestPermissionRequest::new(
-            session.id(),
-            "Delete everything",
-            vec![v2::PermissionOption::new(
-                "allow",
-                "Allow",
-                v2::PermissionOptionKind::AllowOnce,
-            )],
-        );
-        let response = session
-            .connection()
-            .request::<v2::methods::SessionRequestPermission>(&request)
-            .await
-            .unwrap();
-        format!("{:?}", response.outcome)
+        ask!(v2, "Delete everything")
     }
 }
 
@@ -479,6 +457,19 @@ impl RawPeer {
         self.recv().await.expect("a message")
     }
 
+    /// Answers `request` with `result`.
+    pub async fn reply(&mut self, request: &Value, result: Value) {
+        self.send_json(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}))
+            .await;
+    }
+
+    /// Answers the next request with `result`; the request.
+    pub async fn answer_next(&mut self, result: Value) -> Value {
+        let request = self.recv_some().await;
+        self.reply(&request, result).await;
+        request
+    }
+
     /// Sends the request `method` with `params` and id `id`, and returns the answer to it
     /// (skipping anything else that comes first).
     pub async fn ask(&mut self, id: u64, method: &str, params: Value) -> Value {
@@ -491,4 +482,20 @@ impl RawPeer {
             }
         }
     }
+}
+
+/// The ids of stored sessions, in the order given.
+pub fn ids(sessions: Vec<acptk_runtime::agent::SessionMeta>) -> Vec<String> {
+    sessions.into_iter().map(|meta| meta.id).collect()
+}
+
+/// Creates the empty session `id` of `version` in `cwd` in `store`.
+pub async fn create_empty(
+    store: &dyn acptk_runtime::agent::SessionStore,
+    id: &str,
+    version: ProtocolVersion,
+    cwd: &str,
+) {
+    let meta = acptk_runtime::agent::SessionMeta::new(id, version, cwd);
+    store.create(&meta).await.unwrap();
 }

@@ -204,6 +204,17 @@ impl Wire {
         answer["result"].clone()
     }
 
+    /// The ids `session/list` with `params` answers, in order.
+    pub async fn listed(&mut self, params: Value) -> Vec<String> {
+        let result = self.ok("session/list", params).await;
+        result["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|info| info["sessionId"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
     /// Sends a request and returns its error code, failing the test on a success.
     pub async fn error(&mut self, method: &str, params: Value) -> (i64, String) {
         let answer = self.call(method, params).await;
@@ -308,4 +319,25 @@ impl Wire {
             })
             .collect()
     }
+}
+
+/// Asserts that `answer` is a result when `allowed`, else an error with `code`; `context`
+/// names the case in the failure.
+pub fn assert_allowed(answer: &Value, allowed: bool, code: i64, context: &str) {
+    if allowed {
+        assert!(answer.get("result").is_some(), "{context}: {answer}");
+    } else {
+        assert_eq!(answer["error"]["code"], code, "{context}: {answer}");
+    }
+}
+
+/// The agent-side methods of a reference method table (JSON text).
+pub fn agent_methods_of(table: &str) -> Vec<String> {
+    let table: Value = serde_json::from_str(table).unwrap();
+    table["agentMethods"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|method| method.as_str().unwrap().to_owned())
+        .collect()
 }

@@ -78,7 +78,12 @@ pub async fn send(socket: &mut Raw, message: Value) {
 }
 
 pub fn initialize() -> Value {
-    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+    initialize_as(0)
+}
+
+/// A v1 `initialize` request with the id `id`.
+pub fn initialize_as(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
            "params": {"protocolVersion": 1, "clientCapabilities": {}}})
 }
 
@@ -126,14 +131,21 @@ pub async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> (u16, 
 /// Sends `text` (a whole HTTP/1.1 request) on a new connection to `address` and reads the
 /// answer to its end (within 10 s).
 pub async fn exchange(address: &str, text: &str) -> Vec<u8> {
-    let mut stream = TcpStream::connect(address).await.unwrap();
+    let stream = TcpStream::connect(address).await.unwrap();
+    let (raw, read) = exchange_on(stream, text).await;
+    read.unwrap();
+    raw
+}
+
+/// Sends `text` on `stream` and reads the answer to its end (within 10 s): what was read,
+/// and how the reading ended.
+pub async fn exchange_on(mut stream: TcpStream, text: &str) -> (Vec<u8>, std::io::Result<usize>) {
     stream.write_all(text.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
         .await
-        .expect("an answer within 10 s")
-        .unwrap();
-    raw
+        .expect("an answer within 10 s");
+    (raw, read)
 }
 
 /// A raw HTTP/1.1 answer as its status (0 when it has none), its head and its body.
@@ -292,5 +304,16 @@ pub async fn notices_and_a_reconnect(scheme: &str) {
         );
         second.close().await;
         all_closed(&remote).await;
+    }
+}
+
+/// The HTTP status of an error that says the endpoint was unreachable (`Some(None)`: no
+/// status); `None` for any other error.
+pub fn unreachable_status(error: &acptk_runtime::Error) -> Option<Option<u16>> {
+    match error {
+        acptk_runtime::Error::Remote(
+            acptk_runtime::transport::remote::RemoteError::Unreachable { status, .. },
+        ) => Some(*status),
+        _ => None,
     }
 }

@@ -17,8 +17,8 @@ use acptk_runtime::{Notice, rpc};
 use acptk_schema::{v1, v2};
 use serde_json::{Value, json};
 
-use crate::common::TestAgent;
 use crate::common::wire::Wire;
+use crate::common::{TestAgent, create_empty, ids};
 
 mod batches;
 mod leases;
@@ -103,10 +103,7 @@ fn full_meta(id: &str) -> SessionMeta {
 /// Creates v1 sessions `ids`, each with the history `history`.
 async fn sessions_with(store: &Arc<dyn SessionStore>, ids: &[&str], history: &[HistoryEntry]) {
     for id in ids {
-        store
-            .create(&SessionMeta::new(*id, ProtocolVersion::V1, "/"))
-            .await
-            .unwrap();
+        create_empty(store.as_ref(), id, ProtocolVersion::V1, "/").await;
         store.append_batch(id, history.to_vec()).await.unwrap();
     }
 }
@@ -168,14 +165,8 @@ pub async fn metadata_round_trips(fixture: &impl Fixture) {
 /// append, history: entries of both versions and prompt keys come back in order.
 pub async fn history_keeps_order_and_kinds(fixture: &impl Fixture) {
     let store = fixture.store();
-    store
-        .create(&SessionMeta::new("sess_a", ProtocolVersion::V1, "/"))
-        .await
-        .unwrap();
-    store
-        .create(&SessionMeta::new("sess_b", ProtocolVersion::V2, "/"))
-        .await
-        .unwrap();
+    create_empty(store.as_ref(), "sess_a", ProtocolVersion::V1, "/").await;
+    create_empty(store.as_ref(), "sess_b", ProtocolVersion::V2, "/").await;
     let a: Vec<HistoryEntry> = (0..20).map(|n| v1_text(&format!("a{n}"))).collect();
     let b = vec![
         HistoryEntry::V2(v2::ReplayableUpdate::UserMessage(
@@ -195,10 +186,7 @@ pub async fn history_keeps_order_and_kinds(fixture: &impl Fixture) {
         assert_eq!(reader.history("sess_a").await.unwrap(), a);
         assert_eq!(reader.history("sess_b").await.unwrap(), b);
     }
-    store
-        .create(&SessionMeta::new("sess_empty", ProtocolVersion::V1, "/"))
-        .await
-        .unwrap();
+    create_empty(store.as_ref(), "sess_empty", ProtocolVersion::V1, "/").await;
     assert!(store.history("sess_empty").await.unwrap().is_empty());
     let unknown = store
         .append("sess_unknown", v1_text("x"))
@@ -325,22 +313,10 @@ pub async fn list_in_pages(fixture: &impl Fixture) {
         .await
         .unwrap();
     assert_eq!(store.list().await.unwrap().len(), 7);
-    let mut alice: Vec<String> = store
-        .list_owned(Some("alice"))
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|meta| meta.id)
-        .collect();
+    let mut alice = ids(store.list_owned(Some("alice")).await.unwrap());
     alice.sort();
     assert_eq!(alice, ["sess_0", "sess_1", "sess_2", "sess_3", "sess_4"]);
-    let local: Vec<String> = store
-        .list_owned(None)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|meta| meta.id)
-        .collect();
+    let local = ids(store.list_owned(None).await.unwrap());
     assert_eq!(local, ["sess_local"]);
 
     let server = AgentServer::new(TestAgent::default())
@@ -405,14 +381,7 @@ pub async fn delete_removes_everything(fixture: &impl Fixture) {
         assert!(reader.meta("sess_gone").await.unwrap().is_none());
         let error = reader.history("sess_gone").await.unwrap_err();
         assert!(matches!(error, StoreError::Unknown(_)), "{error:?}");
-        let ids: Vec<String> = reader
-            .list()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|meta| meta.id)
-            .collect();
-        assert_eq!(ids, ["sess_kept"]);
+        assert_eq!(ids(reader.list().await.unwrap()), ["sess_kept"]);
         assert_eq!(reader.history("sess_kept").await.unwrap(), [v1_text("x")]);
     }
     // Appending to a deleted session fails; the id may be used again.
@@ -421,10 +390,7 @@ pub async fn delete_removes_everything(fixture: &impl Fixture) {
         .await
         .unwrap_err();
     assert!(matches!(error, StoreError::Unknown(_)), "{error:?}");
-    store
-        .create(&SessionMeta::new("sess_gone", ProtocolVersion::V1, "/"))
-        .await
-        .unwrap();
+    create_empty(store.as_ref(), "sess_gone", ProtocolVersion::V1, "/").await;
     assert!(store.history("sess_gone").await.unwrap().is_empty());
 
     // Over the wire, from another instance.
@@ -498,14 +464,7 @@ pub async fn archive_is_stored(fixture: &impl Fixture) {
         .ok("session/archive", json!({"sessionId": archived}))
         .await;
     assert!(is_archived(fixture, &archived).await);
-    let listed = wire.ok("session/list", json!({})).await;
-    let ids: Vec<&str> = listed["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|session| session["sessionId"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, [kept.as_str()]);
+    assert_eq!(wire.listed(json!({})).await, [kept.as_str()]);
     // A prompt on the instance that still has it open does not bring it back.
     wire.prompt(&kept, "touch").await;
     assert!(is_archived(fixture, &archived).await);
@@ -548,10 +507,7 @@ pub async fn titles_are_stored(fixture: &impl Fixture) {
 pub async fn corrupt_entry_fails_only_its_session(fixture: &impl Fixture) {
     let store = fixture.store();
     for id in ["sess_bad", "sess_good"] {
-        store
-            .create(&SessionMeta::new(id, ProtocolVersion::V1, "/"))
-            .await
-            .unwrap();
+        create_empty(store.as_ref(), id, ProtocolVersion::V1, "/").await;
         for n in 0..3 {
             store
                 .append(id, v1_text(&format!("{id} {n}")))

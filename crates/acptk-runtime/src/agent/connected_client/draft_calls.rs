@@ -77,18 +77,11 @@ impl ClientConnection {
         &self,
         request: crate::agent::McpRequest,
     ) -> Result<crate::agent::McpResponse, Error> {
-        if request.version() != self.protocol_version() {
-            return Err(Error::WrongVersion {
-                expected: request.version(),
-                actual: self.protocol_version(),
-            });
-        }
-        if !self.unstable.mcp_over_acp {
-            return Err(Error::Protocol(
-                "this agent did not advertise `acp` MCP servers, so it cannot send `mcp/message` (nothing was sent)"
-                    .to_owned(),
-            ));
-        }
+        self.may_send(
+            request.version(),
+            self.unstable.mcp_over_acp,
+            "this agent did not advertise `acp` MCP servers, so it cannot send `mcp/message` (nothing was sent)",
+        )?;
         let server = match &request {
             ByVersion::V1(request) => request.server_id.to_string(),
             ByVersion::V2(request) => request.server_id.to_string(),
@@ -117,18 +110,11 @@ impl ClientConnection {
         &self,
         update: crate::agent::AuthStatusUpdate,
     ) -> Result<(), Error> {
-        if update.version() != self.protocol_version() {
-            return Err(Error::WrongVersion {
-                expected: update.version(),
-                actual: self.protocol_version(),
-            });
-        }
-        if !self.unstable.auth_status {
-            return Err(Error::Protocol(
-                "this agent did not advertise `auth.status`, so it sends no `auth/status_update` (nothing was sent)"
-                    .to_owned(),
-            ));
-        }
+        self.may_send(
+            update.version(),
+            self.unstable.auth_status,
+            "this agent did not advertise `auth.status`, so it sends no `auth/status_update` (nothing was sent)",
+        )?;
         match update {
             ByVersion::V1(update) => {
                 self.connection
@@ -141,5 +127,27 @@ impl ClientConnection {
                     .await
             }
         }
+    }
+
+    /// Whether a call of `version` that needs what the agent advertised (`advertised`) may
+    /// be sent: [`Error::WrongVersion`] for another version, [`Error::Protocol`] with
+    /// `refusal` when the agent did not advertise it.
+    #[cfg(any(feature = "unstable_mcp_over_acp", feature = "unstable_auth_status"))]
+    fn may_send(
+        &self,
+        version: v1::ProtocolVersion,
+        advertised: bool,
+        refusal: &str,
+    ) -> Result<(), Error> {
+        if version != self.protocol_version() {
+            return Err(Error::WrongVersion {
+                expected: version,
+                actual: self.protocol_version(),
+            });
+        }
+        if !advertised {
+            return Err(Error::Protocol(refusal.to_owned()));
+        }
+        Ok(())
     }
 }

@@ -34,38 +34,46 @@ pub struct ConnectedClient {
     pub principal: crate::principal::Principal,
 }
 
+/// Whether client capabilities of either version take elicitation forms and URLs.
+macro_rules! elicitation {
+    ($capabilities:expr) => {
+        $capabilities
+            .elicitation
+            .as_ref()
+            .map_or((false, false), |elicitation| {
+                (elicitation.form.is_some(), elicitation.url.is_some())
+            })
+    };
+}
+
 impl ConnectedClient {
     /// Whether the client may be sent `feature`: the one table for both versions.
     pub fn supports(&self, feature: ClientFeature) -> bool {
-        match &self.capabilities {
-            ByVersion::V1(capabilities) => match feature {
-                ClientFeature::Notices => capabilities.advertises_notices(),
-                ClientFeature::ReadTextFile => capabilities.fs.read_text_file,
-                ClientFeature::WriteTextFile => capabilities.fs.write_text_file,
-                ClientFeature::Terminal => capabilities.terminal,
-                ClientFeature::ElicitationForm => capabilities
-                    .elicitation
-                    .as_ref()
-                    .is_some_and(|elicitation| elicitation.form.is_some()),
-                ClientFeature::ElicitationUrl => capabilities
-                    .elicitation
-                    .as_ref()
-                    .is_some_and(|elicitation| elicitation.url.is_some()),
-            },
-            ByVersion::V2(capabilities) => match feature {
-                ClientFeature::Notices => true,
+        // The elicitation capabilities are spelled alike in both versions.
+        let (form, url) = match &self.capabilities {
+            ByVersion::V1(capabilities) => elicitation!(capabilities),
+            ByVersion::V2(capabilities) => elicitation!(capabilities),
+        };
+        match (&self.capabilities, feature) {
+            (_, ClientFeature::ElicitationForm) => form,
+            (_, ClientFeature::ElicitationUrl) => url,
+            (ByVersion::V1(capabilities), ClientFeature::Notices) => {
+                capabilities.advertises_notices()
+            }
+            (ByVersion::V1(capabilities), ClientFeature::ReadTextFile) => {
+                capabilities.fs.read_text_file
+            }
+            (ByVersion::V1(capabilities), ClientFeature::WriteTextFile) => {
+                capabilities.fs.write_text_file
+            }
+            (ByVersion::V1(capabilities), ClientFeature::Terminal) => capabilities.terminal,
+            (ByVersion::V2(_), ClientFeature::Notices) => true,
+            (
+                ByVersion::V2(_),
                 ClientFeature::ReadTextFile
                 | ClientFeature::WriteTextFile
-                | ClientFeature::Terminal => false,
-                ClientFeature::ElicitationForm => capabilities
-                    .elicitation
-                    .as_ref()
-                    .is_some_and(|elicitation| elicitation.form.is_some()),
-                ClientFeature::ElicitationUrl => capabilities
-                    .elicitation
-                    .as_ref()
-                    .is_some_and(|elicitation| elicitation.url.is_some()),
-            },
+                | ClientFeature::Terminal,
+            ) => false,
         }
     }
 

@@ -163,7 +163,14 @@ macro_rules! unstable_router {
                     status(inner, init, request.session_id.as_str(), $status).await
                 }
                 #[cfg(feature = "unstable_session_fork")]
-                R::SessionFork(request) => super::fork::$fork(inner, init, request).await,
+                R::SessionFork(request) => {
+                    #[cfg(feature = "unstable_session_cursors")]
+                    if let Some(cursor) = &request.cursor_id {
+                        return Reply::error(super::fork::no_cursor(cursor.as_str()));
+                    }
+                    let fields = super::open::SetupRequest::fields(request);
+                    super::fork::fork(inner, init, fields, super::fork::$fork).await
+                }
                 #[cfg(feature = "unstable_session_options")]
                 R::SessionOptions(request) => {
                     let query = crate::agent::OptionsQuery {

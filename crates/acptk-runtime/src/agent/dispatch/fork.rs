@@ -8,78 +8,54 @@
 
 use std::sync::Arc;
 
-use acptk_schema::v1::ProtocolVersion;
+use acptk_schema::jsonrpc::RawValue;
 use acptk_schema::{v1, v2};
 
 use super::open::stored;
-use super::open::{Fields, SetupRequest, attach, opened};
+use super::open::{Fields, attach, opened};
 use super::{Initialized, Inner, store_error};
 use crate::agent::ids::fresh_id;
 use crate::agent::open_sessions::SessionState;
 use crate::agent::{Agent, SessionConfig, SessionOrigin};
 use crate::connection::{Reply, to_raw};
+use crate::error::Error;
 use crate::rpc;
-use crate::store::{HistoryEntry, SessionMeta};
+use crate::store::HistoryEntry;
 
-/// v1 `session/fork`.
-pub(super) async fn fork_v1<A: Agent>(
-    inner: &Inner<A>,
-    init: &Initialized,
-    request: v1::ForkSessionRequest,
-) -> Reply {
-    #[cfg(feature = "unstable_session_cursors")]
-    if let Some(cursor) = &request.cursor_id {
-        return Reply::error(no_cursor(cursor.as_str()));
+/// The v1 `session/fork` answer for the new session `id`.
+pub(super) fn fork_v1(id: &str, config: &SessionConfig) -> Result<Box<RawValue>, Error> {
+    let mut response = v1::ForkSessionResponse::new(id);
+    if let Some(modes) = config.v1_modes() {
+        response = response.modes(modes);
     }
-    fork(inner, init, request.fields(), |id, config| {
-        let mut response = v1::ForkSessionResponse::new(id);
-        if let Some(modes) = config.v1_modes() {
-            response = response.modes(modes);
-        }
-        if let Some(options) = config.v1_options() {
-            response = response.config_options(options);
-        }
-        to_raw(&response)
-    })
-    .await
+    if let Some(options) = config.v1_options() {
+        response = response.config_options(options);
+    }
+    to_raw(&response)
 }
 
-/// v2 `session/fork`.
-pub(super) async fn fork_v2<A: Agent>(
-    inner: &Inner<A>,
-    init: &Initialized,
-    request: v2::ForkSessionRequest,
-) -> Reply {
-    #[cfg(feature = "unstable_session_cursors")]
-    if let Some(cursor) = &request.cursor_id {
-        return Reply::error(no_cursor(cursor.as_str()));
-    }
-    fork(inner, init, request.fields(), |id, config| {
-        to_raw(
-            &v2::ForkSessionResponse::new(id)
-                .config_options(config.v2_options().unwrap_or_default()),
-        )
-    })
-    .await
+/// The v2 `session/fork` answer for the new session `id`.
+pub(super) fn fork_v2(id: &str, config: &SessionConfig) -> Result<Box<RawValue>, Error> {
+    to_raw(
+        &v2::ForkSessionResponse::new(id).config_options(config.v2_options().unwrap_or_default()),
+    )
 }
 
 /// The runtime announces no cursors, so every cursor id is one it did not hand out.
 #[cfg(feature = "unstable_session_cursors")]
-fn no_cursor(cursor: &str) -> acptk_schema::jsonrpc::ErrorObject {
+pub(super) fn no_cursor(cursor: &str) -> acptk_schema::jsonrpc::ErrorObject {
     rpc::invalid_params(format!(
         "`{cursor}` is not a cursor this agent announced; fork without `cursorId` to copy the whole session"
     ))
 }
 
-/// The fork itself; `response` writes the version's answer for the new id.
-async fn fork<A: Agent>(
+/// `session/fork` of either version (a cursor is refused before); `response` writes the
+/// version's answer for the new id ([`fork_v1`], [`fork_v2`]).
+pub(super) async fn fork<A: Agent>(
     inner: &Inner<A>,
     init: &Initialized,
     fields: Result<Fields, String>,
-    response: impl FnOnce(
-        &str,
-        &SessionConfig,
-    ) -> Result<Box<acptk_schema::jsonrpc::RawValue>, crate::error::Error>,
+    response: impl FnOnce(&str, &SessionConfig) -> Result<Box<RawValue>, Error>,
 ) -> Reply {
     let fields = match fields {
         Ok(fields) => fields,
@@ -106,13 +82,8 @@ async fn fork<A: Agent>(
     };
     config.apply_stored(source.mode.as_deref(), &source.config);
     super::open::apply_initial(init, &setup, &mut config);
-    let version: ProtocolVersion = init.client.protocol_version();
-    let mut meta = SessionMeta::new(id.as_str(), version, setup.cwd.as_str());
-    meta.additional_directories
-        .clone_from(&setup.additional_directories);
+    let mut meta = super::open::stored_meta(init, &id, &setup, &config);
     meta.title.clone_from(&source.title);
-    meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
-    meta.config = config.values();
     let meta = match inner.owned.create(meta).await {
         Ok(meta) => meta,
         Err(error) => {

@@ -73,60 +73,50 @@ pub(super) async fn list<A: Agent>(
     }
 }
 
+/// The `session/list` answer of `$version` for `$page`: `$directories` and `$cursor`
+/// convert the further directories and the next cursor into the version's types.
+macro_rules! list_response {
+    ($page:expr, $version:ident, $directories:expr, $cursor:expr) => {{
+        let page = $page;
+        let sessions: Vec<$version::SessionInfo> = page
+            .sessions
+            .into_iter()
+            .map(|summary| {
+                let mut info = $version::SessionInfo::new(summary.id, summary.cwd)
+                    .additional_directories($directories(summary.additional_directories))
+                    .updated_at(rfc3339(summary.updated_at));
+                if let Some(title) = summary.title {
+                    info = info.title(title);
+                }
+                #[cfg(feature = "unstable_session_archive")]
+                {
+                    info = info.archived(summary.archived);
+                }
+                info
+            })
+            .collect();
+        let mut response = $version::ListSessionsResponse::new(sessions);
+        if let Some(cursor) = page.next_cursor {
+            response = response.next_cursor($cursor(cursor));
+        }
+        Reply::ok(&response)
+    }};
+}
+
 fn list_response(version: ProtocolVersion, page: SessionPage) -> Reply {
     if version == ProtocolVersion::V1 {
-        let sessions: Vec<v1::SessionInfo> = page
-            .sessions
-            .into_iter()
-            .map(|summary| {
-                let mut info = v1::SessionInfo::new(summary.id, summary.cwd)
-                    .additional_directories(summary.additional_directories)
-                    .updated_at(rfc3339(summary.updated_at));
-                if let Some(title) = summary.title {
-                    info = info.title(title);
-                }
-                #[cfg(feature = "unstable_session_archive")]
-                {
-                    info = info.archived(summary.archived);
-                }
-                info
-            })
-            .collect();
-        let mut response = v1::ListSessionsResponse::new(sessions);
-        if let Some(cursor) = page.next_cursor {
-            response = response.next_cursor(cursor);
-        }
-        Reply::ok(&response)
+        list_response!(page, v1, std::convert::identity, std::convert::identity)
     } else {
-        let sessions: Vec<v2::SessionInfo> = page
-            .sessions
-            .into_iter()
-            .map(|summary| {
-                let mut info = v2::SessionInfo::new(summary.id, summary.cwd)
-                    .additional_directories(
-                        summary
-                            .additional_directories
-                            .into_iter()
-                            .map(v2::AbsolutePath::from)
-                            .collect::<Vec<_>>(),
-                    )
-                    .updated_at(rfc3339(summary.updated_at));
-                if let Some(title) = summary.title {
-                    info = info.title(title);
-                }
-                #[cfg(feature = "unstable_session_archive")]
-                {
-                    info = info.archived(summary.archived);
-                }
-                info
-            })
-            .collect();
-        let mut response = v2::ListSessionsResponse::new(sessions);
-        if let Some(cursor) = page.next_cursor {
-            response = response.next_cursor(v2::SessionListCursor::from(cursor));
-        }
-        Reply::ok(&response)
+        list_response!(page, v2, absolute_paths, v2::SessionListCursor::from)
     }
+}
+
+/// Directories as v2 sends them.
+fn absolute_paths(directories: Vec<String>) -> Vec<v2::AbsolutePath> {
+    directories
+        .into_iter()
+        .map(v2::AbsolutePath::from)
+        .collect()
 }
 
 /// `session/close`: cancels the running turn (as `session/cancel` does) and waits until it

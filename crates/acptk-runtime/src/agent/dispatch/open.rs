@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use acptk_schema::method::NotificationMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
@@ -97,6 +98,23 @@ enum Method {
     Resume,
 }
 
+/// What the store keeps of a session opened as `id` on this connection by `setup` with
+/// `config` (a new one, or a fork).
+pub(super) fn stored_meta(
+    init: &Initialized,
+    id: &str,
+    setup: &SessionSetup,
+    config: &SessionConfig,
+) -> SessionMeta {
+    let version = init.client.protocol_version();
+    let mut meta = SessionMeta::new(id, version, setup.cwd.as_str());
+    meta.additional_directories
+        .clone_from(&setup.additional_directories);
+    meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
+    meta.config = config.values();
+    meta
+}
+
 /// `session/new`.
 pub(super) async fn new_session<A: Agent>(
     inner: &Inner<A>,
@@ -117,12 +135,7 @@ pub(super) async fn new_session<A: Agent>(
         Err(error) => return Reply::error(error),
     };
     apply_initial(init, &setup, &mut config);
-    let version = init.client.protocol_version();
-    let mut meta = SessionMeta::new(id.as_str(), version, setup.cwd.as_str());
-    meta.additional_directories
-        .clone_from(&setup.additional_directories);
-    meta.mode = config.modes.as_ref().map(|modes| modes.current.clone());
-    meta.config = config.values();
+    let meta = stored_meta(init, &id, &setup, &config);
     let meta = match inner.owned.create(meta).await {
         Ok(meta) => meta,
         Err(error) => {
@@ -134,7 +147,7 @@ pub(super) async fn new_session<A: Agent>(
     let session = attach(inner, init, state);
     opened(
         inner,
-        response(version, Method::New, &id, &config),
+        response(init.client.protocol_version(), Method::New, &id, &config),
         session,
         setup,
     )
@@ -222,6 +235,23 @@ async fn reopen<A: Agent>(
     Ok((state, setup))
 }
 
+/// Sends a replay, one notification `M` an update, in either version; the error answer
+/// when the connection closed during it.
+async fn send_replay<M: NotificationMethod>(
+    init: &Initialized,
+    notifications: impl Iterator<Item = M::Params>,
+) -> Result<(), Reply> {
+    let connection = init.client.connection();
+    for params in notifications {
+        if connection.notify::<M>(&params).await.is_err() {
+            return Err(Reply::error(rpc::internal(
+                "the connection closed during the replay",
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `session/load` (v1): the whole history is replayed before the response.
 pub(super) async fn load_v1<A: Agent>(
     inner: &Inner<A>,
@@ -240,16 +270,10 @@ pub(super) async fn load_v1<A: Agent>(
         Ok(history) => history,
         Err(error) => return Reply::error(store_error(&error)),
     };
-    let connection = init.client.connection();
-    for update in replayed_v1(history) {
-        let params = v1::SessionNotification::new(state.id.as_str(), update);
-        if connection
-            .notify::<v1::methods::SessionUpdate>(&params)
-            .await
-            .is_err()
-        {
-            return Reply::error(rpc::internal("the connection closed during the replay"));
-        }
+    let updates =
+        replayed_v1(history).map(|update| v1::SessionNotification::new(state.id.as_str(), update));
+    if let Err(reply) = send_replay::<v1::methods::SessionUpdate>(init, updates).await {
+        return reply;
     }
     let config = state.config();
     let id = state.id.clone();
@@ -292,18 +316,11 @@ pub(super) async fn resume<A: Agent>(
                 Ok(history) => history,
                 Err(error) => return Reply::error(store_error(&error)),
             };
-            let connection = init.client.connection();
             let updates = super::replay::primed(replayed_v2(history))
-                .chain(std::iter::once(v2::ReplayComplete::new().into()));
-            for update in updates {
-                let params = v2::UpdateSessionNotification::new(state.id.as_str(), update);
-                if connection
-                    .notify::<v2::methods::SessionUpdate>(&params)
-                    .await
-                    .is_err()
-                {
-                    return Reply::error(rpc::internal("the connection closed during the replay"));
-                }
+                .chain(std::iter::once(v2::ReplayComplete::new().into()))
+                .map(|update| v2::UpdateSessionNotification::new(state.id.as_str(), update));
+            if let Err(reply) = send_replay::<v2::methods::SessionUpdate>(init, updates).await {
+                return reply;
             }
         }
         let snapshot = if state.is_running() {

@@ -8,49 +8,43 @@ use std::collections::HashSet;
 
 use acptk_schema::v2;
 
+/// Which kind of message an update belongs to.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Kind {
+    User,
+    Agent,
+    Thought,
+}
+
 /// The updates of a replay, with the whole-message update before each streamed message.
 pub(super) fn primed(
     history: impl Iterator<Item = v2::ReplayableUpdate>,
 ) -> impl Iterator<Item = v2::SessionUpdate> {
-    let mut announced: HashSet<(&'static str, String)> = HashSet::new();
+    use v2::SessionUpdate as U;
+    let mut announced: HashSet<(Kind, String)> = HashSet::new();
     history.flat_map(move |update| {
         let update = v2::SessionUpdate::from(update);
-        let primer = match &update {
-            v2::SessionUpdate::UserMessage(message) => {
-                announced.insert(("user", message.message_id.to_string()));
-                None
-            }
-            v2::SessionUpdate::AgentMessage(message) => {
-                announced.insert(("agent", message.message_id.to_string()));
-                None
-            }
-            v2::SessionUpdate::AgentThought(thought) => {
-                announced.insert(("thought", thought.message_id.to_string()));
-                None
-            }
-            v2::SessionUpdate::UserMessageChunk(chunk) => announced
-                .insert(("user", chunk.message_id.to_string()))
-                .then(|| {
-                    v2::UserMessage::new(chunk.message_id.clone())
-                        .content(Vec::new())
-                        .into()
-                }),
-            v2::SessionUpdate::AgentMessageChunk(chunk) => announced
-                .insert(("agent", chunk.message_id.to_string()))
-                .then(|| {
-                    v2::AgentMessage::new(chunk.message_id.clone())
-                        .content(Vec::new())
-                        .into()
-                }),
-            v2::SessionUpdate::AgentThoughtChunk(chunk) => announced
-                .insert(("thought", chunk.message_id.to_string()))
-                .then(|| {
-                    v2::AgentThought::new(chunk.message_id.clone())
-                        .content(Vec::new())
-                        .into()
-                }),
+        // The message an update belongs to, and whether it is a chunk of it.
+        let message = match &update {
+            U::UserMessage(message) => Some((Kind::User, &message.message_id, false)),
+            U::AgentMessage(message) => Some((Kind::Agent, &message.message_id, false)),
+            U::AgentThought(thought) => Some((Kind::Thought, &thought.message_id, false)),
+            U::UserMessageChunk(chunk) => Some((Kind::User, &chunk.message_id, true)),
+            U::AgentMessageChunk(chunk) => Some((Kind::Agent, &chunk.message_id, true)),
+            U::AgentThoughtChunk(chunk) => Some((Kind::Thought, &chunk.message_id, true)),
             _ => None,
         };
+        let primer = message.and_then(|(kind, id, chunk)| {
+            let first = announced.insert((kind, id.to_string()));
+            (chunk && first).then(|| {
+                let id = id.clone();
+                match kind {
+                    Kind::User => v2::UserMessage::new(id).content(Vec::new()).into(),
+                    Kind::Agent => v2::AgentMessage::new(id).content(Vec::new()).into(),
+                    Kind::Thought => v2::AgentThought::new(id).content(Vec::new()).into(),
+                }
+            })
+        });
         primer.into_iter().chain(std::iter::once(update))
     })
 }

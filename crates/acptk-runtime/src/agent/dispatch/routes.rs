@@ -1,7 +1,8 @@
 //! The method tables of both versions, routed by one piece of code: the v1 and v2 request
 //! and notification types differ only by version for every method both have, so
-//! [`router!`] writes both routers from one list of arms, and each version adds only the
-//! methods of its own (v1 `authenticate`, `session/load`, `session/set_mode`; v2 `auth/*`,
+//! [`router!`] writes both routers from one list of arms (authentication and logout under
+//! each version's names: v1 `authenticate`, `logout`; v2 `auth/login`, `auth/logout`), and
+//! each version adds only the methods of its own (v1 `session/load`, `session/set_mode`; v2
 //! `session/resume` with a replay, `tool_call/cancel`, `terminal/cancel`).
 
 use acptk_schema::jsonrpc::RawValue;
@@ -19,13 +20,15 @@ use crate::rpc;
 use crate::store::ConfigValue;
 
 /// Writes, for one version: `$route` (decodes a request, refuses a method the offer does not
-/// answer with `-32601`, and routes it: the shared arms here, `$own` arms of the version
-/// after them, the unstable methods last) and `$notified` (decodes a notification: the id of
+/// answer with `-32601`, and routes it: the shared arms here, with the version's own names
+/// for authentication and logout and their responses, `$own` arms of the version after
+/// them, the unstable methods last) and `$notified` (decodes a notification: the id of
 /// a cancelled session, an extension, or nothing).
 macro_rules! router {
     (
         $route:ident, $notified:ident, $version:ident, $number:expr,
         $of:ident, $from:ident, $prompt:ident, $unstable:ident, $unstable_notification:ident,
+        $authenticate:ident => $authenticated:path, $logout:ident => $logged_out:path,
         |$this:ident, $init:ident| { $($own:tt)* }
     ) => {
         impl<A: Agent> Inner<A> {
@@ -83,6 +86,11 @@ macro_rules! router {
                         manage::set_config_option(self, id, option, value).await
                     }
                     R::SessionPrompt(request) => turn::$prompt(self, request, arrival).await,
+                    R::$authenticate(request) => {
+                        let method = request.method_id.as_str();
+                        manage::authenticate(self, &init, method, $authenticated).await
+                    }
+                    R::$logout(_) => manage::logout(self, &init, $logged_out).await,
                     R::Extension(extension) => Reply::new(
                         self.agent
                             .extension_request(init.client.clone(), extension)
@@ -127,12 +135,8 @@ macro_rules! router {
 router!(
     route_v1, notified_v1, v1, ProtocolVersion::V1,
     of_v1, from_v1, prompt_v1, v1_request, v1_notification,
+    Authenticate => v1::AuthenticateResponse::new, Logout => v1::LogoutResponse::new,
     |this, init| {
-        R::Authenticate(request) => {
-            let method = request.method_id.as_str();
-            manage::authenticate(this, init, method, v1::AuthenticateResponse::new).await
-        }
-        R::Logout(_) => manage::logout(this, init, v1::LogoutResponse::new).await,
         R::SessionLoad(request) => open::load_v1(this, init, request).await,
         R::SessionResume(request) => {
             open::resume(this, init, open::SetupRequest::fields(request), None).await
@@ -147,12 +151,8 @@ router!(
 router!(
     route_v2, notified_v2, v2, ProtocolVersion::V2,
     of_v2, from_v2, prompt_v2, v2_request, v2_notification,
+    AuthLogin => v2::LoginAuthResponse::new, AuthLogout => v2::LogoutAuthResponse::new,
     |this, init| {
-        R::AuthLogin(request) => {
-            let method = request.method_id.as_str();
-            manage::authenticate(this, init, method, v2::LoginAuthResponse::new).await
-        }
-        R::AuthLogout(_) => manage::logout(this, init, v2::LogoutAuthResponse::new).await,
         R::SessionResume(request) => {
             let replay = match &request.replay_from {
                 None => false,

@@ -23,7 +23,7 @@ use acptk_schema::{v1, v2};
 use acptk_schema::jsonrpc::ErrorObject;
 
 use super::{Arrival, Inner, store_error};
-use crate::agent::features::Offer;
+use crate::agent::features::PromptContent;
 use crate::agent::ids::fresh_id;
 use crate::agent::lease::TurnLease;
 use crate::agent::open_sessions::TurnGuard;
@@ -127,16 +127,22 @@ async fn start<A: Agent>(
     })
 }
 
-/// The open session a prompt names and the connection's offer (which says what a prompt
-/// may hold), or the reply that refuses the prompt.
-fn prompted<A: Agent>(inner: &Inner<A>, id: &str) -> Result<(Session, Arc<Offer>), Reply> {
+/// The open session a prompt names, once `check` found the prompt within what the
+/// connection's offer says a prompt may hold; or the reply that refuses the prompt.
+fn prompted<A: Agent>(
+    inner: &Inner<A>,
+    id: &str,
+    check: impl FnOnce(&PromptContent) -> Result<(), String>,
+) -> Result<Session, Reply> {
     let session = inner.open_session(id)?;
-    match inner.initialized() {
-        Some(init) => Ok((session, init.offer)),
-        None => Err(Reply::error(rpc::internal(
+    let Some(init) = inner.initialized() else {
+        return Err(Reply::error(rpc::internal(
             "the connection is not initialised",
-        ))),
-    }
+        )));
+    };
+    check(&init.offer.features().prompt)
+        .map_err(|detail| Reply::error(rpc::invalid_params(detail)))?;
+    Ok(session)
 }
 
 /// `session/prompt` in v1.
@@ -145,13 +151,13 @@ pub(super) async fn prompt_v1<A: Agent>(
     request: v1::PromptRequest,
     arrival: Option<Arrival>,
 ) -> Reply {
-    let (session, offer) = match prompted(inner, request.session_id.as_str()) {
-        Ok(found) => found,
+    let checked = prompted(inner, request.session_id.as_str(), |content| {
+        content.check_v1(&request.prompt)
+    });
+    let session = match checked {
+        Ok(session) => session,
         Err(reply) => return reply,
     };
-    if let Err(detail) = offer.features().prompt.check_v1(&request.prompt) {
-        return Reply::error(rpc::invalid_params(detail));
-    }
     let started = match start(inner, &session, arrival).await {
         Ok(started) => started,
         Err(reply) => return reply,
@@ -199,16 +205,16 @@ pub(super) async fn prompt_v2<A: Agent>(
     request: v2::PromptRequest,
     arrival: Option<Arrival>,
 ) -> Reply {
-    let (session, offer) = match prompted(inner, request.session_id.as_str()) {
-        Ok(found) => found,
+    let checked = prompted(inner, request.session_id.as_str(), |content| {
+        if request.prompt.is_empty() {
+            return Err("the prompt has no content".to_owned());
+        }
+        content.check_v2(&request.prompt)
+    });
+    let session = match checked {
+        Ok(session) => session,
         Err(reply) => return reply,
     };
-    if request.prompt.is_empty() {
-        return Reply::error(rpc::invalid_params("the prompt has no content"));
-    }
-    if let Err(detail) = offer.features().prompt.check_v2(&request.prompt) {
-        return Reply::error(rpc::invalid_params(detail));
-    }
     let state = Arc::clone(session.state());
     let key = request
         .idempotency_key

@@ -49,6 +49,20 @@ macro_rules! system_prompt_capability {
     }};
 }
 
+/// Adds to `$session` (of `$version`) the session set-up capabilities both versions spell
+/// alike: further directories and the system prompt, as `$offer` advertises them.
+macro_rules! setup_capabilities {
+    ($offer:expr, $session:ident, $version:ident) => {
+        if $offer.features.additional_directories {
+            $session = $session
+                .additional_directories($version::SessionAdditionalDirectoriesCapabilities::new());
+        }
+        if let Some(modes) = $offer.features.system_prompt {
+            $session = $session.system_prompt(system_prompt_capability!($version, modes));
+        }
+    };
+}
+
 /// The `authMethods` of one version (the types are distinct per version, the fields alike).
 macro_rules! auth_methods {
     ($offer:expr, $version:ident) => {
@@ -478,13 +492,7 @@ impl Offer {
         if answers(AgentMethod::CloseSession) {
             session = session.close(v1::SessionCloseCapabilities::new());
         }
-        if self.features.additional_directories {
-            session =
-                session.additional_directories(v1::SessionAdditionalDirectoriesCapabilities::new());
-        }
-        if let Some(modes) = self.features.system_prompt {
-            session = session.system_prompt(system_prompt_capability!(v1, modes));
-        }
+        setup_capabilities!(self, session, v1);
         let mut auth = v1::AgentAuthCapabilities::new();
         if answers(AgentMethod::Logout) {
             auth = auth.logout(v1::LogoutCapabilities::new());
@@ -532,13 +540,7 @@ impl Offer {
         if self.answers(AgentMethod::DeleteSession, ProtocolVersion::V2) {
             session = session.delete(v2::SessionDeleteCapabilities::new());
         }
-        if self.features.additional_directories {
-            session =
-                session.additional_directories(v2::SessionAdditionalDirectoriesCapabilities::new());
-        }
-        if let Some(modes) = self.features.system_prompt {
-            session = session.system_prompt(system_prompt_capability!(v2, modes));
-        }
+        setup_capabilities!(self, session, v2);
         let session = draft_methods::v2_session(self, session);
         draft_methods::v2_agent(self, v2::AgentCapabilities::new().session(session))
     }

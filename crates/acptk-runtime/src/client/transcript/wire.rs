@@ -219,85 +219,87 @@ fn parts<C: WireContent>(content: &[C]) -> ToolParts {
     parts
 }
 
-impl WireContent for v1::ToolCallContent {
-    fn part(&self) -> Option<Part> {
-        match self {
-            Self::Content(content) => Some(Part::Text(block_text(content.content.as_text()))),
-            Self::Diff(diff) => {
-                let mut too_large = false;
-                let old_text = diff
-                    .old_text
-                    .as_deref()
-                    .and_then(|text| bounded_text(text, &mut too_large));
-                let new_text = bounded_text(&diff.new_text, &mut too_large);
-                let operation = if diff.old_text.is_some() {
-                    "modify"
-                } else {
-                    "add"
-                };
-                Some(Part::Diff(FileDiff {
-                    paths: vec![ChangedPath {
-                        operation: operation.to_owned(),
-                        path: diff.path.clone(),
-                        from: None,
-                    }],
-                    old_text,
-                    new_text,
-                    patch: None,
-                    too_large,
-                    summaries: vec![v1_diff(diff)],
-                }))
+/// Declares how a tool call content of one version (`$content`) becomes a part, alike for
+/// both versions but for the diff (`$diff` converts it).
+macro_rules! tool_call_parts {
+    ($content:ty, $diff:ident) => {
+        impl WireContent for $content {
+            fn part(&self) -> Option<Part> {
+                match self {
+                    Self::Content(content) => {
+                        Some(Part::Text(block_text(content.content.as_text())))
+                    }
+                    Self::Diff(diff) => Some(Part::Diff($diff(diff))),
+                    Self::Terminal(terminal) => {
+                        Some(Part::Terminal(terminal.terminal_id.as_str().to_owned()))
+                    }
+                    _ => None,
+                }
             }
-            Self::Terminal(terminal) => {
-                Some(Part::Terminal(terminal.terminal_id.as_str().to_owned()))
-            }
-            _ => None,
         }
+    };
+}
+
+tool_call_parts!(v1::ToolCallContent, v1_file_diff);
+tool_call_parts!(v2::ToolCallContent, v2_file_diff);
+
+/// A v1 diff: the path with the old and new text.
+fn v1_file_diff(diff: &v1::Diff) -> FileDiff {
+    let mut too_large = false;
+    let old_text = diff
+        .old_text
+        .as_deref()
+        .and_then(|text| bounded_text(text, &mut too_large));
+    let new_text = bounded_text(&diff.new_text, &mut too_large);
+    let operation = if diff.old_text.is_some() {
+        "modify"
+    } else {
+        "add"
+    };
+    FileDiff {
+        paths: vec![ChangedPath {
+            operation: operation.to_owned(),
+            path: diff.path.clone(),
+            from: None,
+        }],
+        old_text,
+        new_text,
+        patch: None,
+        too_large,
+        summaries: vec![v1_diff(diff)],
     }
 }
 
-impl WireContent for v2::ToolCallContent {
-    fn part(&self) -> Option<Part> {
-        match self {
-            Self::Content(content) => Some(Part::Text(block_text(content.content.as_text()))),
-            Self::Diff(diff) => {
-                let mut too_large = false;
-                let patch = diff
-                    .patch
-                    .as_ref()
-                    .and_then(|patch| bounded_text(&patch.text, &mut too_large));
-                let paths = diff.changes.iter().map(|change| {
-                    use v2::DiffOperation as Op;
-                    let (path, from) = match &change.operation {
-                        Op::Add(one) | Op::Delete(one) | Op::Modify(one) => {
-                            (one.path.to_string(), None)
-                        }
-                        Op::Move(pair) | Op::Copy(pair) => {
-                            (pair.path.to_string(), Some(pair.old_path.to_string()))
-                        }
-                        _ => (String::new(), None),
-                    };
-                    let operation = change.operation.tag().to_owned();
-                    ChangedPath {
-                        operation,
-                        path,
-                        from,
-                    }
-                });
-                Some(Part::Diff(FileDiff {
-                    paths: paths.collect(),
-                    old_text: None,
-                    new_text: None,
-                    patch,
-                    too_large,
-                    summaries: v2_diff(diff),
-                }))
+/// A v2 diff: the changed paths with, optionally, the patch text.
+fn v2_file_diff(diff: &v2::Diff) -> FileDiff {
+    let mut too_large = false;
+    let patch = diff
+        .patch
+        .as_ref()
+        .and_then(|patch| bounded_text(&patch.text, &mut too_large));
+    let paths = diff.changes.iter().map(|change| {
+        use v2::DiffOperation as Op;
+        let (path, from) = match &change.operation {
+            Op::Add(one) | Op::Delete(one) | Op::Modify(one) => (one.path.to_string(), None),
+            Op::Move(pair) | Op::Copy(pair) => {
+                (pair.path.to_string(), Some(pair.old_path.to_string()))
             }
-            Self::Terminal(terminal) => {
-                Some(Part::Terminal(terminal.terminal_id.as_str().to_owned()))
-            }
-            _ => None,
+            _ => (String::new(), None),
+        };
+        let operation = change.operation.tag().to_owned();
+        ChangedPath {
+            operation,
+            path,
+            from,
         }
+    });
+    FileDiff {
+        paths: paths.collect(),
+        old_text: None,
+        new_text: None,
+        patch,
+        too_large,
+        summaries: v2_diff(diff),
     }
 }
 

@@ -6,26 +6,37 @@ use tokio_tungstenite::tungstenite as client;
 
 use super::socket::{Codec, Incoming, Violation};
 
+/// The parts of a [`Codec`] both libraries spell alike: their message type, how a message
+/// is classified (`$variant => $skip` adds the skipped kinds only one library has), and a
+/// text message.
+macro_rules! messages {
+    ($lib:ident $(, $variant:ident => $skip:literal)*) => {
+        type Message = $lib::Message;
+
+        fn classify(message: $lib::Message) -> Incoming {
+            match message {
+                $lib::Message::Text(text) => Incoming::Text(text.as_str().as_bytes().to_vec()),
+                $lib::Message::Binary(_) => Incoming::Skip("binary"),
+                $lib::Message::Ping(_) => Incoming::Skip("ping"),
+                $lib::Message::Pong(_) => Incoming::Skip("pong"),
+                $($lib::Message::$variant(_) => Incoming::Skip($skip),)*
+                $lib::Message::Close(_) => Incoming::Close,
+            }
+        }
+
+        fn text(text: String) -> $lib::Message {
+            $lib::Message::Text(text.into())
+        }
+    };
+}
+
 /// axum's WebSocket messages (the server side).
 pub(crate) struct ServerCodec;
 
 impl Codec for ServerCodec {
-    type Message = server::Message;
     type Error = axum::Error;
 
-    fn classify(message: server::Message) -> Incoming {
-        match message {
-            server::Message::Text(text) => Incoming::Text(text.as_str().as_bytes().to_vec()),
-            server::Message::Binary(_) => Incoming::Skip("binary"),
-            server::Message::Ping(_) => Incoming::Skip("ping"),
-            server::Message::Pong(_) => Incoming::Skip("pong"),
-            server::Message::Close(_) => Incoming::Close,
-        }
-    }
-
-    fn text(text: String) -> server::Message {
-        server::Message::Text(text.into())
-    }
+    messages!(server);
 
     fn close(code: u16, reason: &str) -> server::Message {
         server::Message::Close(Some(server::CloseFrame {
@@ -45,23 +56,9 @@ impl Codec for ServerCodec {
 pub(crate) struct ClientCodec;
 
 impl Codec for ClientCodec {
-    type Message = client::Message;
     type Error = client::Error;
 
-    fn classify(message: client::Message) -> Incoming {
-        match message {
-            client::Message::Text(text) => Incoming::Text(text.as_str().as_bytes().to_vec()),
-            client::Message::Binary(_) => Incoming::Skip("binary"),
-            client::Message::Ping(_) => Incoming::Skip("ping"),
-            client::Message::Pong(_) => Incoming::Skip("pong"),
-            client::Message::Frame(_) => Incoming::Skip("raw"),
-            client::Message::Close(_) => Incoming::Close,
-        }
-    }
-
-    fn text(text: String) -> client::Message {
-        client::Message::Text(text.into())
-    }
+    messages!(client, Frame => "raw");
 
     fn close(code: u16, reason: &str) -> client::Message {
         client::Message::Close(Some(client::protocol::CloseFrame {

@@ -229,21 +229,23 @@ async fn initialize<S: Service>(
             };
             tokio::join!(guarded, served.closed());
         };
+        // Closes the connection for a timeout, logging `why`: later requests naming it get
+        // 404; its streams end with its output.
+        let give_up = |why: String| {
+            registry.logger.log(Level::Warn, why);
+            lock(&registry.http).remove(&forget);
+            served.close();
+        };
         let unused = async {
             let timeout = registry.options.unused_timeout;
             tokio::time::sleep(timeout).await;
             if watched.is_used() {
                 return std::future::pending().await;
             }
-            registry.logger.log(
-                Level::Warn,
-                format!(
-                    "HTTP connection {forget} from {peer}: no event stream and no second request within {} s; closing it",
-                    timeout.as_secs_f64()
-                ),
-            );
-            lock(&registry.http).remove(&forget);
-            served.close();
+            give_up(format!(
+                "HTTP connection {forget} from {peer}: no event stream and no second request within {} s; closing it",
+                timeout.as_secs_f64()
+            ));
             std::future::pending::<()>().await;
         };
         let watchdog = async {
@@ -251,16 +253,10 @@ async fn initialize<S: Service>(
                 return std::future::pending().await;
             };
             limits::idle(activity, timeout).await;
-            registry.logger.log(
-                Level::Warn,
-                format!(
-                    "HTTP connection {forget}: no message either way for {} s (the idle timeout); closing it",
-                    timeout.as_secs_f64()
-                ),
-            );
-            // Later requests naming it get 404; its streams end with its output.
-            lock(&registry.http).remove(&forget);
-            served.close();
+            give_up(format!(
+                "HTTP connection {forget}: no message either way for {} s (the idle timeout); closing it",
+                timeout.as_secs_f64()
+            ));
             std::future::pending::<()>().await;
         };
         tokio::pin!(run);

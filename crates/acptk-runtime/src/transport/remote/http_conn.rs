@@ -53,6 +53,18 @@ struct Routes {
     ended: bool,
 }
 
+impl Routes {
+    /// The open stream for a message of `session`: the session's own stream, else the
+    /// connection's; `None` when neither is open.
+    fn stream_for(&self, session: Option<&str>) -> Option<QueueSender> {
+        session
+            .and_then(|id| self.sessions.get(id))
+            .filter(|s| !s.is_closed())
+            .or(self.connection.as_ref().filter(|s| !s.is_closed()))
+            .cloned()
+    }
+}
+
 /// Whom a Streamable HTTP connection counts for against the per-client limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Client {
@@ -288,12 +300,7 @@ impl HttpConnection {
             Outgoing::Answer(id) => id.and_then(|id| routes.requests.remove(&id)),
             Outgoing::Message(session) => session,
         };
-        let target = session
-            .as_ref()
-            .and_then(|id| routes.sessions.get(id))
-            .filter(|s| !s.is_closed())
-            .or(routes.connection.as_ref().filter(|s| !s.is_closed()))
-            .cloned();
+        let target = routes.stream_for(session.as_deref());
         match target {
             Some(stream) => Route::Stream(stream, session),
             None => {
@@ -327,12 +334,7 @@ impl HttpConnection {
         let mut kept = VecDeque::new();
         let mut full: Vec<QueueSender> = Vec::new();
         while let Some((session, message)) = routes.waiting.pop_front() {
-            let target = session
-                .as_ref()
-                .and_then(|id| routes.sessions.get(id))
-                .filter(|s| !s.is_closed())
-                .or(routes.connection.as_ref().filter(|s| !s.is_closed()))
-                .cloned();
+            let target = routes.stream_for(session.as_deref());
             match target {
                 Some(stream) if !full.iter().any(|other| other.same_queue(&stream)) => {
                     if stream.try_send(framed(&message)).is_ok() {
