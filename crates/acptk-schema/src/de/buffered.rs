@@ -7,7 +7,8 @@
 //! reads from a string or bytes), and the item is then parsed from that text into its type.
 //! Deserializers that have no raw text (serde's buffer behind `#[serde(flatten)]` and untagged
 //! unions, and any other) give the value as a tree instead, so every input still decodes, and
-//! to the same result.
+//! to the same result: the tree is written back to text and decoded from that (see
+//! [`super::from_tree`]), so that a type has one decoder, not one per deserializer.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -38,7 +39,7 @@ impl Buffered<'_> {
     pub(crate) fn convert<T: DeserializeOwned>(self) -> Option<T> {
         match self {
             Buffered::Text(text) => serde_json::from_str(&text).ok(),
-            Buffered::Tree(value) => T::deserialize(value).ok(),
+            Buffered::Tree(value) => super::from_tree(&value).ok(),
         }
     }
 }
@@ -313,6 +314,37 @@ mod tests {
         let outer: Outer =
             serde_json::from_str(r#"{"points": [{"x": 1}, {"x": "no"}, {"x": 2}]}"#).unwrap();
         assert_eq!(outer.inner.points, items(json));
+    }
+
+    #[test]
+    fn a_tree_converts_through_its_text_to_the_floats_it_held() {
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Floats {
+            f: Vec<f64>,
+        }
+        // Floats of every magnitude (random bits), whose shortest digits a best-effort parser
+        // does not always read back to the same float.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let floats: Vec<f64> = std::iter::repeat_with(|| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            f64::from_bits(state)
+        })
+        .filter(|float| float.is_finite())
+        .take(20_000)
+        .collect();
+        let tree = Buffered::Tree(serde_json::json!({ "f": floats }));
+        assert_eq!(tree.convert::<Floats>(), Some(Floats { f: floats }));
+    }
+
+    #[test]
+    fn an_error_from_a_tree_names_no_position_in_its_text() {
+        let error = super::super::from_tree::<Point>(&serde_json::json!({"x": "no"})).unwrap_err();
+        assert_eq!(
+            super::super::tree_error_message(&error),
+            "invalid type: string \"no\", expected u32"
+        );
     }
 
     #[test]

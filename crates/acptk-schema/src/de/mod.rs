@@ -126,11 +126,32 @@ impl<'de, T: DeserializeOwned> Visitor<'de> for Lenient<T> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         let value = Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-        Ok(Found::from_result(T::deserialize(value)))
+        Ok(Found::from_result(from_tree(&value)))
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let value = Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
-        Ok(Found::from_result(T::deserialize(value)))
+        Ok(Found::from_result(from_tree(&value)))
+    }
+}
+
+/// Converts a JSON value tree to `T` by way of its text, with the decoder every entry point
+/// uses (`serde_json::from_str`): decoding `T` from the tree itself would compile a second
+/// decoder of `T`, and of every type inside it, for the tree's deserializer (issue 37: these
+/// copies were a large part of the `acp` binary). The text is the tree's exact JSON: numbers
+/// come back as they were (serde_json's `float_roundtrip` makes the shortest digits that name a
+/// float parse back to that float), and a tree has no repeated keys.
+pub(crate) fn from_tree<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
+    serde_json::from_str(&serde_json::to_string(value)?)
+}
+
+/// The message of an error of [`from_tree`] without the position in the tree's text (which
+/// names no place of the input): what decoding the tree itself reported.
+pub(crate) fn tree_error_message(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    match message.strip_suffix(&position) {
+        Some(bare) if error.line() != 0 => bare.to_owned(),
+        _ => message,
     }
 }
 

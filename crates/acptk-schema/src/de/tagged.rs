@@ -8,9 +8,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// The rest of a tagged object once its tag has been read.
@@ -23,14 +22,13 @@ pub(crate) enum Payload<A> {
 }
 
 impl<'de, A: MapAccess<'de>> Payload<A> {
-    /// Decodes the payload as `T`.
+    /// Decodes the payload as `T`. A buffered payload is decoded from its text (see
+    /// [`super::from_tree`]), not from the tree, so that `T` has no decoder for trees.
     #[inline(always)]
-    pub(crate) fn decode<T: Deserialize<'de>>(self) -> Result<T, A::Error> {
+    pub(crate) fn decode<T: DeserializeOwned>(self) -> Result<T, A::Error> {
         match self {
             Payload::Stream(map) => T::deserialize(MapAccessDeserializer::new(map)),
-            Payload::Buffered(fields) => {
-                T::deserialize(Value::Object(*fields)).map_err(de::Error::custom)
-            }
+            Payload::Buffered(fields) => decode_buffered(&Value::Object(*fields)),
         }
     }
 
@@ -61,6 +59,12 @@ impl<'de, A: MapAccess<'de>> Payload<A> {
         }
         Ok(())
     }
+}
+
+/// [`Payload::decode`] of a buffered payload, out of line (rare: the tag came later).
+#[inline(never)]
+fn decode_buffered<T: DeserializeOwned, E: de::Error>(fields: &Value) -> Result<T, E> {
+    super::from_tree(fields).map_err(|error| E::custom(super::tree_error_message(&error)))
 }
 
 /// Reads the tag named `key` from a map and returns it with the remaining payload.
