@@ -282,24 +282,13 @@ async fn odd_lines_pass_byte_for_byte() {
 
 #[tokio::test]
 async fn the_record_is_written_while_the_connection_is_open() {
-    use acptk_check::proxy::{self, Hooks};
-    use tokio::io::{AsyncWriteExt, duplex};
+    use tokio::io::AsyncWriteExt;
 
-    let (mut client_writer, client_in) = duplex(4096);
-    let (client_out, _client_reader) = duplex(4096);
-    let (agent_in, _agent_reader) = duplex(4096);
-    let (_agent_writer, agent_out) = duplex(4096);
-    let record = support::Memory::default();
-    let hooks = Hooks::new(|_| {}).record(record.clone());
-    let proxy = tokio::spawn(proxy::run(
-        client_in,
-        client_out,
-        agent_in,
-        agent_out,
-        ProxyOptions::new(),
-        hooks,
-    ));
-    client_writer
+    // All four ends stay open: nobody ends the connection.
+    let mut pipes = support::start(4096, ProxyOptions::new());
+    let record = pipes.proxy.record.clone();
+    pipes
+        .client_writer
         .write_all(format!("{}\n", init_v1(true)).as_bytes())
         .await
         .unwrap();
@@ -315,31 +304,19 @@ async fn the_record_is_written_while_the_connection_is_open() {
     tokio::time::timeout(std::time::Duration::from_secs(10), recorded)
         .await
         .expect("the record stayed empty while the connection was open");
-    assert!(!proxy.is_finished());
+    assert!(!pipes.proxy.task.is_finished());
     let record = String::from_utf8(record.0.lock().unwrap().clone()).unwrap();
     assert!(record.contains(r#""method":"initialize""#), "{record}");
-    proxy.abort();
+    pipes.proxy.task.abort();
 }
 
 #[tokio::test]
 async fn every_line_is_in_the_record_before_the_peer_can_read_it() {
-    use acptk_check::proxy::{self, Hooks};
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, duplex};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-    let (client_writer, client_in) = duplex(4096);
-    let (client_out, client_reader) = duplex(4096);
-    let (agent_in, _agent_reader) = duplex(4096);
-    let (mut agent_writer, agent_out) = duplex(4096);
-    let record = support::Memory::default();
-    let hooks = Hooks::new(|_| {}).record(record.clone());
-    let proxy = tokio::spawn(proxy::run(
-        client_in,
-        client_out,
-        agent_in,
-        agent_out,
-        ProxyOptions::new().timestamps(false),
-        hooks,
-    ));
+    let pipes = support::start(4096, ProxyOptions::new().timestamps(false));
+    let record = pipes.proxy.record.clone();
+    let mut agent_writer = pipes.agent_writer;
     let lines: Vec<String> = (0..3000)
         .map(|i| CHUNK.replace("Hello.", &format!("chunk {i}")))
         .collect();
@@ -351,7 +328,7 @@ async fn every_line_is_in_the_record_before_the_peer_can_read_it() {
         }
         drop(agent_writer);
     });
-    let mut reader = BufReader::new(client_reader);
+    let mut reader = BufReader::new(pipes.client_reader);
     let mut line = String::new();
     // Entries are in order: each is searched after the previous one.
     let mut from = 0;
@@ -368,8 +345,8 @@ async fn every_line_is_in_the_record_before_the_peer_can_read_it() {
         from += at + entry.len();
     }
     writer.await.unwrap();
-    drop(client_writer);
-    proxy.await.unwrap().unwrap();
+    drop(pipes.client_writer);
+    pipes.proxy.task.await.unwrap().unwrap();
 }
 
 /// A record that fails once `room` bytes are written.

@@ -386,24 +386,43 @@ mod tests {
             .unwrap()
     }
 
+    /// A store in a new scratch directory, which it lives in until the directory is dropped.
+    fn scratch_store(name: &str) -> (tempfile::TempDir, Store) {
+        let dir = scratch(name);
+        let store = Store::open(dir.path().join("captures.db")).unwrap();
+        (dir, store)
+    }
+
+    /// The spool at `path` locked, as its live proxy holds it, until the file is dropped.
+    fn hold(path: &Path) -> File {
+        let held = File::open(path).unwrap();
+        held.lock().unwrap();
+        held
+    }
+
     fn line(n: u32) -> String {
         format!(
             r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"agent_message_chunk","content":{{"type":"text","text":"{n}"}}}}}}}}"#
         )
     }
 
-    /// A capture row and a spool of `frames` frames (the last one cut short, as a kill
-    /// mid-write leaves it), as a proxy that was killed leaves them; the spool's first
-    /// `moved` frames are already in the database.
-    fn left_behind(store: &Store, frames: u32, moved: u32) -> (i64, PathBuf) {
-        let writer = Writer::create(
+    /// The writer of a new capture from a proxy.
+    fn proxy_writer(store: &Store) -> Writer {
+        Writer::create(
             &store.conn,
             &NewCapture {
                 source: "proxy",
                 ..NewCapture::default()
             },
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    /// A capture row and a spool of `frames` frames (the last one cut short, as a kill
+    /// mid-write leaves it), as a proxy that was killed leaves them; the spool's first
+    /// `moved` frames are already in the database.
+    fn left_behind(store: &Store, frames: u32, moved: u32) -> (i64, PathBuf) {
+        let writer = proxy_writer(store);
         let capture = writer.capture;
         let (path, mut file) = create_spool(&store.conn, store.path(), capture).unwrap();
         let mut bytes = spool::MAGIC.to_vec();
@@ -486,8 +505,7 @@ mod tests {
 
     #[test]
     fn a_killed_proxys_spool_is_moved_in_once_and_removed() {
-        let dir = scratch("recover");
-        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
+        let (_dir, mut store) = scratch_store("recover");
         let (capture, path) = left_behind(&store, 6, 2);
         assert_eq!(texts(&store, capture).len(), 2);
         assert_eq!(store.recover().unwrap(), 4);
@@ -510,11 +528,9 @@ mod tests {
 
     #[test]
     fn a_spool_whose_proxy_still_holds_it_is_left_to_it() {
-        let dir = scratch("recover-live");
-        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
+        let (_dir, mut store) = scratch_store("recover-live");
         let (capture, path) = left_behind(&store, 3, 0);
-        let held = File::open(&path).unwrap();
-        held.lock().unwrap();
+        let held = hold(&path);
         assert_eq!(store.recover().unwrap(), 0);
         assert!(path.exists());
         assert!(texts(&store, capture).is_empty());
@@ -525,8 +541,7 @@ mod tests {
 
     #[test]
     fn a_spool_that_is_gone_is_forgotten_and_a_foreign_file_is_refused() {
-        let dir = scratch("recover-odd");
-        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
+        let (_dir, mut store) = scratch_store("recover-odd");
         let (_, path) = left_behind(&store, 1, 0);
         std::fs::remove_file(&path).unwrap();
         assert_eq!(store.recover().unwrap(), 0);
@@ -543,16 +558,8 @@ mod tests {
 
     #[test]
     fn a_spool_all_in_the_database_is_emptied_and_goes_on() {
-        let dir = scratch("rotate");
-        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
-        let writer = Writer::create(
-            &store.conn,
-            &NewCapture {
-                source: "proxy",
-                ..NewCapture::default()
-            },
-        )
-        .unwrap();
+        let (_dir, mut store) = scratch_store("rotate");
+        let writer = proxy_writer(&store);
         let capture = writer.capture;
         let (path, file) = create_spool(&store.conn, store.path(), capture).unwrap();
         let appender = Arc::new(Mutex::new(file));
@@ -612,12 +619,10 @@ mod tests {
 
     #[test]
     fn deleting_a_killed_proxys_capture_removes_its_spool() {
-        let dir = scratch("delete-spool");
-        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
+        let (_dir, mut store) = scratch_store("delete-spool");
         let (capture, path) = left_behind(&store, 2, 0);
         // While its proxy holds it, it stays.
-        let held = File::open(&path).unwrap();
-        held.lock().unwrap();
+        let _held = hold(&path);
         let (other, other_path) = left_behind(&store, 2, 0);
         store.delete(other).unwrap();
         assert!(!other_path.exists());
@@ -643,8 +648,7 @@ mod tests {
 
     #[test]
     fn a_drain_asked_to_stop_commits_what_it_wrote_and_the_rest_follows() {
-        let dir = scratch("stop");
-        let mut store = Store::open(dir.path().join("captures.db")).unwrap();
+        let (_dir, mut store) = scratch_store("stop");
         let (capture, path) = left_behind(&store, 1_000, 0);
         let mut drain = Drain::new(
             Writer::resume(&store.conn, capture).unwrap(),

@@ -389,17 +389,12 @@ impl Writer {
     fn client_facts(&self, conn: &Connection, raw: &[u8]) -> Result<()> {
         let value: serde_json::Value = serde_json::from_slice(raw).unwrap_or_default();
         let params = &value["params"];
-        let info = &params["clientInfo"];
-        conn.execute(
+        self.peer_facts(
+            conn,
             "UPDATE captures SET client_name = ?2, client_version = ?3, proposed_version = ?4 WHERE id = ?1",
-            params![
-                self.capture,
-                info["name"].as_str(),
-                info["version"].as_str(),
-                params["protocolVersion"].as_i64()
-            ],
-        )?;
-        Ok(())
+            &params["clientInfo"],
+            params["protocolVersion"].as_i64(),
+        )
     }
 
     /// The agent's name, version and protocol version, from the `initialize` result.
@@ -407,14 +402,30 @@ impl Writer {
         let value: serde_json::Value = result
             .and_then(|r| serde_json::from_str(r).ok())
             .unwrap_or_default();
-        let info = &value["agentInfo"];
-        conn.execute(
+        self.peer_facts(
+            conn,
             "UPDATE captures SET agent_name = ?2, agent_version = ?3, protocol_version = ?4 WHERE id = ?1",
+            &value["agentInfo"],
+            value["protocolVersion"].as_i64(),
+        )
+    }
+
+    /// Runs `update` (which sets a peer's name, version and a protocol version from `?2`, `?3`
+    /// and `?4`) with the name and version in `info` and `version`.
+    fn peer_facts(
+        &self,
+        conn: &Connection,
+        update: &str,
+        info: &serde_json::Value,
+        version: Option<i64>,
+    ) -> Result<()> {
+        conn.execute(
+            update,
             params![
                 self.capture,
                 info["name"].as_str(),
                 info["version"].as_str(),
-                value["protocolVersion"].as_i64()
+                version
             ],
         )?;
         Ok(())

@@ -17,6 +17,11 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Imports the fixture `name` into `store`; the id of the first capture it made.
+fn import_first(store: &mut Store, name: &str) -> i64 {
+    import::file(store, &fixture(name)).unwrap().captures[0]
+}
+
 #[test]
 fn a_v1_notice_without_capability_is_found_and_on_the_lane() {
     let mut store = Store::in_memory().unwrap();
@@ -80,9 +85,7 @@ fn every_check_format_imports() {
 #[test]
 fn export_round_trips_and_redacts() {
     let mut store = Store::in_memory().unwrap();
-    let id = import::file(&mut store, &fixture("secrets.ndjson"))
-        .unwrap()
-        .captures[0];
+    let id = import_first(&mut store, "secrets.ndjson");
     for format in [Format::Transcript, Format::Devtools] {
         let mut redacted = Vec::new();
         export(&store, id, ExportOptions::new(format), &mut redacted).unwrap();
@@ -216,12 +219,8 @@ fn a_broken_devtools_export_names_the_field() {
 #[test]
 fn session_info_latency_and_diff() {
     let mut store = Store::in_memory().unwrap();
-    let a = import::file(&mut store, &fixture("secrets.ndjson"))
-        .unwrap()
-        .captures[0];
-    let b = import::file(&mut store, &fixture("devtools-export.json"))
-        .unwrap()
-        .captures[0];
+    let a = import_first(&mut store, "secrets.ndjson");
+    let b = import_first(&mut store, "devtools-export.json");
     let info = store.session_info(a).unwrap();
     assert_eq!(
         info.client_capabilities.as_ref().unwrap()["session"]["notices"],
@@ -331,12 +330,8 @@ fn a_database_of_the_first_schema_is_upgraded_with_its_data() {
 #[test]
 fn delete_removes_a_capture_and_its_search_entries() {
     let mut store = Store::in_memory().unwrap();
-    let a = import::file(&mut store, &fixture("secrets.ndjson"))
-        .unwrap()
-        .captures[0];
-    let b = import::file(&mut store, &fixture("secrets.ndjson"))
-        .unwrap()
-        .captures[0];
+    let a = import_first(&mut store, "secrets.ndjson");
+    let b = import_first(&mut store, "secrets.ndjson");
     let hits = |store: &Store| {
         store
             .search("MCP server unavailable", &SearchOptions::new())
@@ -363,9 +358,7 @@ fn delete_removes_a_capture_and_its_search_entries() {
 fn unindexed_frames_are_found_by_a_scan_and_the_search_is_redacted_when_asked() {
     let scratch = Scratch::new("scan");
     let mut store = Store::open(scratch.db()).unwrap();
-    let id = import::file(&mut store, &fixture("secrets.ndjson"))
-        .unwrap()
-        .captures[0];
+    let id = import_first(&mut store, "secrets.ndjson");
     // Forget the index: every frame is now in the unindexed tail.
     rusqlite::Connection::open(scratch.db())
         .unwrap()

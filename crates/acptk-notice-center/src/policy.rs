@@ -400,95 +400,69 @@ pub struct PolicyBuilder {
     policy: Policy,
 }
 
+/// Generates builder setters: `name(arg: Type) = value;` sets the policy's field `name` to
+/// `value` (made of `arg`) and returns the builder.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident($arg:ident: $type:ty) = $value:expr;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(mut self, $arg: $type) -> Self {
+                self.policy.$name = $value;
+                self
+            }
+        )*
+    };
+}
+
 impl PolicyBuilder {
-    /// Preset for `info`.
-    pub fn info(mut self, preset: SeverityPreset) -> Self {
-        self.policy.info = preset;
-        self
-    }
+    setters! {
+        /// Preset for `info`.
+        info(preset: SeverityPreset) = preset;
 
-    /// Preset for `warning`.
-    pub fn warning(mut self, preset: SeverityPreset) -> Self {
-        self.policy.warning = preset;
-        self
-    }
+        /// Preset for `warning`.
+        warning(preset: SeverityPreset) = preset;
 
-    /// Preset for `error`.
-    pub fn error(mut self, preset: SeverityPreset) -> Self {
-        self.policy.error = preset;
-        self
-    }
+        /// Preset for `error`.
+        error(preset: SeverityPreset) = preset;
 
-    /// Preset for severities this crate does not know.
-    pub fn unknown(mut self, preset: SeverityPreset) -> Self {
-        self.policy.unknown = preset;
-        self
-    }
+        /// Preset for severities this crate does not know.
+        unknown(preset: SeverityPreset) = preset;
 
-    /// Most toasts visible at once.
-    pub fn max_visible(mut self, count: usize) -> Self {
-        self.policy.max_visible = clamp(count, VISIBLE_RANGE);
-        self
-    }
+        /// Most toasts visible at once.
+        max_visible(count: usize) = clamp(count, VISIBLE_RANGE);
 
-    /// What happens when all visible slots are taken.
-    pub fn overflow(mut self, overflow: Overflow) -> Self {
-        self.policy.overflow = overflow;
-        self
-    }
+        /// What happens when all visible slots are taken.
+        overflow(overflow: Overflow) = overflow;
 
-    /// Most toasts waiting in the overflow queue.
-    pub fn max_queued(mut self, count: usize) -> Self {
-        self.policy.max_queued = clamp(count, QUEUE_RANGE);
-        self
-    }
+        /// Most toasts waiting in the overflow queue.
+        max_queued(count: usize) = clamp(count, QUEUE_RANGE);
 
-    /// The flood guard, or `None` to turn it off.
-    pub fn flood_guard(mut self, guard: Option<FloodGuard>) -> Self {
-        self.policy.flood_guard = guard.map(|g| FloodGuard::new(g.max_burst, g.window));
-        self
-    }
+        /// The flood guard, or `None` to turn it off.
+        flood_guard(guard: Option<FloodGuard>) = guard.map(|g| FloodGuard::new(g.max_burst, g.window));
 
-    /// The coalescing window, or `None` to turn coalescing off.
-    pub fn coalesce_window(mut self, window: Option<Duration>) -> Self {
-        self.policy.coalesce_window = window;
-        self
-    }
+        /// The coalescing window, or `None` to turn coalescing off.
+        coalesce_window(window: Option<Duration>) = window;
 
-    /// Entries kept per session.
-    pub fn list_capacity(mut self, capacity: usize) -> Self {
-        self.policy.list_capacity = clamp(capacity, CAPACITY_RANGE);
-        self
-    }
+        /// Entries kept per session.
+        list_capacity(capacity: usize) = clamp(capacity, CAPACITY_RANGE);
 
-    /// Muted titles kept per session.
-    pub fn max_muted_titles(mut self, count: usize) -> Self {
-        self.policy.max_muted_titles = clamp(count, MUTED_RANGE);
-        self
-    }
+        /// Muted titles kept per session.
+        max_muted_titles(count: usize) = clamp(count, MUTED_RANGE);
 
-    /// Sessions tracked at once.
-    pub fn max_sessions(mut self, count: usize) -> Self {
-        self.policy.max_sessions = clamp(count, SESSIONS_RANGE);
-        self
+        /// Sessions tracked at once.
+        max_sessions(count: usize) = clamp(count, SESSIONS_RANGE);
+
+        /// Turns auto-hiding off for every severity (WCAG 2.2.1, timing adjustable).
+        never_auto_hide(on: bool) = on;
+
+        /// Starts with do-not-disturb on or off.
+        do_not_disturb(on: bool) = on;
     }
 
     /// The user's factor on auto-hide times, clamped to
     /// [`MIN_DURATION_MULTIPLIER`]..=[`MAX_DURATION_MULTIPLIER`] (NaN means 1).
     pub fn duration_multiplier(mut self, factor: f64) -> Self {
         self.policy.set_duration_multiplier(factor);
-        self
-    }
-
-    /// Turns auto-hiding off for every severity (WCAG 2.2.1, timing adjustable).
-    pub fn never_auto_hide(mut self, on: bool) -> Self {
-        self.policy.never_auto_hide = on;
-        self
-    }
-
-    /// Starts with do-not-disturb on or off.
-    pub fn do_not_disturb(mut self, on: bool) -> Self {
-        self.policy.do_not_disturb = on;
         self
     }
 

@@ -30,6 +30,16 @@ pub enum Version {
     V2,
 }
 
+/// Calls the function of the version module (`v1` or `v2`) that `version` names.
+macro_rules! by_version {
+    ($version:expr, $function:ident($($argument:expr),*)) => {
+        match $version {
+            Version::V1 => v1::$function($($argument),*),
+            Version::V2 => v2::$function($($argument),*),
+        }
+    };
+}
+
 impl Version {
     /// The version number on the wire.
     pub fn number(self) -> u16 {
@@ -51,10 +61,7 @@ impl Version {
 
     /// Which side sends `method`, and whether as a request, in this version's tables.
     pub(crate) fn role(self, method: &str) -> Option<Role> {
-        match self {
-            Version::V1 => v1::role(method),
-            Version::V2 => v2::role(method),
-        }
+        by_version!(self, role(method))
     }
 
     /// Decodes a request from `sender`.
@@ -64,10 +71,7 @@ impl Version {
         method: &str,
         params: Option<&RawValue>,
     ) -> Result<Facts, Error> {
-        match self {
-            Version::V1 => v1::request(sender, method, params),
-            Version::V2 => v2::request(sender, method, params),
-        }
+        by_version!(self, request(sender, method, params))
     }
 
     /// Decodes a notification from `sender`.
@@ -77,10 +81,7 @@ impl Version {
         method: &str,
         params: Option<&RawValue>,
     ) -> Result<Facts, Error> {
-        match self {
-            Version::V1 => v1::notification(sender, method, params),
-            Version::V2 => v2::notification(sender, method, params),
-        }
+        by_version!(self, notification(sender, method, params))
     }
 
     /// Decodes a notification from `sender` straight from `deserializer`, positioned at its
@@ -91,10 +92,7 @@ impl Version {
         method: &str,
         deserializer: D,
     ) -> Result<Facts, D::Error> {
-        match self {
-            Version::V1 => v1::notification_from(sender, method, deserializer),
-            Version::V2 => v2::notification_from(sender, method, deserializer),
-        }
+        by_version!(self, notification_from(sender, method, deserializer))
     }
 
     /// Decodes the result of a response from `responder` to a request for `method`.
@@ -104,10 +102,7 @@ impl Version {
         method: &str,
         result: &RawValue,
     ) -> Result<Facts, Error> {
-        match self {
-            Version::V1 => v1::response(responder, method, result),
-            Version::V2 => v2::response(responder, method, result),
-        }
+        by_version!(self, response(responder, method, result))
     }
 }
 

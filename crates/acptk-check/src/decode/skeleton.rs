@@ -2,10 +2,57 @@
 //! `acptk_schema::v1::methods` and `acptk_schema::v2::methods`.
 
 /// Generates `role`, `request`, `notification`, `notification_from` and `response` for one
-/// version module. The
-/// module must define `request_facts`, `notification_facts` and `response_facts`.
+/// version module, and the facts of its notifications and responses. The module must define
+/// `request_facts`; it names its `session/update` notification type, the update variants that
+/// make up a replay of history, and its own arms for any other variant that matters.
 macro_rules! version_decoder {
-    ($schema:ident) => {
+    (
+        $schema:ident,
+        notification: $notification:ident,
+        history: [$($history:ident),* $(,)?],
+        others: {$($pattern:pat => $kind:expr,)*} $(,)?
+    ) => {
+        use acptk_schema::$schema::{$notification, SessionUpdate};
+
+        use crate::decode::{NoticeView, UpdateKind};
+        use crate::replay::UpdateClass;
+
+        fn notification_facts(notification: AgentNotification) -> Facts {
+            match notification {
+                AgentNotification::SessionUpdate(update) => update_facts(update),
+                _ => Facts::Nothing,
+            }
+        }
+
+        fn update_facts(notification: $notification) -> Facts {
+            let kind = match notification.update {
+                SessionUpdate::Notice(notice) => UpdateKind::Notice(NoticeView {
+                    reserved: notice.severity.is_reserved(),
+                    severity: notice.severity.as_str().to_owned(),
+                    title: notice.title.into_string(),
+                    description: notice.description,
+                }),
+                $($pattern => $kind,)*
+                // What a replay of history consists of. Anything else an agent may send at
+                // any time, so it proves no replay.
+                $(SessionUpdate::$history(_))|* => UpdateKind::Plain(UpdateClass::History),
+                _ => UpdateKind::Plain(UpdateClass::Other),
+            };
+            Facts::Update {
+                session: notification.session_id.0,
+                kind,
+            }
+        }
+
+        fn response_facts(response: AgentResponse) -> Facts {
+            match response {
+                AgentResponse::Initialize(init) => Facts::Initialized {
+                    version: init.protocol_version.get(),
+                },
+                _ => Facts::Nothing,
+            }
+        }
+
         use acptk_schema::Error;
         use acptk_schema::$schema::methods::{
             AgentNotification, AgentRequest, AgentResponse, ClientNotification, ClientRequest,

@@ -2,9 +2,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use acptk_check::proxy::{self, Hooks, ProxyOptions};
+use acptk_check::proxy::{self, Hooks, ProxyOptions, ProxyReport};
 use acptk_check::{Finding, Rule};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, duplex};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, duplex};
+use tokio::task::JoinHandle;
 
 pub mod model;
 
@@ -45,6 +46,84 @@ impl Run {
     }
 }
 
+/// The proxy running between in-memory pipes, collecting its findings and its record.
+#[allow(dead_code)]
+pub struct Proxy {
+    /// The proxy's task.
+    pub task: JoinHandle<std::io::Result<ProxyReport>>,
+    /// Its findings and repairs, in order.
+    pub findings: Arc<Mutex<Vec<Finding>>>,
+    /// Its record.
+    pub record: Memory,
+}
+
+#[allow(dead_code)]
+impl Proxy {
+    /// Waits for the agent, then the proxy, then the client to end (in that order), and
+    /// gathers what the run did; the record must have been written without an error.
+    async fn finish(
+        self,
+        agent: JoinHandle<Vec<u8>>,
+        client: JoinHandle<Vec<u8>>,
+    ) -> (ProxyReport, Run) {
+        let agent_received = agent.await.unwrap();
+        let report = self.task.await.unwrap().unwrap();
+        let client_received = client.await.unwrap();
+        assert!(report.record_error.is_none());
+        let findings = self.findings.lock().unwrap().clone();
+        let record = self.record.0.lock().unwrap().clone();
+        let run = Run {
+            client_received,
+            agent_received,
+            findings,
+            record,
+        };
+        (report, run)
+    }
+}
+
+/// The client's and the agent's ends of the pipes to a running proxy.
+#[allow(dead_code)]
+pub struct Pipes {
+    /// Into the proxy's client input.
+    pub client_writer: DuplexStream,
+    /// From the proxy's client output.
+    pub client_reader: DuplexStream,
+    /// From the proxy's agent input.
+    pub agent_reader: DuplexStream,
+    /// Into the proxy's agent output.
+    pub agent_writer: DuplexStream,
+    /// The proxy between them.
+    pub proxy: Proxy,
+}
+
+/// Starts the proxy with `options` between pipes of `capacity` bytes.
+#[allow(dead_code)]
+pub fn start(capacity: usize, options: ProxyOptions) -> Pipes {
+    let (client_writer, client_in) = duplex(capacity);
+    let (client_out, client_reader) = duplex(capacity);
+    let (agent_in, agent_reader) = duplex(capacity);
+    let (agent_writer, agent_out) = duplex(capacity);
+    let findings = Arc::new(Mutex::new(Vec::new()));
+    let sink = findings.clone();
+    let record = Memory::default();
+    let hooks = Hooks::new(move |f| sink.lock().unwrap().push(f.clone())).record(record.clone());
+    let task = tokio::spawn(proxy::run(
+        client_in, client_out, agent_in, agent_out, options, hooks,
+    ));
+    Pipes {
+        client_writer,
+        client_reader,
+        agent_reader,
+        agent_writer,
+        proxy: Proxy {
+            task,
+            findings,
+            record,
+        },
+    }
+}
+
 /// Runs the proxy: the client sends `client` lines (then ends its input); the agent answers
 /// the k-th line it receives with the lines of `agent[k]`, and ends when its input ends.
 #[allow(dead_code)]
@@ -69,43 +148,23 @@ async fn run_with(
     options: ProxyOptions,
     by_line: bool,
 ) -> Run {
-    let (mut client_writer, client_in) = duplex(64 * 1024);
-    let (client_out, client_reader) = duplex(64 * 1024);
-    let (agent_in, agent_reader) = duplex(64 * 1024);
-    let (mut agent_writer, agent_out) = duplex(64 * 1024);
-
-    let findings = Arc::new(Mutex::new(Vec::new()));
-    let sink = findings.clone();
-    let record = Memory::default();
-    let hooks = Hooks::new(move |f| sink.lock().unwrap().push(f.clone())).record(record.clone());
-    let proxy = tokio::spawn(proxy::run(
-        client_in, client_out, agent_in, agent_out, options, hooks,
-    ));
+    let Pipes {
+        mut client_writer,
+        client_reader,
+        agent_reader,
+        agent_writer,
+        proxy,
+    } = start(64 * 1024, options);
 
     let script = agent.to_vec();
-    let agent_task = tokio::spawn(async move {
-        let mut reader = BufReader::new(agent_reader);
-        let mut received = Vec::new();
-        let mut line = Vec::new();
-        let mut k = 0;
-        loop {
-            line.clear();
-            if reader.read_until(b'\n', &mut line).await.unwrap() == 0 {
-                break;
-            }
-            received.extend_from_slice(&line);
-            if by_line {
-                for answer in script.get(k).into_iter().flatten() {
-                    agent_writer
-                        .write_all(format!("{answer}\n").as_bytes())
-                        .await
-                        .unwrap();
-                }
-            }
-            k += 1;
-        }
-        drop(agent_writer);
-        received
+    let mut k = 0;
+    let agent_task = serve(agent_reader, agent_writer, move |_| {
+        let lines = match script.get(k) {
+            Some(lines) if by_line => lines.clone(),
+            _ => Vec::new(),
+        };
+        k += 1;
+        lines
     });
     let client_data = client.to_vec();
     // The client sends a request, then waits for its response before it sends the next line,
@@ -137,36 +196,22 @@ async fn run_with(
         reader.read_to_end(&mut received).await.unwrap();
         received
     });
-    let agent_received = agent_task.await.unwrap();
-    let report = proxy.await.unwrap().unwrap();
-    let client_received = client_task.await.unwrap();
-    assert!(report.record_error.is_none());
-    let findings = findings.lock().unwrap().clone();
-    assert_eq!(report.summary.total(), findings.len() as u64);
-    let record = record.0.lock().unwrap().clone();
-    Run {
-        client_received,
-        agent_received,
-        findings,
-        record,
-    }
+    let (report, run) = proxy.finish(agent_task, client_task).await;
+    assert_eq!(report.summary.total(), run.findings.len() as u64);
+    run
 }
 
 /// Runs the proxy with two independent streams: the client writes `client` and ends its
 /// input; the agent writes `agent` and ends its output, reading its input all along.
 #[allow(dead_code)]
 pub async fn run_streams(client: Vec<u8>, agent: Vec<u8>, options: ProxyOptions) -> Run {
-    let (mut client_writer, client_in) = duplex(8 * 1024);
-    let (client_out, mut client_reader) = duplex(8 * 1024);
-    let (agent_in, mut agent_reader) = duplex(8 * 1024);
-    let (mut agent_writer, agent_out) = duplex(8 * 1024);
-    let findings = Arc::new(Mutex::new(Vec::new()));
-    let sink = findings.clone();
-    let record = Memory::default();
-    let hooks = Hooks::new(move |f| sink.lock().unwrap().push(f.clone())).record(record.clone());
-    let proxy = tokio::spawn(proxy::run(
-        client_in, client_out, agent_in, agent_out, options, hooks,
-    ));
+    let Pipes {
+        mut client_writer,
+        mut client_reader,
+        mut agent_reader,
+        mut agent_writer,
+        proxy,
+    } = start(8 * 1024, options);
     let client_task = tokio::spawn(async move {
         client_writer.write_all(&client).await.unwrap();
     });
@@ -188,18 +233,7 @@ pub async fn run_streams(client: Vec<u8>, agent: Vec<u8>, options: ProxyOptions)
         received
     });
     client_task.await.unwrap();
-    let agent_received = agent_task.await.unwrap();
-    let report = proxy.await.unwrap().unwrap();
-    let client_received = client_reads.await.unwrap();
-    let findings = findings.lock().unwrap().clone();
-    let record = record.0.lock().unwrap().clone();
-    assert!(report.record_error.is_none());
-    Run {
-        client_received,
-        agent_received,
-        findings,
-        record,
-    }
+    proxy.finish(agent_task, client_reads).await.1
 }
 
 /// Runs the proxy with a pipelining client: it writes each batch of `client` lines at once,
@@ -212,39 +246,18 @@ pub async fn run_pipelined(
     answers: &std::collections::HashMap<String, Vec<String>>,
     options: ProxyOptions,
 ) -> Run {
-    let (mut client_writer, client_in) = duplex(256 * 1024);
-    let (client_out, client_reader) = duplex(256 * 1024);
-    let (agent_in, agent_reader) = duplex(256 * 1024);
-    let (mut agent_writer, agent_out) = duplex(256 * 1024);
-    let findings = Arc::new(Mutex::new(Vec::new()));
-    let sink = findings.clone();
-    let record = Memory::default();
-    let hooks = Hooks::new(move |f| sink.lock().unwrap().push(f.clone())).record(record.clone());
-    let proxy = tokio::spawn(proxy::run(
-        client_in, client_out, agent_in, agent_out, options, hooks,
-    ));
+    let Pipes {
+        mut client_writer,
+        client_reader,
+        agent_reader,
+        agent_writer,
+        proxy,
+    } = start(256 * 1024, options);
     let answers = answers.clone();
-    let agent_task = tokio::spawn(async move {
-        let mut reader = BufReader::new(agent_reader);
-        let mut received = Vec::new();
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            if reader.read_until(b'\n', &mut line).await.unwrap() == 0 {
-                break;
-            }
-            received.extend_from_slice(&line);
-            let id = request_id(&line);
-            for answer in id.and_then(|id| answers.get(&id)).into_iter().flatten() {
-                agent_writer
-                    .write_all(format!("{answer}\n").as_bytes())
-                    .await
-                    .unwrap();
-            }
-            agent_writer.flush().await.unwrap();
-        }
-        drop(agent_writer);
-        received
+    let agent_task = serve(agent_reader, agent_writer, move |line| {
+        request_id(line)
+            .and_then(|id| answers.get(&id).cloned())
+            .unwrap_or_default()
     });
     let batches = client.to_vec();
     let client_task = tokio::spawn(async move {
@@ -272,18 +285,38 @@ pub async fn run_pipelined(
         reader.read_to_end(&mut received).await.unwrap();
         received
     });
-    let agent_received = agent_task.await.unwrap();
-    let report = proxy.await.unwrap().unwrap();
-    let client_received = client_task.await.unwrap();
-    assert!(report.record_error.is_none());
-    let findings = findings.lock().unwrap().clone();
-    let record = record.0.lock().unwrap().clone();
-    Run {
-        client_received,
-        agent_received,
-        findings,
-        record,
-    }
+    proxy.finish(agent_task, client_task).await.1
+}
+
+/// An agent that reads its input a line at a time to its end, and after each line writes the
+/// lines `answer` gives for it; it ends with what it read.
+#[allow(dead_code)]
+fn serve(
+    reader: DuplexStream,
+    mut writer: DuplexStream,
+    mut answer: impl FnMut(&[u8]) -> Vec<String> + Send + 'static,
+) -> JoinHandle<Vec<u8>> {
+    tokio::spawn(async move {
+        let mut reader = BufReader::new(reader);
+        let mut received = Vec::new();
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).await.unwrap() == 0 {
+                break;
+            }
+            received.extend_from_slice(&line);
+            for answer in answer(&line) {
+                writer
+                    .write_all(format!("{answer}\n").as_bytes())
+                    .await
+                    .unwrap();
+            }
+            writer.flush().await.unwrap();
+        }
+        drop(writer);
+        received
+    })
 }
 
 /// The id of a request line, as text.

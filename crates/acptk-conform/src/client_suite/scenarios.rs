@@ -13,7 +13,7 @@ use super::turn::{Turn, probe, probe_path};
 use super::wire::Wire;
 use super::{Client, RUN_NAME};
 use crate::outcome::Outcome;
-use crate::suite::brief;
+use crate::suite::unexpected;
 
 /// The text the probe file holds.
 const PROBE_TEXT: &str = "acp conform: the probe file\n";
@@ -256,13 +256,10 @@ async fn permission<W: AsyncWrite + Unpin>(wire: &mut Wire<W>, client: &mut Clie
             match (kind, option) {
                 (Some("cancelled"), _) => Outcome::Passed,
                 (Some("selected"), Some("conform-allow" | "conform-reject")) => Outcome::Passed,
-                _ => Outcome::failed(
+                _ => unexpected(
                     RUN_NAME,
-                    response.line,
-                    format!(
-                        "expected {{\"outcome\": {{\"outcome\": \"selected\", \"optionId\": one of those offered}}}} or cancelled, got {}",
-                        brief(response.value.as_ref())
-                    ),
+                    response,
+                    "{\"outcome\": {\"outcome\": \"selected\", \"optionId\": one of those offered}} or cancelled",
                 ),
             }
         }
@@ -342,13 +339,10 @@ async fn read_file<W: AsyncWrite + Unpin>(wire: &mut Wire<W>, client: &mut Clien
             .and_then(Value::as_str)
         {
             Some(PROBE_TEXT) => Outcome::Passed,
-            _ => Outcome::failed(
+            _ => unexpected(
                 RUN_NAME,
-                response.line,
-                format!(
-                    "expected {{\"content\": {PROBE_TEXT:?}}} or an error with an integer code, got {}",
-                    brief(response.value.as_ref())
-                ),
+                response,
+                format!("{{\"content\": {PROBE_TEXT:?}}} or an error with an integer code"),
             ),
         },
     };

@@ -9,7 +9,7 @@ use tokio::io::AsyncWrite;
 use super::wire::Wire;
 use super::{Client, RUN_NAME};
 use crate::outcome::Outcome;
-use crate::suite::brief;
+use crate::suite::unexpected;
 
 /// The session a turn runs in and the protocol version.
 pub(super) struct Turn {
@@ -63,14 +63,7 @@ pub(super) async fn probe<W: AsyncWrite + Unpin>(
         if response.error_code() == Some(-32601) {
             Outcome::Passed
         } else {
-            Outcome::failed(
-                RUN_NAME,
-                response.line,
-                format!(
-                    "expected error -32601, got {}",
-                    brief(response.value.as_ref())
-                ),
-            )
+            unexpected(RUN_NAME, &response, "error -32601")
         },
     ));
 }

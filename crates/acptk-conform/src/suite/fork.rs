@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::methods::session_capability;
 use super::turns::side_run_initialized;
-use super::{Options, Outcomes, brief, sessions};
+use super::{Options, Outcomes, sessions, unexpected};
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::RawPeer;
 
@@ -53,14 +53,7 @@ async fn fork(peer: &mut RawPeer, version: u16, options: &Options) -> Outcome {
         .and_then(Value::as_str)
         .map(str::to_owned);
     let Some(forked) = forked else {
-        return Outcome::failed(
-            &name,
-            response.line,
-            format!(
-                "expected a result with a string sessionId, got {}",
-                brief(response.value.as_ref())
-            ),
-        );
+        return unexpected(&name, &response, "a result with a string sessionId");
     };
     if forked == original {
         return Outcome::failed(

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Options, Outcomes, brief};
+use super::{Options, Outcomes, brief, unexpected};
 use crate::outcome::Outcome;
 use crate::peer::{RawPeer, Reply};
 
@@ -35,13 +35,10 @@ fn answered_version(peer: &RawPeer, reply: &Reply) -> Result<u16, Outcome> {
     let version = response.result().and_then(|r| r.get("protocolVersion"));
     match version.and_then(Value::as_u64).map(u16::try_from) {
         Some(Ok(v)) => Ok(v),
-        _ => Err(Outcome::failed(
+        _ => Err(unexpected(
             peer.name(),
-            response.line,
-            format!(
-                "expected a result with an integer protocolVersion, got {}",
-                brief(response.value.as_ref())
-            ),
+            response,
+            "a result with an integer protocolVersion",
         )),
     }
 }

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Outcomes, brief};
+use super::{Outcomes, brief, unexpected};
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::RawPeer;
 
@@ -157,14 +157,7 @@ pub(super) async fn list(
             .and_then(|r| r.get("sessions"))
             .and_then(Value::as_array)
         else {
-            return Outcome::failed(
-                &name,
-                response.line,
-                format!(
-                    "expected a result with a `sessions` array, got {}",
-                    brief(response.value.as_ref())
-                ),
-            );
+            return unexpected(&name, &response, "a result with a `sessions` array");
         };
         if let Some(bad) = entries.iter().find(|e| {
             !(e.get("sessionId").is_some_and(Value::is_string)

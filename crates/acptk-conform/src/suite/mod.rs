@@ -386,6 +386,22 @@ pub(crate) fn merge(outcomes: Vec<Outcome>) -> Option<Outcome> {
     }
 }
 
+/// `run` failed at `response`, which is not what was `expected`: the evidence says what came.
+pub(crate) fn unexpected(
+    run: &str,
+    response: &crate::peer::Received,
+    expected: impl std::fmt::Display,
+) -> Outcome {
+    Outcome::failed(
+        run,
+        response.line,
+        format!(
+            "expected {expected}, got {}",
+            brief(response.value.as_ref())
+        ),
+    )
+}
+
 /// A short rendering of a JSON value for evidence notes (at most about 120 characters).
 pub(crate) fn brief(value: Option<&Value>) -> String {
     let text = match value {

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Outcomes, brief};
+use super::{Outcomes, brief, unexpected};
 use crate::outcome::Outcome;
 use crate::peer::{RawPeer, Received, Reply};
 
@@ -122,14 +122,7 @@ async fn notification(peer: &mut RawPeer, message: &Value) -> Outcome {
 fn expect_code(name: &str, response: &Received, code: i64) -> Outcome {
     match response.error_code() {
         Some(got) if got == code => Outcome::Passed,
-        _ => Outcome::failed(
-            name,
-            response.line,
-            format!(
-                "expected error {code}, got {}",
-                brief(response.value.as_ref())
-            ),
-        ),
+        _ => unexpected(name, response, format!("error {code}")),
     }
 }
 

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::init::new_session;
 use super::methods::{self, UNKNOWN_SESSION, session_capability};
-use super::{Options, Outcomes, brief};
+use super::{Options, Outcomes, brief, unexpected};
 use crate::outcome::{Evidence, Outcome};
 use crate::peer::{RawPeer, Received};
 
@@ -181,11 +181,7 @@ pub(super) async fn turn(
         .and_then(|r| r.get(key))
         .is_some_and(Value::is_string)
     {
-        return Outcome::failed(
-            &name,
-            response.line,
-            format!("expected {what}, got {}", brief(response.value.as_ref())),
-        );
+        return unexpected(&name, response, what);
     }
     if version == 1 {
         return Outcome::Passed;
