@@ -97,15 +97,9 @@ wire_struct! {
     }
 }
 
-impl ListSessionsResponse {
+constructor! {
     /// A (last) page holding `sessions`.
-    pub fn new(sessions: impl Into<Vec<SessionInfo>>) -> Self {
-        Self {
-            sessions: sessions.into(),
-            next_cursor: None,
-            meta: None,
-        }
-    }
+    ListSessionsResponse(sessions: impl Into<Vec<SessionInfo>>) { next_cursor: None, meta: None }
 }
 
 setters!(ListSessionsResponse { opt next_cursor: String });
@@ -164,18 +158,15 @@ setup_request! {
     }
 }
 
-impl NewSessionRequest {
+constructor! {
     /// A request for a session in `cwd` with the given MCP servers.
-    pub fn new(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>) -> Self {
-        Self {
-            cwd: cwd.into(),
-            mcp_servers: mcp_servers.into(),
-            additional_directories: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
+    NewSessionRequest(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>)
+    {
+        additional_directories: Vec::new(),
+        system_prompt: None,
+        #[cfg(feature = "unstable_session_options")]
+        config_options: Vec::new(),
+        meta: None,
     }
 }
 
@@ -220,23 +211,15 @@ setup_request! {
     }
 }
 
-impl LoadSessionRequest {
+constructor! {
     /// A request loading `session_id` in `cwd` with the given MCP servers.
-    pub fn new(
-        mcp_servers: impl Into<Vec<McpServer>>,
-        cwd: impl Into<String>,
-        session_id: impl Into<SessionId>,
-    ) -> Self {
-        Self {
-            mcp_servers: mcp_servers.into(),
-            cwd: cwd.into(),
-            session_id: session_id.into(),
-            additional_directories: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
+    LoadSessionRequest(mcp_servers: impl Into<Vec<McpServer>>, cwd: impl Into<String>, session_id: impl Into<SessionId>)
+    {
+        additional_directories: Vec::new(),
+        system_prompt: None,
+        #[cfg(feature = "unstable_session_options")]
+        config_options: Vec::new(),
+        meta: None,
     }
 }
 
@@ -259,19 +242,16 @@ setup_request! {
     }
 }
 
-impl ResumeSessionRequest {
+constructor! {
     /// A request resuming `session_id` in `cwd`.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            mcp_servers: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
+    ResumeSessionRequest(session_id: impl Into<SessionId>, cwd: impl Into<String>)
+    {
+        additional_directories: Vec::new(),
+        mcp_servers: Vec::new(),
+        system_prompt: None,
+        #[cfg(feature = "unstable_session_options")]
+        config_options: Vec::new(),
+        meta: None,
     }
 }
 

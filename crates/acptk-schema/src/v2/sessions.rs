@@ -87,15 +87,9 @@ wire_struct! {
     }
 }
 
-impl ListSessionsResponse {
+constructor! {
     /// A (last) page holding `sessions`.
-    pub fn new(sessions: impl Into<Vec<SessionInfo>>) -> Self {
-        Self {
-            sessions: sessions.into(),
-            next_cursor: None,
-            meta: None,
-        }
-    }
+    ListSessionsResponse(sessions: impl Into<Vec<SessionInfo>>) { next_cursor: None, meta: None }
 }
 
 setters!(ListSessionsResponse { opt next_cursor: SessionListCursor });
@@ -136,15 +130,10 @@ session_state_response! {
     }
 }
 
-impl ResumeSessionResponse {
+constructor! {
     /// An empty response.
-    pub fn new() -> Self {
-        Self {
-            config_options: Vec::new(),
-            available_commands: Vec::new(),
-            meta: None,
-        }
-    }
+    ResumeSessionResponse()
+    { config_options: Vec::new(), available_commands: Vec::new(), meta: None }
 }
 
 setup_request! {
@@ -161,18 +150,16 @@ setup_request! {
     }
 }
 
-impl NewSessionRequest {
+constructor! {
     /// A request for a session in `cwd`.
-    pub fn new(cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            mcp_servers: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
+    NewSessionRequest(cwd: impl Into<AbsolutePath>)
+    {
+        additional_directories: Vec::new(),
+        mcp_servers: Vec::new(),
+        system_prompt: None,
+        #[cfg(feature = "unstable_session_options")]
+        config_options: Vec::new(),
+        meta: None,
     }
 }
 
@@ -220,20 +207,17 @@ setup_request! {
     }
 }
 
-impl ResumeSessionRequest {
+constructor! {
     /// A request resuming `session_id` in `cwd`, without replay.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            mcp_servers: Vec::new(),
-            replay_from: None,
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
+    ResumeSessionRequest(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>)
+    {
+        additional_directories: Vec::new(),
+        mcp_servers: Vec::new(),
+        replay_from: None,
+        system_prompt: None,
+        #[cfg(feature = "unstable_session_options")]
+        config_options: Vec::new(),
+        meta: None,
     }
 }
 
