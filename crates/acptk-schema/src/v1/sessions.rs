@@ -5,49 +5,13 @@
 use super::*;
 
 /// Declares one of the agent's answers that make a session active (`session/new`,
-/// `session/load`, `session/resume`, `session/fork`): the fields written in the invocation,
-/// then the session's modes and config options (both lenient, both absent when `None`), with
-/// their setters.
-///
-/// With `new: "<doc>"` after a struct whose only own field is `session_id`, it also writes that
-/// struct's `new(session_id)`, with the rest empty, documented with `<doc>`.
+/// `session/load`, `session/resume`, `session/fork`) with `session_state_response_of!`: the
+/// fields written in the invocation, then the session's modes and config options (both lenient,
+/// both absent when `None`), with their setters; `new: "<doc>"` writes `new(session_id)`.
 macro_rules! session_state_response {
-    (
-        $(#[$attr:meta])*
-        pub struct $name:ident {
-            $(#[doc = $field_doc:expr])*
-            pub session_id: SessionId,
-        }
-        new: $new_doc:literal
-    ) => {
-        session_state_response! {
-            $(#[$attr])*
-            pub struct $name {
-                $(#[doc = $field_doc])*
-                pub session_id: SessionId,
-            }
-        }
-
-        impl $name {
-            #[doc = concat!(" ", $new_doc)]
-            pub fn new(session_id: impl Into<SessionId>) -> Self {
-                Self {
-                    session_id: session_id.into(),
-                    modes: None,
-                    config_options: None,
-                    meta: None,
-                }
-            }
-        }
-    };
-    (
-        $(#[$attr:meta])*
-        pub struct $name:ident { $($fields:tt)* }
-    ) => {
-        wire_struct! {
-            $(#[$attr])*
-            pub struct $name {
-                $($fields)*
+    ($($item:tt)*) => {
+        session_state_response_of! {
+            state {
                 /// The session modes and the current one; absent if the agent has no modes. A malformed
                 /// value is treated as absent.
                 #[opt("crate::de::lenient_object")]
@@ -57,9 +21,10 @@ macro_rules! session_state_response {
                 #[opt("crate::de::lenient_items_opt")]
                 pub config_options: Option<Vec<SessionConfigOption>>,
             }
+            setters { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> }
+            empty { modes: None, config_options: None, }
+            $($item)*
         }
-
-        setters!($name { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
     };
 }
 

@@ -6,49 +6,13 @@
 use super::*;
 
 /// Declares one of the agent's answers that make a session active (`session/new`,
-/// `session/resume`, `session/fork`): the fields written in the invocation, then the session's
-/// config options and slash commands (both lenient, both absent when empty), with their
-/// setters.
-///
-/// With `new: "<doc>"` after a struct whose only own field is `session_id`, it also writes that
-/// struct's `new(session_id)`, with the rest empty, documented with `<doc>`.
+/// `session/resume`, `session/fork`) with `session_state_response_of!`: the fields written in
+/// the invocation, then the session's config options and slash commands (both lenient, both
+/// absent when empty), with their setters; `new: "<doc>"` writes `new(session_id)`.
 macro_rules! session_state_response {
-    (
-        $(#[$attr:meta])*
-        pub struct $name:ident {
-            $(#[doc = $field_doc:expr])*
-            pub session_id: SessionId,
-        }
-        new: $new_doc:literal
-    ) => {
-        session_state_response! {
-            $(#[$attr])*
-            pub struct $name {
-                $(#[doc = $field_doc])*
-                pub session_id: SessionId,
-            }
-        }
-
-        impl $name {
-            #[doc = concat!(" ", $new_doc)]
-            pub fn new(session_id: impl Into<SessionId>) -> Self {
-                Self {
-                    session_id: session_id.into(),
-                    config_options: Vec::new(),
-                    available_commands: Vec::new(),
-                    meta: None,
-                }
-            }
-        }
-    };
-    (
-        $(#[$attr:meta])*
-        pub struct $name:ident { $($fields:tt)* }
-    ) => {
-        wire_struct! {
-            $(#[$attr])*
-            pub struct $name {
-                $($fields)*
+    ($($item:tt)*) => {
+        session_state_response_of! {
+            state {
                 /// The session's config options, in display order; absent means none. A malformed
                 /// list decodes as empty and malformed entries are dropped.
                 #[list("crate::de::lenient_items")]
@@ -58,9 +22,10 @@ macro_rules! session_state_response {
                 #[list("crate::de::lenient_items")]
                 pub available_commands: Vec<AvailableCommand>,
             }
+            setters { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> }
+            empty { config_options: Vec::new(), available_commands: Vec::new(), }
+            $($item)*
         }
-
-        setters!($name { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
     };
 }
 
