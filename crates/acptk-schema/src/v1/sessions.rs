@@ -121,18 +121,9 @@ setup_request! {
         #[serde(deserialize_with = "crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
     }
-}
-
-constructor! {
     /// A request for a session in `cwd` with the given MCP servers.
-    NewSessionRequest(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>)
-    {
-        additional_directories: Vec::new(),
-        system_prompt: None,
-        #[cfg(feature = "unstable_session_options")]
-        config_options: Vec::new(),
-        meta: None,
-    }
+    new(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>)
+    { additional_directories: Vec::new(), }
 }
 
 setters!(NewSessionRequest { set additional_directories: Vec<String> });
@@ -174,18 +165,13 @@ setup_request! {
         /// The session to load.
         pub session_id: SessionId,
     }
-}
-
-constructor! {
     /// A request loading `session_id` in `cwd` with the given MCP servers.
-    LoadSessionRequest(mcp_servers: impl Into<Vec<McpServer>>, cwd: impl Into<String>, session_id: impl Into<SessionId>)
-    {
-        additional_directories: Vec::new(),
-        system_prompt: None,
-        #[cfg(feature = "unstable_session_options")]
-        config_options: Vec::new(),
-        meta: None,
-    }
+    new(
+        mcp_servers: impl Into<Vec<McpServer>>,
+        cwd: impl Into<String>,
+        session_id: impl Into<SessionId>,
+    )
+    { additional_directories: Vec::new(), }
 }
 
 setters!(LoadSessionRequest { set additional_directories: Vec<String> });
@@ -205,19 +191,9 @@ setup_request! {
         #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
     }
-}
-
-constructor! {
     /// A request resuming `session_id` in `cwd`.
-    ResumeSessionRequest(session_id: impl Into<SessionId>, cwd: impl Into<String>)
-    {
-        additional_directories: Vec::new(),
-        mcp_servers: Vec::new(),
-        system_prompt: None,
-        #[cfg(feature = "unstable_session_options")]
-        config_options: Vec::new(),
-        meta: None,
-    }
+    new(session_id: impl Into<SessionId>, cwd: impl Into<String>)
+    { additional_directories: Vec::new(), mcp_servers: Vec::new(), }
 }
 
 setters!(ResumeSessionRequest { set additional_directories: Vec<String>, set mcp_servers: Vec<McpServer> });

@@ -113,19 +113,9 @@ setup_request! {
         #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
     }
-}
-
-constructor! {
     /// A request for a session in `cwd`.
-    NewSessionRequest(cwd: impl Into<AbsolutePath>)
-    {
-        additional_directories: Vec::new(),
-        mcp_servers: Vec::new(),
-        system_prompt: None,
-        #[cfg(feature = "unstable_session_options")]
-        config_options: Vec::new(),
-        meta: None,
-    }
+    new(cwd: impl Into<AbsolutePath>)
+    { additional_directories: Vec::new(), mcp_servers: Vec::new(), }
 }
 
 setters!(NewSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer> });
@@ -170,20 +160,9 @@ setup_request! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub replay_from: Option<ReplayFrom>,
     }
-}
-
-constructor! {
     /// A request resuming `session_id` in `cwd`, without replay.
-    ResumeSessionRequest(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>)
-    {
-        additional_directories: Vec::new(),
-        mcp_servers: Vec::new(),
-        replay_from: None,
-        system_prompt: None,
-        #[cfg(feature = "unstable_session_options")]
-        config_options: Vec::new(),
-        meta: None,
-    }
+    new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>)
+    { additional_directories: Vec::new(), mcp_servers: Vec::new(), replay_from: None, }
 }
 
 setters!(ResumeSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt replay_from: ReplayFrom });
