@@ -263,3 +263,52 @@ macro_rules! tool_call_location {
         setters!(ToolCallLocation { opt line: u32 });
     };
 }
+
+/// Declares one of a version's answers that make a session active (`session/new`,
+/// `session/resume`, `session/fork`, v1's `session/load`): the fields written in the
+/// invocation, then the version's session-state fields (`state { ... }`, in `wire_struct!`
+/// syntax) with their setters (`setters { ... }`).
+///
+/// With `new: "<doc>"` after a struct whose only own field is `session_id`, it also writes that
+/// struct's `new(session_id)`, documented with `<doc>`, whose other fields get the values in
+/// `empty { ... }`. Each version wraps this in its own `session_state_response!`.
+macro_rules! session_state_response_of {
+    (
+        state { $($state:tt)* } setters { $($setters:tt)* } empty { $($empty:tt)* }
+        $(#[$attr:meta])*
+        pub struct $name:ident {
+            $(#[doc = $field_doc:expr])*
+            pub session_id: SessionId,
+        }
+        new: $new_doc:literal
+    ) => {
+        session_state_response_of! {
+            state { $($state)* } setters { $($setters)* } empty { $($empty)* }
+            $(#[$attr])*
+            pub struct $name {
+                $(#[doc = $field_doc])*
+                pub session_id: SessionId,
+            }
+        }
+
+        constructor! {
+            #[doc = concat!(" ", $new_doc)]
+            $name(session_id: impl Into<SessionId>) { $($empty)* meta: None }
+        }
+    };
+    (
+        state { $($state:tt)* } setters { $($setters:tt)* } empty { $($empty:tt)* }
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+    ) => {
+        wire_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                $($fields)*
+                $($state)*
+            }
+        }
+
+        setters!($name { $($setters)* });
+    };
+}

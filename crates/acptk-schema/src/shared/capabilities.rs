@@ -117,18 +117,26 @@ marker_capability! {
 }
 
 /// Declares a version's `SessionCapabilities` from its own fields (the struct's docs and the
-/// fields the versions type differently, in wire order): the optional session methods behind
-/// unstable features, the same in both versions, follow them, with their setters, and `new`.
+/// fields the versions type differently, in wire order, each an optional capability object
+/// written `pub name: Option<Type>`, decoded leniently and given an `opt` setter): the optional
+/// session methods behind unstable features, the same in both versions, follow them, with
+/// their setters, and `new`.
 macro_rules! session_capabilities {
     (
         $(#[$attr:meta])*
-        pub struct SessionCapabilities { $($fields:tt)* }
+        pub struct SessionCapabilities {
+            $($(#[doc = $doc:expr])* pub $field:ident: Option<$ty:ident>,)*
+        }
     ) => {
         wire_struct! {
             $(#[$attr])*
             #[derive(Default)]
             pub struct SessionCapabilities {
-                $($fields)*
+                $(
+                    $(#[doc = $doc])*
+                    #[opt("crate::de::lenient_object")]
+                    pub $field: Option<$ty>,
+                )*
                 /// `session/fork` is supported.
                 #[unstable("unstable_session_fork")]
                 #[opt("crate::de::lenient_object")]
@@ -160,6 +168,8 @@ macro_rules! session_capabilities {
                 Self::default()
             }
         }
+
+        setters!(SessionCapabilities { $(opt $field: $ty),* });
 
         #[cfg(feature = "unstable_session_fork")]
         setters!(SessionCapabilities { opt fork: SessionForkCapabilities });

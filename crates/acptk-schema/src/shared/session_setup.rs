@@ -7,8 +7,34 @@
 /// Declares a session-setup request with `wire_struct!`: the fields written in the invocation
 /// come first, then `systemPrompt` and (with `unstable_session_options`) `configOptions`, in
 /// that order on the wire and in the JSON Schema. It also writes the setters of those two
-/// fields; the invocation writes the constructor and the setters of its own fields.
+/// fields; the invocation writes the setters of its own fields.
+///
+/// Docs and `new(<arguments>) { <fields>, }` after the struct write its `new()` with
+/// `constructor!`: the listed fields get the given values, the system prompt, the config
+/// options and `_meta` start empty.
 macro_rules! setup_request {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+        $(#[doc = $new_doc:expr])+
+        new($($args:tt)*) { $($rest:tt)* }
+    ) => {
+        setup_request! {
+            $(#[$attr])*
+            pub struct $name { $($fields)* }
+        }
+
+        constructor! {
+            $(#[doc = $new_doc])+
+            $name($($args)*) {
+                $($rest)*
+                system_prompt: None,
+                #[cfg(feature = "unstable_session_options")]
+                config_options: Vec::new(),
+                meta: None,
+            }
+        }
+    };
     (
         $(#[$attr:meta])*
         pub struct $name:ident { $($fields:tt)* }

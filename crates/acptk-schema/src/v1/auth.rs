@@ -160,16 +160,10 @@ wire_struct! {
     }
 }
 
-impl AuthMethodAgent {
+constructor! {
     /// Builds an agent-handled method with an id and a display name.
-    pub fn new(id: impl Into<AuthMethodId>, name: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            name: name.into(),
-            description: None,
-            meta: None,
-        }
-    }
+    AuthMethodAgent(id: impl Into<AuthMethodId>, name: impl Into<String>)
+    { description: None, meta: None }
 }
 
 setters!(AuthMethodAgent { opt description: String });
@@ -197,14 +191,9 @@ wire_struct! {
     }
 }
 
-impl AuthenticateRequest {
+constructor! {
     /// Asks to authenticate with the method `method_id`.
-    pub fn new(method_id: impl Into<AuthMethodId>) -> Self {
-        Self {
-            method_id: method_id.into(),
-            meta: None,
-        }
-    }
+    AuthenticateRequest(method_id: impl Into<AuthMethodId>) { meta: None }
 }
 
 empty_object! {

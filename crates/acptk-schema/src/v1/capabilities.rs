@@ -109,35 +109,20 @@ session_capabilities! {
     /// (normally `{}`) when supported and absent otherwise.
     pub struct SessionCapabilities {
         /// `session/list` is supported.
-        #[opt("crate::de::lenient_object")]
         pub list: Option<SessionListCapabilities>,
         /// `session/delete` is supported.
-        #[opt("crate::de::lenient_object")]
         pub delete: Option<SessionDeleteCapabilities>,
         /// Session setup accepts `additionalDirectories`.
-        #[opt("crate::de::lenient_object")]
         pub additional_directories: Option<SessionAdditionalDirectoriesCapabilities>,
         /// Session setup accepts a client-supplied system prompt.
-        #[opt("crate::de::lenient_object")]
         pub system_prompt: Option<SessionSystemPromptCapabilities>,
         /// `session/resume` is supported (reattaching to a session without replaying its
         /// history).
-        #[opt("crate::de::lenient_object")]
         pub resume: Option<SessionResumeCapabilities>,
         /// `session/close` is supported.
-        #[opt("crate::de::lenient_object")]
         pub close: Option<SessionCloseCapabilities>,
     }
 }
-
-setters!(SessionCapabilities {
-    opt list: SessionListCapabilities,
-    opt delete: SessionDeleteCapabilities,
-    opt additional_directories: SessionAdditionalDirectoriesCapabilities,
-    opt system_prompt: SessionSystemPromptCapabilities,
-    opt resume: SessionResumeCapabilities,
-    opt close: SessionCloseCapabilities,
-});
 
 marker_capability! {
     /// Marks that `session/list` is supported. Sent as `{}`.

@@ -53,14 +53,9 @@ wire_struct! {
     }
 }
 
-impl UnstructuredCommandInput {
+constructor! {
     /// Builds free-text input with a placeholder hint.
-    pub fn new(hint: impl Into<String>) -> Self {
-        Self {
-            hint: hint.into(),
-            meta: None,
-        }
-    }
+    UnstructuredCommandInput(hint: impl Into<String>) { meta: None }
 }
 
 available_commands_update! {

@@ -30,19 +30,13 @@ wire_struct! {
     }
 }
 
-impl CompactionUpdate {
+constructor! {
     /// An update reporting `status` for run `compaction_id`.
-    pub fn new(
-        compaction_id: impl Into<CompactionId>,
-        status: impl Into<CompactionStatus>,
-    ) -> Self {
-        Self {
-            compaction_id: compaction_id.into(),
-            status: status.into(),
-            summary: crate::Patch::Unchanged,
-            error: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
+    CompactionUpdate(compaction_id: impl Into<CompactionId>, status: impl Into<CompactionStatus>)
+    {
+        summary: crate::Patch::Unchanged,
+        error: crate::Patch::Unchanged,
+        meta: crate::Patch::Unchanged,
     }
 }
 

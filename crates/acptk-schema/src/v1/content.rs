@@ -111,16 +111,10 @@ wire_struct! {
     }
 }
 
-impl AudioContent {
+constructor! {
     /// An audio clip from base64 `data` and its MIME type.
-    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            annotations: None,
-            meta: None,
-        }
-    }
+    AudioContent(data: impl Into<String>, mime_type: impl Into<String>)
+    { annotations: None, meta: None }
 }
 
 setters!(AudioContent { boxed annotations: Annotations });
@@ -155,20 +149,10 @@ wire_struct! {
     }
 }
 
-impl ResourceLink {
+constructor! {
     /// A link with a `name` and a `uri`; everything else absent.
-    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            uri: uri.into(),
-            annotations: None,
-            description: None,
-            mime_type: None,
-            size: None,
-            title: None,
-            meta: None,
-        }
-    }
+    ResourceLink(name: impl Into<String>, uri: impl Into<String>)
+    { annotations: None, description: None, mime_type: None, size: None, title: None, meta: None }
 }
 
 setters!(ResourceLink {
@@ -219,16 +203,10 @@ wire_struct! {
     }
 }
 
-impl BlobResourceContents {
+constructor! {
     /// Base64 `blob` contents of the resource at `uri`.
-    pub fn new(blob: impl Into<String>, uri: impl Into<String>) -> Self {
-        Self {
-            blob: blob.into(),
-            uri: uri.into(),
-            mime_type: None,
-            meta: None,
-        }
-    }
+    BlobResourceContents(blob: impl Into<String>, uri: impl Into<String>)
+    { mime_type: None, meta: None }
 }
 
 setters!(BlobResourceContents { opt mime_type: String });

@@ -122,14 +122,9 @@ wire_struct! {
     }
 }
 
-impl StringMultiSelectItems {
+constructor! {
     /// Choices `values`.
-    pub fn new(r#enum: impl Into<Vec<String>>) -> Self {
-        Self {
-            r#enum: r#enum.into(),
-            meta: None,
-        }
-    }
+    StringMultiSelectItems(r#enum: impl Into<Vec<String>>) { meta: None }
 }
 
 wire_struct! {
@@ -140,14 +135,9 @@ wire_struct! {
     }
 }
 
-impl TitledMultiSelectItems {
+constructor! {
     /// Labelled choices `any_of`.
-    pub fn new(any_of: impl Into<Vec<EnumOption>>) -> Self {
-        Self {
-            any_of: any_of.into(),
-            meta: None,
-        }
-    }
+    TitledMultiSelectItems(any_of: impl Into<Vec<EnumOption>>) { meta: None }
 }
 
 /// One answer in an accepted form: the value of one form field.

@@ -18,20 +18,10 @@ wire_struct! {
     }
 }
 
-impl WriteTextFileRequest {
+constructor! {
     /// A request writing `content` to `path`.
-    pub fn new(
-        session_id: impl Into<SessionId>,
-        path: impl Into<String>,
-        content: impl Into<String>,
-    ) -> Self {
-        Self {
-            session_id: session_id.into(),
-            path: path.into(),
-            content: content.into(),
-            meta: None,
-        }
-    }
+    WriteTextFileRequest(session_id: impl Into<SessionId>, path: impl Into<String>, content: impl Into<String>)
+    { meta: None }
 }
 
 wire_struct! {
@@ -51,17 +41,10 @@ wire_struct! {
     }
 }
 
-impl ReadTextFileRequest {
+constructor! {
     /// A request reading all of `path`.
-    pub fn new(session_id: impl Into<SessionId>, path: impl Into<String>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            path: path.into(),
-            line: None,
-            limit: None,
-            meta: None,
-        }
-    }
+    ReadTextFileRequest(session_id: impl Into<SessionId>, path: impl Into<String>)
+    { line: None, limit: None, meta: None }
 }
 
 setters!(ReadTextFileRequest { opt line: u32, opt limit: u32 });
@@ -79,12 +62,7 @@ wire_struct! {
     }
 }
 
-impl ReadTextFileResponse {
+constructor! {
     /// A response carrying `content`.
-    pub fn new(content: impl Into<String>) -> Self {
-        Self {
-            content: content.into(),
-            meta: None,
-        }
-    }
+    ReadTextFileResponse(content: impl Into<String>) { meta: None }
 }

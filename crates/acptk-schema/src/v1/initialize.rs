@@ -32,16 +32,14 @@ wire_struct! {
     }
 }
 
-impl InitializeResponse {
+constructor! {
     /// Answers with `protocol_version`, default capabilities and no auth methods.
-    pub fn new(protocol_version: impl Into<ProtocolVersion>) -> Self {
-        Self {
-            protocol_version: protocol_version.into(),
-            agent_capabilities: Default::default(),
-            auth_methods: Default::default(),
-            agent_info: None,
-            meta: None,
-        }
+    InitializeResponse(protocol_version: impl Into<ProtocolVersion>)
+    {
+        agent_capabilities: Default::default(),
+        auth_methods: Default::default(),
+        agent_info: None,
+        meta: None,
     }
 }
 
@@ -70,16 +68,10 @@ wire_struct! {
     }
 }
 
-impl InitializeRequest {
+constructor! {
     /// Starts a handshake for `protocol_version` with default capabilities.
-    pub fn new(protocol_version: impl Into<ProtocolVersion>) -> Self {
-        Self {
-            protocol_version: protocol_version.into(),
-            client_capabilities: Default::default(),
-            client_info: None,
-            meta: None,
-        }
-    }
+    InitializeRequest(protocol_version: impl Into<ProtocolVersion>)
+    { client_capabilities: Default::default(), client_info: None, meta: None }
 }
 
 setters!(InitializeRequest {

@@ -131,20 +131,10 @@ wire_struct! {
     }
 }
 
-impl McpServerHttp {
+constructor! {
     /// An HTTP server `name` at `url`.
-    pub fn new(
-        name: impl Into<String>,
-        url: impl Into<String>,
-        headers: impl Into<Vec<HttpHeader>>,
-    ) -> Self {
-        Self {
-            name: name.into(),
-            url: url.into(),
-            headers: headers.into(),
-            meta: None,
-        }
-    }
+    McpServerHttp(name: impl Into<String>, url: impl Into<String>, headers: impl Into<Vec<HttpHeader>>)
+    { meta: None }
 }
 
 wire_struct! {
@@ -160,20 +150,10 @@ wire_struct! {
     }
 }
 
-impl McpServerSse {
+constructor! {
     /// An SSE server `name` at `url`.
-    pub fn new(
-        name: impl Into<String>,
-        url: impl Into<String>,
-        headers: impl Into<Vec<HttpHeader>>,
-    ) -> Self {
-        Self {
-            name: name.into(),
-            url: url.into(),
-            headers: headers.into(),
-            meta: None,
-        }
-    }
+    McpServerSse(name: impl Into<String>, url: impl Into<String>, headers: impl Into<Vec<HttpHeader>>)
+    { meta: None }
 }
 
 wire_struct! {
@@ -192,20 +172,8 @@ wire_struct! {
     }
 }
 
-impl McpServerStdio {
+constructor! {
     /// A stdio server `name` started with `command args...` and the extra environment `env`.
-    pub fn new(
-        name: impl Into<String>,
-        command: impl Into<String>,
-        args: impl Into<Vec<String>>,
-        env: impl Into<Vec<EnvVariable>>,
-    ) -> Self {
-        Self {
-            name: name.into(),
-            command: command.into(),
-            args: args.into(),
-            env: env.into(),
-            meta: None,
-        }
-    }
+    McpServerStdio(name: impl Into<String>, command: impl Into<String>, args: impl Into<Vec<String>>, env: impl Into<Vec<EnvVariable>>)
+    { meta: None }
 }

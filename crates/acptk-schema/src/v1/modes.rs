@@ -18,18 +18,10 @@ wire_struct! {
     }
 }
 
-impl SessionModeState {
+constructor! {
     /// A state with `current_mode_id` in effect out of `available_modes`.
-    pub fn new(
-        current_mode_id: impl Into<SessionModeId>,
-        available_modes: impl Into<Vec<SessionMode>>,
-    ) -> Self {
-        Self {
-            current_mode_id: current_mode_id.into(),
-            available_modes: available_modes.into(),
-            meta: None,
-        }
-    }
+    SessionModeState(current_mode_id: impl Into<SessionModeId>, available_modes: impl Into<Vec<SessionMode>>)
+    { meta: None }
 }
 
 wire_struct! {
@@ -72,14 +64,9 @@ wire_struct! {
     }
 }
 
-impl CurrentModeUpdate {
+constructor! {
     /// An update to `current_mode_id`.
-    pub fn new(current_mode_id: impl Into<SessionModeId>) -> Self {
-        Self {
-            current_mode_id: current_mode_id.into(),
-            meta: None,
-        }
-    }
+    CurrentModeUpdate(current_mode_id: impl Into<SessionModeId>) { meta: None }
 }
 
 wire_struct! {
@@ -92,13 +79,8 @@ wire_struct! {
     }
 }
 
-impl SetSessionModeRequest {
+constructor! {
     /// A request switching `session_id` to `mode_id`.
-    pub fn new(session_id: impl Into<SessionId>, mode_id: impl Into<SessionModeId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            mode_id: mode_id.into(),
-            meta: None,
-        }
-    }
+    SetSessionModeRequest(session_id: impl Into<SessionId>, mode_id: impl Into<SessionModeId>)
+    { meta: None }
 }

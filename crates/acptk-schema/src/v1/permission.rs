@@ -19,20 +19,10 @@ wire_struct! {
     }
 }
 
-impl RequestPermissionRequest {
+constructor! {
     /// A permission request for `tool_call` offering `options`.
-    pub fn new(
-        session_id: impl Into<SessionId>,
-        tool_call: impl Into<ToolCallUpdate>,
-        options: impl Into<Vec<PermissionOption>>,
-    ) -> Self {
-        Self {
-            session_id: session_id.into(),
-            tool_call: tool_call.into(),
-            options: options.into(),
-            meta: None,
-        }
-    }
+    RequestPermissionRequest(session_id: impl Into<SessionId>, tool_call: impl Into<ToolCallUpdate>, options: impl Into<Vec<PermissionOption>>)
+    { meta: None }
 }
 
 /// What choosing a [`PermissionOption`] means, so clients can style it and remember "always"

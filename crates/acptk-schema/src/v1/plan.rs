@@ -53,14 +53,9 @@ wire_struct! {
 
 encode_struct!(Plan { req entries, opt meta = "_meta" });
 
-impl Plan {
+constructor! {
     /// A plan with these entries.
-    pub fn new(entries: impl Into<Vec<PlanEntry>>) -> Self {
-        Self {
-            entries: entries.into(),
-            meta: None,
-        }
-    }
+    Plan(entries: impl Into<Vec<PlanEntry>>) { meta: None }
 }
 
 tagged_union! {

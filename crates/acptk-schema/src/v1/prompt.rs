@@ -17,16 +17,10 @@ wire_struct! {
     }
 }
 
-impl PromptResponse {
+constructor! {
     /// A response for a turn that ended for `stop_reason`.
-    pub fn new(stop_reason: impl Into<StopReason>) -> Self {
-        Self {
-            stop_reason: stop_reason.into(),
-            #[cfg(feature = "unstable_end_turn_token_usage")]
-            usage: None,
-            meta: None,
-        }
-    }
+    PromptResponse(stop_reason: impl Into<StopReason>)
+    { #[cfg(feature = "unstable_end_turn_token_usage")] usage: None, meta: None }
 }
 
 #[cfg(feature = "unstable_end_turn_token_usage")]
@@ -62,12 +56,7 @@ wire_struct! {
     }
 }
 
-impl CancelNotification {
+constructor! {
     /// A cancellation of the turn running in `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    CancelNotification(session_id: impl Into<SessionId>) { meta: None }
 }

@@ -54,12 +54,7 @@ wire_struct! {
 }
 
 #[cfg(feature = "unstable_session_status")]
-impl SessionStatusResponse {
+constructor! {
     /// A response reporting `status`.
-    pub fn new(status: impl Into<SessionStatus>) -> Self {
-        Self {
-            status: status.into(),
-            meta: None,
-        }
-    }
+    SessionStatusResponse(status: impl Into<SessionStatus>) { meta: None }
 }

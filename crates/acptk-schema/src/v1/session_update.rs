@@ -31,18 +31,13 @@ wire_struct! {
 
 encode_struct!(SessionNotification { req session_id, req update, opt meta = "_meta" });
 
-impl SessionNotification {
+constructor! {
     /// An update for session `session_id`.
     ///
     /// `update` may be a [`SessionUpdate`] or any payload with a single variant, such as a
     /// [`ToolCall`] or a [`UsageUpdate`].
-    pub fn new(session_id: impl Into<SessionId>, update: impl Into<SessionUpdate>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            update: update.into(),
-            meta: None,
-        }
-    }
+    SessionNotification(session_id: impl Into<SessionId>, update: impl Into<SessionUpdate>)
+    { meta: None }
 }
 
 tagged_union! {

@@ -5,49 +5,13 @@
 use super::*;
 
 /// Declares one of the agent's answers that make a session active (`session/new`,
-/// `session/load`, `session/resume`, `session/fork`): the fields written in the invocation,
-/// then the session's modes and config options (both lenient, both absent when `None`), with
-/// their setters.
-///
-/// With `new: "<doc>"` after a struct whose only own field is `session_id`, it also writes that
-/// struct's `new(session_id)`, with the rest empty, documented with `<doc>`.
+/// `session/load`, `session/resume`, `session/fork`) with `session_state_response_of!`: the
+/// fields written in the invocation, then the session's modes and config options (both lenient,
+/// both absent when `None`), with their setters; `new: "<doc>"` writes `new(session_id)`.
 macro_rules! session_state_response {
-    (
-        $(#[$attr:meta])*
-        pub struct $name:ident {
-            $(#[doc = $field_doc:expr])*
-            pub session_id: SessionId,
-        }
-        new: $new_doc:literal
-    ) => {
-        session_state_response! {
-            $(#[$attr])*
-            pub struct $name {
-                $(#[doc = $field_doc])*
-                pub session_id: SessionId,
-            }
-        }
-
-        impl $name {
-            #[doc = concat!(" ", $new_doc)]
-            pub fn new(session_id: impl Into<SessionId>) -> Self {
-                Self {
-                    session_id: session_id.into(),
-                    modes: None,
-                    config_options: None,
-                    meta: None,
-                }
-            }
-        }
-    };
-    (
-        $(#[$attr:meta])*
-        pub struct $name:ident { $($fields:tt)* }
-    ) => {
-        wire_struct! {
-            $(#[$attr])*
-            pub struct $name {
-                $($fields)*
+    ($($item:tt)*) => {
+        session_state_response_of! {
+            state {
                 /// The session modes and the current one; absent if the agent has no modes. A malformed
                 /// value is treated as absent.
                 #[opt("crate::de::lenient_object")]
@@ -57,9 +21,10 @@ macro_rules! session_state_response {
                 #[opt("crate::de::lenient_items_opt")]
                 pub config_options: Option<Vec<SessionConfigOption>>,
             }
+            setters { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> }
+            empty { modes: None, config_options: None, }
+            $($item)*
         }
-
-        setters!($name { opt modes: SessionModeState, opt config_options: Vec<SessionConfigOption> });
     };
 }
 
@@ -97,15 +62,9 @@ wire_struct! {
     }
 }
 
-impl ListSessionsResponse {
+constructor! {
     /// A (last) page holding `sessions`.
-    pub fn new(sessions: impl Into<Vec<SessionInfo>>) -> Self {
-        Self {
-            sessions: sessions.into(),
-            next_cursor: None,
-            meta: None,
-        }
-    }
+    ListSessionsResponse(sessions: impl Into<Vec<SessionInfo>>) { next_cursor: None, meta: None }
 }
 
 setters!(ListSessionsResponse { opt next_cursor: String });
@@ -162,21 +121,9 @@ setup_request! {
         #[serde(deserialize_with = "crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
     }
-}
-
-impl NewSessionRequest {
     /// A request for a session in `cwd` with the given MCP servers.
-    pub fn new(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>) -> Self {
-        Self {
-            cwd: cwd.into(),
-            mcp_servers: mcp_servers.into(),
-            additional_directories: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
-    }
+    new(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>)
+    { additional_directories: Vec::new(), }
 }
 
 setters!(NewSessionRequest { set additional_directories: Vec<String> });
@@ -218,26 +165,13 @@ setup_request! {
         /// The session to load.
         pub session_id: SessionId,
     }
-}
-
-impl LoadSessionRequest {
     /// A request loading `session_id` in `cwd` with the given MCP servers.
-    pub fn new(
+    new(
         mcp_servers: impl Into<Vec<McpServer>>,
         cwd: impl Into<String>,
         session_id: impl Into<SessionId>,
-    ) -> Self {
-        Self {
-            mcp_servers: mcp_servers.into(),
-            cwd: cwd.into(),
-            session_id: session_id.into(),
-            additional_directories: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
-    }
+    )
+    { additional_directories: Vec::new(), }
 }
 
 setters!(LoadSessionRequest { set additional_directories: Vec<String> });
@@ -257,22 +191,9 @@ setup_request! {
         #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
     }
-}
-
-impl ResumeSessionRequest {
     /// A request resuming `session_id` in `cwd`.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            mcp_servers: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
-    }
+    new(session_id: impl Into<SessionId>, cwd: impl Into<String>)
+    { additional_directories: Vec::new(), mcp_servers: Vec::new(), }
 }
 
 setters!(ResumeSessionRequest { set additional_directories: Vec<String>, set mcp_servers: Vec<McpServer> });

@@ -59,15 +59,10 @@ wire_struct! {
     }
 }
 
-impl TerminalOutputRequest {
+constructor! {
     /// Asks for the output of `terminal_id`.
-    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            terminal_id: terminal_id.into(),
-            meta: None,
-        }
-    }
+    TerminalOutputRequest(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>)
+    { meta: None }
 }
 
 wire_struct! {
@@ -81,15 +76,10 @@ wire_struct! {
     }
 }
 
-impl ReleaseTerminalRequest {
+constructor! {
     /// Asks to release `terminal_id`.
-    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            terminal_id: terminal_id.into(),
-            meta: None,
-        }
-    }
+    ReleaseTerminalRequest(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>)
+    { meta: None }
 }
 
 wire_struct! {
@@ -102,15 +92,10 @@ wire_struct! {
     }
 }
 
-impl WaitForTerminalExitRequest {
+constructor! {
     /// Asks to wait for `terminal_id`.
-    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            terminal_id: terminal_id.into(),
-            meta: None,
-        }
-    }
+    WaitForTerminalExitRequest(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>)
+    { meta: None }
 }
 
 wire_struct! {
@@ -124,15 +109,10 @@ wire_struct! {
     }
 }
 
-impl KillTerminalRequest {
+constructor! {
     /// Asks to kill the command of `terminal_id`.
-    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            terminal_id: terminal_id.into(),
-            meta: None,
-        }
-    }
+    KillTerminalRequest(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>)
+    { meta: None }
 }
 
 wire_struct! {
@@ -143,14 +123,9 @@ wire_struct! {
     }
 }
 
-impl CreateTerminalResponse {
+constructor! {
     /// The answer with the new terminal's id.
-    pub fn new(terminal_id: impl Into<TerminalId>) -> Self {
-        Self {
-            terminal_id: terminal_id.into(),
-            meta: None,
-        }
-    }
+    CreateTerminalResponse(terminal_id: impl Into<TerminalId>) { meta: None }
 }
 
 wire_struct! {

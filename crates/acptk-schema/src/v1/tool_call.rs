@@ -47,21 +47,19 @@ wire_struct! {
 
 encode_struct!(ToolCallUpdate { req tool_call_id, opt kind, opt status, opt title, opt name, opt content, opt locations, opt raw_input, opt raw_output, opt meta = "_meta" });
 
-impl ToolCallUpdate {
+constructor! {
     /// An update for `tool_call_id` that changes nothing yet.
-    pub fn new(tool_call_id: impl Into<ToolCallId>) -> Self {
-        Self {
-            tool_call_id: tool_call_id.into(),
-            kind: None,
-            status: None,
-            title: None,
-            name: None,
-            content: None,
-            locations: None,
-            raw_input: None,
-            raw_output: None,
-            meta: None,
-        }
+    ToolCallUpdate(tool_call_id: impl Into<ToolCallId>)
+    {
+        kind: None,
+        status: None,
+        title: None,
+        name: None,
+        content: None,
+        locations: None,
+        raw_input: None,
+        raw_output: None,
+        meta: None,
     }
 }
 
@@ -140,16 +138,9 @@ wire_struct! {
 
 encode_struct!(Diff { req path, opt old_text, req new_text, opt meta = "_meta" });
 
-impl Diff {
+constructor! {
     /// A change of `path` to `new_text`, with no old text (a new file).
-    pub fn new(path: impl Into<String>, new_text: impl Into<String>) -> Self {
-        Self {
-            path: path.into(),
-            new_text: new_text.into(),
-            old_text: None,
-            meta: None,
-        }
-    }
+    Diff(path: impl Into<String>, new_text: impl Into<String>) { old_text: None, meta: None }
 }
 
 setters!(Diff { opt old_text: String });
@@ -201,21 +192,18 @@ wire_struct! {
 
 encode_struct!(ToolCall { req tool_call_id, req title, opt name, opt kind, opt status, vec content, vec locations, opt raw_input, opt raw_output, opt meta = "_meta" });
 
-impl ToolCall {
+constructor! {
     /// A tool call with an id and a title, and nothing else yet.
-    pub fn new(tool_call_id: impl Into<ToolCallId>, title: impl Into<String>) -> Self {
-        Self {
-            tool_call_id: tool_call_id.into(),
-            title: title.into(),
-            name: None,
-            kind: None,
-            status: None,
-            content: Vec::new(),
-            locations: Vec::new(),
-            raw_input: None,
-            raw_output: None,
-            meta: None,
-        }
+    ToolCall(tool_call_id: impl Into<ToolCallId>, title: impl Into<String>)
+    {
+        name: None,
+        kind: None,
+        status: None,
+        content: Vec::new(),
+        locations: Vec::new(),
+        raw_input: None,
+        raw_output: None,
+        meta: None,
     }
 }
 

@@ -68,18 +68,10 @@ wire_struct! {
     }
 }
 
-impl AuthMethodTerminal {
+constructor! {
     /// Builds a terminal method with an id and a display name, and no extra arguments.
-    pub fn new(method_id: impl Into<AuthMethodId>, name: impl Into<String>) -> Self {
-        Self {
-            method_id: method_id.into(),
-            name: name.into(),
-            description: None,
-            args: Vec::new(),
-            env: Vec::new(),
-            meta: None,
-        }
-    }
+    AuthMethodTerminal(method_id: impl Into<AuthMethodId>, name: impl Into<String>)
+    { description: None, args: Vec::new(), env: Vec::new(), meta: None }
 }
 
 setters!(AuthMethodTerminal {
@@ -139,14 +131,9 @@ wire_struct! {
     }
 }
 
-impl LoginAuthRequest {
+constructor! {
     /// Asks to log in with the method `method_id`.
-    pub fn new(method_id: impl Into<AuthMethodId>) -> Self {
-        Self {
-            method_id: method_id.into(),
-            meta: None,
-        }
-    }
+    LoginAuthRequest(method_id: impl Into<AuthMethodId>) { meta: None }
 }
 
 empty_object! {

@@ -64,30 +64,17 @@ session_capabilities! {
     /// Session features an agent supports beyond the baseline.
     pub struct SessionCapabilities {
         /// Which content kinds, beyond text and resource links, prompts may contain.
-        #[opt("crate::de::lenient_object")]
         pub prompt: Option<PromptCapabilities>,
         /// Which MCP server transports the agent can connect to.
-        #[opt("crate::de::lenient_object")]
         pub mcp: Option<McpCapabilities>,
         /// `session/delete` is supported.
-        #[opt("crate::de::lenient_object")]
         pub delete: Option<SessionDeleteCapabilities>,
         /// Session setup accepts `additionalDirectories`.
-        #[opt("crate::de::lenient_object")]
         pub additional_directories: Option<SessionAdditionalDirectoriesCapabilities>,
         /// Session setup accepts a client-supplied system prompt.
-        #[opt("crate::de::lenient_object")]
         pub system_prompt: Option<SessionSystemPromptCapabilities>,
     }
 }
-
-setters!(SessionCapabilities {
-    opt prompt: PromptCapabilities,
-    opt mcp: McpCapabilities,
-    opt delete: SessionDeleteCapabilities,
-    opt additional_directories: SessionAdditionalDirectoriesCapabilities,
-    opt system_prompt: SessionSystemPromptCapabilities,
-});
 
 wire_struct! {
     /// The content kinds an agent accepts in `session/prompt` besides text and resource links,

@@ -102,14 +102,9 @@ wire_struct! {
     }
 }
 
-impl TextCommandInput {
+constructor! {
     /// Builds free-text input with a placeholder hint.
-    pub fn new(hint: impl Into<String>) -> Self {
-        Self {
-            hint: hint.into(),
-            meta: None,
-        }
-    }
+    TextCommandInput(hint: impl Into<String>) { meta: None }
 }
 
 slash_command! {

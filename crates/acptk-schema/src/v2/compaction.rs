@@ -30,16 +30,14 @@ wire_struct! {
     }
 }
 
-impl CompactionUpdate {
+constructor! {
     /// An update for run `compaction_id` that changes nothing yet; add fields with the setters.
-    pub fn new(compaction_id: impl Into<CompactionId>) -> Self {
-        Self {
-            compaction_id: compaction_id.into(),
-            status: crate::Patch::Unchanged,
-            summary: crate::Patch::Unchanged,
-            error: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
+    CompactionUpdate(compaction_id: impl Into<CompactionId>)
+    {
+        status: crate::Patch::Unchanged,
+        summary: crate::Patch::Unchanged,
+        error: crate::Patch::Unchanged,
+        meta: crate::Patch::Unchanged,
     }
 }
 

@@ -82,17 +82,10 @@ wire_struct! {
     }
 }
 
-impl ImageContent {
+constructor! {
     /// An image from base64 `data` and its MIME type.
-    pub fn new(data: impl Into<String>, mime_type: impl Into<MediaType>) -> Self {
-        Self {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            uri: None,
-            annotations: None,
-            meta: None,
-        }
-    }
+    ImageContent(data: impl Into<String>, mime_type: impl Into<MediaType>)
+    { uri: None, annotations: None, meta: None }
 }
 
 setters!(ImageContent { opt uri: String, boxed annotations: Annotations });
@@ -115,16 +108,10 @@ wire_struct! {
     }
 }
 
-impl AudioContent {
+constructor! {
     /// An audio clip from base64 `data` and its MIME type.
-    pub fn new(data: impl Into<String>, mime_type: impl Into<MediaType>) -> Self {
-        Self {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            annotations: None,
-            meta: None,
-        }
-    }
+    AudioContent(data: impl Into<String>, mime_type: impl Into<MediaType>)
+    { annotations: None, meta: None }
 }
 
 setters!(AudioContent { boxed annotations: Annotations });
@@ -150,17 +137,9 @@ wire_struct! {
     }
 }
 
-impl Icon {
+constructor! {
     /// An icon loaded from `src`.
-    pub fn new(src: impl Into<String>) -> Self {
-        Self {
-            src: src.into(),
-            mime_type: None,
-            sizes: None,
-            theme: None,
-            meta: None,
-        }
-    }
+    Icon(src: impl Into<String>) { mime_type: None, sizes: None, theme: None, meta: None }
 }
 
 setters!(Icon { opt mime_type: MediaType, opt sizes: Vec<String>, opt theme: IconTheme });
@@ -209,20 +188,17 @@ wire_struct! {
     }
 }
 
-impl ResourceLink {
+constructor! {
     /// A link with a `name` and a `uri`; everything else absent.
-    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            uri: uri.into(),
-            title: None,
-            description: None,
-            icons: None,
-            mime_type: None,
-            size: None,
-            annotations: None,
-            meta: None,
-        }
+    ResourceLink(name: impl Into<String>, uri: impl Into<String>)
+    {
+        title: None,
+        description: None,
+        icons: None,
+        mime_type: None,
+        size: None,
+        annotations: None,
+        meta: None,
     }
 }
 

@@ -40,16 +40,9 @@ pub struct DiffChange {
     pub meta: Option<crate::Meta>,
 }
 
-impl DiffChange {
+constructor! {
     /// Builds a change from its operation.
-    pub fn new(operation: impl Into<DiffOperation>) -> Self {
-        Self {
-            operation: operation.into(),
-            file_type: None,
-            mime_type: None,
-            meta: None,
-        }
-    }
+    DiffChange(operation: impl Into<DiffOperation>) { file_type: None, mime_type: None, meta: None }
 }
 
 meta_setter!(DiffChange);
@@ -239,14 +232,9 @@ wire_struct! {
     }
 }
 
-impl DiffPathPairChange {
+constructor! {
     /// A change from `old_path` to `path`.
-    pub fn new(old_path: impl Into<AbsolutePath>, path: impl Into<AbsolutePath>) -> Self {
-        Self {
-            old_path: old_path.into(),
-            path: path.into(),
-        }
-    }
+    DiffPathPairChange(old_path: impl Into<AbsolutePath>, path: impl Into<AbsolutePath>) {}
 }
 
 wire_struct! {
@@ -259,15 +247,9 @@ wire_struct! {
     }
 }
 
-impl DiffPatch {
+constructor! {
     /// A patch in `format` with the given text.
-    pub fn new(format: impl Into<DiffPatchFormat>, text: impl Into<String>) -> Self {
-        Self {
-            format: format.into(),
-            text: text.into(),
-            meta: None,
-        }
-    }
+    DiffPatch(format: impl Into<DiffPatchFormat>, text: impl Into<String>) { meta: None }
 }
 
 open_enum! {
@@ -296,15 +278,9 @@ wire_struct! {
     }
 }
 
-impl Diff {
+constructor! {
     /// A diff of the given changes, without patch text.
-    pub fn new(changes: impl Into<Vec<DiffChange>>) -> Self {
-        Self {
-            changes: changes.into(),
-            patch: None,
-            meta: None,
-        }
-    }
+    Diff(changes: impl Into<Vec<DiffChange>>) { patch: None, meta: None }
 }
 
 setters!(Diff { opt patch: DiffPatch });

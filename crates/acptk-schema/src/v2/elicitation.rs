@@ -42,19 +42,15 @@ wire_struct! {
     }
 }
 
-impl ElicitationSchema {
+constructor! {
     /// A form with the given fields (`type` is `"object"`).
-    pub fn new(
-        properties: impl Into<std::collections::BTreeMap<String, ElicitationPropertySchema>>,
-    ) -> Self {
-        Self {
-            r#type: ElicitationSchemaType::Object,
-            title: None,
-            properties: properties.into(),
-            required: None,
-            description: None,
-            meta: None,
-        }
+    ElicitationSchema(properties: impl Into<std::collections::BTreeMap<String, ElicitationPropertySchema>>)
+    {
+        r#type: ElicitationSchemaType::Object,
+        title: None,
+        required: None,
+        description: None,
+        meta: None,
     }
 }
 
@@ -124,14 +120,9 @@ wire_struct! {
     }
 }
 
-impl StringMultiSelectItems {
+constructor! {
     /// Choices `values`.
-    pub fn new(r#enum: impl Into<Vec<String>>) -> Self {
-        Self {
-            r#enum: r#enum.into(),
-            meta: None,
-        }
-    }
+    StringMultiSelectItems(r#enum: impl Into<Vec<String>>) { meta: None }
 }
 
 wire_struct! {
@@ -145,14 +136,9 @@ wire_struct! {
     }
 }
 
-impl TitledMultiSelectItems {
+constructor! {
     /// Labelled choices `any_of`.
-    pub fn new(any_of: impl Into<Vec<EnumOption>>) -> Self {
-        Self {
-            any_of: any_of.into(),
-            meta: None,
-        }
-    }
+    TitledMultiSelectItems(any_of: impl Into<Vec<EnumOption>>) { meta: None }
 }
 
 /// One answer in an accepted form: the value of one form field.

@@ -32,20 +32,10 @@ wire_struct! {
     }
 }
 
-impl InitializeResponse {
+constructor! {
     /// Answers with `protocol_version` and `info`, default capabilities and no auth methods.
-    pub fn new(
-        protocol_version: impl Into<ProtocolVersion>,
-        info: impl Into<Implementation>,
-    ) -> Self {
-        Self {
-            protocol_version: protocol_version.into(),
-            info: info.into(),
-            capabilities: Default::default(),
-            auth_methods: Vec::new(),
-            meta: None,
-        }
-    }
+    InitializeResponse(protocol_version: impl Into<ProtocolVersion>, info: impl Into<Implementation>)
+    { capabilities: Default::default(), auth_methods: Vec::new(), meta: None }
 }
 
 setters!(InitializeResponse { set capabilities: AgentCapabilities, set auth_methods: Vec<AuthMethod> });
@@ -68,19 +58,10 @@ wire_struct! {
     }
 }
 
-impl InitializeRequest {
+constructor! {
     /// Starts a handshake for `protocol_version` as `info`, with default capabilities.
-    pub fn new(
-        protocol_version: impl Into<ProtocolVersion>,
-        info: impl Into<Implementation>,
-    ) -> Self {
-        Self {
-            protocol_version: protocol_version.into(),
-            info: info.into(),
-            capabilities: Default::default(),
-            meta: None,
-        }
-    }
+    InitializeRequest(protocol_version: impl Into<ProtocolVersion>, info: impl Into<Implementation>)
+    { capabilities: Default::default(), meta: None }
 }
 
 setters!(InitializeRequest { set capabilities: ClientCapabilities });

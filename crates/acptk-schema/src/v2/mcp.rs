@@ -39,16 +39,10 @@ wire_struct! {
     }
 }
 
-impl McpServerHttp {
+constructor! {
     /// An HTTP server `name` at `url`, without headers.
-    pub fn new(name: impl Into<String>, url: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            url: url.into(),
-            headers: Vec::new(),
-            meta: None,
-        }
-    }
+    McpServerHttp(name: impl Into<String>, url: impl Into<String>)
+    { headers: Vec::new(), meta: None }
 }
 
 setters!(McpServerHttp { set headers: Vec<HttpHeader> });

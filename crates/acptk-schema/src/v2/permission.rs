@@ -25,22 +25,10 @@ wire_struct! {
     }
 }
 
-impl RequestPermissionRequest {
+constructor! {
     /// A permission request titled `title` offering `options`.
-    pub fn new(
-        session_id: impl Into<SessionId>,
-        title: impl Into<String>,
-        options: impl Into<Vec<PermissionOption>>,
-    ) -> Self {
-        Self {
-            session_id: session_id.into(),
-            title: title.into(),
-            options: options.into(),
-            description: None,
-            subject: None,
-            meta: None,
-        }
-    }
+    RequestPermissionRequest(session_id: impl Into<SessionId>, title: impl Into<String>, options: impl Into<Vec<PermissionOption>>)
+    { description: None, subject: None, meta: None }
 }
 
 setters!(RequestPermissionRequest { opt description: String, opt subject: RequestPermissionSubject });

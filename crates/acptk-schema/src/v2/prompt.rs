@@ -14,14 +14,9 @@ wire_struct! {
     }
 }
 
-impl PromptResponse {
+constructor! {
     /// A response for the accepted message `message_id`.
-    pub fn new(message_id: impl Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            meta: None,
-        }
-    }
+    PromptResponse(message_id: impl Into<MessageId>) { meta: None }
 }
 
 wire_struct! {
@@ -38,16 +33,10 @@ wire_struct! {
     }
 }
 
-impl PromptRequest {
+constructor! {
     /// A prompt of `prompt` for `session_id`, without an idempotency key.
-    pub fn new(session_id: impl Into<SessionId>, prompt: impl Into<Vec<ContentBlock>>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            prompt: prompt.into(),
-            idempotency_key: None,
-            meta: None,
-        }
-    }
+    PromptRequest(session_id: impl Into<SessionId>, prompt: impl Into<Vec<ContentBlock>>)
+    { idempotency_key: None, meta: None }
 }
 
 setters!(PromptRequest { opt idempotency_key: IdempotencyKey });
@@ -61,12 +50,7 @@ wire_struct! {
     }
 }
 
-impl CancelSessionNotification {
+constructor! {
     /// A cancellation of the work running in `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    CancelSessionNotification(session_id: impl Into<SessionId>) { meta: None }
 }

@@ -140,12 +140,7 @@ wire_struct! {
     }
 }
 
-impl SessionNotFoundErrorData {
+constructor! {
     /// Builds the data for the unknown session `session_id`.
-    pub fn new(session_id: impl Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            meta: None,
-        }
-    }
+    SessionNotFoundErrorData(session_id: impl Into<SessionId>) { meta: None }
 }

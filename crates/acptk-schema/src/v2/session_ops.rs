@@ -60,15 +60,9 @@ wire_struct! {
 }
 
 #[cfg(feature = "unstable_session_status")]
-impl SessionStatusResponse {
+constructor! {
     /// A response reporting `status`, without the foreground state.
-    pub fn new(status: impl Into<SessionStatus>) -> Self {
-        Self {
-            status: status.into(),
-            state: None,
-            meta: None,
-        }
-    }
+    SessionStatusResponse(status: impl Into<SessionStatus>) { state: None, meta: None }
 }
 
 #[cfg(feature = "unstable_session_status")]

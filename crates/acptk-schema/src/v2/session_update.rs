@@ -35,18 +35,13 @@ wire_struct! {
 
 encode_struct!(UpdateSessionNotification { req session_id, req update, opt meta = "_meta" });
 
-impl UpdateSessionNotification {
+constructor! {
     /// An update for session `session_id`.
     ///
     /// `update` may be a [`SessionUpdate`] or any payload with a single variant, such as a
     /// [`ToolCallUpdate`] or a [`UsageUpdate`].
-    pub fn new(session_id: impl Into<SessionId>, update: impl Into<SessionUpdate>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            update: update.into(),
-            meta: None,
-        }
-    }
+    UpdateSessionNotification(session_id: impl Into<SessionId>, update: impl Into<SessionUpdate>)
+    { meta: None }
 }
 
 tagged_union! {
@@ -228,15 +223,10 @@ wire_struct! {
     }
 }
 
-impl UserMessage {
+constructor! {
     /// An update for user message `message_id` that changes nothing yet.
-    pub fn new(message_id: impl Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            content: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
-    }
+    UserMessage(message_id: impl Into<MessageId>)
+    { content: crate::Patch::Unchanged, meta: crate::Patch::Unchanged }
 }
 
 setters!(UserMessage { patch content: Vec<ContentBlock> });
@@ -256,15 +246,10 @@ wire_struct! {
     }
 }
 
-impl AgentMessage {
+constructor! {
     /// An update for agent message `message_id` that changes nothing yet.
-    pub fn new(message_id: impl Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            content: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
-    }
+    AgentMessage(message_id: impl Into<MessageId>)
+    { content: crate::Patch::Unchanged, meta: crate::Patch::Unchanged }
 }
 
 setters!(AgentMessage { patch content: Vec<ContentBlock> });
@@ -284,15 +269,10 @@ wire_struct! {
     }
 }
 
-impl AgentThought {
+constructor! {
     /// An update for agent thought `message_id` that changes nothing yet.
-    pub fn new(message_id: impl Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            content: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
-    }
+    AgentThought(message_id: impl Into<MessageId>)
+    { content: crate::Patch::Unchanged, meta: crate::Patch::Unchanged }
 }
 
 setters!(AgentThought { patch content: Vec<ContentBlock> });

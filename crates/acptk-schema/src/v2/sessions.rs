@@ -6,49 +6,13 @@
 use super::*;
 
 /// Declares one of the agent's answers that make a session active (`session/new`,
-/// `session/resume`, `session/fork`): the fields written in the invocation, then the session's
-/// config options and slash commands (both lenient, both absent when empty), with their
-/// setters.
-///
-/// With `new: "<doc>"` after a struct whose only own field is `session_id`, it also writes that
-/// struct's `new(session_id)`, with the rest empty, documented with `<doc>`.
+/// `session/resume`, `session/fork`) with `session_state_response_of!`: the fields written in
+/// the invocation, then the session's config options and slash commands (both lenient, both
+/// absent when empty), with their setters; `new: "<doc>"` writes `new(session_id)`.
 macro_rules! session_state_response {
-    (
-        $(#[$attr:meta])*
-        pub struct $name:ident {
-            $(#[doc = $field_doc:expr])*
-            pub session_id: SessionId,
-        }
-        new: $new_doc:literal
-    ) => {
-        session_state_response! {
-            $(#[$attr])*
-            pub struct $name {
-                $(#[doc = $field_doc])*
-                pub session_id: SessionId,
-            }
-        }
-
-        impl $name {
-            #[doc = concat!(" ", $new_doc)]
-            pub fn new(session_id: impl Into<SessionId>) -> Self {
-                Self {
-                    session_id: session_id.into(),
-                    config_options: Vec::new(),
-                    available_commands: Vec::new(),
-                    meta: None,
-                }
-            }
-        }
-    };
-    (
-        $(#[$attr:meta])*
-        pub struct $name:ident { $($fields:tt)* }
-    ) => {
-        wire_struct! {
-            $(#[$attr])*
-            pub struct $name {
-                $($fields)*
+    ($($item:tt)*) => {
+        session_state_response_of! {
+            state {
                 /// The session's config options, in display order; absent means none. A malformed
                 /// list decodes as empty and malformed entries are dropped.
                 #[list("crate::de::lenient_items")]
@@ -58,9 +22,10 @@ macro_rules! session_state_response {
                 #[list("crate::de::lenient_items")]
                 pub available_commands: Vec<AvailableCommand>,
             }
+            setters { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> }
+            empty { config_options: Vec::new(), available_commands: Vec::new(), }
+            $($item)*
         }
-
-        setters!($name { set config_options: Vec<SessionConfigOption>, set available_commands: Vec<AvailableCommand> });
     };
 }
 
@@ -87,15 +52,9 @@ wire_struct! {
     }
 }
 
-impl ListSessionsResponse {
+constructor! {
     /// A (last) page holding `sessions`.
-    pub fn new(sessions: impl Into<Vec<SessionInfo>>) -> Self {
-        Self {
-            sessions: sessions.into(),
-            next_cursor: None,
-            meta: None,
-        }
-    }
+    ListSessionsResponse(sessions: impl Into<Vec<SessionInfo>>) { next_cursor: None, meta: None }
 }
 
 setters!(ListSessionsResponse { opt next_cursor: SessionListCursor });
@@ -136,15 +95,10 @@ session_state_response! {
     }
 }
 
-impl ResumeSessionResponse {
+constructor! {
     /// An empty response.
-    pub fn new() -> Self {
-        Self {
-            config_options: Vec::new(),
-            available_commands: Vec::new(),
-            meta: None,
-        }
-    }
+    ResumeSessionResponse()
+    { config_options: Vec::new(), available_commands: Vec::new(), meta: None }
 }
 
 setup_request! {
@@ -159,21 +113,9 @@ setup_request! {
         #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
     }
-}
-
-impl NewSessionRequest {
     /// A request for a session in `cwd`.
-    pub fn new(cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            mcp_servers: Vec::new(),
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
-    }
+    new(cwd: impl Into<AbsolutePath>)
+    { additional_directories: Vec::new(), mcp_servers: Vec::new(), }
 }
 
 setters!(NewSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer> });
@@ -218,23 +160,9 @@ setup_request! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub replay_from: Option<ReplayFrom>,
     }
-}
-
-impl ResumeSessionRequest {
     /// A request resuming `session_id` in `cwd`, without replay.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Vec::new(),
-            mcp_servers: Vec::new(),
-            replay_from: None,
-            system_prompt: None,
-            #[cfg(feature = "unstable_session_options")]
-            config_options: Vec::new(),
-            meta: None,
-        }
-    }
+    new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>)
+    { additional_directories: Vec::new(), mcp_servers: Vec::new(), replay_from: None, }
 }
 
 setters!(ResumeSessionRequest { set additional_directories: Vec<AbsolutePath>, set mcp_servers: Vec<McpServer>, opt replay_from: ReplayFrom });

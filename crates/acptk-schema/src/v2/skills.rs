@@ -33,16 +33,9 @@ wire_struct! {
     }
 }
 
-impl Skill {
+constructor! {
     /// A skill `name` described by `description`, with no defining file.
-    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            description: description.into(),
-            path: None,
-            meta: None,
-        }
-    }
+    Skill(name: impl Into<String>, description: impl Into<String>) { path: None, meta: None }
 }
 
 setters!(Skill { opt path: AbsolutePath });
@@ -61,14 +54,9 @@ wire_struct! {
     }
 }
 
-impl SkillReference {
+constructor! {
     /// A reference to the skill `name`.
-    pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            meta: None,
-        }
-    }
+    SkillReference(name: impl Into<String>) { meta: None }
 }
 
 from_variants!(ContentBlock { Skill(SkillReference) });

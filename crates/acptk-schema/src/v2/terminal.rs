@@ -17,14 +17,9 @@ wire_struct! {
     }
 }
 
-impl TerminalOutput {
+constructor! {
     /// Output from base64 text.
-    pub fn new(data: impl Into<String>) -> Self {
-        Self {
-            data: data.into(),
-            meta: None,
-        }
-    }
+    TerminalOutput(data: impl Into<String>) { meta: None }
 }
 
 wire_struct! {
@@ -58,15 +53,9 @@ wire_struct! {
     }
 }
 
-impl TerminalSize {
+constructor! {
     /// A size of `cols` by `rows` cells.
-    pub fn new(cols: impl Into<u16>, rows: impl Into<u16>) -> Self {
-        Self {
-            cols: cols.into(),
-            rows: rows.into(),
-            meta: None,
-        }
-    }
+    TerminalSize(cols: impl Into<u16>, rows: impl Into<u16>) { meta: None }
 }
 
 wire_struct! {
@@ -132,15 +121,9 @@ wire_struct! {
     }
 }
 
-impl TerminalOutputChunk {
+constructor! {
     /// A chunk of base64 `data` for `terminal_id`.
-    pub fn new(terminal_id: impl Into<TerminalId>, data: impl Into<String>) -> Self {
-        Self {
-            terminal_id: terminal_id.into(),
-            data: data.into(),
-            meta: None,
-        }
-    }
+    TerminalOutputChunk(terminal_id: impl Into<TerminalId>, data: impl Into<String>) { meta: None }
 }
 
 wire_struct! {
@@ -153,13 +136,8 @@ wire_struct! {
     }
 }
 
-impl CancelTerminalRequest {
+constructor! {
     /// Asks to cancel `terminal_id` in `session_id`.
-    pub fn new(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            terminal_id: terminal_id.into(),
-            meta: None,
-        }
-    }
+    CancelTerminalRequest(session_id: impl Into<SessionId>, terminal_id: impl Into<TerminalId>)
+    { meta: None }
 }

@@ -57,22 +57,20 @@ wire_struct! {
 
 encode_struct!(ToolCallUpdate { req tool_call_id, patch name, patch title, patch kind, patch status, patch content, patch locations, patch raw_input, patch raw_output, patch capabilities, patch meta = "_meta" });
 
-impl ToolCallUpdate {
+constructor! {
     /// An update for `tool_call_id` that changes nothing yet.
-    pub fn new(tool_call_id: impl Into<ToolCallId>) -> Self {
-        Self {
-            tool_call_id: tool_call_id.into(),
-            name: crate::Patch::Unchanged,
-            title: crate::Patch::Unchanged,
-            kind: crate::Patch::Unchanged,
-            status: crate::Patch::Unchanged,
-            content: crate::Patch::Unchanged,
-            locations: crate::Patch::Unchanged,
-            raw_input: crate::Patch::Unchanged,
-            raw_output: crate::Patch::Unchanged,
-            capabilities: crate::Patch::Unchanged,
-            meta: crate::Patch::Unchanged,
-        }
+    ToolCallUpdate(tool_call_id: impl Into<ToolCallId>)
+    {
+        name: crate::Patch::Unchanged,
+        title: crate::Patch::Unchanged,
+        kind: crate::Patch::Unchanged,
+        status: crate::Patch::Unchanged,
+        content: crate::Patch::Unchanged,
+        locations: crate::Patch::Unchanged,
+        raw_input: crate::Patch::Unchanged,
+        raw_output: crate::Patch::Unchanged,
+        capabilities: crate::Patch::Unchanged,
+        meta: crate::Patch::Unchanged,
     }
 }
 
@@ -278,14 +276,9 @@ wire_struct! {
     }
 }
 
-impl ToolCallPermissionSubject {
+constructor! {
     /// The subject for `tool_call`.
-    pub fn new(tool_call: impl Into<ToolCallUpdate>) -> Self {
-        Self {
-            tool_call: tool_call.into(),
-            meta: None,
-        }
-    }
+    ToolCallPermissionSubject(tool_call: impl Into<ToolCallUpdate>) { meta: None }
 }
 
 empty_object! {
@@ -332,14 +325,9 @@ wire_struct! {
     }
 }
 
-impl BackgroundToolCall {
+constructor! {
     /// Background work for the tool call `tool_call_id`.
-    pub fn new(tool_call_id: impl Into<ToolCallId>) -> Self {
-        Self {
-            tool_call_id: tool_call_id.into(),
-            meta: None,
-        }
-    }
+    BackgroundToolCall(tool_call_id: impl Into<ToolCallId>) { meta: None }
 }
 
 wire_struct! {
@@ -396,15 +384,10 @@ wire_struct! {
     }
 }
 
-impl CancelToolCallRequest {
+constructor! {
     /// Asks to cancel `tool_call_id` in `session_id`.
-    pub fn new(session_id: impl Into<SessionId>, tool_call_id: impl Into<ToolCallId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            tool_call_id: tool_call_id.into(),
-            meta: None,
-        }
-    }
+    CancelToolCallRequest(session_id: impl Into<SessionId>, tool_call_id: impl Into<ToolCallId>)
+    { meta: None }
 }
 
 encode_union!(ToolCallContent { Content });
