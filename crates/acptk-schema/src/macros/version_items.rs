@@ -301,14 +301,31 @@ macro_rules! session_state_response_of {
         $(#[$attr:meta])*
         pub struct $name:ident { $($fields:tt)* }
     ) => {
+        wire_struct_ending! {
+            { $($state)* }
+            $(#[$attr])*
+            pub struct $name { $($fields)* }
+        }
+
+        setters!($name { $($setters)* });
+    };
+}
+
+/// Declares a struct with `wire_struct!` whose fields are the ones written in the invocation
+/// followed by the trailing fields given first in braces, in that order on the wire and in the
+/// JSON Schema. The response and setup-request macros of both versions end their structs with it.
+macro_rules! wire_struct_ending {
+    (
+        { $($trailing:tt)* }
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+    ) => {
         wire_struct! {
             $(#[$attr])*
             pub struct $name {
                 $($fields)*
-                $($state)*
+                $($trailing)*
             }
         }
-
-        setters!($name { $($setters)* });
     };
 }

@@ -39,10 +39,8 @@ macro_rules! setup_request {
         $(#[$attr:meta])*
         pub struct $name:ident { $($fields:tt)* }
     ) => {
-        wire_struct! {
-            $(#[$attr])*
-            pub struct $name {
-                $($fields)*
+        wire_struct_ending! {
+            {
                 /// Extra system prompt text from the client; absent means the agent's own prompt only.
                 #[serde(default, skip_serializing_if = "Option::is_none")]
                 pub system_prompt: Option<SystemPrompt>,
@@ -52,6 +50,8 @@ macro_rules! setup_request {
                 #[list("crate::de::null_as_default")]
                 pub config_options: Vec<InitialSessionConfigOption>,
             }
+            $(#[$attr])*
+            pub struct $name { $($fields)* }
         }
 
         setters!($name { opt system_prompt: SystemPrompt });
