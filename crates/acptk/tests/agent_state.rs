@@ -69,6 +69,12 @@ fn is_announcement(update: &Value) -> bool {
     update["sessionUpdate"] == "agent_message" && update["content"] == json!([])
 }
 
+/// A v1 example agent keeping its sessions in `state`, asking no permission.
+fn start_v1(state: &Path) -> AgentPeer {
+    let state = state.to_str().unwrap();
+    AgentPeer::start(&["--state-dir", state, "--no-permission"], 1, json!({})).0
+}
+
 #[test]
 fn a_restarted_agent_loads_a_session_with_its_whole_history_and_none_of_its_notices() {
     for version in [1u16, 2] {
@@ -293,15 +299,7 @@ fn a_file_store_in_the_state_directory_moves_into_the_database_once() {
     let before = contents(state.path());
     assert_eq!(before.len(), 4);
 
-    let (mut peer, _) = AgentPeer::start(
-        &[
-            "--state-dir",
-            state.path().to_str().unwrap(),
-            "--no-permission",
-        ],
-        1,
-        json!({}),
-    );
+    let mut peer = start_v1(state.path());
     let listed = peer.ok("session/list", json!({}));
     let mut titles: Vec<&str> = listed["sessions"]
         .as_array()
@@ -335,15 +333,7 @@ fn a_file_store_in_the_state_directory_moves_into_the_database_once() {
         );
     }
     // Once: the next start finds nothing to move and has everything.
-    let (mut peer, _) = AgentPeer::start(
-        &[
-            "--state-dir",
-            state.path().to_str().unwrap(),
-            "--no-permission",
-        ],
-        1,
-        json!({}),
-    );
+    let mut peer = start_v1(state.path());
     let listed = peer.ok("session/list", json!({}));
     assert_eq!(listed["sessions"].as_array().unwrap().len(), 2);
     assert_eq!(peer.finish(), Some(0));

@@ -61,6 +61,28 @@ fn signal(child: &Child, name: &str) {
     assert!(status.success());
 }
 
+/// Sends SIG`name` to `child` mid-turn, reads the rest of its output (`rest`), waits for it
+/// and checks that it exited with `code` (failures say `label`); returns the rest of the output.
+fn interrupt(
+    child: Child,
+    mut rest: BufReader<std::process::ChildStdout>,
+    name: &str,
+    code: i32,
+    label: &str,
+) -> String {
+    signal(&child, name);
+    let mut tail = String::new();
+    rest.read_to_string(&mut tail).unwrap();
+    let ran = finish(child, LIMIT);
+    assert_eq!(
+        ran.status.code(),
+        Some(code),
+        "{label}: {}",
+        text(&ran.stderr)
+    );
+    tail
+}
+
 #[test]
 fn signals_cancel_the_turn_and_leave_nothing() {
     for (name, code) in [("TERM", 143), ("HUP", 129), ("INT", 130)] {
@@ -70,17 +92,8 @@ fn signals_cancel_the_turn_and_leave_nothing() {
             &["--prompt", "hello there", "--format", "json"],
             &["--delay-ms", "300"],
         );
-        let mut rest = read_until(&mut child, streaming);
-        signal(&child, name);
-        let mut tail = String::new();
-        rest.read_to_string(&mut tail).unwrap();
-        let ran = finish(child, LIMIT);
-        assert_eq!(
-            ran.status.code(),
-            Some(code),
-            "SIG{name}: {}",
-            text(&ran.stderr)
-        );
+        let rest = read_until(&mut child, streaming);
+        let tail = interrupt(child, rest, name, code, &format!("SIG{name}"));
         assert!(
             tail.contains(r#"{"type":"stop","stopReason":"cancelled"}"#),
             "SIG{name}: the turn was not cancelled: {tail}"
@@ -118,7 +131,7 @@ fn signals_with_sdk_agents_cancel_and_leave_nothing() {
                 .env("ACP_TEST_LOG", run.dir.join("agent.log"))
                 .spawn_reading(Stdio::piped())
                 .unwrap();
-            let mut rest = read_until(&mut child, |event| streaming(event) && event["text"] == ".");
+            let rest = read_until(&mut child, |event| streaming(event) && event["text"] == ".");
             let pid: u32 = run
                 .log()
                 .lines()
@@ -128,16 +141,7 @@ fn signals_with_sdk_agents_cancel_and_leave_nothing() {
                 .unwrap()
                 .try_into()
                 .unwrap();
-            signal(&child, name);
-            let mut tail = String::new();
-            rest.read_to_string(&mut tail).unwrap();
-            let ran = finish(child, LIMIT);
-            assert_eq!(
-                ran.status.code(),
-                Some(code),
-                "{sdk} SIG{name}: {}",
-                text(&ran.stderr)
-            );
+            let tail = interrupt(child, rest, name, code, &format!("{sdk} SIG{name}"));
             assert!(
                 run.log().contains(r#""event": "cancelled""#)
                     || run.log().contains(r#""event":"cancelled""#),

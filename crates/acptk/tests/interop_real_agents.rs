@@ -12,7 +12,8 @@ mod interop;
 #[path = "support/scripted.rs"]
 mod scripted;
 
-use std::process::{Command, Stdio};
+use std::ffi::OsStr;
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use scripted::{ACP, Run, finish, processes_with, text};
@@ -95,39 +96,12 @@ fn codex_lists_its_sign_in_methods_in_json() {
         return;
     };
     let run = Run::new("codex-json");
-    let mut command = Command::new(ACP);
-    command
-        .args([
-            "client",
-            "--prompt",
-            "hello",
-            "--format",
-            "json",
-            "--timeout",
-            "60",
-            "--grace",
-            "1",
-            "--cwd",
-        ])
-        .arg(&run.dir)
-        // The agent inherits this directory: it tells this run's processes from other tests'.
-        .current_dir(&run.dir)
-        .arg("--")
-        .arg(peers.node())
-        .arg(
-            peers
-                .node_modules()
-                .join("@zed-industries/codex-acp/bin/codex-acp.js"),
-        )
-        .env("HOME", &run.dir)
-        .env("XDG_CONFIG_HOME", run.dir.join(".config"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for name in CREDENTIALS {
-        command.env_remove(name);
-    }
-    let output = finish(command.spawn().unwrap(), Duration::from_secs(180));
+    let script = peers
+        .node_modules()
+        .join("@zed-industries/codex-acp/bin/codex-acp.js");
+    let agent = [peers.node().into_os_string(), script.into_os_string()];
+    let command = client_command(&run, &["--format", "json"], &agent);
+    let output = finish_isolated(command, &run);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
     let last: serde_json::Value =
         serde_json::from_str(text(&output.stdout).lines().last().unwrap_or("{}")).unwrap();
@@ -165,6 +139,46 @@ const CREDENTIALS: &[&str] = &[
     "GOOGLE_APPLICATION_CREDENTIALS",
 ];
 
+/// `acp client FLAGS --prompt hello` with a 60 s timeout and a 1 s grace period, in `run`'s
+/// directory (also its `--cwd`), for the `agent` command.
+fn client_command(run: &Run, flags: &[&str], agent: &[impl AsRef<OsStr>]) -> Command {
+    let mut command = Command::new(ACP);
+    command
+        .arg("client")
+        .args(flags)
+        .args([
+            "--prompt",
+            "hello",
+            "--timeout",
+            "60",
+            "--grace",
+            "1",
+            "--cwd",
+        ])
+        .arg(&run.dir)
+        .arg("--")
+        .args(agent)
+        // The agent inherits this directory: it tells this run's processes from those of
+        // the other test, which runs at the same time.
+        .current_dir(&run.dir);
+    command
+}
+
+/// Runs `command` (an `acp client` of a real agent) to its end within three minutes, with
+/// `run`'s directory as its home and none of the [`CREDENTIALS`]; its output captured.
+fn finish_isolated(mut command: Command, run: &Run) -> Output {
+    command
+        .env("HOME", &run.dir)
+        .env("XDG_CONFIG_HOME", run.dir.join(".config"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for name in CREDENTIALS {
+        command.env_remove(name);
+    }
+    finish(command.spawn().unwrap(), Duration::from_secs(180))
+}
+
 #[test]
 fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running() {
     let Some(peers) = interop::peers("real_agents_initialize_name_their_sign_in_methods") else {
@@ -182,35 +196,9 @@ fn real_agents_initialize_name_their_sign_in_methods_and_leave_nothing_running()
                 (*part).to_owned()
             });
         }
-        let mut command = Command::new(ACP);
-        command
-            .arg("client")
-            .args(case.flags)
-            .args([
-                "--prompt",
-                "hello",
-                "--timeout",
-                "60",
-                "--grace",
-                "1",
-                "--cwd",
-            ])
-            .arg(&run.dir)
-            .arg("--")
-            .args(&agent)
-            // The agent inherits this directory: it tells this run's processes from those of
-            // the other test, which runs at the same time.
-            .current_dir(&run.dir)
-            .env("HOME", &run.dir)
-            .env("XDG_CONFIG_HOME", run.dir.join(".config"))
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        for name in CREDENTIALS {
-            command.env_remove(name);
-        }
-        let output = finish(command.spawn().unwrap(), Duration::from_secs(180));
+        let mut command = client_command(&run, case.flags, &agent);
+        command.env("NO_COLOR", "1");
+        let output = finish_isolated(command, &run);
         let err = text(&output.stderr);
         let code = output.status.code().unwrap_or(-1);
         assert!(

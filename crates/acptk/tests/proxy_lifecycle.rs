@@ -13,7 +13,7 @@ mod spawn;
 use spawn::Spawn;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const ACP: &str = env!("CARGO_BIN_EXE_acp");
@@ -120,20 +120,31 @@ fn assert_contiguous(messages: &[String]) {
     }
 }
 
+/// The first `count` lines that the [`streaming_proxy`] forwards (normalized), and the rest
+/// of its output to read, once its agent wrote its `pids`.
+fn read_first(
+    proxy: &mut Child,
+    count: usize,
+    pids: &Path,
+) -> (BufReader<ChildStdout>, Vec<String>) {
+    let mut stdout = BufReader::new(proxy.stdout.take().unwrap());
+    let mut received = Vec::new();
+    for _ in 0..count {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0);
+        received.push(normalize(&line));
+    }
+    wait_for_file(pids);
+    (stdout, received)
+}
+
 #[test]
 fn a_signal_mid_stream_ends_the_proxy_with_a_complete_record_and_no_process_left() {
     for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
         let record = temp(&format!("signal-{signal}.ndjson"));
         let pids = temp(&format!("signal-{signal}.pids"));
         let mut proxy = streaming_proxy(&record, &pids);
-        let mut stdout = BufReader::new(proxy.stdout.take().unwrap());
-        let mut received = Vec::new();
-        for _ in 0..300 {
-            let mut line = String::new();
-            assert!(stdout.read_line(&mut line).unwrap() > 0);
-            received.push(normalize(&line));
-        }
-        wait_for_file(&pids);
+        let (stdout, mut received) = read_first(&mut proxy, 300, &pids);
         send(signal, proxy.id());
         // Keep reading: the agent's output is forwarded until the agent is gone.
         for line in stdout.lines() {
@@ -159,14 +170,7 @@ fn the_client_leaving_mid_stream_ends_the_proxy_with_a_complete_record() {
     let record = temp("client-exit.ndjson");
     let pids = temp("client-exit.pids");
     let mut proxy = streaming_proxy(&record, &pids);
-    let mut stdout = BufReader::new(proxy.stdout.take().unwrap());
-    let mut received = Vec::new();
-    for _ in 0..500 {
-        let mut line = String::new();
-        assert!(stdout.read_line(&mut line).unwrap() > 0);
-        received.push(normalize(&line));
-    }
-    wait_for_file(&pids);
+    let (stdout, received) = read_first(&mut proxy, 500, &pids);
     // The client goes away: both of its pipes close at once.
     drop(proxy.stdin.take());
     drop(stdout);
@@ -184,12 +188,14 @@ fn the_client_leaving_mid_stream_ends_the_proxy_with_a_complete_record() {
     std::fs::remove_file(&pids).ok();
 }
 
-#[test]
-fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
-    let marker = temp("input-closed");
-    let running = temp("input-closed-started");
+/// `acp proxy --grace-period 20` (input piped) for an agent that writes `started` to its
+/// second file when it runs and `closed` to its first (the marker) once its input ends; with
+/// those two files (named after `name`).
+fn input_closing_proxy(name: &str) -> (Child, PathBuf, PathBuf) {
+    let marker = temp(name);
+    let running = temp(&format!("{name}-started"));
     let script = r#"echo started > "$2"; while read -r line; do :; done; echo closed > "$1""#;
-    let mut proxy = Command::new(ACP)
+    let proxy = Command::new(ACP)
         .args([
             "proxy",
             "--grace-period",
@@ -207,6 +213,19 @@ fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    (proxy, marker, running)
+}
+
+/// Fails unless the agent of [`input_closing_proxy`] saw its input close; removes its files.
+fn assert_closed(marker: &Path, running: &Path) {
+    assert_eq!(std::fs::read_to_string(marker).unwrap(), "closed\n");
+    std::fs::remove_file(marker).ok();
+    std::fs::remove_file(running).ok();
+}
+
+#[test]
+fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
+    let (mut proxy, marker, running) = input_closing_proxy("input-closed");
     // Wait until the agent runs (the proxy listens for signals from before it starts the
     // agent), then ask the proxy to end.
     wait_for_start(&running);
@@ -216,9 +235,7 @@ fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
     assert_eq!(status.code(), Some(128 + 15));
     // Within the 20 s grace period: it was the end of its input that ended the agent.
     assert!(started.elapsed() < Duration::from_secs(15));
-    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "closed\n");
-    std::fs::remove_file(&marker).ok();
-    std::fs::remove_file(&running).ok();
+    assert_closed(&marker, &running);
 }
 
 /// One request to stop often comes two or three times at once (Ctrl-C reaches the whole
@@ -226,27 +243,7 @@ fn on_a_signal_the_agent_sees_its_input_close_and_may_exit_by_itself() {
 /// politely. A later second signal would kill it at once.
 #[test]
 fn a_signal_repeated_at_once_still_lets_the_agent_exit_by_itself() {
-    let marker = temp("input-closed-twice");
-    let running = temp("input-closed-twice-started");
-    let script = r#"echo started > "$2"; while read -r line; do :; done; echo closed > "$1""#;
-    let mut proxy = Command::new(ACP)
-        .args([
-            "proxy",
-            "--grace-period",
-            "20",
-            "--",
-            "sh",
-            "-c",
-            script,
-            "sh",
-        ])
-        .arg(&marker)
-        .arg(&running)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut proxy, marker, running) = input_closing_proxy("input-closed-twice");
     wait_for_start(&running);
     let pid = proxy.id();
     let sent = Command::new("sh")
@@ -263,9 +260,7 @@ fn a_signal_repeated_at_once_still_lets_the_agent_exit_by_itself() {
         matches!(status.code(), Some(130 | 143)),
         "exit status {status:?}"
     );
-    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "closed\n");
-    std::fs::remove_file(&marker).ok();
-    std::fs::remove_file(&running).ok();
+    assert_closed(&marker, &running);
 }
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"session":{"notices":{}}}}}"#;

@@ -32,46 +32,77 @@ fn of_type<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
     events.iter().filter(|e| e["type"] == kind).collect()
 }
 
+/// The prompt that asks the example agent for a warning notice.
+const NOTICE: &str = "/notice warning Disk almost full -- 95% used";
+
+/// The user prompts that a successful `--format json --load` run replayed as history (after
+/// checking that it succeeded and loaded the session).
+fn replayed_prompts(output: &Output) -> Vec<String> {
+    spawn::assert_succeeded(output, "");
+    let events = events(output);
+    assert_eq!(of_type(&events, "session")[0]["loaded"], true);
+    events
+        .iter()
+        .filter(|e| e["history"] == true && e["role"] == "user")
+        .filter_map(|e| e["text"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// One `acp client --url URL --format json` turn at `protocol` whose prompt asks the agent
+/// for a notice (with `extra` flags, and `--no-notices` when `no_notices`): checks that it ran
+/// in that version and that the notice came as a notice (`as_notice`) or else as agent text;
+/// returns the events.
+fn notice_turn(
+    url: &str,
+    protocol: &str,
+    no_notices: bool,
+    as_notice: bool,
+    extra: &[&str],
+) -> Vec<Value> {
+    let mut flags = vec![
+        "--protocol",
+        protocol,
+        "--format",
+        "json",
+        "--prompt",
+        NOTICE,
+    ];
+    flags.extend_from_slice(extra);
+    if no_notices {
+        flags.push("--no-notices");
+    }
+    let output = client(url, &flags);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "v{protocol}: {stderr}");
+    let events = events(&output);
+    assert_eq!(
+        of_type(&events, "session")[0]["protocolVersion"],
+        protocol.parse::<u16>().unwrap()
+    );
+    let notices = of_type(&events, "notice");
+    let agent_texts: Vec<&str> = of_type(&events, "message")
+        .into_iter()
+        .filter(|m| m["role"] == "agent")
+        .filter_map(|m| m["text"].as_str())
+        .collect();
+    if as_notice {
+        assert_eq!(notices.len(), 1, "v{protocol}: {events:?}");
+        assert_eq!(notices[0]["title"], "Disk almost full");
+        assert!(agent_texts.is_empty(), "{agent_texts:?}");
+    } else {
+        assert!(notices.is_empty(), "{events:?}");
+        assert_eq!(agent_texts.concat(), "Warning: Disk almost full - 95% used");
+    }
+    events
+}
+
 #[test]
 fn notices_over_websocket_follow_the_version_rules() {
     let agent = Listening::start(&["--ephemeral"], &[]);
-    let notice = "/notice warning Disk almost full -- 95% used";
     for (protocol, no_notices, as_notice) in
         [("1", false, true), ("1", true, false), ("2", false, true)]
     {
-        let mut flags = vec![
-            "--protocol",
-            protocol,
-            "--format",
-            "json",
-            "--prompt",
-            notice,
-        ];
-        if no_notices {
-            flags.push("--no-notices");
-        }
-        let output = client(&agent.url, &flags);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(0), "v{protocol}: {stderr}");
-        let events = events(&output);
-        assert_eq!(
-            of_type(&events, "session")[0]["protocolVersion"],
-            protocol.parse::<u16>().unwrap()
-        );
-        let notices = of_type(&events, "notice");
-        let agent_texts: Vec<&str> = of_type(&events, "message")
-            .into_iter()
-            .filter(|m| m["role"] == "agent")
-            .filter_map(|m| m["text"].as_str())
-            .collect();
-        if as_notice {
-            assert_eq!(notices.len(), 1, "v{protocol}: {events:?}");
-            assert_eq!(notices[0]["title"], "Disk almost full");
-            assert!(agent_texts.is_empty(), "{agent_texts:?}");
-        } else {
-            assert!(notices.is_empty(), "{events:?}");
-            assert_eq!(agent_texts.concat(), "Warning: Disk almost full - 95% used");
-        }
+        notice_turn(&agent.url, protocol, no_notices, as_notice, &[]);
     }
 }
 
@@ -89,45 +120,14 @@ fn streamable_http_runs_turns_with_notices_loads_and_checks_the_token() {
         &[],
     );
     let url = agent.url.replacen("ws://", "http://", 1);
-    let notice = "/notice warning Disk almost full -- 95% used";
     let mut first_session = None;
     for (protocol, no_notices, as_notice) in
         [("1", false, true), ("1", true, false), ("2", false, true)]
     {
-        let mut flags = vec![
-            "--protocol",
-            protocol,
-            "--format",
-            "json",
-            "--prompt",
-            notice,
-            "--token",
-            "open-sesame",
-        ];
-        if no_notices {
-            flags.push("--no-notices");
-        }
-        let output = client(&url, &flags);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(0), "v{protocol}: {stderr}");
-        let events = events(&output);
+        let token = ["--token", "open-sesame"];
+        let events = notice_turn(&url, protocol, no_notices, as_notice, &token);
         let session = of_type(&events, "session")[0];
-        assert_eq!(session["protocolVersion"], protocol.parse::<u16>().unwrap());
         first_session.get_or_insert_with(|| session["sessionId"].as_str().unwrap().to_owned());
-        let notices = of_type(&events, "notice");
-        let agent_texts: Vec<&str> = of_type(&events, "message")
-            .into_iter()
-            .filter(|m| m["role"] == "agent")
-            .filter_map(|m| m["text"].as_str())
-            .collect();
-        if as_notice {
-            assert_eq!(notices.len(), 1, "v{protocol}: {events:?}");
-            assert_eq!(notices[0]["title"], "Disk almost full");
-            assert!(agent_texts.is_empty(), "{agent_texts:?}");
-        } else {
-            assert!(notices.is_empty(), "{events:?}");
-            assert_eq!(agent_texts.concat(), "Warning: Disk almost full - 95% used");
-        }
     }
     // A new HTTP connection loads the first session: its prompt comes back as history.
     let id = first_session.unwrap();
@@ -144,15 +144,7 @@ fn streamable_http_runs_turns_with_notices_loads_and_checks_the_token() {
             "open-sesame",
         ],
     );
-    spawn::assert_succeeded(&loaded, "");
-    let events = events(&loaded);
-    assert_eq!(of_type(&events, "session")[0]["loaded"], true);
-    let history: Vec<&str> = events
-        .iter()
-        .filter(|e| e["history"] == true && e["role"] == "user")
-        .filter_map(|e| e["text"].as_str())
-        .collect();
-    assert_eq!(history, [notice]);
+    assert_eq!(replayed_prompts(&loaded), [NOTICE]);
     // Without the token: 401, exit 3, with the hint.
     let refused = client(&url, &["--prompt", "hi"]);
     assert_eq!(refused.status.code(), Some(3));
@@ -184,15 +176,7 @@ fn a_second_connection_loads_the_session() {
         &agent.url,
         &["--format", "json", "--load", &id, "--prompt", "more"],
     );
-    spawn::assert_succeeded(&second, "");
-    let events = events(&second);
-    assert_eq!(of_type(&events, "session")[0]["loaded"], true);
-    let history: Vec<&str> = events
-        .iter()
-        .filter(|e| e["history"] == true && e["role"] == "user")
-        .filter_map(|e| e["text"].as_str())
-        .collect();
-    assert_eq!(history, ["first words"]);
+    assert_eq!(replayed_prompts(&second), ["first words"]);
     let _ = std::fs::remove_dir_all(state);
 }
 

@@ -4,7 +4,7 @@
 //! `#[path = "support/peer_client.rs"] mod peer_client;` (it needs `scripted` as well).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -52,6 +52,29 @@ pub const CASES: [Case; 3] = [
         reconnect: true,
     },
 ];
+
+/// Checks that the agent's warning `notice` (its title, and the fallback text a v1 agent says
+/// instead) came as a notice when the client takes notices (`as_notice`: v2, or v1 with
+/// `session.notices`), else as the fallback in what the agent `said`; failures show `label`
+/// and `context`.
+fn assert_notice(
+    as_notice: bool,
+    notices: &[&Value],
+    said: &str,
+    (title, fallback): (&str, &str),
+    label: &str,
+    context: &str,
+) {
+    if as_notice {
+        assert_eq!(notices.len(), 1, "{label}: {context}");
+        assert_eq!(notices[0]["title"], title, "{label}");
+        assert_eq!(notices[0]["severity"], "warning", "{label}");
+        assert!(!said.contains(fallback), "{label}: {context}");
+    } else {
+        assert!(notices.is_empty(), "{label}: {context}");
+        assert!(said.contains(fallback), "{label}: {context}");
+    }
+}
 
 /// The text of a content field: one block or an array of blocks.
 fn content_text(content: &Value) -> String {
@@ -108,15 +131,9 @@ impl Case {
             .filter(|u| u["sessionUpdate"] == "notice")
             .collect();
         let said = texts(updates, &["agent_message_chunk"]);
-        if self.protocol == 2 || self.notices {
-            assert_eq!(notices.len(), 1, "{label}: {seen}");
-            assert_eq!(notices[0]["title"], "Disk almost full", "{label}");
-            assert_eq!(notices[0]["severity"], "warning", "{label}");
-            assert!(!said.contains(FALLBACK), "{label}: {seen}");
-        } else {
-            assert!(notices.is_empty(), "{label}: {seen}");
-            assert!(said.contains(FALLBACK), "{label}: {seen}");
-        }
+        let as_notice = self.protocol == 2 || self.notices;
+        let notice = ("Disk almost full", FALLBACK);
+        assert_notice(as_notice, &notices, &said, notice, label, &seen.to_string());
         // Only the second prompt asks permission; the answer decides what the agent does.
         let permissions = seen["permissions"].as_array().unwrap();
         assert_eq!(permissions.len(), 1, "{label}: {seen}");
@@ -169,16 +186,21 @@ impl Case {
     }
 }
 
-/// Runs `command` (a peer client, stdout piped) within `limit` and parses the one JSON
-/// object it prints.
-pub fn run_json(mut command: Command, limit: Duration, label: &str) -> Value {
+/// Runs `command` with no input and its output captured, to its end within `limit`.
+fn finish_piped(command: &mut Command, limit: Duration) -> Output {
     let child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let output = finish(child, limit);
+    finish(child, limit)
+}
+
+/// Runs `command` (a peer client, stdout piped) within `limit` and parses the one JSON
+/// object it prints.
+pub fn run_json(mut command: Command, limit: Duration, label: &str) -> Value {
+    let output = finish_piped(&mut command, limit);
     let out = text(&output.stdout);
     assert!(
         output.status.success(),
@@ -191,7 +213,8 @@ pub fn run_json(mut command: Command, limit: Duration, label: &str) -> Value {
 
 /// `acp client --url URL --format json FLAGS...` to its end (exit 0 expected): its events.
 pub fn acp_client(url: &str, flags: &[&str], limit: Duration) -> Vec<Value> {
-    let child = Command::new(ACP)
+    let mut command = Command::new(ACP);
+    command
         .args([
             "client",
             "--url",
@@ -202,13 +225,8 @@ pub fn acp_client(url: &str, flags: &[&str], limit: Duration) -> Vec<Value> {
             "60",
         ])
         .args(flags)
-        .env_remove("ACP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let output = finish(child, limit);
+        .env_remove("ACP_TOKEN");
+    let output = finish_piped(&mut command, limit);
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -292,15 +310,16 @@ impl OurCase {
             "{label}: {events:?}"
         );
         let notices = of_type(&events, "notice");
-        if self.protocol == 2 || self.notices {
-            assert_eq!(notices.len(), 1, "{label}: {events:?}");
-            assert_eq!(notices[0]["title"], "Quota almost used", "{label}");
-            assert_eq!(notices[0]["severity"], "warning", "{label}");
-            assert!(!said.contains(fallback), "{label}: {events:?}");
-        } else {
-            assert!(notices.is_empty(), "{label}: {events:?}");
-            assert!(said.contains(fallback), "{label}: {events:?}");
-        }
+        let as_notice = self.protocol == 2 || self.notices;
+        let notice = ("Quota almost used", fallback);
+        assert_notice(
+            as_notice,
+            &notices,
+            &said,
+            notice,
+            &label,
+            &format!("{events:?}"),
+        );
         // The agent asked permission for its tool call; the client's answer decided.
         let permissions = of_type(&events, "permission");
         assert_eq!(permissions.len(), 1, "{label}: {events:?}");

@@ -138,17 +138,7 @@ async fn serve(args: Args) -> super::Outcome {
     };
     // Signals end the proxy cleanly from now on (the agent is not started yet).
     let mut signals = crate::commands::signals::Signals::new()?;
-    let label = match &args.record {
-        Some(path) => path.display().to_string(),
-        None => "<proxy>".to_owned(),
-    };
-    let mut run = Run::new(&args, label.clone(), args.command.clone());
-    if let Some(path) = &args.record {
-        let (file, first_line) = record::open(path, args.append)
-            .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
-        run = run.record(file, first_line);
-    }
-    run.capture(&args, &args.command.join(" "), "")?;
+    let (run, label) = Run::single(&args, args.command.clone(), &args.command.join(" "))?;
     let mut agent = AgentCommand::new(program)
         .args(agent_args)
         .grace_period(Duration::from_secs_f64(args.grace_period))
@@ -158,13 +148,7 @@ async fn serve(args: Args) -> super::Outcome {
         return Err("the agent's standard streams are not available".into());
     };
     let control = Control::new();
-    let forward = run.forward(
-        Stdin::new(),
-        Stdout::new(),
-        agent_in,
-        agent_out,
-        control.clone(),
-    );
+    let forward = run.forward_stdio(agent_in, agent_out, control.clone());
     tokio::pin!(forward);
     let ending = lifecycle::drive(&mut agent, forward, &control, &mut signals).await;
     if let Some(report) = ending.report {
@@ -211,6 +195,39 @@ impl Run {
             self.hooks,
             control,
         )
+    }
+
+    /// Forwards between standard input and output and the agent's streams (see
+    /// [`Run::forward`]).
+    fn forward_stdio<AI, AO>(
+        self,
+        agent_in: AI,
+        agent_out: AO,
+        control: Control,
+    ) -> impl Future<Output = io::Result<ProxyReport>>
+    where
+        AI: AsyncWrite + Unpin,
+        AO: AsyncRead + Unpin,
+    {
+        self.forward(Stdin::new(), Stdout::new(), agent_in, agent_out, control)
+    }
+
+    /// The run of the one connection of standard input and output to `agent` (its words, for
+    /// the record's header; `described`: what the capture says is proxied), named after the
+    /// record (or `<proxy>`), recorded and captured as `args` say; with that name.
+    fn single(args: &Args, agent: Vec<String>, described: &str) -> Result<(Self, String), String> {
+        let label = match &args.record {
+            Some(path) => path.display().to_string(),
+            None => "<proxy>".to_owned(),
+        };
+        let mut run = Run::new(args, label.clone(), agent);
+        if let Some(path) = &args.record {
+            let (file, first_line) = record::open(path, args.append)
+                .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
+            run = run.record(file, first_line);
+        }
+        run.capture(args, described, "")?;
+        Ok((run, label))
     }
 
     /// A run with the flags of `args`; `agent` goes into the record's header.

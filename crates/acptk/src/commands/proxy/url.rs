@@ -18,9 +18,8 @@ use std::time::Duration;
 
 use acptk_check::proxy::{Control, ProxyReport};
 use acptk_runtime::transport::remote::{ClientOptions, DEFAULT_MAX_MESSAGE_BYTES, connect};
-use acptk_runtime::transport::{Stdin, Stdout};
 
-use super::{Args, Run, bridge, finish, record};
+use super::{Args, Run, bridge, finish};
 use crate::commands::signals::Signals;
 
 /// The exit code for an agent that cannot be reached or closed the connection (as `acp
@@ -65,17 +64,7 @@ pub(super) async fn serve(args: &Args, url: &str) -> super::super::Outcome {
             return Ok(ExitCode::from(code));
         }
     };
-    let label = match &args.record {
-        Some(path) => path.display().to_string(),
-        None => "<proxy>".to_owned(),
-    };
-    let mut run = Run::new(args, label.clone(), vec![url.to_owned()]);
-    if let Some(path) = &args.record {
-        let (file, first_line) = record::open(path, args.append)
-            .map_err(|e| format!("cannot open the record {}: {e}", path.display()))?;
-        run = run.record(file, first_line);
-    }
-    run.capture(args, url, "")?;
+    let (run, label) = Run::single(args, vec![url.to_owned()], url)?;
     let say = |message: String| eprintln!("acp proxy: {message}");
     let (to_engine, agent_out) = bridge::pipe();
     let (agent_in, from_engine) = bridge::pipe();
@@ -87,13 +76,7 @@ pub(super) async fn serve(args: &Args, url: &str) -> super::super::Outcome {
         say,
     ));
     let control = Control::new();
-    let forward = run.forward(
-        Stdin::new(),
-        Stdout::new(),
-        agent_in,
-        agent_out,
-        control.clone(),
-    );
+    let forward = run.forward_stdio(agent_in, agent_out, control.clone());
     tokio::pin!(forward);
     let grace = Duration::from_secs_f64(args.grace_period);
     let first = tokio::select! {

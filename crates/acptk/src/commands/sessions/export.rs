@@ -30,16 +30,19 @@ impl ExportFormat {
     }
 }
 
+/// Writes `item` as one JSON line, tagged with `"type": kind`.
+fn json_line<W: Write>(out: &mut W, item: &impl serde::Serialize, kind: &str) -> io::Result<()> {
+    let mut value = serde_json::to_value(item).map_err(io::Error::other)?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert("type".to_owned(), json!(kind));
+    }
+    writeln!(out, "{value}")
+}
+
 /// Writes the heading of the export of `record`.
 pub fn head<W: Write>(out: &mut W, format: ExportFormat, record: &Record) -> io::Result<()> {
     match format {
-        ExportFormat::Jsonl => {
-            let mut value = serde_json::to_value(record).map_err(io::Error::other)?;
-            if let Some(object) = value.as_object_mut() {
-                object.insert("type".to_owned(), json!("session"));
-            }
-            writeln!(out, "{value}")
-        }
+        ExportFormat::Jsonl => json_line(out, record, "session"),
         ExportFormat::Markdown => {
             writeln!(out, "# Session `{}`\n", record.name)?;
             writeln!(out, "- Agent: `{}`", safe_line(&record.agent_label()))?;
@@ -69,13 +72,7 @@ pub fn head<W: Write>(out: &mut W, format: ExportFormat, record: &Record) -> io:
 /// Writes one turn.
 pub fn turn<W: Write>(out: &mut W, format: ExportFormat, turn: &TurnRecord) -> io::Result<()> {
     match format {
-        ExportFormat::Jsonl => {
-            let mut value = serde_json::to_value(turn).map_err(io::Error::other)?;
-            if let Some(object) = value.as_object_mut() {
-                object.insert("type".to_owned(), json!("turn"));
-            }
-            writeln!(out, "{value}")
-        }
+        ExportFormat::Jsonl => json_line(out, turn, "turn"),
         ExportFormat::Markdown => {
             writeln!(out, "\n## Turn {} ({})\n", turn.turn, turn.started_at)?;
             writeln!(out, "**You:**\n")?;

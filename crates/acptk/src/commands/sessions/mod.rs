@@ -385,14 +385,27 @@ fn export_of(
     Ok(ExitCode::SUCCESS)
 }
 
-async fn forget(store: &Store, record: &Record) -> Result<ExitCode, Failure> {
+/// Asks the owner of `record`'s session for `request`: its reply, or `None` when no owner
+/// runs.
+async fn ask_owner(
+    store: &Store,
+    record: &Record,
+    request: &Request,
+) -> Result<Option<Reply>, Failure> {
     let stream = submit::owner(store, &record.key)
         .await
         .map_err(|error| Failure::new(Exit::Failed, error))?;
-    if let Some(stream) = stream {
-        submit::ask(stream, &Request::Stop)
-            .await
-            .map_err(|error| Failure::new(Exit::Failed, error))?;
+    let Some(stream) = stream else {
+        return Ok(None);
+    };
+    submit::ask(stream, request)
+        .await
+        .map(Some)
+        .map_err(|error| Failure::new(Exit::Failed, error))
+}
+
+async fn forget(store: &Store, record: &Record) -> Result<ExitCode, Failure> {
+    if ask_owner(store, record, &Request::Stop).await?.is_some() {
         // The owner lets go of its locks when it has ended its agent.
         let start = tokio::time::Instant::now();
         while owner_pid(store, record).is_some() {
@@ -435,13 +448,7 @@ async fn forget(store: &Store, record: &Record) -> Result<ExitCode, Failure> {
 }
 
 async fn cancel(store: &Store, record: &Record) -> Result<ExitCode, Failure> {
-    let stream = submit::owner(store, &record.key)
-        .await
-        .map_err(|error| Failure::new(Exit::Failed, error))?;
-    if let Some(stream) = stream {
-        let reply = submit::ask(stream, &Request::Cancel)
-            .await
-            .map_err(|error| Failure::new(Exit::Failed, error))?;
+    if let Some(reply) = ask_owner(store, record, &Request::Cancel).await? {
         match reply {
             Reply::Cancelled {
                 ticket: Some(ticket),
