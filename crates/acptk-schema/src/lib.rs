@@ -85,6 +85,7 @@ mod macros;
 mod de;
 mod encode;
 mod error;
+pub mod json;
 pub mod jsonrpc;
 mod meta;
 pub mod method;

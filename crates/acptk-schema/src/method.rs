@@ -31,6 +31,32 @@ pub trait RequestMethod {
     type Params: Serialize + DeserializeOwned;
     /// The `result` of a successful response.
     type Result: Serialize + DeserializeOwned;
+
+    /// Decodes the JSON text of `params`.
+    ///
+    /// Every method of this crate's tables overrides the provided bodies of this trait with
+    /// the same code, compiled here once: a generic call such as `serde_json::from_str::<T>`
+    /// is compiled again in each crate that makes it, and an optimised build does not merge
+    /// the copies. A runtime that decodes and encodes through these functions carries each
+    /// wire type's code once. The defaults serve methods declared elsewhere.
+    fn decode_params(text: &str) -> Result<Self::Params, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Encodes `params` as raw JSON (see [`Self::decode_params`] for why this is a method).
+    fn encode_params(params: &Self::Params) -> Result<Box<RawValue>, serde_json::Error> {
+        serde_json::value::to_raw_value(params)
+    }
+
+    /// Decodes the JSON text of a `result` (see [`Self::decode_params`]).
+    fn decode_result(text: &str) -> Result<Self::Result, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Encodes `result` as raw JSON (see [`Self::decode_params`]).
+    fn encode_result(result: &Self::Result) -> Result<Box<RawValue>, serde_json::Error> {
+        serde_json::value::to_raw_value(result)
+    }
 }
 
 /// A notification method: a name and the type of its params.
@@ -39,6 +65,21 @@ pub trait NotificationMethod {
     const METHOD: &'static str;
     /// The `params` of the notification.
     type Params: Serialize + DeserializeOwned;
+
+    /// Decodes the JSON text of `params` (overridden by this crate's tables for the reason
+    /// given at [`RequestMethod::decode_params`]).
+    fn decode_params(text: &str) -> Result<Self::Params, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The whole notification, `{"jsonrpc":"2.0","method":...,"params":...}`, as JSON bytes
+    /// (without framing).
+    fn encode_notification(params: &Self::Params) -> Result<Vec<u8>, serde_json::Error> {
+        serde_json::to_vec(&crate::jsonrpc::Notification::new(
+            Self::METHOD,
+            Some(params),
+        ))
+    }
 }
 
 /// A call of an extension method (a name starting with `_`), kept raw.

@@ -36,7 +36,25 @@ macro_rules! request_table {
                 $(
                     $(#[doc = $mdoc])*
                     $(#[cfg($cfg)])?
-                    $marker = $method ($params) { type Result = $result; }
+                    $marker = $method ($params) {
+                        type Result = $result;
+                        fn decode_params(text: &str) -> Result<$params, serde_json::Error> {
+                            serde_json::from_str(text)
+                        }
+                        fn encode_params(
+                            params: &$params,
+                        ) -> Result<Box<serde_json::value::RawValue>, serde_json::Error> {
+                            serde_json::value::to_raw_value(params)
+                        }
+                        fn decode_result(text: &str) -> Result<$result, serde_json::Error> {
+                            serde_json::from_str(text)
+                        }
+                        fn encode_result(
+                            result: &$result,
+                        ) -> Result<Box<serde_json::value::RawValue>, serde_json::Error> {
+                            serde_json::value::to_raw_value(result)
+                        }
+                    }
                 )+
             }
             extension: "An extension method (name starting with `_`), params kept raw.",
@@ -122,7 +140,14 @@ macro_rules! notification_table {
                 $(
                     $(#[doc = $mdoc])*
                     $(#[cfg($cfg)])?
-                    $marker = $method ($params) {}
+                    $marker = $method ($params) {
+                        fn decode_params(text: &str) -> Result<$params, serde_json::Error> {
+                            serde_json::from_str(text)
+                        }
+                        fn encode_notification(params: &$params) -> Result<Vec<u8>, serde_json::Error> {
+                            serde_json::to_vec(&$crate::jsonrpc::Notification::new($method, Some(params)))
+                        }
+                    }
                 )+
             }
             extension: "An extension notification (name starting with `_`), params kept raw.",
@@ -161,6 +186,19 @@ macro_rules! notification_table {
                         "unknown notification method `{other}`"
                     ))),
                 }
+            }
+        }
+
+        impl $notifications {
+            /// [`Self::deserialize_params`] for `serde_json`'s deserializer of text, compiled
+            /// once in this crate: a caller that names this function does not compile its own
+            /// copy of every params decoder (see
+            /// [`RequestMethod::decode_params`](crate::method::RequestMethod::decode_params)).
+            pub fn read_params<'de>(
+                method: &str,
+                deserializer: &mut serde_json::Deserializer<serde_json::de::StrRead<'de>>,
+            ) -> Result<Self, serde_json::Error> {
+                Self::deserialize_params(method, deserializer)
             }
         }
 
