@@ -86,12 +86,12 @@ impl Version {
 
     /// Decodes a notification from `sender` straight from `deserializer`, positioned at its
     /// params (see [`one_pass`]).
-    pub(crate) fn notification_from<'de, D: serde::Deserializer<'de>>(
+    pub(crate) fn notification_from(
         self,
         sender: Side,
         method: &str,
-        deserializer: D,
-    ) -> Result<Facts, D::Error> {
+        deserializer: &mut TextDeserializer<'_>,
+    ) -> Result<Facts, serde_json::Error> {
         by_version!(self, notification_from(sender, method, deserializer))
     }
 
@@ -105,6 +105,9 @@ impl Version {
         by_version!(self, response(responder, method, result))
     }
 }
+
+/// `serde_json`'s deserializer of text: the one kind the one-pass decoders read from.
+pub(crate) type TextDeserializer<'de> = serde_json::Deserializer<serde_json::de::StrRead<'de>>;
 
 /// Who sends a method, and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,11 +3,12 @@
 //! The general path parses the JSON-RPC envelope first (copying the params out as raw JSON)
 //! and then decodes the params with the typed schema: two scans of every byte of the params.
 //! Streams are nearly all notifications (`session/update`), and nearly all of them are written
-//! the plain way: `jsonrpc`, then `method`, then `params`. For those, [`notification`] reads
-//! the envelope and decodes the params with the typed schema in the same pass; a line in the
-//! canonical form (`{"jsonrpc":"2.0","method":"M","params":P}`) has its envelope matched by
-//! its bytes, so only `P` is parsed, and an agent's text chunk written plainly is matched by
-//! its bytes as a whole ([`text_chunk`]).
+//! the plain way: `jsonrpc`, then `method`, then `params`. A line in the canonical form
+//! (`{"jsonrpc":"2.0","method":"M","params":P}`) has its envelope matched by its bytes, so only
+//! `P` is parsed, and an agent's text chunk written plainly is matched by its bytes as a whole
+//! ([`text_chunk`]). Other plain lines (spaces, another key order) have their envelope read
+//! with the params borrowed in place, not copied, and then decoded. The typed decoders are
+//! the schema's `read_params`, compiled once in `acptk_schema` rather than again here.
 //!
 //! It only ever says "valid, and these are the facts". Anything else (a request or response,
 //! `params` before `method`, no params, an unknown or repeated key, an escaped key or method
@@ -18,7 +19,8 @@
 
 use std::fmt;
 
-use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
+use serde::de::{Deserializer, Error as _, MapAccess, Visitor};
+use serde_json::value::RawValue;
 
 use crate::decode::text_chunk::text_chunk;
 use crate::decode::{Facts, Version};
@@ -31,11 +33,9 @@ pub(crate) fn notification(text: &str, version: Version, sender: Side) -> Option
         return verdict;
     }
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let facts = deserializer
-        .deserialize_map(Envelope { version, sender })
-        .ok()?;
+    let (method, params) = deserializer.deserialize_map(Envelope).ok()?;
     deserializer.end().ok()?;
-    Some(facts)
+    decode_params(params.get(), version, sender, method)
 }
 
 /// How nearly every peer writes a notification, up to the method name: the envelope's keys in
@@ -68,31 +68,35 @@ fn canonical(text: &str, version: Version, sender: Side) -> Option<Option<Facts>
     {
         return Some(Some(facts));
     }
+    Some(decode_params(params, version, sender, method))
+}
+
+/// Decodes `params` of `method` with the typed schema; `None` when they do not decode or
+/// anything but whitespace follows them (another key, a second object: not plain).
+fn decode_params(params: &str, version: Version, sender: Side, method: &str) -> Option<Facts> {
     let mut deserializer = serde_json::Deserializer::from_str(params);
     let facts = version
         .notification_from(sender, method, &mut deserializer)
         .ok();
-    // Anything but whitespace after the params (another key, a second object) is not plain.
-    Some(facts.filter(|_| deserializer.end().is_ok()))
+    facts.filter(|_| deserializer.end().is_ok())
 }
 
-/// Reads the envelope object; fails (to hand over to the general path) on anything unusual.
-struct Envelope {
-    version: Version,
-    sender: Side,
-}
+/// Reads the envelope object, keeping the params as they are written (the typed decoders are
+/// the schema's, compiled once there, and read text); fails (to hand over to the general path)
+/// on anything unusual.
+struct Envelope;
 
 impl<'de> Visitor<'de> for Envelope {
-    type Value = Facts;
+    type Value = (&'de str, &'de RawValue);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a plainly written JSON-RPC notification")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Facts, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut jsonrpc = false;
         let mut method: Option<&'de str> = None;
-        let mut facts = None;
+        let mut params = None;
         while let Some(key) = map.next_key::<&'de str>()? {
             match key {
                 "jsonrpc" if !jsonrpc => {
@@ -102,39 +106,19 @@ impl<'de> Visitor<'de> for Envelope {
                     jsonrpc = true;
                 }
                 "method" if method.is_none() => method = Some(map.next_value()?),
-                "params" if facts.is_none() => {
-                    let Some(method) = method else {
+                "params" if params.is_none() => {
+                    if method.is_none() {
                         return Err(A::Error::custom("params before method"));
-                    };
-                    facts = Some(map.next_value_seed(Params {
-                        version: self.version,
-                        sender: self.sender,
-                        method,
-                    })?);
+                    }
+                    params = Some(map.next_value::<&'de RawValue>()?);
                 }
                 _ => return Err(A::Error::custom("not a plain notification")),
             }
         }
-        match facts {
-            Some(facts) if jsonrpc => Ok(facts),
+        match (method, params) {
+            (Some(method), Some(params)) if jsonrpc => Ok((method, params)),
             _ => Err(A::Error::custom("not a plain notification")),
         }
-    }
-}
-
-/// Decodes the params of `method` with the typed schema.
-struct Params<'m> {
-    version: Version,
-    sender: Side,
-    method: &'m str,
-}
-
-impl<'de> DeserializeSeed<'de> for Params<'_> {
-    type Value = Facts;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Facts, D::Error> {
-        self.version
-            .notification_from(self.sender, self.method, deserializer)
     }
 }
 

@@ -109,19 +109,20 @@ macro_rules! version_decoder {
         }
 
         /// [`notification`] in one pass: decodes the params straight from `deserializer`.
-        pub(super) fn notification_from<'de, D: serde::Deserializer<'de>>(
+        /// The decoders are the schema's `read_params`, compiled once in `acptk_schema`.
+        pub(super) fn notification_from(
             sender: Side,
             method: &str,
-            deserializer: D,
-        ) -> Result<Facts, D::Error> {
+            deserializer: &mut crate::decode::TextDeserializer<'_>,
+        ) -> Result<Facts, serde_json::Error> {
             if ProtocolNotification::METHODS.contains(&method) {
-                return ProtocolNotification::deserialize_params(method, deserializer)
+                return ProtocolNotification::read_params(method, deserializer)
                     .map(|_| Facts::Cancel);
             }
             match sender {
-                Side::Client => ClientNotification::deserialize_params(method, deserializer)
+                Side::Client => ClientNotification::read_params(method, deserializer)
                     .map(|_| Facts::Nothing),
-                Side::Agent => AgentNotification::deserialize_params(method, deserializer)
+                Side::Agent => AgentNotification::read_params(method, deserializer)
                     .map(notification_facts),
             }
         }
