@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use acptk_notice_center::{NoticeCenter, Policy};
+use acptk_schema::method::RequestMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -37,7 +38,7 @@ use super::permission::{PermissionDecision, PermissionRequest};
 use super::shared::{Clock, State};
 use super::transcript::{self, Transcript};
 use super::{Client, ConnectedAgent, Inner, VersionFallback};
-use crate::connection::{BoxFuture, Connection, ConnectionBuilder, decode_result, to_raw};
+use crate::connection::{BoxFuture, Connection, ConnectionBuilder, decode_result_with, to_raw};
 use crate::error::Error;
 use crate::transport::{AgentCommand, AgentProcess, MessageReader, MessageWriter};
 use crate::version::{ByVersion, SUPPORTED_VERSIONS, describe, peek_version};
@@ -387,11 +388,12 @@ impl ClientBuilder {
         let v1_capabilities = offered.v1_capabilities(self.notices);
         let v1_info = v1::Implementation::new(self.name.as_str(), self.version.as_str());
         let params = if self.protocol == ProtocolVersion::V1 {
-            to_raw(
+            v1::methods::Initialize::encode_params(
                 &v1::InitializeRequest::new(ProtocolVersion::V1)
                     .client_capabilities(v1_capabilities)
                     .client_info(v1_info),
-            )?
+            )
+            .map_err(Error::Encode)?
         } else {
             let request = v2::InitializeRequest::new(
                 self.protocol.get(),
@@ -430,7 +432,11 @@ impl ClientBuilder {
         let auth_methods = offered_methods(&result);
         let fallback = (answered < self.protocol).then_some(VersionFallback::SameRequest);
         Ok(if answered == ProtocolVersion::V1 {
-            let response: v1::InitializeResponse = decode_result("initialize", &result)?;
+            let response = decode_result_with(
+                "initialize",
+                &result,
+                v1::methods::Initialize::decode_result,
+            )?;
             ConnectedAgent {
                 protocol_version: answered,
                 proposed: self.protocol,
@@ -440,7 +446,11 @@ impl ClientBuilder {
                 auth_methods,
             }
         } else {
-            let response: v2::InitializeResponse = decode_result("initialize", &result)?;
+            let response = decode_result_with(
+                "initialize",
+                &result,
+                v2::methods::Initialize::decode_result,
+            )?;
             ConnectedAgent {
                 protocol_version: answered,
                 proposed: self.protocol,

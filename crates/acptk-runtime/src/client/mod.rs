@@ -42,7 +42,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use acptk_notice_center::NoticeCenter;
-use acptk_schema::jsonrpc::RawValue;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 use tokio::sync::{oneshot, watch};
@@ -74,7 +73,7 @@ pub use terminals::{
 };
 pub use transcript::{SessionTranscript, Transcript};
 
-use crate::connection::{Connection, decode_result};
+use crate::connection::Connection;
 use crate::error::Error;
 use crate::lock::lock;
 use crate::mcp_server::McpServerSpec;
@@ -296,14 +295,6 @@ impl std::fmt::Debug for Client {
             .field("notices_advertised", &self.inner.notices_advertised)
             .finish_non_exhaustive()
     }
-}
-
-/// Decodes a raw result as `T`, naming the method on failure.
-pub(crate) fn decode<T: serde::de::DeserializeOwned>(
-    method: &str,
-    raw: &RawValue,
-) -> Result<T, Error> {
-    decode_result(method, raw)
 }
 
 impl Client {

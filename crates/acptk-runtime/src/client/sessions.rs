@@ -18,14 +18,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use acptk_schema::jsonrpc::RawValue;
+use acptk_schema::method::RequestMethod;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
 
+use super::Client;
 use super::controls::{ConfigOption, ConfigValue, SessionControls};
 use super::handler::SessionScope;
 use super::mcp::{mcp_v1, mcp_v2};
-use super::{Client, decode};
-use crate::connection::to_raw;
+use crate::connection::decode_result_with;
 use crate::error::Error;
 use crate::lock::lock;
 use crate::mcp_server::McpServerSpec;
@@ -240,14 +241,20 @@ impl Client {
                 let servers: Vec<v1::McpServer> = self.servers(&options.mcp_servers, mcp_v1);
                 let request = v1::LoadSessionRequest::new(servers, options.cwd.as_str(), session)
                     .additional_directories(directories.clone());
-                ("session/load", to_raw(&request)?)
+                (
+                    "session/load",
+                    v1::methods::SessionLoad::encode_params(&request).map_err(Error::Encode)?,
+                )
             } else {
                 let servers: Vec<v2::McpServer> = self.servers(&options.mcp_servers, mcp_v2);
                 let request = v2::ResumeSessionRequest::new(session, options.cwd.as_str())
                     .mcp_servers(servers)
                     .additional_directories(v2_dirs(&directories))
                     .replay_from(v2::ReplayFrom::Start(v2::ReplayFromStart::new()));
-                ("session/resume", to_raw(&request)?)
+                (
+                    "session/resume",
+                    v2::methods::SessionResume::encode_params(&request).map_err(Error::Encode)?,
+                )
             };
         let result = self
             .inner
@@ -257,10 +264,12 @@ impl Client {
         state.end_replay(session);
         let result = result?;
         let controls = if self.protocol_version() == ProtocolVersion::V1 {
-            let response: v1::LoadSessionResponse = decode(method, &result)?;
+            let response =
+                decode_result_with(method, &result, v1::methods::SessionLoad::decode_result)?;
             v1_controls(response.modes.as_ref(), response.config_options.as_deref())
         } else {
-            let response: v2::ResumeSessionResponse = decode(method, &result)?;
+            let response =
+                decode_result_with(method, &result, v2::methods::SessionResume::decode_result)?;
             v2_controls(&response.config_options)
         };
         self.with_transcript(|transcript| {

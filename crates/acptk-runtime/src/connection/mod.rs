@@ -47,7 +47,7 @@ mod incoming;
 mod outgoing;
 mod skipped;
 
-pub(crate) use outgoing::{decode_result, to_raw};
+pub(crate) use outgoing::{decode_result_with, to_raw};
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -103,6 +103,17 @@ impl Reply {
     pub fn ok<T: serde::Serialize>(value: &T) -> Self {
         Self::new(
             serde_json::value::to_raw_value(value).map_err(|error| {
+                crate::rpc::internal(format!("cannot encode the result: {error}"))
+            }),
+        )
+    }
+
+    /// A successful reply to a request for method `M`, encoding `value` with the method
+    /// table's encoder (compiled once in `acptk_schema`, where [`Self::ok`] compiles the
+    /// encoder of `T` again in the crate that calls it).
+    pub fn result<M: acptk_schema::method::RequestMethod>(value: &M::Result) -> Self {
+        Self::new(
+            M::encode_result(value).map_err(|error| {
                 crate::rpc::internal(format!("cannot encode the result: {error}"))
             }),
         )

@@ -6,7 +6,6 @@ use std::sync::atomic::Ordering;
 use acptk_schema::jsonrpc::{ErrorObject, Id, Notification, RawValue, Request, Response};
 use acptk_schema::method::{NotificationMethod, RequestMethod};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use std::future::Future;
 use std::time::Duration;
 
@@ -216,9 +215,9 @@ impl Connection {
 
     /// Sends a typed request and decodes its result.
     pub async fn request<M: RequestMethod>(&self, params: &M::Params) -> Result<M::Result, Error> {
-        let raw = to_raw(params)?;
+        let raw = M::encode_params(params).map_err(Error::Encode)?;
         let result = self.request_raw(M::METHOD, Some(raw)).await?;
-        decode_result::<M::Result>(M::METHOD, &result)
+        decode_result_with(M::METHOD, &result, M::decode_result)
     }
 
     /// Sends a notification with raw params.
@@ -236,7 +235,7 @@ impl Connection {
     pub(crate) fn encode_notification<M: NotificationMethod>(
         params: &M::Params,
     ) -> Result<Vec<u8>, Error> {
-        encode(&Notification::new(M::METHOD, Some(params)))
+        M::encode_notification(params).map_err(Error::Encode)
     }
 
     /// Queues a message encoded by [`Self::encode_notification`]; waits while the queue is
@@ -247,7 +246,7 @@ impl Connection {
 
     /// Sends a typed notification.
     pub async fn notify<M: NotificationMethod>(&self, params: &M::Params) -> Result<(), Error> {
-        self.send_message(encode(&Notification::new(M::METHOD, Some(params)))?)
+        self.send_message(Self::encode_notification::<M>(params)?)
             .await
     }
 
@@ -351,13 +350,19 @@ pub(crate) fn to_raw<T: Serialize>(value: &T) -> Result<Box<RawValue>, Error> {
     serde_json::value::to_raw_value(value).map_err(Error::Encode)
 }
 
-/// Decodes a result (`null` reads as `{}`), naming the method on failure.
-pub(crate) fn decode_result<T: DeserializeOwned>(method: &str, raw: &RawValue) -> Result<T, Error> {
+/// Decodes a result (`null` reads as `{}`) with `decode`, naming the method on failure. The
+/// decoder is a method table's (`RequestMethod::decode_result`), compiled in `acptk_schema`:
+/// `serde_json::from_str::<T>` named here would compile each result type's decoder again.
+pub(crate) fn decode_result_with<T>(
+    method: &str,
+    raw: &RawValue,
+    decode: impl FnOnce(&str) -> Result<T, serde_json::Error>,
+) -> Result<T, Error> {
     let text = match raw.get() {
         "null" => "{}",
         text => text,
     };
-    serde_json::from_str(text).map_err(|error| {
+    decode(text).map_err(|error| {
         Error::Decode(acptk_schema::Error::InvalidParams {
             method: method.to_owned(),
             path: ".".to_owned(),

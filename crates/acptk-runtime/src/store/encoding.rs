@@ -8,21 +8,25 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use acptk_schema::json::Json;
 use acptk_schema::v1::ProtocolVersion;
 use acptk_schema::{v1, v2};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use super::ConfigValue;
 use super::HistoryEntry;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 use super::SessionMeta;
 
-/// One history entry as stored.
+/// One history entry as stored. The update is kept as written here and decoded by
+/// [`Json::from_json`], compiled once in `acptk_schema` (naming its type in this enum would
+/// compile every update decoder again in this crate).
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-enum Record<U> {
-    Update(U),
+enum Record<'a> {
+    #[serde(borrow)]
+    Update(&'a RawValue),
     PromptKey {
         key: String,
         #[serde(rename = "messageId")]
@@ -50,19 +54,21 @@ pub(super) fn encode_rows(
     Ok((rows, bytes))
 }
 
-/// The JSON of `entry`.
+/// The JSON of `entry`: `{"update":...}` or `{"promptKey":{...}}`.
 pub(super) fn encode_entry(entry: HistoryEntry) -> Result<Vec<u8>, serde_json::Error> {
-    match entry {
-        HistoryEntry::V1(update) => {
-            serde_json::to_vec(&Record::Update(v1::SessionUpdate::from(update)))
-        }
-        HistoryEntry::V2(update) => {
-            serde_json::to_vec(&Record::Update(v2::SessionUpdate::from(update)))
-        }
+    let update = match entry {
+        HistoryEntry::V1(update) => v1::SessionUpdate::from(update).to_json()?,
+        HistoryEntry::V2(update) => v2::SessionUpdate::from(update).to_json()?,
         HistoryEntry::PromptKey { key, message_id } => {
-            serde_json::to_vec(&Record::<()>::PromptKey { key, message_id })
+            return serde_json::to_vec(&Record::PromptKey { key, message_id });
         }
-    }
+    };
+    const START: &[u8] = br#"{"update":"#;
+    let mut record = Vec::with_capacity(START.len() + update.len() + 1);
+    record.extend_from_slice(START);
+    record.extend_from_slice(&update);
+    record.push(b'}');
+    Ok(record)
 }
 
 /// Decodes the JSON of one entry of a session of `version`; the error says what is wrong.
@@ -75,15 +81,18 @@ pub(super) fn decode_entry(version: ProtocolVersion, text: &str) -> Result<Histo
 }
 
 /// Decodes one entry whose updates are `U` (the session's version), replayable as `R`.
-fn decode<U: DeserializeOwned, R: TryFrom<U>>(
+fn decode<U: Json, R: TryFrom<U>>(
     text: &str,
     entry: impl FnOnce(R) -> HistoryEntry,
 ) -> Result<HistoryEntry, String> {
     const NOTICE: &str = "a notice is never history, but one was recorded";
-    match serde_json::from_str::<Record<U>>(text).map_err(|e| e.to_string())? {
-        Record::Update(update) => R::try_from(update)
-            .map(entry)
-            .map_err(|_| NOTICE.to_owned()),
+    match serde_json::from_str::<Record<'_>>(text).map_err(|e| e.to_string())? {
+        Record::Update(update) => {
+            let update = U::from_json(update.get()).map_err(|e| format!("update: {e}"))?;
+            R::try_from(update)
+                .map(entry)
+                .map_err(|_| NOTICE.to_owned())
+        }
         Record::PromptKey { key, message_id } => Ok(HistoryEntry::PromptKey { key, message_id }),
     }
 }
@@ -235,5 +244,66 @@ impl MetaRow {
             archived: self.archived,
             owner: self.owner,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An entry is `{"update": ...}` around the update exactly as `serde_json` writes it, and
+    /// reads back as itself.
+    #[test]
+    fn an_update_entry_is_the_update_in_a_record_and_reads_back() {
+        /// What `serde_json` writes for the record, the way the store wrote it before.
+        #[derive(Serialize)]
+        struct Wrapped<'a, T> {
+            update: &'a T,
+        }
+        let text = r#"{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi \"there\""}}"#;
+        let v1_update: v1::SessionUpdate = serde_json::from_str(text).unwrap();
+        let v2_text = text.replace(r#""content""#, r#""messageId":"m1","content""#);
+        let v2_update: v2::SessionUpdate = serde_json::from_str(&v2_text).unwrap();
+        let cases = [
+            (
+                ProtocolVersion::V1,
+                HistoryEntry::V1(v1_update.clone().try_into().unwrap()),
+                serde_json::to_vec(&Wrapped { update: &v1_update }).unwrap(),
+            ),
+            (
+                ProtocolVersion::V2,
+                HistoryEntry::V2(v2_update.clone().try_into().unwrap()),
+                serde_json::to_vec(&Wrapped { update: &v2_update }).unwrap(),
+            ),
+        ];
+        for (version, entry, expected) in cases {
+            let encoded = encode_entry(entry.clone()).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&encoded),
+                String::from_utf8_lossy(&expected)
+            );
+            let decoded = decode_entry(version, std::str::from_utf8(&encoded).unwrap()).unwrap();
+            assert_eq!(decoded, entry);
+        }
+    }
+
+    /// A prompt key keeps its form; an update that does not read is named as the update.
+    #[test]
+    fn prompt_keys_read_back_and_a_bad_update_is_named() {
+        let entry = HistoryEntry::PromptKey {
+            key: "k".to_owned(),
+            message_id: "m".to_owned(),
+        };
+        let encoded = encode_entry(entry.clone()).unwrap();
+        assert_eq!(encoded, br#"{"promptKey":{"key":"k","messageId":"m"}}"#);
+        assert_eq!(
+            decode_entry(ProtocolVersion::V2, std::str::from_utf8(&encoded).unwrap()).unwrap(),
+            entry
+        );
+        let error =
+            decode_entry(ProtocolVersion::V1, r#"{"update":{"sessionUpdate":7}}"#).unwrap_err();
+        assert!(error.starts_with("update: "), "{error}");
+        let error = decode_entry(ProtocolVersion::V1, r#"{"update":"#).unwrap_err();
+        assert!(!error.starts_with("update: "), "{error}");
     }
 }

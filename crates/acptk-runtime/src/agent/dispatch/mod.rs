@@ -197,7 +197,8 @@ impl<A: Agent> Inner<A> {
             self.owned.store().features(),
         ));
         let (client, response) = if chosen == ProtocolVersion::V1 {
-            let request = match initialize_request::<v1::InitializeRequest>(raw, proposed, chosen) {
+            let request = match initialize_request::<v1::methods::Initialize>(raw, proposed, chosen)
+            {
                 Ok(request) => request,
                 Err(reply) => return reply,
             };
@@ -212,9 +213,10 @@ impl<A: Agent> Inner<A> {
                 .agent_capabilities(offer.v1_capabilities())
                 .auth_methods(offer.v1_auth_methods())
                 .agent_info(info.to_v1());
-            (client, Reply::ok(&response))
+            (client, Reply::result::<v1::methods::Initialize>(&response))
         } else {
-            let request = match initialize_request::<v2::InitializeRequest>(raw, proposed, chosen) {
+            let request = match initialize_request::<v2::methods::Initialize>(raw, proposed, chosen)
+            {
                 Ok(request) => request,
                 Err(reply) => return reply,
             };
@@ -228,7 +230,7 @@ impl<A: Agent> Inner<A> {
             let response = v2::InitializeResponse::new(chosen.get(), info.to_v2())
                 .capabilities(offer.v2_capabilities())
                 .auth_methods(offer.v2_auth_methods());
-            (client, Reply::ok(&response))
+            (client, Reply::result::<v2::methods::Initialize>(&response))
         };
         *lock(&self.init) = Some(Initialized {
             client: ClientConnection::new(Arc::new(client), connection).gated_by(&offer),
@@ -310,12 +312,12 @@ impl<A: Agent> Inner<A> {
 /// The `initialize` request read as the chosen version's type: a request that does not read
 /// is refused (`-32602`) when the client proposed that version, and is `None` (the version's
 /// defaults) when the client proposed another one and the fields differ.
-fn initialize_request<T: serde::de::DeserializeOwned>(
+fn initialize_request<M: RequestMethod>(
     raw: &str,
     proposed: ProtocolVersion,
     chosen: ProtocolVersion,
-) -> Result<Option<T>, Reply> {
-    match serde_json::from_str::<T>(raw) {
+) -> Result<Option<M::Params>, Reply> {
+    match M::decode_params(raw) {
         Ok(request) => Ok(Some(request)),
         Err(error) if proposed == chosen => Err(Reply::error(rpc::invalid_params(format!(
             "initialize: {error}"
