@@ -96,9 +96,12 @@ pub async fn run_client_suite<R, W>(
 ) -> Report
 where
     R: AsyncRead + Unpin + Send + 'static,
-    W: AsyncWrite + Unpin,
+    W: AsyncWrite + Unpin + Send,
 {
     let started = Instant::now();
+    // The suite's code is generic over its writer; boxed, it is compiled once for every kind
+    // of writer a caller passes (standard output, a pipe, a sink).
+    let writer: Box<dyn AsyncWrite + Unpin + Send + '_> = Box::new(writer);
     let mut wire = Wire::new(reader, writer, options.timeout);
     let mut client = Client {
         version: None,
