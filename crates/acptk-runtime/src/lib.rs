@@ -12,6 +12,8 @@
 //! * [`client`]: connect with [`client::ClientBuilder`]; notices land in an
 //!   [`acptk_notice_center::NoticeCenter`], everything else in a [`client::Transcript`].
 //! * [`transport`]: standard input/output, and agents launched as child processes.
+//! * [`diff`]: line diffs of two texts as hunks (a tool call's `git_patch`, a client's drawing
+//!   of a file diff).
 //!
 //! # An agent and a client over an in-memory pipe
 //!
@@ -86,6 +88,7 @@ pub mod agent;
 pub mod client;
 mod client_feature;
 pub mod connection;
+pub mod diff;
 mod draft_payloads;
 mod error;
 mod lock;

@@ -176,7 +176,29 @@ mod v1 {
                 json!({"id": "x", "name": "X", "type": "select", "currentValue": "a",
                                     "options": [{"value": "a", "name": "A"}, {"group": "g", "name": "G", "options": []}]}),
             ),
+            (
+                "mixed options, group first",
+                json!({"id": "x", "name": "X", "type": "select", "currentValue": "a",
+                       "options": [{"group": "g", "name": "G", "options": []}, {"value": "a", "name": "A"}]}),
+            ),
+            (
+                "a malformed group",
+                json!({"id": "x", "name": "X", "type": "select", "currentValue": "a",
+                       "options": [{"group": "g", "name": "G", "options": []}, {"group": "h", "name": 5, "options": []}]}),
+            ),
         ]);
+        // The error names what was wrong with the entry, not a place in a text of its own.
+        let error = serde_json::from_str::<SessionConfigOption>(
+            r#"{"id": "x", "name": "X", "type": "select", "currentValue": "a",
+                "options": [{"group": "g", "name": "G", "options": []}, {"value": "a", "name": "A"}]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.starts_with("missing field `group` at line ")
+                && error.matches(" at line ").count() == 1,
+            "{error}"
+        );
         // Malformed options in the response lists are dropped one by one.
         let response: SetSessionConfigOptionResponse = serde_json::from_value(json!({
             "configOptions": [{"id": "w", "name": "W", "type": "boolean", "currentValue": true}, {"id": "bad"}]

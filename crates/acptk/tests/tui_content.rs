@@ -271,6 +271,63 @@ fn a_tool_call_is_a_block_with_its_status_and_a_coloured_diff_per_file() {
     );
 }
 
+/// A diff with changes far apart is drawn as separate hunks, each with its own `@@` header
+/// (from line 1, with the lengths it covers) and two lines of context; a last line without a
+/// newline and a deleted tail are drawn like any other line.
+#[test]
+fn a_diff_with_changes_far_apart_is_drawn_as_separate_hunks() {
+    let old: String = (1..=14).map(|n| format!("line {n}\n")).collect();
+    let new = old
+        .replace("line 2\n", "line two\n")
+        .replace("line 12\nline 13\nline 14\n", "line 12\nline thirteen");
+    let mut app = app_with(Theme::monochrome(), |transcript| {
+        transcript.apply_v1(
+            "s1",
+            &tool(
+                vec![v1::ToolCallContent::Diff(
+                    v1::Diff::new("/r/lines.txt", new.as_str()).old_text(old.as_str()),
+                )],
+                v1::ToolCallStatus::Completed,
+            ),
+        );
+    });
+    app.on_key(Key::Ctrl('o'), Duration::ZERO);
+    let drawn = rows(&draw(&app));
+    let head = drawn
+        .iter()
+        .position(|row| row.contains("/r/lines.txt (modify)"))
+        .unwrap();
+    // The rows inside the screen's frame, without their padding.
+    let diff: Vec<&str> = drawn[head + 1..head + 15]
+        .iter()
+        .map(|row| {
+            let row = row.strip_prefix('│').unwrap_or(row);
+            row.trim_end().trim_end_matches('│').trim_end()
+        })
+        .collect();
+    assert_eq!(
+        diff,
+        [
+            "  │ @@ -1,4 +1,4 @@",
+            "  │  line 1",
+            "  │ -line 2",
+            "  │ +line two",
+            "  │  line 3",
+            "  │  line 4",
+            "  │ @@ -11,4 +11,3 @@",
+            "  │  line 11",
+            "  │  line 12",
+            "  │ -line 13",
+            "  │ -line 14",
+            "  │ +line thirteen",
+        ]
+        .iter()
+        .chain(&[""; 2])
+        .copied()
+        .collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn long_tool_output_is_folded_until_ctrl_o() {
     let lines: Vec<String> = (1..=30).map(|n| format!("result line {n}")).collect();

@@ -89,11 +89,7 @@ impl Diff {
             None => ("/dev/null".to_owned(), "new file mode 100644\n".to_owned()),
         };
         let to = format!("b/{name}");
-        let hunks = similar::TextDiff::from_lines(old, self.new_text.as_str())
-            .unified_diff()
-            .context_radius(3)
-            .header(&from, &to)
-            .to_string();
+        let hunks = crate::diff::unified(old, self.new_text.as_str(), 3, &from, &to);
         format!("diff --git a/{name} b/{name}\n{mode}{hunks}")
     }
 }

@@ -298,19 +298,25 @@ impl<'de> Deserialize<'de> for SessionConfigSelectOptions {
             .first()
             .is_some_and(|first| first.get(SessionConfigSelectGroup::ID_KEY).is_some());
         let decoded = if grouped {
-            decode_all(items).map(Self::Grouped)
+            decode_all(&items).map(Self::Grouped)
         } else {
-            decode_all(items).map(Self::Ungrouped)
+            decode_all(&items).map(Self::Ungrouped)
         };
         decoded.map_err(D::Error::custom)
     }
 }
 
-/// Decodes every item of a list, failing at the first that does not decode.
-fn decode_all<T: serde::de::DeserializeOwned>(
-    items: Vec<Value>,
-) -> Result<Vec<T>, serde_json::Error> {
-    items.into_iter().map(T::deserialize).collect()
+/// Decodes every item of a list, failing at the first that does not decode (with the message
+/// decoding the item reported). Each item is decoded from its text (see
+/// [`crate::de::from_tree`]), so that the option and group types have one decoder, not a
+/// second one for trees (issue 37).
+fn decode_all<T: serde::de::DeserializeOwned>(items: &[Value]) -> Result<Vec<T>, String> {
+    items
+        .iter()
+        .map(|item| {
+            crate::de::from_tree(item).map_err(|error| crate::de::tree_error_message(&error))
+        })
+        .collect()
 }
 
 schema_impl!(SessionConfigSelectOptions, |generator| {

@@ -8,9 +8,9 @@
 use acptk_notice_center::sanitize;
 use acptk_runtime::client::transcript::{FileDiff, ToolCall};
 use acptk_runtime::client::{LocalTerminals, TerminalTail};
+use acptk_runtime::diff::{LineTag, line_hunks};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use similar::{ChangeTag, TextDiff};
 
 use super::markdown::cut_piece;
 use super::plain::tool_line;
@@ -197,32 +197,28 @@ fn diff_lines(diff: &FileDiff, look: Look) -> Vec<Row> {
         return rows;
     };
     let old = diff.old_text.as_deref().unwrap_or("");
-    let changes = TextDiff::from_lines(old, new.as_str());
-    for group in changes.grouped_ops(DIFF_CONTEXT) {
-        let (Some(first), Some(last)) = (group.first(), group.last()) else {
-            continue;
-        };
-        let (old_range, new_range) = (first.old_range().start, first.new_range().start);
-        let old_len = last.old_range().end - old_range;
-        let new_len = last.new_range().end - new_range;
+    for hunk in line_hunks(old, new, DIFF_CONTEXT) {
         rows.push((
             format!(
-                "@@ -{},{old_len} +{},{new_len} @@",
-                old_range + 1,
-                new_range + 1
+                "@@ -{},{} +{},{} @@",
+                hunk.old_start + 1,
+                hunk.old_len,
+                hunk.new_start + 1,
+                hunk.new_len
             ),
             look.hunk(),
         ));
-        for op in &group {
-            for change in changes.iter_changes(op) {
-                let (sign, style) = match change.tag() {
-                    ChangeTag::Insert => ('+', look.added()),
-                    ChangeTag::Delete => ('-', look.removed()),
-                    ChangeTag::Equal => (' ', Style::default()),
-                };
-                let text = change.value().trim_end_matches(['\n', '\r']);
-                rows.push((format!("{sign}{}", sanitize::text(text)), style));
-            }
+        for line in &hunk.lines {
+            let style = match line.tag {
+                LineTag::Insert => look.added(),
+                LineTag::Delete => look.removed(),
+                LineTag::Equal => Style::default(),
+            };
+            let text = line.text.trim_end_matches(['\n', '\r']);
+            rows.push((
+                format!("{}{}", line.tag.sign(), sanitize::text(text)),
+                style,
+            ));
         }
     }
     rows
