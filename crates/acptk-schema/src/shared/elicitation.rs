@@ -346,6 +346,11 @@ impl CreateElicitationRequest {
 
 meta_setter!(CreateElicitationRequest);
 
+/// An error of [`crate::de::from_tree`] as `D`'s, without the position in the tree's text.
+fn tree_error<'de, D: serde::Deserializer<'de>>(error: serde_json::Error) -> D::Error {
+    D::Error::custom(crate::de::tree_error_message(&error))
+}
+
 impl<'de> Deserialize<'de> for CreateElicitationRequest {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut fields = serde_json::Map::<String, Value>::deserialize(deserializer)?;
@@ -362,9 +367,11 @@ impl<'de> Deserialize<'de> for CreateElicitationRequest {
         if let Some(Value::String(mode)) = rest.get(ElicitationMode::TAG_KEY)
             && !ElicitationMode::TAGS.contains(&mode.as_str())
         {
-            ElicitationScope::deserialize(&rest).map_err(D::Error::custom)?;
+            crate::de::from_tree::<ElicitationScope>(&rest).map_err(tree_error::<D>)?;
         }
-        let mode = ElicitationMode::deserialize(rest).map_err(D::Error::custom)?;
+        // Through the text decoder of the mode (see `de::from_tree`), not a second one for the
+        // tree.
+        let mode = crate::de::from_tree::<ElicitationMode>(&rest).map_err(tree_error::<D>)?;
         Ok(Self {
             message,
             mode,
