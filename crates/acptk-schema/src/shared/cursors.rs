@@ -38,7 +38,7 @@ wire_struct! {
         pub capabilities: crate::Patch<CursorCapabilities>,
         /// Where the cursor is. Required in the first update for a cursor; later updates omit
         /// it or repeat it unchanged (absent and `null` both keep the stored anchor).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub anchor: Option<CursorAnchor>,
     }
 }

@@ -38,7 +38,7 @@ wire_struct! {
         #[serde(default)]
         pub properties: std::collections::BTreeMap<String, ElicitationPropertySchema>,
         /// Names of the fields the user must fill in; none are required when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub required: Option<Vec<String>>,
         /// Explanation of the form; a malformed value is treated as absent.
         #[opt("crate::de::lenient_string")]
@@ -82,25 +82,25 @@ wire_struct! {
         #[opt("crate::de::lenient_string")]
         pub description: Option<String>,
         /// Shortest accepted length in characters.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub min_length: Option<u32>,
         /// Longest accepted length in characters.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub max_length: Option<u32>,
         /// A regular expression the value must match.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub pattern: Option<String>,
         /// A format the value must have.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub format: Option<StringFormat>,
         /// Value to prefill; a malformed value is treated as absent.
         #[opt("crate::de::lenient_string")]
         pub default: Option<String>,
         /// The only accepted values, without labels (a single-select field).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub r#enum: Option<Vec<String>>,
         /// The only accepted values, with labels (a titled single-select field).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub one_of: Option<Vec<EnumOption>>,
     }
 }

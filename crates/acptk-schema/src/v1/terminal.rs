@@ -23,11 +23,11 @@ wire_struct! {
         #[list("crate::de::null_as_default")]
         pub env: Vec<EnvVariable>,
         /// The absolute working directory; the client chooses one when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub cwd: Option<String>,
         /// How many bytes of output the client keeps at most; when more arrives, the oldest output
         /// is dropped (at a character boundary). No limit when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub output_byte_limit: Option<u64>,
     }
 }
