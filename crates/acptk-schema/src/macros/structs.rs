@@ -211,7 +211,8 @@ macro_rules! setters {
 /// Declares ACP objects that carry the same payload in different roles (an answer and a
 /// notification, a request and a notification): one set of fields, one `new()` (with its docs,
 /// arguments and the values of the other fields, as in [`constructor!`]) and one set of
-/// [`setters!`], declared once for each name with its own docs.
+/// [`setters!`], declared once for each name with its own docs (and attributes, such as
+/// `#[derive(Default)]`).
 ///
 /// ```text
 /// twin_structs! {
@@ -228,18 +229,16 @@ macro_rules! setters {
 ///     ProxySuccessorNotification;
 /// }
 /// ```
-// Only unstable features declare such objects so far.
-#[allow(unused_macros)]
 macro_rules! twin_structs {
     // One name at a time, with what they share bundled.
     (@each $shared:tt) => {};
     (
         @each [$fields:tt [$($new_doc:tt)*] $args:tt $values:tt $setters:tt]
-        $(#[doc = $doc:expr])* $name:ident;
+        $(#[$attr:meta])* $name:ident;
         $($rest:tt)*
     ) => {
         wire_struct! {
-            $(#[doc = $doc])*
+            $(#[$attr])*
             pub struct $name $fields
         }
 
