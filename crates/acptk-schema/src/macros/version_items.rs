@@ -329,3 +329,58 @@ macro_rules! wire_struct_ending {
         }
     };
 }
+
+/// Declares a version's answers to the unstable session operations whose request is shared:
+/// `session/fork` (`unstable_session_fork`: the new session's id and its state, through the
+/// version's own `session_state_response!`), `session/options` (`unstable_session_options`:
+/// the version's session-state fields alone) and `session/status` (`unstable_session_status`:
+/// the status, then the fields given in `status { ... }`, with their setters and their values
+/// in `new(status)`).
+// The `session_ops` modules that use it exist only with one of those features.
+#[allow(unused_macros)]
+macro_rules! session_ops_responses {
+    (status { $($fields:tt)* } setters { $($setters:tt)* } empty { $($empty:tt)* }) => {
+        #[cfg(feature = "unstable_session_fork")]
+        session_state_response! {
+            /// The agent's answer to `session/fork`: the id of the new session and its initial
+            /// state.
+            pub struct ForkSessionResponse {
+                /// The new session's id.
+                pub session_id: SessionId,
+            }
+            new: "A response for the new session `session_id`."
+        }
+
+        #[cfg(feature = "unstable_session_options")]
+        session_state_response! {
+            /// The agent's answer to `session/options`: what the session would start with (the
+            /// state a `session/new` answer would carry).
+            #[derive(Default)]
+            pub struct SessionOptionsResponse {
+            }
+        }
+
+        #[cfg(feature = "unstable_session_options")]
+        default_new!(SessionOptionsResponse, "A response with nothing to start with.");
+
+        #[cfg(feature = "unstable_session_status")]
+        wire_struct! {
+            /// The agent's answer to `session/status`: a snapshot (a session reported `open` may
+            /// be closed before the client's next request).
+            pub struct SessionStatusResponse {
+                /// Whether the agent has the session in memory.
+                pub status: SessionStatus,
+                $($fields)*
+            }
+        }
+
+        #[cfg(feature = "unstable_session_status")]
+        constructor! {
+            /// A response reporting `status` and nothing else.
+            SessionStatusResponse(status: impl Into<SessionStatus>) { $($empty)* meta: None }
+        }
+
+        #[cfg(feature = "unstable_session_status")]
+        setters!(SessionStatusResponse { $($setters)* });
+    };
+}
