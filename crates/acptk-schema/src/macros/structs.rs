@@ -9,11 +9,12 @@
 /// `Serialize` impl `encode_struct!` writes. `own_schema` leaves out the derived JSON
 /// Schema, for the types that implement `schemars::JsonSchema` by hand.
 ///
-/// A field may carry one of three shorthands for the serde stanza of a field that may be
-/// omitted (decoded with `default` and the given function of `crate::de`, left out when
-/// empty):
+/// A field may carry one of these shorthands for the serde stanza of a field that may be
+/// omitted (decoded with `default` and, where one is given, that function of `crate::de`,
+/// left out when empty):
 ///
 /// * `#[opt("crate::de::lenient_object")]`: an `Option`, left out when `None`;
+/// * `#[opt]` (no decoder): an `Option` decoded as it is, left out when `None`;
 /// * `#[patch("crate::de::lenient_patch")]`: a [`crate::Patch`], left out when unchanged;
 /// * `#[list("crate::de::null_as_default")]`: a `Vec`, left out when empty.
 ///
@@ -61,6 +62,14 @@ macro_rules! wire_struct {
         wire_struct! {
             @fields $head
             [$($done)* #[serde(default, deserialize_with = $de, skip_serializing_if = $skip)]]
+            $($rest)*
+        }
+    };
+    // A bare `#[opt]`: an `Option` decoded as it is, left out when `None`.
+    (@fields $head:tt [$($done:tt)*] #[opt] $($rest:tt)*) => {
+        wire_struct! {
+            @fields $head
+            [$($done)* #[serde(default, skip_serializing_if = "Option::is_none")]]
             $($rest)*
         }
     };
@@ -202,7 +211,8 @@ macro_rules! setters {
 /// Declares ACP objects that carry the same payload in different roles (an answer and a
 /// notification, a request and a notification): one set of fields, one `new()` (with its docs,
 /// arguments and the values of the other fields, as in [`constructor!`]) and one set of
-/// [`setters!`], declared once for each name with its own docs.
+/// [`setters!`], declared once for each name with its own docs (and attributes, such as
+/// `#[derive(Default)]`).
 ///
 /// ```text
 /// twin_structs! {
@@ -219,18 +229,16 @@ macro_rules! setters {
 ///     ProxySuccessorNotification;
 /// }
 /// ```
-// Only unstable features declare such objects so far.
-#[allow(unused_macros)]
 macro_rules! twin_structs {
     // One name at a time, with what they share bundled.
     (@each $shared:tt) => {};
     (
         @each [$fields:tt [$($new_doc:tt)*] $args:tt $values:tt $setters:tt]
-        $(#[doc = $doc:expr])* $name:ident;
+        $(#[$attr:meta])* $name:ident;
         $($rest:tt)*
     ) => {
         wire_struct! {
-            $(#[doc = $doc])*
+            $(#[$attr])*
             pub struct $name $fields
         }
 

@@ -329,3 +329,182 @@ macro_rules! wire_struct_ending {
         }
     };
 }
+
+/// Declares a version's answers to the unstable session operations whose request is shared:
+/// `session/fork` (`unstable_session_fork`: the new session's id and its state, through the
+/// version's own `session_state_response!`), `session/options` (`unstable_session_options`:
+/// the version's session-state fields alone) and `session/status` (`unstable_session_status`:
+/// the status, then the fields given in `status { ... }`, with their setters and their values
+/// in `new(status)`).
+// The `session_ops` modules that use it exist only with one of those features.
+#[allow(unused_macros)]
+macro_rules! session_ops_responses {
+    (status { $($fields:tt)* } setters { $($setters:tt)* } empty { $($empty:tt)* }) => {
+        #[cfg(feature = "unstable_session_fork")]
+        session_state_response! {
+            /// The agent's answer to `session/fork`: the id of the new session and its initial
+            /// state.
+            pub struct ForkSessionResponse {
+                /// The new session's id.
+                pub session_id: SessionId,
+            }
+            new: "A response for the new session `session_id`."
+        }
+
+        #[cfg(feature = "unstable_session_options")]
+        session_state_response! {
+            /// The agent's answer to `session/options`: what the session would start with (the
+            /// state a `session/new` answer would carry).
+            #[derive(Default)]
+            pub struct SessionOptionsResponse {
+            }
+        }
+
+        #[cfg(feature = "unstable_session_options")]
+        default_new!(SessionOptionsResponse, "A response with nothing to start with.");
+
+        #[cfg(feature = "unstable_session_status")]
+        wire_struct! {
+            /// The agent's answer to `session/status`: a snapshot (a session reported `open` may
+            /// be closed before the client's next request).
+            pub struct SessionStatusResponse {
+                /// Whether the agent has the session in memory.
+                pub status: SessionStatus,
+                $($fields)*
+            }
+        }
+
+        #[cfg(feature = "unstable_session_status")]
+        constructor! {
+            /// A response reporting `status` and nothing else.
+            SessionStatusResponse(status: impl Into<SessionStatus>) { $($empty)* meta: None }
+        }
+
+        #[cfg(feature = "unstable_session_status")]
+        setters!(SessionStatusResponse { $($setters)* });
+    };
+}
+
+/// Declares a version's elicitation string field and answer types: `StringPropertySchema`
+/// (with its `new()` and setters), the multi-select choices `StringMultiSelectItems` and
+/// `TitledMultiSelectItems` (with their `new()`), and the answer value `ElicitationContentValue`.
+///
+/// The invocation gives the docs of the string field, then `pattern` in `string { ... }` where
+/// the field takes a `pattern` (v1); in `lists [ ... ]` the attributes of every list of choices
+/// (v2 requires at least one) and after `choices:` the end of the docs of the multi-select
+/// lists (their docs are in the JSON Schema); in `titled [ ... ]` more attributes of
+/// `TitledMultiSelectItems`;
+/// then the docs of the answer value and, in `answer { ... }`, the name of its variant for an
+/// answer of another JSON kind, where it has one (v2).
+macro_rules! elicitation_string_items {
+    (
+        $(#[doc = $doc:expr])*
+        string { $($pattern:ident)? }
+        lists [ $(#[$list_attr:meta])* ] choices: $choices:literal
+        titled [ $(#[$titled_attr:meta])* ]
+        $(#[doc = $answer_doc:expr])*
+        answer { $($other:ident)? }
+    ) => {
+        wire_struct! {
+            $(#[doc = $doc])*
+            #[derive(Default)]
+            pub struct StringPropertySchema {
+                /// Label shown for the field; a malformed value is treated as absent.
+                #[opt("crate::de::lenient_string")]
+                pub title: Option<String>,
+                /// Help text shown for the field; a malformed value is treated as absent.
+                #[opt("crate::de::lenient_string")]
+                pub description: Option<String>,
+                /// Shortest accepted length in characters.
+                #[opt]
+                pub min_length: Option<u32>,
+                /// Longest accepted length in characters.
+                #[opt]
+                pub max_length: Option<u32>,
+                $(
+                    /// A regular expression the value must match.
+                    #[opt]
+                    pub $pattern: Option<String>,
+                )?
+                /// A format the value must have.
+                #[opt]
+                pub format: Option<StringFormat>,
+                /// Value to prefill; a malformed value is treated as absent.
+                #[opt("crate::de::lenient_string")]
+                pub default: Option<String>,
+                /// The only accepted values, without labels (a single-select field).
+                #[opt]
+                $(#[$list_attr])*
+                pub r#enum: Option<Vec<String>>,
+                /// The only accepted values, with labels (a titled single-select field).
+                #[opt]
+                $(#[$list_attr])*
+                pub one_of: Option<Vec<EnumOption>>,
+            }
+        }
+
+        default_new!(StringPropertySchema, "A free-text field without constraints.");
+
+        setters!(StringPropertySchema {
+            opt title: String,
+            opt description: String,
+            opt min_length: u32,
+            opt max_length: u32,
+            $(opt $pattern: String,)?
+            opt format: StringFormat,
+            opt default: String,
+            opt r#enum: Vec<String>,
+            opt one_of: Vec<EnumOption>,
+        });
+
+        wire_struct! {
+            /// Multi-select choices given as plain strings (`{"type": "string", "enum": [...]}`).
+            pub struct StringMultiSelectItems {
+                #[doc = concat!(" The values the user can pick from", $choices, ".")]
+                $(#[$list_attr])*
+                pub r#enum: Vec<String>,
+            }
+        }
+
+        constructor! {
+            /// Choices `values`.
+            StringMultiSelectItems(r#enum: impl Into<Vec<String>>) { meta: None }
+        }
+
+        wire_struct! {
+            /// Multi-select choices with labels (`{"anyOf": [{"const": ..., "title": ...}]}`).
+            $(#[$titled_attr])*
+            pub struct TitledMultiSelectItems {
+                #[doc = concat!(" The choices the user can pick from", $choices, ".")]
+                $(#[$list_attr])*
+                pub any_of: Vec<EnumOption>,
+            }
+        }
+
+        constructor! {
+            /// Labelled choices `any_of`.
+            TitledMultiSelectItems(any_of: impl Into<Vec<EnumOption>>) { meta: None }
+        }
+
+        $(#[doc = $answer_doc])*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        #[non_exhaustive]
+        pub enum ElicitationContentValue {
+            /// A text answer.
+            String(String),
+            /// An integer answer.
+            Integer(i64),
+            /// A non-integer (or out-of-range integer) numeric answer.
+            Number(f64),
+            /// A yes/no answer.
+            Boolean(bool),
+            /// The picks of a multi-select field.
+            StringArray(Vec<String>),
+            $(
+                /// A value of another JSON kind (`null` or an object), kept verbatim.
+                $other(serde_json::Value),
+            )?
+        }
+    };
+}

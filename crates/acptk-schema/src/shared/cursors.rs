@@ -38,7 +38,7 @@ wire_struct! {
         pub capabilities: crate::Patch<CursorCapabilities>,
         /// Where the cursor is. Required in the first update for a cursor; later updates omit
         /// it or repeat it unchanged (absent and `null` both keep the stored anchor).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub anchor: Option<CursorAnchor>,
     }
 }
@@ -113,55 +113,39 @@ open_enum! {
     }
 }
 
-wire_struct! {
+/// Declares the anchor objects, one a row: the type's docs, its name, the id field of the entity
+/// it sits next to (with that field's doc), and the doc of its `new(id, position)`. Each also
+/// says on which side of the entity the cursor is.
+macro_rules! cursor_anchors {
+    ($(
+        $(#[doc = $doc:expr])*
+        $name:ident { $id:ident: $id_ty:ty = $id_doc:literal } new $new_doc:literal;
+    )+) => {$(
+        wire_struct! {
+            $(#[doc = $doc])*
+            pub struct $name {
+                #[doc = concat!(" ", $id_doc)]
+                pub $id: $id_ty,
+                /// On which side of it the cursor is.
+                pub position: CursorAnchorPosition,
+            }
+        }
+
+        constructor! {
+            #[doc = concat!(" ", $new_doc)]
+            $name($id: impl Into<$id_ty>, position: impl Into<CursorAnchorPosition>) { meta: None }
+        }
+    )+};
+}
+
+cursor_anchors! {
     /// A cursor next to a message; the anchor's `type` says which kind of message.
-    pub struct CursorMessageAnchor {
-        /// The message.
-        pub message_id: MessageId,
-        /// On which side of it the cursor is.
-        pub position: CursorAnchorPosition,
-    }
-}
-
-constructor! {
-    /// A cursor at `position` of message `message_id`.
-    CursorMessageAnchor(message_id: impl Into<MessageId>, position: impl Into<CursorAnchorPosition>) {
-        meta: None,
-    }
-}
-
-wire_struct! {
+    CursorMessageAnchor { message_id: MessageId = "The message." }
+        new "A cursor at `position` of message `message_id`.";
     /// A cursor next to a tool call.
-    pub struct CursorToolCallAnchor {
-        /// The tool call.
-        pub tool_call_id: ToolCallId,
-        /// On which side of it the cursor is.
-        pub position: CursorAnchorPosition,
-    }
-}
-
-constructor! {
-    /// A cursor at `position` of tool call `tool_call_id`.
-    CursorToolCallAnchor(
-        tool_call_id: impl Into<ToolCallId>,
-        position: impl Into<CursorAnchorPosition>,
-    ) { meta: None }
-}
-
-wire_struct! {
+    CursorToolCallAnchor { tool_call_id: ToolCallId = "The tool call." }
+        new "A cursor at `position` of tool call `tool_call_id`.";
     /// A cursor next to a context compaction.
-    pub struct CursorCompactionAnchor {
-        /// The compaction run.
-        pub compaction_id: CompactionId,
-        /// On which side of it the cursor is.
-        pub position: CursorAnchorPosition,
-    }
-}
-
-constructor! {
-    /// A cursor at `position` of compaction `compaction_id`.
-    CursorCompactionAnchor(
-        compaction_id: impl Into<CompactionId>,
-        position: impl Into<CursorAnchorPosition>,
-    ) { meta: None }
+    CursorCompactionAnchor { compaction_id: CompactionId = "The compaction run." }
+        new "A cursor at `position` of compaction `compaction_id`.";
 }

@@ -534,7 +534,7 @@ wire_struct! {
     #[derive(Default)]
     pub struct ElicitationAcceptAction {
         /// The answers by form property name; absent for URL mode or an empty form.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub content: Option<std::collections::BTreeMap<String, ElicitationContentValue>>,
     }
 }

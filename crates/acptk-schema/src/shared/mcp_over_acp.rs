@@ -58,7 +58,7 @@ twin_structs! {
         /// The inner MCP method name.
         pub method: String,
         /// The inner MCP params; absent or `null` means the inner message has none.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub params: Option<Map<String, Value>>,
     }
     /// An inner `method` call of request `request_id` on server `server_id`,

@@ -53,7 +53,7 @@ wire_struct! {
         pub required: bool,
         /// Where the provider sends requests now (no secrets); absent or `null` when it is
         /// disabled.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub current: Option<ProviderCurrentConfig>,
     }
 }

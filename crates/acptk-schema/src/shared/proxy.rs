@@ -70,7 +70,7 @@ twin_structs! {
         pub method: String,
         /// The params of the wrapped message, unchanged (an object or an array; its
         /// own `_meta` stays inside). Absent or `null`: it has none.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub params: Option<crate::RawJson>,
     }
     /// An envelope for a `method` message without params.

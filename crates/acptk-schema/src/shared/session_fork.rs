@@ -28,7 +28,7 @@ wire_struct! {
         /// source session, and that currently allows forking, is valid; any other is refused
         /// with invalid params (never a fork of the whole session instead).
         #[unstable("unstable_session_cursors")]
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub cursor_id: Option<CursorId>,
         /// Working directory of the new session (an absolute path).
         pub cwd: FsPath,
@@ -42,7 +42,7 @@ wire_struct! {
         /// System prompt text for the new session (only if the agent advertised
         /// `systemPrompt`, normally the one of the source session). Absent: the agent may keep
         /// the source's or use its own.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub system_prompt: Option<SystemPrompt>,
         /// Initial config option values, applied in order on top of the configuration the fork
         /// starts with (only if the agent advertised `options`); absent or `null` means none.

@@ -27,7 +27,7 @@ wire_struct! {
         /// An existing session: the answer is then what loading or resuming it here would
         /// give (only for agents that can load or resume; an unknown session is `-32002`).
         /// Absent or `null`: a new session.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub session_id: Option<SessionId>,
     }
 }

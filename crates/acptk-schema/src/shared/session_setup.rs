@@ -42,7 +42,7 @@ macro_rules! setup_request {
         wire_struct_ending! {
             {
                 /// Extra system prompt text from the client; absent means the agent's own prompt only.
-                #[serde(default, skip_serializing_if = "Option::is_none")]
+                #[opt]
                 pub system_prompt: Option<SystemPrompt>,
                 /// Initial config option values, applied in order after setup (only if the agent
                 /// advertised `sessionCapabilities.options`); absent or `null` means none.

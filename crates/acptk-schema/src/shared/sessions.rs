@@ -25,16 +25,16 @@ wire_struct! {
     #[derive(Default)]
     pub struct ListSessionsRequest {
         /// Only list sessions with this working directory; absent lists all.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub cwd: Option<FsPath>,
         /// The `nextCursor` of the previous page; absent asks for the first page.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub cursor: Option<ListCursor>,
         /// Which sessions to list by archive state (only if the agent advertised
         /// `sessionCapabilities.archive`); absent or `null` means `exclude`. It applies with
         /// `cwd`, before paging; keep it when following `nextCursor`.
         #[unstable("unstable_session_archive")]
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub archived: Option<SessionArchiveFilter>,
     }
 }

@@ -33,10 +33,10 @@ wire_struct! {
         /// Absolute path of the file.
         pub path: String,
         /// First line to read (1-based); absent starts at the beginning.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub line: Option<u32>,
         /// Most lines to read; absent reads to the end.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub limit: Option<u32>,
     }
 }

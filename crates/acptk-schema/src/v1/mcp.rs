@@ -117,9 +117,9 @@ schema_impl!(McpServer, |generator| {
     schema_parts::finish(serde_json::json!({ "anyOf": alternatives }))
 });
 
-wire_struct! {
-    /// An MCP server reached over streamable HTTP.
-    pub struct McpServerHttp {
+// The two remote transports take the same fields.
+twin_structs! {
+    {
         /// Human-readable name of the server.
         pub name: String,
         /// The server's endpoint.
@@ -129,31 +129,14 @@ wire_struct! {
         #[serde(deserialize_with = "crate::de::null_as_default")]
         pub headers: Vec<HttpHeader>,
     }
-}
-
-constructor! {
-    /// An HTTP server `name` at `url`.
-    McpServerHttp(name: impl Into<String>, url: impl Into<String>, headers: impl Into<Vec<HttpHeader>>)
+    /// A server `name` at `url`.
+    new(name: impl Into<String>, url: impl Into<String>, headers: impl Into<Vec<HttpHeader>>)
     { meta: None }
-}
-
-wire_struct! {
+    setters {}
+    /// An MCP server reached over streamable HTTP.
+    McpServerHttp;
     /// An MCP server reached over server-sent events (the older MCP remote transport).
-    pub struct McpServerSse {
-        /// Human-readable name of the server.
-        pub name: String,
-        /// The server's endpoint.
-        pub url: String,
-        /// HTTP headers to send with every request. Required; `null` means none.
-        #[serde(deserialize_with = "crate::de::null_as_default")]
-        pub headers: Vec<HttpHeader>,
-    }
-}
-
-constructor! {
-    /// An SSE server `name` at `url`.
-    McpServerSse(name: impl Into<String>, url: impl Into<String>, headers: impl Into<Vec<HttpHeader>>)
-    { meta: None }
+    McpServerSse;
 }
 
 wire_struct! {

@@ -23,11 +23,11 @@ wire_struct! {
         #[list("crate::de::null_as_default")]
         pub env: Vec<EnvVariable>,
         /// The absolute working directory; the client chooses one when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub cwd: Option<String>,
         /// How many bytes of output the client keeps at most; when more arrives, the oldest output
         /// is dropped (at a character boundary). No limit when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub output_byte_limit: Option<u64>,
     }
 }
@@ -155,10 +155,9 @@ impl TerminalOutputResponse {
 
 setters!(TerminalOutputResponse { opt exit_status: TerminalExitStatus });
 
-wire_struct! {
-    /// How a terminal's command exited: an exit code, or the signal that ended it.
-    #[derive(Default)]
-    pub struct TerminalExitStatus {
+// An exit status and the answer to `terminal/wait_for_exit` carry the same fields.
+twin_structs! {
+    {
         /// The exit code, if the command exited normally. A malformed value is treated as absent.
         #[opt("crate::de::lenient")]
         pub exit_code: Option<u32>,
@@ -167,40 +166,21 @@ wire_struct! {
         #[opt("crate::de::lenient_string")]
         pub signal: Option<String>,
     }
+    /// Neither code nor signal.
+    new() { exit_code: None, signal: None, meta: None }
+    setters { opt exit_code: u32, opt signal: String }
+    /// How a terminal's command exited: an exit code, or the signal that ended it.
+    #[derive(Default)]
+    TerminalExitStatus;
+    /// The client's answer to `terminal/wait_for_exit`: how the command exited.
+    #[derive(Default)]
+    WaitForTerminalExitResponse;
 }
-
-default_new!(
-    TerminalExitStatus,
-    "An exit status with neither code nor signal."
-);
-
-setters!(TerminalExitStatus { opt exit_code: u32, opt signal: String });
 
 empty_object! {
     /// The client's answer to `terminal/release`.
     ReleaseTerminalResponse, new: "An empty success response."
 }
-
-wire_struct! {
-    /// The client's answer to `terminal/wait_for_exit`: how the command exited.
-    #[derive(Default)]
-    pub struct WaitForTerminalExitResponse {
-        /// The exit code, if the command exited normally. A malformed value is treated as absent.
-        #[opt("crate::de::lenient")]
-        pub exit_code: Option<u32>,
-        /// The name of the signal that ended the command, if any. A non-string value is treated as
-        /// absent.
-        #[opt("crate::de::lenient_string")]
-        pub signal: Option<String>,
-    }
-}
-
-default_new!(
-    WaitForTerminalExitResponse,
-    "An answer with neither code nor signal."
-);
-
-setters!(WaitForTerminalExitResponse { opt exit_code: u32, opt signal: String });
 
 empty_object! {
     /// The client's answer to `terminal/kill`.

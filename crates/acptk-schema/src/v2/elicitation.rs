@@ -34,7 +34,7 @@ wire_struct! {
         /// The form fields by property name (in name order); required on the wire.
         pub properties: std::collections::BTreeMap<String, ElicitationPropertySchema>,
         /// Names of the fields the user must fill in; none are required when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub required: Option<Vec<String>>,
         /// Explanation of the form; a malformed value is treated as absent.
         #[opt("crate::de::lenient_string")]
@@ -68,98 +68,19 @@ open_enum! {
     }
 }
 
-wire_struct! {
+elicitation_string_items! {
     /// A form field that takes text (`"type": "string"`), optionally restricted to a length,
     /// a format or a list of values.
-    #[derive(Default)]
-    pub struct StringPropertySchema {
-        /// Label shown for the field; a malformed value is treated as absent.
-        #[opt("crate::de::lenient_string")]
-        pub title: Option<String>,
-        /// Help text shown for the field; a malformed value is treated as absent.
-        #[opt("crate::de::lenient_string")]
-        pub description: Option<String>,
-        /// Shortest accepted length in characters.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub min_length: Option<u32>,
-        /// Longest accepted length in characters.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub max_length: Option<u32>,
-        /// A format the value must have.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub format: Option<StringFormat>,
-        /// Value to prefill; a malformed value is treated as absent.
-        #[opt("crate::de::lenient_string")]
-        pub default: Option<String>,
-        /// The only accepted values, without labels (a single-select field).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
-        pub r#enum: Option<Vec<String>>,
-        /// The only accepted values, with labels (a titled single-select field).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
-        pub one_of: Option<Vec<EnumOption>>,
-    }
-}
-
-impl StringPropertySchema {
-    /// A free-text field without constraints.
-    pub fn new() -> Self {
-        <Self as Default>::default()
-    }
-}
-
-setters!(StringPropertySchema { opt title: String, opt description: String, opt min_length: u32, opt max_length: u32, opt format: StringFormat, opt default: String, opt r#enum: Vec<String>, opt one_of: Vec<EnumOption> });
-
-wire_struct! {
-    /// Multi-select choices given as plain strings (`{"type": "string", "enum": [...]}`).
-    pub struct StringMultiSelectItems {
-        /// The values the user can pick from (at least one).
-        #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
-        pub r#enum: Vec<String>,
-    }
-}
-
-constructor! {
-    /// Choices `values`.
-    StringMultiSelectItems(r#enum: impl Into<Vec<String>>) { meta: None }
-}
-
-wire_struct! {
-    /// Multi-select choices with labels (`{"anyOf": [{"const": ..., "title": ...}]}`). It has no
-    /// `type` property.
-    #[cfg_attr(feature = "schemars", schemars(extend("propertyNames" = { "not": { "const": "type" } })))]
-    pub struct TitledMultiSelectItems {
-        /// The choices the user can pick from (at least one).
-        #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
-        pub any_of: Vec<EnumOption>,
-    }
-}
-
-constructor! {
-    /// Labelled choices `any_of`.
-    TitledMultiSelectItems(any_of: impl Into<Vec<EnumOption>>) { meta: None }
-}
-
-/// One answer in an accepted form: the value of one form field.
-///
-/// Decoded by JSON kind: a string, an integer (that fits `i64`), another number, a boolean, or
-/// an array of strings. `null` and objects are kept verbatim in [`Self::Other`]; an array with a
-/// non-string item is an error (a malformed string array, not an unknown kind).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[non_exhaustive]
-pub enum ElicitationContentValue {
-    /// A text answer.
-    String(String),
-    /// An integer answer.
-    Integer(i64),
-    /// A non-integer (or out-of-range integer) numeric answer.
-    Number(f64),
-    /// A yes/no answer.
-    Boolean(bool),
-    /// The picks of a multi-select field.
-    StringArray(Vec<String>),
-    /// A value of another JSON kind (`null` or an object), kept verbatim.
-    Other(serde_json::Value),
+    string {}
+    lists [#[cfg_attr(feature = "schemars", schemars(length(min = 1)))]] choices: " (at least one)"
+    titled [
+        /// It has no `type` property.
+        #[cfg_attr(feature = "schemars", schemars(extend("propertyNames" = { "not": { "const": "type" } })))]
+    ]
+    /// One answer in an accepted form: the value of one form field.
+    ///
+    /// Decoded by JSON kind: a string, an integer (that fits `i64`), another number, a boolean,
+    /// or an array of strings. `null` and objects are kept verbatim in [`Self::Other`]; an array
+    /// with a non-string item is an error (a malformed string array, not an unknown kind).
+    answer { Other }
 }

@@ -17,7 +17,7 @@ wire_struct! {
         pub description: Option<String>,
         /// What the permission is for (a tool call, a shell command, ...); absent when the
         /// request stands on its own.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub subject: Option<RequestPermissionSubject>,
         /// The choices to offer the user (at least one).
         #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]

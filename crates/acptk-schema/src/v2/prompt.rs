@@ -28,7 +28,7 @@ wire_struct! {
         #[cfg_attr(feature = "schemars", schemars(length(min = 1)))]
         pub prompt: Vec<ContentBlock>,
         /// Makes the request safe to retry; absent means a retry may insert the message again.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub idempotency_key: Option<IdempotencyKey>,
     }
 }

@@ -47,7 +47,7 @@ wire_struct! {
         #[serde(deserialize_with = "crate::de::lenient_items")]
         pub sessions: Vec<SessionInfo>,
         /// Opaque cursor for the next page; absent on the last page.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub next_cursor: Option<SessionListCursor>,
     }
 }
@@ -157,7 +157,7 @@ setup_request! {
         #[list("crate::de::null_as_default")]
         pub mcp_servers: Vec<McpServer>,
         /// Where to start replaying the history; absent means no replay.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[opt]
         pub replay_from: Option<ReplayFrom>,
     }
     /// A request resuming `session_id` in `cwd`, without replay.

@@ -4,23 +4,28 @@
 #[allow(unused_imports)]
 use super::*;
 
-wire_struct! {
-    /// The fields of the `running` state: the agent is working on a turn.
-    #[derive(Default)]
-    pub struct RunningStateUpdate {
+// The states other than `idle` carry the same field: the work that keeps running.
+twin_structs! {
+    {
         /// Work that keeps running in the background (terminals, tool calls, subagents).
         /// A malformed list is treated as absent.
         #[opt("crate::de::lenient_object")]
         pub background: Option<Vec<BackgroundWork>>,
     }
+    /// A state without background work.
+    new() { background: None, meta: None }
+    setters { opt background: Vec<BackgroundWork> }
+    /// The fields of the `running` state: the agent is working on a turn.
+    #[derive(Default)]
+    RunningStateUpdate;
+    /// The fields of the `requires_action` state: the agent waits for the user (for example
+    /// for an answer to a permission request).
+    #[derive(Default)]
+    RequiresActionStateUpdate;
+    /// The fields of the `unknown` state: the agent does not know or report what it is doing.
+    #[derive(Default)]
+    UnknownStateUpdate;
 }
-
-default_new!(
-    RunningStateUpdate,
-    "A running state without background work."
-);
-
-setters!(RunningStateUpdate { opt background: Vec<BackgroundWork> });
 
 /// The `background` field of an idle state: a malformed value is treated as absent.
 #[derive(serde::Deserialize)]
@@ -40,40 +45,3 @@ idle_state_update! {
     new: "An idle state without a stop reason or background work.",
     background: Vec<BackgroundWork> = "background" via BackgroundField,
 }
-
-wire_struct! {
-    /// The fields of the `requires_action` state: the agent waits for the user (for example
-    /// for an answer to a permission request).
-    #[derive(Default)]
-    pub struct RequiresActionStateUpdate {
-        /// Work that keeps running in the background (terminals, tool calls, subagents).
-        /// A malformed list is treated as absent.
-        #[opt("crate::de::lenient_object")]
-        pub background: Option<Vec<BackgroundWork>>,
-    }
-}
-
-default_new!(
-    RequiresActionStateUpdate,
-    "A requires-action state without background work."
-);
-
-setters!(RequiresActionStateUpdate { opt background: Vec<BackgroundWork> });
-
-wire_struct! {
-    /// The fields of the `unknown` state: the agent does not know or report what it is doing.
-    #[derive(Default)]
-    pub struct UnknownStateUpdate {
-        /// Work that keeps running in the background (terminals, tool calls, subagents).
-        /// A malformed list is treated as absent.
-        #[opt("crate::de::lenient_object")]
-        pub background: Option<Vec<BackgroundWork>>,
-    }
-}
-
-default_new!(
-    UnknownStateUpdate,
-    "An unknown state without background work."
-);
-
-setters!(UnknownStateUpdate { opt background: Vec<BackgroundWork> });
